@@ -1,0 +1,42 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule, AppModuleOptions } from './app.module';
+import { ProblemDetailsFilter } from './common/http/problem-details.filter';
+import { createValidationPipe } from './common/http/validation.pipe';
+
+export const DOCS_PATH = 'docs';
+
+/** Builds the HTTP application exactly as it runs in production; the e2e tests use this too. */
+export async function createApp(options: AppModuleOptions): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true });
+  configureHttp(app);
+  app.enableShutdownHooks();
+  setUpOpenApi(app);
+  return app;
+}
+
+/** The HTTP plumbing every Vigil app shares: PHI-safe logger, problem responses, closed DTOs. */
+export function configureHttp(app: INestApplication): void {
+  app.useLogger(app.get(Logger));
+  // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
+  // tests) stops buffering too, instead of holding every static Logger call back.
+  app.flushLogs();
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.useGlobalPipes(createValidationPipe());
+}
+
+function setUpOpenApi(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Vigil')
+    .setDescription(
+      'Evidence about one patient at a time, from five typed read-only cohort tools; every write waits for a human approval. ' +
+        'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id.',
+    )
+    .setVersion('0.1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
+}

@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { Logger as PinoLogger } from 'pino';
+import { CohortModule } from './cohort/cohort.module';
+import { httpLoggingOptions } from './common/logging/logger';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseTarget } from './database/data-source.options';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { RedisModule } from './redis/redis.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  database: DatabaseTarget;
+  logger: PinoLogger;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, database, logger }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }),
+        DatabaseModule.forRoot(database),
+        RedisModule,
+        CohortModule,
+        HealthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import { DataSource } from 'typeorm';
+import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
+import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
+
+/** A CLI command: runs against an initialised data source, prints for a human, returns an exit code. */
+export interface Command {
+  summary: string;
+  usage: string;
+  run(dataSource: DataSource, args: string[], out: (line: string) => void): Promise<number>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  migrate: {
+    summary: 'apply pending migrations',
+    usage: 'migrate',
+    async run(dataSource, _args, out) {
+      const applied = await runMigrations(dataSource);
+      out(applied.length ? `Applied: ${applied.join(', ')}` : 'Schema is up to date.');
+      return 0;
+    },
+  },
+  revert: {
+    summary: 'revert every migration (drops the schema; refuses unless --all is given)',
+    usage: 'revert --all',
+    async run(dataSource, args, out) {
+      if (!args.includes('--all')) {
+        out('Refusing to drop the schema without --all.');
+        return 2;
+      }
+      out(`Reverted ${await revertAllMigrations(dataSource)} migration(s).`);
+      return 0;
+    },
+  },
+  seed: {
+    summary: 'load the fixture cohort (safe to repeat; --anchor YYYY-MM-DD fixes the relative dates)',
+    usage: 'seed [--anchor YYYY-MM-DD]',
+    async run(dataSource, args, out) {
+      const anchorIndex = args.indexOf('--anchor');
+      const anchor = anchorIndex >= 0 ? args[anchorIndex + 1] : process.env.FIXTURES_ANCHOR_DATE || undefined;
+      if (anchorIndex >= 0 && !anchor) {
+        out('--anchor needs a date as YYYY-MM-DD.');
+        return 2;
+      }
+      const result = await loadFixtureCohort(dataSource, anchor);
+      const counts = Object.entries(result.counts).map(([table, count]) => `${table}=${count}`);
+      out(`Loaded the fixture cohort (anchor ${result.anchorDate}): ${counts.join(' ')}`);
+      return 0;
+    },
+  },
+  'schema-check': {
+    summary: 'fail when the entities and the migrated schema disagree (a missing migration)',
+    usage: 'schema-check',
+    async run(dataSource, _args, out) {
+      const pending = await pendingSchemaChanges(dataSource);
+      if (pending.length === 0) {
+        out('Entities and migrations agree.');
+        return 0;
+      }
+      out('The entities differ from the migrated schema; a migration would need:');
+      pending.forEach((query) => out(`  ${query}`));
+      return 1;
+    },
+  },
+};

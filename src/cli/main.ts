@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { ConfigError, loadConfig } from '../config/load-config';
+import { dataSourceOptions } from '../database/data-source.options';
+import { describeDatabaseUrl } from '../database/schema';
+import { toSafeError } from '../phi/log-redaction';
+import { COMMANDS } from './commands';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+function usage(): void {
+  out('usage: node dist/src/cli/main.js <command> [options]   (npm run db:migrate | db:seed | db:revert | db:schema-check)');
+  for (const command of Object.values(COMMANDS)) out(`  ${command.usage.padEnd(32)} ${command.summary}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    usage();
+    return 2;
+  }
+  const config = loadConfig();
+  if (!config.database.url) {
+    out(
+      'DATABASE_URL is not set. The CLI works on a Postgres server you name; ' +
+        '`npm start` migrates and seeds its embedded database by itself.',
+    );
+    return 2;
+  }
+  out(`Database: ${describeDatabaseUrl(config.database.url)}`);
+  const dataSource = new DataSource(dataSourceOptions({ url: config.database.url, poolSize: 1 }));
+  await dataSource.initialize();
+  try {
+    return await command.run(dataSource, args, out);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error: unknown) => {
+    if (error instanceof ConfigError) console.error(error.message);
+    else console.error('Command failed:', JSON.stringify(error instanceof Error ? toSafeError(error) : error));
+    process.exit(1);
+  });

@@ -1,0 +1,29 @@
+import { Check, Column, Entity, Index } from 'typeorm';
+import { AllergyClinicalStatus, CodeSystem } from '../enum';
+import { enumCheck } from './check';
+import { PatientRecord } from './patient-record.base';
+
+/**
+ * An allergy or intolerance. "No known allergies" is itself a recorded fact (SNOMED 716186003),
+ * which is how `missing_data_check` tells "none" from "never asked".
+ */
+@Entity('allergies')
+@Index('IDX_allergies_patient', ['patientId'])
+@Check('CHK_allergies_code_system', enumCheck('code_system', CodeSystem))
+@Check('CHK_allergies_clinical_status', enumCheck('clinical_status', AllergyClinicalStatus))
+export class Allergy extends PatientRecord {
+  @Column('text', { name: 'code_system' })
+  codeSystem: CodeSystem;
+
+  @Column('text')
+  code: string;
+
+  @Column('text')
+  display: string;
+
+  @Column('text', { name: 'clinical_status' })
+  clinicalStatus: AllergyClinicalStatus;
+
+  @Column('timestamptz', { name: 'recorded_at' })
+  recordedAt: Date;
+}

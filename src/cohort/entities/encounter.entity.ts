@@ -1,0 +1,47 @@
+import { Check, Column, Entity, Index } from 'typeorm';
+import { CodeSystem, EncounterClass, EncounterStatus } from '../enum';
+import { enumCheck } from './check';
+import { PatientRecord } from './patient-record.base';
+
+@Entity('encounters')
+@Index('IDX_encounters_patient_start', ['patientId', 'startAt'])
+@Check('CHK_encounters_class', enumCheck('class', EncounterClass))
+@Check('CHK_encounters_status', enumCheck('status', EncounterStatus))
+@Check('CHK_encounters_type_system', enumCheck('type_system', CodeSystem, true))
+@Check('CHK_encounters_reason_system', enumCheck('reason_system', CodeSystem, true))
+@Check('CHK_encounters_period', '"end_at" IS NULL OR "end_at" >= "start_at"')
+export class Encounter extends PatientRecord {
+  @Column('text')
+  class: EncounterClass;
+
+  @Column('text')
+  status: EncounterStatus;
+
+  @Column('text', { name: 'type_system', nullable: true })
+  typeSystem: CodeSystem | null;
+
+  @Column('text', { name: 'type_code', nullable: true })
+  typeCode: string | null;
+
+  @Column('text', { name: 'type_display', nullable: true })
+  typeDisplay: string | null;
+
+  @Column('text', { name: 'reason_system', nullable: true })
+  reasonSystem: CodeSystem | null;
+
+  @Column('text', { name: 'reason_code', nullable: true })
+  reasonCode: string | null;
+
+  @Column('text', { name: 'reason_display', nullable: true })
+  reasonDisplay: string | null;
+
+  @Column('timestamptz', { name: 'start_at' })
+  startAt: Date;
+
+  @Column('timestamptz', { name: 'end_at', nullable: true })
+  endAt: Date | null;
+
+  /** Discharge disposition as recorded (free text from the source system, e.g. "home"). */
+  @Column('text', { nullable: true })
+  disposition: string | null;
+}

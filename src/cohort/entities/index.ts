@@ -1,0 +1,43 @@
+import { Allergy } from './allergy.entity';
+import { CareTeamMember } from './care-team-member.entity';
+import { CareTeam } from './care-team.entity';
+import { ClinicalNote } from './clinical-note.entity';
+import { Condition } from './condition.entity';
+import { Encounter } from './encounter.entity';
+import { Medication } from './medication.entity';
+import { Observation } from './observation.entity';
+import { PatientCareTeam } from './patient-care-team.entity';
+import { Patient } from './patient.entity';
+import { Procedure } from './procedure.entity';
+import { StaffUser } from './staff-user.entity';
+
+export {
+  Allergy,
+  CareTeam,
+  CareTeamMember,
+  ClinicalNote,
+  Condition,
+  Encounter,
+  Medication,
+  Observation,
+  Patient,
+  PatientCareTeam,
+  Procedure,
+  StaffUser,
+};
+
+/** Every entity of the cohort schema, in the order the fixture loader writes them. */
+export const COHORT_ENTITIES = [
+  CareTeam,
+  StaffUser,
+  CareTeamMember,
+  Patient,
+  PatientCareTeam,
+  Encounter,
+  Observation,
+  Condition,
+  Medication,
+  Procedure,
+  ClinicalNote,
+  Allergy,
+];

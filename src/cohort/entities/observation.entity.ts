@@ -1,0 +1,72 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { CodeSystem, Interpretation, ObservationCategory, ObservationStatus } from '../enum';
+import { enumCheck } from './check';
+import { Encounter } from './encounter.entity';
+import { PatientRecord } from './patient-record.base';
+
+/**
+ * A lab result, vital sign or social-history fact. Components of a panel (systolic and diastolic
+ * of one blood-pressure reading) are separate rows sharing a `panel_id`.
+ */
+@Entity('observations')
+@Index('IDX_observations_patient_effective', ['patientId', 'effectiveAt'])
+@Index('IDX_observations_patient_code_effective', ['patientId', 'code', 'effectiveAt'])
+@Index('IDX_observations_code', ['codeSystem', 'code'])
+@Index('IDX_observations_encounter', ['encounterId'])
+@Check('CHK_observations_category', enumCheck('category', ObservationCategory))
+@Check('CHK_observations_status', enumCheck('status', ObservationStatus))
+@Check('CHK_observations_interpretation', enumCheck('interpretation', Interpretation, true))
+@Check('CHK_observations_code_system', enumCheck('code_system', CodeSystem))
+@Check('CHK_observations_has_value', '"value_numeric" IS NOT NULL OR "value_text" IS NOT NULL')
+export class Observation extends PatientRecord {
+  @Column('uuid', { name: 'encounter_id', nullable: true })
+  encounterId: string | null;
+
+  @ManyToOne(() => Encounter, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'encounter_id' })
+  encounter?: Encounter;
+
+  @Column('uuid', { name: 'panel_id', nullable: true })
+  panelId: string | null;
+
+  @Column('text')
+  category: ObservationCategory;
+
+  @Column('text')
+  status: ObservationStatus;
+
+  @Column('text', { name: 'code_system', default: CodeSystem.Loinc })
+  codeSystem: CodeSystem;
+
+  @Column('text')
+  code: string;
+
+  @Column('text')
+  display: string;
+
+  /** Exact decimal as recorded; the pg driver returns it as a string so no precision is lost. */
+  @Column('numeric', { name: 'value_numeric', nullable: true })
+  valueNumeric: string | null;
+
+  @Column('text', { name: 'value_text', nullable: true })
+  valueText: string | null;
+
+  /** UCUM unit code exactly as recorded (variants such as `mL/min` vs `mL/min/{1.73_m2}` are kept). */
+  @Column('text', { nullable: true })
+  unit: string | null;
+
+  @Column('numeric', { name: 'reference_low', nullable: true })
+  referenceLow: string | null;
+
+  @Column('numeric', { name: 'reference_high', nullable: true })
+  referenceHigh: string | null;
+
+  @Column('text', { name: 'reference_text', nullable: true })
+  referenceText: string | null;
+
+  @Column('text', { nullable: true })
+  interpretation: Interpretation | null;
+
+  @Column('timestamptz', { name: 'effective_at' })
+  effectiveAt: Date;
+}

@@ -1,0 +1,55 @@
+import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Sex } from '../enum';
+import { enumCheck } from './check';
+
+/** Demographics and contact details: nearly every column here is a direct identifier (PHI). */
+@Entity('patients')
+@Check('CHK_patients_sex', enumCheck('sex', Sex))
+@Check('CHK_patients_deceased_after_birth', '"deceased_at" IS NULL OR "deceased_at" >= "birth_date"')
+export class Patient {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('text', { unique: true })
+  mrn: string;
+
+  @Column('text', { name: 'given_name' })
+  givenName: string;
+
+  @Column('text', { name: 'family_name' })
+  familyName: string;
+
+  /** Calendar date, kept as `YYYY-MM-DD` so no time zone can shift it. */
+  @Column('date', { name: 'birth_date' })
+  birthDate: string;
+
+  @Column('text')
+  sex: Sex;
+
+  @Column('text', { nullable: true })
+  phone: string | null;
+
+  @Column('text', { nullable: true })
+  email: string | null;
+
+  @Column('text', { name: 'address_line', nullable: true })
+  addressLine: string | null;
+
+  @Column('text', { nullable: true })
+  city: string | null;
+
+  @Column('text', { nullable: true })
+  state: string | null;
+
+  @Column('text', { name: 'postal_code', nullable: true })
+  postalCode: string | null;
+
+  @Column('timestamptz', { name: 'deceased_at', nullable: true })
+  deceasedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

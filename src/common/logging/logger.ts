@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
+import { redactPhi } from '../../phi/log-redaction';
+import { LogLevel } from '../../config/environment.schema';
+
+export const CORRELATION_HEADER = 'x-correlation-id';
+/** A caller may pass its own correlation id; anything else is replaced, so a header cannot smuggle text into logs. */
+const ACCEPTABLE_CORRELATION_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * The root logger: JSON lines, every object passed through `redactPhi` before it is written.
+ * `msg` strings are not inspected, so code must never interpolate record values into messages.
+ */
+export function createRootLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
+    level,
+    base: { service: 'vigil' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { log: redactLogObject },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * `req` and `res` are left to their serializers below, which keep a fixed handful of fields;
+ * everything else a log call passes goes through the PHI redaction.
+ */
+function redactLogObject(object: Record<string, unknown>): Record<string, unknown> {
+  const { req, res, ...rest } = object;
+  const redacted = redactPhi(rest) as Record<string, unknown>;
+  return { ...redacted, ...(req === undefined ? {} : { req }), ...(res === undefined ? {} : { res }) };
+}
+
+/** Request logging: method, route path without its query string, status, duration, correlation id. */
+export function httpLoggingOptions(logger: Logger): PinoHttpOptions {
+  return {
+    logger,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const offered = req.headers[CORRELATION_HEADER];
+      const id = typeof offered === 'string' && ACCEPTABLE_CORRELATION_ID.test(offered) ? offered : randomUUID();
+      res.setHeader(CORRELATION_HEADER, id);
+      return id;
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customSuccessMessage: () => 'request completed',
+    customErrorMessage: () => 'request failed',
+  };
+}

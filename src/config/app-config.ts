@@ -1,0 +1,20 @@
+import { LogLevel, NodeEnv } from './environment.schema';
+
+/** The one typed configuration object the rest of Vigil reads. */
+export interface AppConfig {
+  env: NodeEnv;
+  http: { host: string; port: number };
+  database: {
+    /** Undefined means: run the embedded database. */
+    url?: string;
+    poolSize: number;
+    migrateOnStart: boolean;
+    seedOnStart: boolean;
+    embeddedDir: string;
+  };
+  fixtures: { anchorDate?: string };
+  redis: { url: string };
+  log: { level: LogLevel };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

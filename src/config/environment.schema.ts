@@ -1,0 +1,79 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsEnum, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+export enum NodeEnv {
+  Development = 'development',
+  Production = 'production',
+  Test = 'test',
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const normalised = value.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(normalised)) return true;
+  if (['false', '0', 'no', ''].includes(normalised)) return false;
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * Every environment variable Vigil reads, with its default. Validated once at start-up;
+ * `loadConfig` reports every bad variable at once, by name, without echoing values (a URL can
+ * hold a password).
+ */
+export class EnvironmentVariables {
+  @IsEnum(NodeEnv)
+  NODE_ENV: NodeEnv = NodeEnv.Development;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** Postgres connection URL. Unset: Vigil runs an embedded Postgres (PGlite) and seeds it. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DATABASE_POOL_SIZE = 10;
+
+  /** Run pending migrations at start-up against DATABASE_URL (the embedded database always does). */
+  @Transform(toBool)
+  @IsBoolean()
+  DATABASE_MIGRATE_ON_START = false;
+
+  /** Load the fixture cohort at start-up into DATABASE_URL (the embedded database always does). */
+  @Transform(toBool)
+  @IsBoolean()
+  FIXTURES_SEED_ON_START = false;
+
+  /** Where the embedded database keeps its files; `memory://` keeps nothing on disk. */
+  @IsString()
+  EMBEDDED_DATABASE_DIR = '.data/pglite';
+
+  /** Day the fixture cohort's relative dates count back from (YYYY-MM-DD); default: today (UTC). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
+  FIXTURES_ANCHOR_DATE?: string;
+
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+}

@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from './load-config';
+
+describe(loadConfig.name, () => {
+  it('gives working defaults for an empty environment (embedded database, local Redis)', () => {
+    const sut = loadConfig({});
+    expect(sut.database.url).toBeUndefined();
+    expect(sut.http.port).toBe(3000);
+    expect(sut.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(sut.database.migrateOnStart).toBe(false);
+    expect(sut.database.seedOnStart).toBe(false);
+  });
+
+  it('reads and converts every variable', () => {
+    const sut = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://vigil@db:5432/vigil',
+      DATABASE_POOL_SIZE: '4',
+      DATABASE_MIGRATE_ON_START: 'true',
+      FIXTURES_SEED_ON_START: '1',
+      FIXTURES_ANCHOR_DATE: '2026-06-30',
+      REDIS_URL: 'redis://cache:6379',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+    });
+    expect(sut).toMatchObject({
+      env: 'production',
+      http: { port: 8080 },
+      database: { url: 'postgres://vigil@db:5432/vigil', poolSize: 4, migrateOnStart: true, seedOnStart: true },
+      fixtures: { anchorDate: '2026-06-30' },
+      redis: { url: 'redis://cache:6379' },
+      log: { level: 'debug' },
+    });
+  });
+
+  it('treats an empty DATABASE_URL as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '' }).database.url).toBeUndefined();
+  });
+
+  it('names every bad variable at once, and never echoes a value', () => {
+    const secret = 'mysql://admin:hunter2@db/vigil';
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: secret, REDIS_URL: 'localhost', LOG_LEVEL: 'loud', DATABASE_MIGRATE_ON_START: 'maybe' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(
+      ['DATABASE_MIGRATE_ON_START', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'REDIS_URL'].sort(),
+    );
+    expect(message).not.toContain('hunter2');
+  });
+
+  it.each([['PORT', '70000'], ['DATABASE_POOL_SIZE', '0'], ['FIXTURES_ANCHOR_DATE', '30/06/2026'], ['NODE_ENV', 'staging']])(
+    'refuses %s=%s',
+    (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`- ${name}:`));
+    },
+  );
+});

@@ -1,0 +1,42 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { AppConfig } from './app-config';
+import { EnvironmentVariables } from './environment.schema';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment and builds the typed config; throws one error naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const vars = plainToInstance(EnvironmentVariables, { ...env }, { exposeDefaultValues: true });
+  // `whitelist` drops every variable the schema does not declare (PATH, HOME, ...).
+  const errors = validateSync(vars, { whitelist: true });
+  if (errors.length > 0) throw new ConfigError(errors.map(describe));
+
+  return {
+    env: vars.NODE_ENV,
+    http: { host: vars.HOST, port: vars.PORT },
+    database: {
+      url: vars.DATABASE_URL,
+      poolSize: vars.DATABASE_POOL_SIZE,
+      migrateOnStart: vars.DATABASE_MIGRATE_ON_START,
+      seedOnStart: vars.FIXTURES_SEED_ON_START,
+      embeddedDir: vars.EMBEDDED_DATABASE_DIR,
+    },
+    fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
+    redis: { url: vars.REDIS_URL },
+    log: { level: vars.LOG_LEVEL },
+  };
+}
+
+function describe(error: ValidationError): string {
+  const reasons = Object.values(error.constraints ?? {}).map((message) =>
+    // class-validator prefixes its default messages with the property name; keep one copy.
+    message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message,
+  );
+  return `${error.property}: ${reasons.join('; ')}`;
+}

@@ -1,0 +1,64 @@
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
+import { DatabaseTarget, dataSourceOptions } from './data-source.options';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { describeDatabaseUrl, runMigrations } from './schema';
+
+export interface PreparedDatabase {
+  target: DatabaseTarget;
+  stop(): Promise<void>;
+}
+
+/**
+ * Decides which Postgres Vigil uses and gets it ready before the app starts. Without DATABASE_URL
+ * it starts the embedded database, migrates it and loads the fixture cohort, and says so. With
+ * DATABASE_URL it only migrates or seeds when told to (DATABASE_MIGRATE_ON_START,
+ * FIXTURES_SEED_ON_START): a real database is never seeded silently.
+ */
+export async function prepareDatabase(config: AppConfig, log: Logger): Promise<PreparedDatabase> {
+  const { database } = config;
+  if (database.url) {
+    log.info({ database: describeDatabaseUrl(database.url) }, 'Using the Postgres server from DATABASE_URL');
+    const target = { url: database.url, poolSize: database.poolSize, embedded: false };
+    await initialise(target, database.migrateOnStart, database.seedOnStart, config, log);
+    return { target, stop: async () => undefined };
+  }
+
+  log.info(
+    { location: database.embeddedDir },
+    'No DATABASE_URL set: starting the embedded Postgres (PGlite); it will be migrated and loaded with the fixture cohort',
+  );
+  const embedded = await startEmbeddedPostgres(database.embeddedDir);
+  // PGlite is a single backend shared by every client: one pooled connection keeps transactions apart.
+  const target = { url: embedded.url, poolSize: 1, embedded: true };
+  try {
+    await initialise(target, true, true, config, log);
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+  return { target, stop: () => embedded.stop() };
+}
+
+async function initialise(target: DatabaseTarget, migrate: boolean, seed: boolean, config: AppConfig, log: Logger) {
+  if (!migrate && !seed) return;
+  const dataSource = new DataSource(dataSourceOptions({ url: target.url, poolSize: 1 }));
+  await dataSource.initialize();
+  try {
+    if (migrate) {
+      const applied = await runMigrations(dataSource);
+      log.info({ applied }, applied.length ? 'Applied database migrations' : 'Database schema is up to date');
+    }
+    if (seed) {
+      const result = await loadFixtureCohort(dataSource, config.fixtures.anchorDate);
+      log.info(
+        { anchorDate: result.anchorDate, patients: result.counts.patients, staffUsers: result.counts.staffUsers },
+        'Loaded the fixture cohort',
+      );
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,151 @@
+import { Body, Controller, Get, INestApplication, Module, NotFoundException, Post, Query } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { LoggerModule } from 'nestjs-pino';
+import request from 'supertest';
+import { QueryFailedError } from 'typeorm';
+import { configureHttp } from '../../src/app.factory';
+import { createRootLogger, httpLoggingOptions } from '../../src/common/logging/logger';
+import { captureLogs } from '../setup/log-capture';
+
+/** PHI-looking values used to prove that nothing of the failing request or record leaks. */
+const MRN = 'VGL-990001';
+const NAME = 'Zelda Quintanilla';
+
+class WindowQueryDto {
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  @IsOptional()
+  @IsInt()
+  limit?: number;
+}
+
+class NoteBodyDto {
+  @IsString()
+  @MaxLength(20)
+  text: string;
+}
+
+@Controller('probe')
+class ProbeController {
+  @Get('window')
+  window(@Query() query: WindowQueryDto) {
+    return { ok: true, query };
+  }
+
+  @Post('note')
+  note(@Body() body: NoteBodyDto) {
+    return { ok: true, length: body.text.length };
+  }
+
+  @Get('driver-error')
+  driverError() {
+    throw new QueryFailedError(`INSERT INTO patients (mrn, given_name) VALUES ($1, $2)`, [MRN, NAME], Object.assign(
+      new Error(`duplicate key value violates unique constraint "UQ_mrn": Key (mrn)=(${MRN}) already exists.`),
+      { code: '23505', detail: `Key (mrn)=(${MRN}) already exists.` },
+    ));
+  }
+
+  @Get('crash')
+  crash() {
+    throw new TypeError(`Cannot read properties of undefined (reading '${NAME}')`);
+  }
+
+  @Get('missing')
+  missing() {
+    throw new NotFoundException(`patient ${MRN} not found`);
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+describe('HTTP problem responses (RFC 9457)', () => {
+  let app: INestApplication;
+  const logs = captureLogs();
+
+  beforeAll(async () => {
+    const logger = createRootLogger('debug', logs.stream);
+    const moduleRef = await Test.createTestingModule({
+      imports: [LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }), ProbeModule],
+    }).compile();
+    app = moduleRef.createNestApplication({ bufferLogs: true });
+    configureHttp(app);
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  const http = () => request(app.getHttpServer());
+
+  function expectProblem(res: request.Response, status: number, code: string) {
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: `urn:vigil:problem:${code}`, status, code, title: expect.any(String) });
+    expect(res.body.correlationId).toBe(res.headers['x-correlation-id']);
+  }
+
+  it('refuses an unknown query parameter, naming it', async () => {
+    const res = await http().get('/probe/window?from=2026-01-01&sort=desc');
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors).toEqual([{ field: 'sort', reason: 'unknown_field', message: 'sort is not a known field' }]);
+  });
+
+  it('refuses an unknown body field, naming it, and lists every bad field at once', async () => {
+    const res = await http().post('/probe/note').send({ text: 'x'.repeat(21), sql: "'; DROP TABLE patients; --" });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors.map((error: { field: string; reason: string }) => `${error.field}:${error.reason}`).sort()).toEqual([
+      'sql:unknown_field',
+      'text:maxLength',
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('DROP TABLE');
+  });
+
+  it('does not echo the offending value', async () => {
+    const res = await http().get(`/probe/window?from=${encodeURIComponent(MRN)}`);
+    expectProblem(res, 400, 'validation_failed');
+    expect(JSON.stringify(res.body)).not.toContain(MRN);
+  });
+
+  it('answers malformed JSON with a 400 problem', async () => {
+    const res = await http().post('/probe/note').set('content-type', 'application/json').send('{"text": ');
+    expectProblem(res, 400, 'bad_request');
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    expectProblem(await http().get('/no/such/route'), 404, 'not_found');
+  });
+
+  it('replaces the message of a Nest 4xx with the generic title (no value reaches the client)', async () => {
+    const res = await http().get('/probe/missing');
+    expectProblem(res, 404, 'not_found');
+    expect(JSON.stringify(res.body)).not.toContain(MRN);
+  });
+
+  it.each(['/probe/driver-error', '/probe/crash'])('turns %s into a generic 500 with no driver message, SQL or value', async (path) => {
+    const res = await http().get(path);
+    expectProblem(res, 500, 'internal_error');
+    const body = JSON.stringify(res.body);
+    for (const leak of [MRN, NAME, 'INSERT', 'duplicate key', 'Cannot read']) expect(body).not.toContain(leak);
+  });
+
+  it('keeps a well-formed caller correlation id and replaces a hostile one', async () => {
+    const kept = await http().get('/no/such/route').set('x-correlation-id', 'abc-12345-def');
+    expect(kept.headers['x-correlation-id']).toBe('abc-12345-def');
+    const replaced = await http().get('/no/such/route').set('x-correlation-id', `${NAME} <script>`);
+    expect(replaced.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never writes the failing values, SQL or driver messages to the logs', async () => {
+    await http().get('/probe/driver-error');
+    await http().get('/probe/crash');
+    await http().post('/probe/note').send({ text: NAME });
+    const all = logs.lines.join('\n');
+    expect(all).toContain('unhandled error');
+    for (const leak of [MRN, NAME, 'INSERT INTO', 'duplicate key']) expect(all).not.toContain(leak);
+    // The error is still diagnosable: its type and SQLSTATE are logged.
+    expect(all).toContain('QueryFailedError');
+    expect(all).toContain('23505');
+  });
+});

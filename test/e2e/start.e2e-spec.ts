@@ -1,0 +1,92 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The front door, as a new user meets it: the compiled service (`npm start` runs `dist/src/main.js`
+ * after building; `npm test` builds first, see `pretest`).
+ */
+const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
+const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' };
+
+describe('starting the service', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` (npm test does it first)');
+  });
+
+  it('fails on bad configuration, naming each bad variable and no value', () => {
+    const result = spawnSync(process.execPath, [MAIN], {
+      env: { ...baseEnv, PORT: 'eighty', REDIS_URL: 'localhost:6379', DATABASE_URL: 'mysql://root:hunter2@db/x' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/Invalid configuration/);
+    for (const name of ['PORT', 'REDIS_URL', 'DATABASE_URL']) expect(result.stderr).toMatch(new RegExp(`- ${name}:`));
+    expect(result.stderr + result.stdout).not.toContain('hunter2');
+  });
+
+  describe('with no DATABASE_URL', () => {
+    let child: ChildProcess;
+    const output: string[] = [];
+    let port: number;
+
+    beforeAll(async () => {
+      child = spawn(process.execPath, [MAIN], {
+        env: { ...baseEnv, PORT: '0', HOST: '127.0.0.1', EMBEDDED_DATABASE_DIR: 'memory://' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+      child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+      port = await new Promise<number>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const listening = output.find((line) => line.includes('Vigil is listening'));
+          if (listening) {
+            clearInterval(timer);
+            resolve(JSON.parse(listening).port);
+          }
+        }, 100);
+        child.on('exit', (code) => {
+          clearInterval(timer);
+          reject(new Error(`service exited with ${code}: ${output.join('\n')}`));
+        });
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    });
+
+    it('says first that it runs the embedded database with the fixture cohort', () => {
+      expect(JSON.parse(output[0]).msg).toMatch(/No DATABASE_URL set: starting the embedded Postgres/);
+    });
+
+    it('prints the port it listens on and answers /health', async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(res.status).toBe(200);
+    });
+
+    it('serves the OpenAPI document and its UI on /docs', async () => {
+      const json = (await (await fetch(`http://127.0.0.1:${port}/docs-json`)).json()) as { openapi: string; paths: object };
+      expect(json.openapi).toMatch(/^3\./);
+      expect(Object.keys(json.paths)).toEqual(expect.arrayContaining(['/health', '/health/ready']));
+      const html = await (await fetch(`http://127.0.0.1:${port}/docs`)).text();
+      expect(html).toContain('swagger-ui');
+    });
+
+    it('reports the embedded database in readiness', async () => {
+      const body = (await (await fetch(`http://127.0.0.1:${port}/health/ready`)).json()) as { checks: { database: object } };
+      expect(body.checks.database).toMatchObject({ status: 'up', embedded: true });
+    });
+
+    it('stops cleanly on SIGTERM', async () => {
+      const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (...result) => resolve(result)));
+      child.kill('SIGTERM');
+      // Nest closes the app, then re-raises the signal: a clean stop ends by SIGTERM, a crash by exit code 1.
+      expect(await exited).toEqual([null, 'SIGTERM']);
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source.options';
+import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../../src/database/schema';
+import { useEmptyDatabase } from '../setup/database';
+
+const COHORT_TABLES = [
+  'allergies',
+  'care_team_members',
+  'care_teams',
+  'clinical_notes',
+  'conditions',
+  'encounters',
+  'medications',
+  'observations',
+  'patient_care_teams',
+  'patients',
+  'procedures',
+  'staff_users',
+];
+
+describe('migrations', () => {
+  const database = useEmptyDatabase();
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    dataSource = new DataSource(dataSourceOptions({ url: database().url, poolSize: 1 }));
+    await dataSource.initialize();
+  });
+  afterAll(() => dataSource.destroy());
+
+  const tables = async () =>
+    (
+      await dataSource.query<{ tablename: string }[]>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`,
+      )
+    ).map((row) => row.tablename);
+
+  it('run up on an empty database and create every cohort table', async () => {
+    expect(await runMigrations(dataSource)).not.toHaveLength(0);
+    expect(await tables()).toEqual(COHORT_TABLES);
+  });
+
+  it('agree with the entities: generating a migration now would yield nothing', async () => {
+    expect(await pendingSchemaChanges(dataSource)).toEqual([]);
+  });
+
+  it('run down cleanly, leaving no table, index or constraint behind', async () => {
+    expect(await revertAllMigrations(dataSource)).toBeGreaterThan(0);
+    expect(await tables()).toEqual([]);
+    const leftovers = await dataSource.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname LIKE 'IDX_%'`);
+    expect(leftovers).toEqual([]);
+  });
+
+  it('run up again after a full revert, with the same result', async () => {
+    await runMigrations(dataSource);
+    expect(await tables()).toEqual(COHORT_TABLES);
+    expect(await pendingSchemaChanges(dataSource)).toEqual([]);
+  });
+
+  it('are a no-op when nothing is pending', async () => {
+    expect(await runMigrations(dataSource)).toEqual([]);
+  });
+});

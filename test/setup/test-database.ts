@@ -1,0 +1,51 @@
+import { Client } from 'pg';
+
+/** The server tests create their databases on. Any database the tests touch must be named as a test one. */
+export const TEST_ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Relative fixture dates resolve against this day in every test, so expectations never drift. */
+export const TEST_ANCHOR_DATE = '2026-06-30';
+
+const TEST_DATABASE_NAME = /^vigil_test_[a-z0-9_]+$/;
+
+/** Refuses, loudly, any database whose name does not mark it as a disposable test database. */
+export function assertTestDatabaseName(name: string): void {
+  if (!TEST_DATABASE_NAME.test(name)) {
+    throw new Error(`Refusing to use database "${name}" in tests: test databases must be named vigil_test_*`);
+  }
+}
+
+export function databaseUrl(name: string): string {
+  assertTestDatabaseName(name);
+  const url = new URL(TEST_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: TEST_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createDatabase(name: string, template?: string): Promise<string> {
+  assertTestDatabaseName(name);
+  if (template) assertTestDatabaseName(template);
+  await withAdminClient((client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
+  return databaseUrl(name);
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  assertTestDatabaseName(name);
+  await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/** Names of this run's databases: the run id keeps parallel runs on one server apart. */
+export function runDatabaseName(suffix: string): string {
+  const run = process.env.VIGIL_TEST_RUN;
+  if (!run) throw new Error('VIGIL_TEST_RUN is not set: run the tests through Jest (npm test)');
+  return `vigil_test_${run}_${suffix}`;
+}
