@@ -31,6 +31,24 @@ describe('health', () => {
     });
   });
 
+  describe('readiness parameters', () => {
+    let sut: TestApp;
+    beforeAll(async () => {
+      sut = await createTestApp({ databaseUrl: database().url });
+    });
+    afterAll(() => sut.close());
+
+    it.each([
+      ['?verbose=1', 'verbose', 'unknown_field'],
+      ['?timeoutMs=10', 'timeoutMs', 'min'],
+      ['?timeoutMs=abc', 'timeoutMs', 'isInt'],
+    ])('refuses %s with a problem naming the field', async (queryString, field, reason) => {
+      const res = await request(sut.app.getHttpServer()).get(`/health/ready${queryString}`).expect(400);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.errors).toContainEqual(expect.objectContaining({ field, reason }));
+    });
+  });
+
   describe('with Redis down', () => {
     let sut: TestApp;
     beforeAll(async () => {
