@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
+import { AuditModule } from './audit';
+import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
 import { httpLoggingOptions } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
@@ -9,6 +11,7 @@ import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { RedisModule } from './redis/redis.module';
+import { ToolsModule } from './tools/tools.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -27,6 +30,9 @@ export class AppModule {
         DatabaseModule.forRoot(database),
         RedisModule,
         CohortModule,
+        AuditModule,
+        AuthModule,
+        ToolsModule,
         HealthModule,
       ],
     };

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { describeAuditChain, verifyAuditChain } from '../audit/audit-chain';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
 
@@ -59,6 +60,15 @@ export const COMMANDS: Record<string, Command> = {
       out('The entities differ from the migrated schema; a migration would need:');
       pending.forEach((query) => out(`  ${query}`));
       return 1;
+    },
+  },
+  'audit-verify': {
+    summary: 'check the audit trail hash chain; names the first broken link and fails',
+    usage: 'audit-verify',
+    async run(dataSource, _args, out) {
+      const result = await verifyAuditChain(dataSource);
+      out(describeAuditChain(result));
+      return result.ok ? 0 : 1;
     },
   },
 };

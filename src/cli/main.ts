@@ -5,16 +5,21 @@ import { dataSourceOptions } from '../database/data-source.options';
 import { describeDatabaseUrl } from '../database/schema';
 import { toSafeError } from '../phi/log-redaction';
 import { COMMANDS } from './commands';
+import { OFFLINE_COMMANDS } from './offline-commands';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 function usage(): void {
-  out('usage: node dist/src/cli/main.js <command> [options]   (npm run db:migrate | db:seed | db:revert | db:schema-check)');
-  for (const command of Object.values(COMMANDS)) out(`  ${command.usage.padEnd(32)} ${command.summary}`);
+  out('usage: node dist/src/cli/main.js <command> [options]   (or the npm scripts: db:migrate, db:seed, token, …)');
+  for (const command of [...Object.values(COMMANDS), ...Object.values(OFFLINE_COMMANDS)]) {
+    out(`  ${command.usage.padEnd(32)} ${command.summary}`);
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  const offline = name ? OFFLINE_COMMANDS[name] : undefined;
+  if (offline) return offline.run(args, out);
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
     usage();

@@ -15,6 +15,14 @@ export interface AppConfig {
   fixtures: { anchorDate?: string };
   redis: { url: string };
   log: { level: LogLevel };
+  auth: {
+    jwksUrl?: string;
+    issuer: string;
+    audience: string;
+    /** Development tokens (HS256, local key) accepted; false in production. */
+    devMode: boolean;
+    devKeyFile: string;
+  };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -76,4 +76,29 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
+
+  /** JWKS of the identity provider whose access tokens Vigil accepts (RS256/ES256). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+  AUTH_JWKS_URL?: string;
+
+  @IsString()
+  AUTH_ISSUER = 'vigil-dev';
+
+  @IsString()
+  AUTH_AUDIENCE = 'vigil';
+
+  /**
+   * Development tokens signed with a local key (`npm run token -- <user>`). Defaults to on outside
+   * production and when no JWKS is configured; never allowed in production.
+   */
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  AUTH_DEV_MODE?: boolean;
+
+  /** Where the local development signing key lives (created on first use). */
+  @IsString()
+  AUTH_DEV_KEY_FILE = '.data/dev-signing-key';
 }

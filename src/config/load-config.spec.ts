@@ -21,6 +21,7 @@ describe(loadConfig.name, () => {
       REDIS_URL: 'redis://cache:6379',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://idp.example.org/.well-known/jwks.json',
     });
     expect(sut).toMatchObject({
       env: 'production',
@@ -30,6 +31,15 @@ describe(loadConfig.name, () => {
       redis: { url: 'redis://cache:6379' },
       log: { level: 'debug' },
     });
+  });
+
+  it('accepts development tokens by default outside production, and never in production', () => {
+    expect(loadConfig({}).auth.devMode).toBe(true);
+    expect(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.org/jwks' }).auth.devMode).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/- AUTH_JWKS_URL:/);
+    expect(() => loadConfig({ NODE_ENV: 'production', AUTH_DEV_MODE: 'true', AUTH_JWKS_URL: 'https://idp.example.org/jwks' })).toThrow(
+      /- AUTH_DEV_MODE:/,
+    );
   });
 
   it('treats an empty DATABASE_URL as unset', () => {

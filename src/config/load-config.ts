@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { AppConfig } from './app-config';
-import { EnvironmentVariables } from './environment.schema';
+import { EnvironmentVariables, NodeEnv } from './environment.schema';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -15,7 +15,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const vars = plainToInstance(EnvironmentVariables, { ...env }, { exposeDefaultValues: true });
   // `whitelist` drops every variable the schema does not declare (PATH, HOME, ...).
   const errors = validateSync(vars, { whitelist: true });
-  if (errors.length > 0) throw new ConfigError(errors.map(describe));
+  const problems = errors.map(describe);
+  const production = vars.NODE_ENV === NodeEnv.Production;
+  if (production && vars.AUTH_DEV_MODE === true) problems.push('AUTH_DEV_MODE: development tokens are never accepted in production');
+  const devMode = vars.AUTH_DEV_MODE ?? (!production && !vars.AUTH_JWKS_URL);
+  if (!devMode && !vars.AUTH_JWKS_URL) problems.push('AUTH_JWKS_URL: required unless AUTH_DEV_MODE is on (it is off in production)');
+  if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     env: vars.NODE_ENV,
@@ -30,6 +35,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL },
+    auth: {
+      jwksUrl: vars.AUTH_JWKS_URL,
+      issuer: vars.AUTH_ISSUER,
+      audience: vars.AUTH_AUDIENCE,
+      devMode,
+      devKeyFile: vars.AUTH_DEV_KEY_FILE,
+    },
   };
 }
 

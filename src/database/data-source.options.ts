@@ -1,4 +1,5 @@
 import { DataSourceOptions } from 'typeorm';
+import { AUDIT_ENTITIES } from '../audit/audit-event.entity';
 import { COHORT_ENTITIES } from '../cohort/entities';
 import { MIGRATIONS } from './migrations';
 
@@ -14,7 +15,7 @@ export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize
   return {
     type: 'postgres',
     url: target.url,
-    entities: COHORT_ENTITIES,
+    entities: [...COHORT_ENTITIES, ...AUDIT_ENTITIES],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

@@ -1,11 +1,13 @@
 import { Controller, Get, HttpCode, HttpStatus, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Public } from '../auth/roles.decorator';
 import { ApiProblemResponses } from '../common/http/problem.dto';
 import { LivenessDto, ReadinessDto, ReadinessQueryDto } from './health.dto';
 import { HealthService } from './health.service';
 
 @ApiTags('health')
+@Public()
 @ApiProblemResponses()
 @Controller('health')
 export class HealthController {

@@ -8,6 +8,7 @@ import { REDIS_CONNECTION, whenRedisReady } from '../redis/redis.module';
 import { DependencyCheckDto, LivenessDto, ReadinessDto } from './health.dto';
 
 const DEFAULT_TIMEOUT_MS = 1000;
+export const HEALTH_PROBE_STATEMENT = 'SELECT 1';
 
 @Injectable()
 export class HealthService {
@@ -23,7 +24,7 @@ export class HealthService {
 
   async readiness(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ReadinessDto> {
     const [database, redis] = await Promise.all([
-      check(() => this.dataSource.query('SELECT 1'), timeoutMs),
+      check(() => this.dataSource.query(HEALTH_PROBE_STATEMENT), timeoutMs),
       check(() => whenRedisReady(this.redis, timeoutMs).then(() => this.redis.ping()), timeoutMs),
     ]);
     const status = database.status === 'down' ? 'down' : redis.status === 'down' ? 'degraded' : 'ok';

@@ -3,8 +3,9 @@ import { dataSourceOptions } from '../../src/database/data-source.options';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../../src/database/schema';
 import { useEmptyDatabase } from '../setup/database';
 
-const COHORT_TABLES = [
+const TABLES = [
   'allergies',
+  'audit_events',
   'care_team_members',
   'care_teams',
   'clinical_notes',
@@ -35,9 +36,9 @@ describe('migrations', () => {
       )
     ).map((row) => row.tablename);
 
-  it('run up on an empty database and create every cohort table', async () => {
+  it('run up on an empty database and create every table', async () => {
     expect(await runMigrations(dataSource)).not.toHaveLength(0);
-    expect(await tables()).toEqual(COHORT_TABLES);
+    expect(await tables()).toEqual(TABLES);
   });
 
   it('agree with the entities: generating a migration now would yield nothing', async () => {
@@ -53,7 +54,7 @@ describe('migrations', () => {
 
   it('run up again after a full revert, with the same result', async () => {
     await runMigrations(dataSource);
-    expect(await tables()).toEqual(COHORT_TABLES);
+    expect(await tables()).toEqual(TABLES);
     expect(await pendingSchemaChanges(dataSource)).toEqual([]);
   });
 

@@ -1,6 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
+import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
+import { mintDevToken } from '../../src/auth/token.service';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
 import { captureLogs } from './log-capture';
@@ -8,6 +13,8 @@ import { TEST_REDIS_URL } from './redis';
 
 export interface TestApp {
   app: INestApplication;
+  /** A valid development token for a staff username (unknown names give a token the app refuses). */
+  tokenFor(username: string, options?: { ttlSeconds?: number; now?: number }): Promise<string>;
   /** Every log line the app wrote, raw JSON, so tests can assert what never reaches a log. */
   logs: string[];
   close(): Promise<void>;
@@ -18,9 +25,18 @@ export async function createTestApp(options: { databaseUrl: string; redisUrl?: s
   // nestjs-pino keeps the first app's logger in a module-level variable; each test app needs its own.
   __resetOutOfContextForTests();
   const logs = captureLogs();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl ?? TEST_REDIS_URL });
+  const devKeyFile = join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: options.redisUrl ?? TEST_REDIS_URL,
+    AUTH_DEV_KEY_FILE: devKeyFile,
+  });
   const logger = createRootLogger('debug', logs.stream);
   const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false }, logger });
   await app.init();
-  return { app, logs: logs.lines, close: () => app.close() };
+  const key = loadOrCreateDevKey(devKeyFile);
+  const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>
+    mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ...token });
+  return { app, logs: logs.lines, tokenFor, close: () => app.close() };
 }

@@ -1,0 +1,65 @@
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { enumCheck } from '../cohort/entities/check';
+import { AuditOutcome } from './enum';
+
+/**
+ * One access to PHI (or an attempt at one). Rows are only ever inserted, by `AuditService`: a
+ * trigger refuses UPDATE, DELETE and TRUNCATE, and each row's `hash` chains it to the row before
+ * (see `audit-hash.ts`). Deliberately no foreign keys: the trail must outlive the patients and
+ * users it names and must never block deleting them.
+ */
+@Entity('audit_events')
+@Index('IDX_audit_events_patient_occurred', ['patientId', 'occurredAt'])
+@Index('IDX_audit_events_actor_occurred', ['actorId', 'occurredAt'])
+@Check('CHK_audit_events_outcome', enumCheck('outcome', AuditOutcome))
+@Unique('UQ_audit_events_hash', ['hash'])
+// Two events naming the same predecessor would fork the chain: refused even if the lock is bypassed.
+@Unique('UQ_audit_events_prev_hash', ['prevHash'])
+export class AuditEvent {
+  /** Identity order is chain order. A bigint, so the pg driver returns it as a string. */
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id: string;
+
+  /** Chosen by the service (not the column default) so verification can recompute the hash. */
+  @Column('timestamptz', { name: 'occurred_at', default: () => 'now()' })
+  occurredAt: Date;
+
+  /** Null when the caller could not be identified. */
+  @Column('uuid', { name: 'actor_id', nullable: true })
+  actorId: string | null;
+
+  @Column('text', { name: 'actor_role', nullable: true })
+  actorRole: string | null;
+
+  @Column('uuid', { name: 'patient_id', nullable: true })
+  patientId: string | null;
+
+  /** Tool name or route action, e.g. `patient_labs`. */
+  @Column('text')
+  action: string;
+
+  /** Names of the fields returned (never their values). */
+  @Column('text', { array: true, default: [] })
+  fields: string[];
+
+  @Column('int', { name: 'row_count', default: 0 })
+  rowCount: number;
+
+  @Column('text')
+  outcome: AuditOutcome;
+
+  @Column('text', { name: 'break_glass_reason', nullable: true })
+  breakGlassReason: string | null;
+
+  @Column('text', { name: 'correlation_id', nullable: true })
+  correlationId: string | null;
+
+  /** The previous event's hash, or 64 zeros for the first event. */
+  @Column('char', { name: 'prev_hash', length: 64 })
+  prevHash: string;
+
+  @Column('char', { length: 64 })
+  hash: string;
+}
+
+export const AUDIT_ENTITIES = [AuditEvent];

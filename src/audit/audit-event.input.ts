@@ -1,0 +1,81 @@
+import { AuditEventContent } from './audit-hash';
+import { AuditOutcome } from './enum';
+
+/** What a caller tells `AuditService.record` about one access to PHI. */
+export interface AuditEventInput {
+  /** The staff user, or null when the caller could not be identified. */
+  actorId: string | null;
+  actorRole: string | null;
+  patientId: string | null;
+  /** Tool name or route action, e.g. `patient_labs`. */
+  action: string;
+  /** Names of the fields returned; never their values. */
+  fields: string[];
+  rowCount: number;
+  outcome: AuditOutcome;
+  breakGlassReason?: string | null;
+  correlationId?: string | null;
+}
+
+/**
+ * A recording failure. Callers must fail closed on it. Its message names the problem and, at
+ * most, an input field's name: never a value, since a value may be PHI (a break-glass reason is
+ * free text). `code` is the SQLSTATE when the database refused the event.
+ */
+export class AuditRecordError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'AuditRecordError';
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_INT4 = 2 ** 31 - 1;
+const OUTCOMES = new Set<string>(Object.values(AuditOutcome));
+/** UTF-8 cannot encode a lone surrogate: the driver would store something else than was hashed. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Checks an input and puts it in the exact form Postgres will store, so that the hash computed
+ * before the insert matches the one verification computes from the row (Postgres prints UUIDs in
+ * lower case, for instance). Everything but the timestamp and the link, which the service adds.
+ */
+export function normaliseAuditEvent(input: AuditEventInput): Omit<AuditEventContent, 'occurredAt' | 'prevHash'> {
+  if (!OUTCOMES.has(input.outcome)) throw new AuditRecordError('audit event has an unknown outcome');
+  if (!Number.isInteger(input.rowCount) || input.rowCount < 0 || input.rowCount > MAX_INT4) {
+    throw new AuditRecordError('audit event rowCount must be an integer from 0 to 2^31-1');
+  }
+  if (!Array.isArray(input.fields)) throw new AuditRecordError('audit event fields must be an array');
+  return {
+    actorId: uuidOrNull(input.actorId, 'actorId'),
+    actorRole: textOrNull(input.actorRole, 'actorRole'),
+    patientId: uuidOrNull(input.patientId, 'patientId'),
+    action: requiredText(input.action, 'action'),
+    fields: input.fields.map((field) => requiredText(field, 'fields')),
+    rowCount: input.rowCount,
+    outcome: input.outcome,
+    breakGlassReason: textOrNull(input.breakGlassReason, 'breakGlassReason'),
+    correlationId: textOrNull(input.correlationId, 'correlationId'),
+  };
+}
+
+function uuidOrNull(value: string | null | undefined, name: string): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string' || !UUID.test(value)) throw new AuditRecordError(`audit event ${name} must be a UUID or null`);
+  return value.toLowerCase();
+}
+
+function textOrNull(value: string | null | undefined, name: string): string | null {
+  return value === null || value === undefined ? null : requiredText(value, name);
+}
+
+function requiredText(value: string, name: string): string {
+  // Postgres text cannot hold NUL: refused here, with a clear error, rather than by the driver.
+  if (typeof value !== 'string' || value.length === 0 || value.includes('\u0000') || LONE_SURROGATE.test(value)) {
+    throw new AuditRecordError(`audit event ${name} must be non-empty text without NUL or lone surrogates`);
+  }
+  return value;
+}

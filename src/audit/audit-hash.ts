@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { AuditOutcome } from './enum';
+
+/**
+ * The hash chain of the audit trail:
+ *
+ *   hash = sha256_hex(prevHash + "\n" + canonicalJson(content))
+ *
+ * where `content` is every stored column of the event except `id` (assigned by the database's
+ * identity sequence, which may leave gaps) and `hash` itself, and `prevHash` is the previous
+ * event's hash, or `GENESIS_HASH` for the first one. Changing, removing or reordering any event
+ * breaks the link at that event or the one after it. Pure functions only: the service computes
+ * the hash before inserting, and verification recomputes it from the stored row.
+ */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** An event exactly as stored, in the form that is hashed. */
+export interface AuditEventContent {
+  /** UTC ISO 8601 with microseconds (`toAuditTimestamp`): the full precision of `timestamptz`. */
+  occurredAt: string;
+  actorId: string | null;
+  actorRole: string | null;
+  patientId: string | null;
+  action: string;
+  fields: string[];
+  rowCount: number;
+  outcome: AuditOutcome;
+  breakGlassReason: string | null;
+  correlationId: string | null;
+  prevHash: string;
+}
+
+export type CanonicalValue = string | number | boolean | null | CanonicalValue[] | { [key: string]: CanonicalValue };
+
+/**
+ * JSON with object keys sorted (by UTF-16 code unit) at every depth and no whitespace, so the
+ * same value always serialises to the same bytes, whatever order its keys were written in.
+ * Only safe integers are accepted as numbers: a float's text form is not stable enough to hash.
+ */
+export function canonicalJson(value: CanonicalValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+    throw new TypeError('canonicalJson accepts integers only');
+  }
+  if (value === undefined) throw new TypeError('canonicalJson does not accept undefined');
+  return JSON.stringify(value);
+}
+
+export function auditEventHash(content: AuditEventContent): string {
+  const payload = `${content.prevHash}\n${canonicalJson({ ...content })}`;
+  return createHash('sha256').update(payload, 'utf8').digest('hex');
+}
+
+/**
+ * The timestamp form that is hashed. `Date` keeps milliseconds and `timestamptz` microseconds;
+ * hashing all six digits means a change to the stored value at any precision is detected.
+ */
+export function toAuditTimestamp(date: Date): string {
+  return date.toISOString().replace(/Z$/, '000Z');
+}

@@ -1,0 +1,64 @@
+import { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuditService } from '../audit';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { StaffRole } from '../cohort/enum';
+import { AuthGuard } from './auth.guard';
+import { AUDITED_ACTION_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
+import { TokenService } from './token.service';
+
+describe(AuthGuard.name, () => {
+  function setup(metadata: Record<string, unknown>, user: { role: string; active?: boolean } | null = { role: StaffRole.Clinician }) {
+    const handler = () => undefined;
+    for (const [key, value] of Object.entries(metadata)) Reflect.defineMetadata(key, value, handler);
+    const request = { headers: { authorization: 'Bearer a.b.c' }, params: { patientId: '6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11' } };
+    const context = {
+      getHandler: () => handler,
+      getClass: () => class {},
+      switchToHttp: () => ({ getRequest: () => request }),
+    } as unknown as ExecutionContext;
+    const tokens = { subjectOf: jest.fn().mockResolvedValue('dr.x') } as unknown as TokenService;
+    const staffUserByUsername = jest.fn().mockResolvedValue(user && { id: 'u1', username: 'dr.x', active: true, careTeamIds: ['t1'], ...user });
+    const record = jest.fn().mockResolvedValue(undefined);
+    const sut = new AuthGuard(new Reflector(), tokens, { staffUserByUsername } as unknown as CohortRepository, { record } as unknown as AuditService);
+    return { sut, context, tokens, staffUserByUsername, record, request };
+  }
+
+  it('lets a public route through without looking at any token', async () => {
+    const { sut, context, tokens } = setup({ [PUBLIC_KEY]: true });
+    await expect(sut.canActivate(context)).resolves.toBe(true);
+    expect(tokens.subjectOf).not.toHaveBeenCalled();
+  });
+
+  it('closes a route that declares no roles (deny by default), before reading the token', async () => {
+    const { sut, context, tokens } = setup({});
+    await expect(sut.canActivate(context)).rejects.toMatchObject({ code: 'forbidden' });
+    expect(tokens.subjectOf).not.toHaveBeenCalled();
+  });
+
+  it('refuses a role the route does not list, and attaches the caller read from the database otherwise', async () => {
+    const denied = setup({ [ROLES_KEY]: [StaffRole.Reviewer] });
+    await expect(denied.sut.canActivate(denied.context)).rejects.toMatchObject({ code: 'forbidden' });
+    const allowed = setup({ [ROLES_KEY]: [StaffRole.Clinician] });
+    await expect(allowed.sut.canActivate(allowed.context)).resolves.toBe(true);
+    expect(allowed.request).toMatchObject({ caller: { userId: 'u1', role: StaffRole.Clinician, careTeamIds: ['t1'] } });
+  });
+
+  it.each([
+    ['unknown', null],
+    ['inactive', { role: StaffRole.Clinician, active: false }],
+    ['with a role Vigil does not know', { role: 'admin' }],
+  ])('treats a user that is %s as unauthenticated', async (_name, user) => {
+    const { sut, context } = setup({ [ROLES_KEY]: [StaffRole.Clinician] }, user);
+    await expect(sut.canActivate(context)).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('audits a refusal on an audited route, and only there', async () => {
+    const audited = setup({ [ROLES_KEY]: [StaffRole.Reviewer], [AUDITED_ACTION_KEY]: 'patient_labs' });
+    await audited.sut.canActivate(audited.context).catch(() => undefined);
+    expect(audited.record).toHaveBeenCalledWith(expect.objectContaining({ action: 'patient_labs', outcome: 'denied', actorId: 'u1' }));
+    const plain = setup({ [ROLES_KEY]: [StaffRole.Reviewer] });
+    await plain.sut.canActivate(plain.context).catch(() => undefined);
+    expect(plain.record).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuditModule } from '../audit';
+import { CohortModule } from '../cohort/cohort.module';
+import { AuthGuard } from './auth.guard';
+import { PatientAccessService } from './patient-access.service';
+import { TokenService } from './token.service';
+
+@Global()
+@Module({
+  imports: [CohortModule, AuditModule],
+  providers: [TokenService, PatientAccessService, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [TokenService, PatientAccessService],
+})
+export class AuthModule {}

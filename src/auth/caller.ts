@@ -1,0 +1,17 @@
+import { StaffRole } from '../cohort/enum';
+
+/** Who is asking: resolved from the token's subject, with role and teams read from the database. */
+export interface Caller {
+  userId: string;
+  username: string;
+  role: StaffRole;
+  careTeamIds: string[];
+}
+
+/** The request property the auth guard fills in. */
+export interface AuthenticatedRequest {
+  caller?: Caller;
+  id?: string;
+  headers: Record<string, string | string[] | undefined>;
+  params: Record<string, string>;
+}

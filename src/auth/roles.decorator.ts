@@ -1,0 +1,15 @@
+import { SetMetadata } from '@nestjs/common';
+import { StaffRole } from '../cohort/enum';
+
+export const ROLES_KEY = 'vigil:roles';
+export const PUBLIC_KEY = 'vigil:public';
+
+/** The roles allowed on a route. A route without @Roles or @Public is refused: deny by default. */
+export const Roles = (...roles: StaffRole[]) => SetMetadata(ROLES_KEY, roles);
+
+/** A route anyone may call without a token (health, docs). */
+export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+/** Marks a route whose every access, refused or not, is a PHI access to audit under this action name. */
+export const AUDITED_ACTION_KEY = 'vigil:audited-action';
+export const AuditedAction = (action: string) => SetMetadata(AUDITED_ACTION_KEY, action);

@@ -1,0 +1,40 @@
+import { INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
+import { COHORT_STATEMENTS, READ_SESSION_STATEMENTS } from '../cohort/cohort.statements';
+import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
+
+/**
+ * Every SQL statement the service runs at request time, by owner and name. The committed file
+ * `src/database/statements.sql` is rendered from this (`npm run sql:sync`); a unit test fails when
+ * it is stale and an integration test fails when the running service executes anything else.
+ * (Migrations and the fixture loader run only at start-up or from the CLI and are not listed.)
+ */
+export const STATEMENT_LIST: Record<string, Record<string, string>> = {
+  'cohort reads (as vigil_reader, in a READ ONLY transaction)': {
+    ...Object.fromEntries(READ_SESSION_STATEMENTS.map((sql, index) => [`readSession${index + 1}`, sql])),
+    ...COHORT_STATEMENTS,
+  },
+  'audit trail': {
+    lockAuditChain: LOCK_AUDIT_CHAIN,
+    latestAuditHash: SELECT_LATEST_AUDIT_HASH,
+    insertAuditEvent: INSERT_AUDIT_EVENT,
+    auditEventsPage: SELECT_AUDIT_EVENTS_PAGE,
+  },
+  health: { probe: HEALTH_PROBE_STATEMENT },
+};
+
+export function allStatements(): string[] {
+  return Object.values(STATEMENT_LIST).flatMap((group) => Object.values(group));
+}
+
+export function renderStatementsFile(): string {
+  const lines = [
+    '-- Every SQL statement the Vigil service runs at request time.',
+    '-- Generated from src/cli/statement-list.ts by `npm run sql:sync`; do not edit by hand.',
+    '',
+  ];
+  for (const [group, statements] of Object.entries(STATEMENT_LIST)) {
+    lines.push(`-- ${'='.repeat(70)}`, `-- ${group}`, `-- ${'='.repeat(70)}`, '');
+    for (const [name, sql] of Object.entries(statements)) lines.push(`-- name: ${name}`, `${sql};`, '');
+  }
+  return lines.join('\n');
+}

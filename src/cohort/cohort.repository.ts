@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  AllergyRow,
+  ConditionRow,
+  EncounterRow,
+  MedicationRow,
+  NoteRow,
+  ObservationRow,
+  PatientChart,
+  PatientRow,
+  ProcedureRow,
+} from './chart.types';
+import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_STATEMENTS } from './cohort.statements';
+import { EncounterClass } from './enum';
+
+export interface StaffIdentity {
+  id: string;
+  username: string;
+  role: string;
+  active: boolean;
+  careTeamIds: string[];
+}
+
+/** A half-open time window [from, to); either end may be open (null). */
+export interface TimeWindow {
+  from: Date | null;
+  to: Date | null;
+}
+
+/** Rows up to a cap, and whether there were more. */
+export interface Capped<T> {
+  rows: T[];
+  truncated: boolean;
+}
+
+/** The largest history the derived tools read per record type; more is reported as a partial result. */
+export const CHART_ROW_CAP = 5000;
+
+/**
+ * The only code that runs SQL over patient data. Every call runs one named statement from
+ * `COHORT_STATEMENTS` inside a READ ONLY transaction, as the SELECT-only `vigil_reader` role.
+ */
+@Injectable()
+export class CohortRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async staffUserByUsername(username: string): Promise<StaffIdentity | null> {
+    const [row] = await this.read((run) => run<StaffIdentity>('staffUserByUsername', [username]));
+    return row ?? null;
+  }
+
+  async patientAccess(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
+    const [row] = await this.read((run) => run<{ onCareTeam: boolean }>('patientAccess', [patientId, careTeamIds]));
+    return { exists: row !== undefined, onCareTeam: row?.onCareTeam ?? false };
+  }
+
+  async patient(patientId: string): Promise<PatientRow | null> {
+    const [row] = await this.read((run) => run<PatientRow>('patientById', [patientId]));
+    return row ?? null;
+  }
+
+  /** Encounters in the window, newest first, each with its notes. */
+  async encounters(
+    patientId: string,
+    window: TimeWindow,
+    encounterClass: EncounterClass | null,
+    cap: number,
+  ): Promise<Capped<EncounterRow & { notes: NoteRow[] }>> {
+    return this.read(async (run) => {
+      const found = await run<EncounterRow>('encountersInWindow', [patientId, window.from, window.to, encounterClass, cap + 1]);
+      const { rows, truncated } = cut(found, cap);
+      const notes = rows.length ? await run<NoteRow>('notesOfEncounters', [patientId, rows.map((row) => row.id)]) : [];
+      return { rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })), truncated };
+    });
+  }
+
+  async observations(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow>> {
+    const found = await this.read((run) => run<ObservationRow>('observationsInWindow', [patientId, window.from, window.to, codes, cap + 1]));
+    return cut(found, cap);
+  }
+
+  /** The whole record the derived tools evaluate; `truncated` when any record type hit the cap. */
+  async chart(patientId: string): Promise<{ chart: PatientChart | null; truncated: boolean }> {
+    return this.read(async (run) => {
+      const [patient] = await run<PatientRow>('patientById', [patientId]);
+      if (!patient) return { chart: null, truncated: false };
+      const limit = CHART_ROW_CAP + 1;
+      const parts = {
+        encounters: cut(await run<EncounterRow>('chartEncounters', [patientId, limit]), CHART_ROW_CAP),
+        observations: cut(await run<ObservationRow>('chartObservations', [patientId, limit]), CHART_ROW_CAP),
+        conditions: cut(await run<ConditionRow>('chartConditions', [patientId, limit]), CHART_ROW_CAP),
+        medications: cut(await run<MedicationRow>('chartMedications', [patientId, limit]), CHART_ROW_CAP),
+        procedures: cut(await run<ProcedureRow>('chartProcedures', [patientId, limit]), CHART_ROW_CAP),
+        allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
+      };
+      const chart: PatientChart = {
+        patient,
+        encounters: parts.encounters.rows,
+        observations: parts.observations.rows,
+        conditions: parts.conditions.rows,
+        medications: parts.medications.rows,
+        procedures: parts.procedures.rows,
+        allergies: parts.allergies.rows,
+      };
+      return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
+    });
+  }
+
+  private read<T>(work: (run: <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+    return this.dataSource.manager.transaction('READ COMMITTED', async (manager: EntityManager) => {
+      for (const statement of READ_SESSION_STATEMENTS) await manager.query(statement);
+      return work(<R>(name: CohortStatementName, params: unknown[]) => manager.query<R[]>(COHORT_STATEMENTS[name], params));
+    });
+  }
+}
+
+function cut<T>(rows: T[], cap: number): Capped<T> {
+  return rows.length > cap ? { rows: rows.slice(0, cap), truncated: true } : { rows, truncated: false };
+}

@@ -1,0 +1,88 @@
+/**
+ * Every SQL statement Vigil runs against cohort data, by name. Each is a fixed, parameterised string
+ * written by hand: nothing a caller or a model sends is ever spliced into SQL, only bound as a
+ * parameter. `src/database/statements.sql` lists these with every other statement the service
+ * runs (`npm run sql:sync`, see `src/cli/statement-list.ts`); a unit test fails when it is stale,
+ * and an integration test fails when the service runs a statement that is not in it.
+ *
+ * Column aliases produce the camelCase row types of `chart.types.ts`; timestamps are returned as
+ * ISO-8601 UTC text and numerics as float8 so rows need no hydration.
+ */
+
+const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
+const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
+
+const ENCOUNTER_COLUMNS = `id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition`;
+
+const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+  code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
+  reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
+  interpretation, ${ISO('effective_at', 'effectiveAt')}`;
+
+export const COHORT_STATEMENTS = {
+  /** Identity: the staff user a token's subject names, with the care teams they belong to. */
+  staffUserByUsername: `SELECT u.id, u.username, u.role, u.active,
+  coalesce(array_agg(m.care_team_id::text) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds"
+FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id
+WHERE u.username = $1
+GROUP BY u.id`,
+
+  /**
+   * Access: one statement answers both "does the patient exist" and "is it on one of these teams",
+   * so a foreign patient and a missing one cost the same query.
+   */
+  patientAccess: `SELECT p.id,
+  EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam"
+FROM patients p WHERE p.id = $1`,
+
+  patientById: `SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", ${DAY('birth_date', 'birthDate')}, sex,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", ${ISO('deceased_at', 'deceasedAt')}
+FROM patients WHERE id = $1`,
+
+  /** $2/$3: window [from, to) as timestamps or NULL; $4: class or NULL; $5: row cap (+1 to detect a cut). */
+  encountersInWindow: `SELECT ${ENCOUNTER_COLUMNS}
+FROM encounters
+WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR start_at >= $2) AND ($3::timestamptz IS NULL OR start_at < $3)
+  AND ($4::text IS NULL OR class = $4)
+ORDER BY start_at DESC, id LIMIT $5`,
+
+  notesOfEncounters: `SELECT id, encounter_id AS "encounterId", note_type AS "noteType", author_display AS "authorDisplay",
+  ${ISO('authored_at', 'authoredAt')}, text
+FROM clinical_notes WHERE patient_id = $1 AND encounter_id = ANY($2::uuid[])
+ORDER BY authored_at, id`,
+
+  /** $4: LOINC codes or NULL for all. */
+  observationsInWindow: `SELECT ${OBSERVATION_COLUMNS}
+FROM observations
+WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
+  AND ($4::text[] IS NULL OR code = ANY($4))
+ORDER BY effective_at DESC, id LIMIT $5`,
+
+  /** The chart statements read a patient's whole record (up to the cap $2) for the derived tools. */
+  chartEncounters: `SELECT ${ENCOUNTER_COLUMNS} FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2`,
+
+  chartObservations: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 ORDER BY effective_at DESC, id LIMIT $2`,
+
+  chartConditions: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  ${DAY('onset_date', 'onsetDate')}, ${DAY('abatement_date', 'abatementDate')}, ${ISO('recorded_at', 'recordedAt')}
+FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+
+  chartMedications: `SELECT id, code_system AS "codeSystem", code, display, status,
+  ${DAY('start_date', 'startDate')}, ${DAY('end_date', 'endDate')}, dosage_text AS "dosageText"
+FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2`,
+
+  chartProcedures: `SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
+  ${ISO('performed_at', 'performedAt')}
+FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2`,
+
+  chartAllergies: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  ${ISO('recorded_at', 'recordedAt')}
+FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+} as const;
+
+export type CohortStatementName = keyof typeof COHORT_STATEMENTS;
+
+/** Run at the start of every cohort read transaction (see `CohortRepository.read`). */
+export const READ_SESSION_STATEMENTS = ['SET TRANSACTION READ ONLY', 'SET LOCAL ROLE vigil_reader'] as const;

@@ -1,0 +1,86 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Matches, registerDecorator, ValidationArguments } from 'class-validator';
+
+/**
+ * One decorator per field carries validation and OpenAPI together, so the documented schema, the
+ * HTTP validation and (later) the JSON schema a model sees cannot drift apart.
+ */
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const EARLIEST = '1900-01-01';
+const LATEST = '2100-12-31';
+
+/** A calendar date `YYYY-MM-DD` that exists, between 1900 and 2100. */
+export function DateOnlyField(description: string, example = '2026-06-30'): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'date', description, example }),
+    IsOptional(),
+    Matches(DATE_ONLY, { message: '$property must be a date as YYYY-MM-DD' }),
+    IsExistingDate(),
+  );
+}
+
+function isCalendarDate(value: string): boolean {
+  if (!DATE_ONLY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+function IsExistingDate(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isExistingDate',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && isCalendarDate(value) && value >= EARLIEST && value <= LATEST,
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be an existing date between ${EARLIEST} and ${LATEST}`,
+      },
+    });
+}
+
+/** `from` must not be after `to` (both optional). Put it on the `to` field. */
+export function NotBefore(otherField: string): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'notBefore',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [otherField],
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) => {
+          const other = (args.object as Record<string, unknown>)[otherField];
+          return typeof value !== 'string' || typeof other !== 'string' || other <= value;
+        },
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must not be before ${otherField}`,
+      },
+    });
+}
+
+/** A closed list of allowed values, optional. */
+export function OneOfField(values: readonly string[], description: string): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: values, description }), IsOptional(), IsIn(values as string[]));
+}
+
+/**
+ * A bounded list of codes, each matching `pattern`; accepts repeated parameters (`?code=a&code=b`)
+ * or one comma-separated value (`?code=a,b`).
+ */
+export function CodeListField(options: { pattern: RegExp; max: number; description: string; example: string[]; itemName: string }): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: [String],
+      description: `${options.description} At most ${options.max}; repeat the parameter or separate with commas.`,
+      example: options.example,
+      maxItems: options.max,
+      items: { type: 'string', pattern: options.pattern.source },
+    }),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value)),
+    IsOptional(),
+    ArrayMinSize(1),
+    ArrayMaxSize(options.max),
+    Matches(options.pattern, { each: true, message: `each value of $property must be a ${options.itemName}` }),
+  );
+}

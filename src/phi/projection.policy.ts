@@ -1,0 +1,96 @@
+import { StaffRole } from '../cohort/enum';
+import { FieldTransform } from './field-transforms';
+import { ProjectionRole } from './projection-role';
+
+/**
+ * Minimum necessary, declared: for each result shape and each role, the fields that may leave and
+ * how. A field not listed never leaves (fail closed); a shape without a policy for every role stops
+ * start-up (`assertPolicyComplete`). Nested list fields are written `notes.text`.
+ *
+ * Shapes: `patient` is the patient header every tool result carries; the rest are tool names.
+ */
+export type FieldPolicy = Record<string, FieldTransform>;
+export type ShapePolicy = Record<ProjectionRole, FieldPolicy>;
+
+const keep = (...fields: string[]): FieldPolicy => Object.fromEntries(fields.map((field) => [field, 'keep' as const]));
+const omit = (policy: FieldPolicy, ...fields: string[]): FieldPolicy =>
+  Object.fromEntries(Object.entries(policy).filter(([field]) => !fields.includes(field)));
+const { Clinician, CareCoordinator, Reviewer, Analyst } = StaffRole;
+
+const CLINICAL_PATIENT = keep('handle', 'mrn', 'givenName', 'familyName', 'birthDate', 'age', 'sex', 'deceasedAt');
+
+const ENCOUNTER_CLINICAL = keep(
+  'citation', 'class', 'status', 'typeSystem', 'typeCode', 'typeDisplay', 'reasonSystem', 'reasonCode', 'reasonDisplay',
+  'start', 'end', 'disposition', 'notes', 'notes.citation', 'notes.type', 'notes.authoredAt',
+);
+const LAB_CLINICAL = keep(
+  'citation', 'encounterCitation', 'category', 'status', 'codeSystem', 'code', 'display', 'value', 'valueText', 'unit',
+  'referenceLow', 'referenceHigh', 'referenceText', 'interpretation', 'effectiveAt',
+);
+const CARE_GAP_ALL = keep(
+  'measureId', 'version', 'title', 'periodStart', 'periodEnd', 'status', 'reasonCode', 'reason', 'evidence', 'toClose',
+);
+const MISSING_DATA_ALL = keep('element', 'status', 'lastSeen', 'requiredBecause', 'evidence');
+const ATTRIBUTION_ALL = keep('feature', 'value', 'baseline', 'weight', 'phi', 'direction', 'evidence');
+const ATTRIBUTION_SUMMARY_ALL = keep(
+  'modelId', 'modelVersion', 'indexAdmission', 'probability', 'logit', 'baselineLogit', 'disclaimer',
+);
+
+export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
+  patient: {
+    [Clinician]: CLINICAL_PATIENT,
+    [Reviewer]: CLINICAL_PATIENT,
+    // Outreach is a coordinator's job: they also see how to reach the patient.
+    [CareCoordinator]: { ...CLINICAL_PATIENT, ...keep('phone', 'email', 'addressLine', 'city', 'state', 'postalCode') },
+    // Safe Harbor: no names, MRN, contact, street or postal code; year of birth only; 90+ ages pooled.
+    [Analyst]: { handle: 'keep', birthDate: 'year', age: 'age90', sex: 'keep', deceasedAt: 'year' },
+    // The model sees an opaque handle and clinical facts, never a direct identifier.
+    agent: keep('handle', 'age', 'sex', 'deceasedAt'),
+  },
+  patient_encounters: {
+    [Clinician]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
+    [Reviewer]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
+    [CareCoordinator]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
+    // Free text cannot be de-identified reliably, so analysts never get note text or authors.
+    [Analyst]: { ...ENCOUNTER_CLINICAL, start: 'year', end: 'year', 'notes.authoredAt': 'year' },
+    // The model reads note text (as quoted data) but not who wrote it.
+    agent: { ...ENCOUNTER_CLINICAL, ...keep('notes.text') },
+  },
+  patient_labs: {
+    [Clinician]: LAB_CLINICAL,
+    [Reviewer]: LAB_CLINICAL,
+    [CareCoordinator]: LAB_CLINICAL,
+    // A text result can hold anything a person typed; analysts get numeric results only.
+    [Analyst]: { ...omit(LAB_CLINICAL, 'valueText', 'referenceText'), effectiveAt: 'year' },
+    agent: LAB_CLINICAL,
+  },
+  care_gap_lookup: {
+    [Clinician]: CARE_GAP_ALL,
+    [Reviewer]: CARE_GAP_ALL,
+    [CareCoordinator]: CARE_GAP_ALL,
+    [Analyst]: CARE_GAP_ALL,
+    agent: CARE_GAP_ALL,
+  },
+  missing_data_check: {
+    [Clinician]: MISSING_DATA_ALL,
+    [Reviewer]: MISSING_DATA_ALL,
+    [CareCoordinator]: MISSING_DATA_ALL,
+    [Analyst]: { ...MISSING_DATA_ALL, lastSeen: 'year' },
+    agent: MISSING_DATA_ALL,
+  },
+  feature_attribution: {
+    [Clinician]: ATTRIBUTION_ALL,
+    [Reviewer]: ATTRIBUTION_ALL,
+    [CareCoordinator]: ATTRIBUTION_ALL,
+    // The age feature carries the patient's age: pooled at 90+ like the header's.
+    [Analyst]: { ...ATTRIBUTION_ALL, value: 'age90IfAgeFeature', baseline: 'age90IfAgeFeature' },
+    agent: ATTRIBUTION_ALL,
+  },
+  feature_attribution_summary: {
+    [Clinician]: ATTRIBUTION_SUMMARY_ALL,
+    [Reviewer]: ATTRIBUTION_SUMMARY_ALL,
+    [CareCoordinator]: ATTRIBUTION_SUMMARY_ALL,
+    [Analyst]: ATTRIBUTION_SUMMARY_ALL,
+    agent: ATTRIBUTION_SUMMARY_ALL,
+  },
+};

@@ -1,0 +1,3 @@
+export { checkMissingData } from './check-missing-data';
+export { MISSING_DATA_ELEMENTS } from './missing-data.types';
+export type { MissingDataElement, MissingDataItem, MissingDataStatus } from './missing-data.types';

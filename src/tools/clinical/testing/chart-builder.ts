@@ -1,0 +1,147 @@
+import {
+  AllergyRow,
+  ConditionRow,
+  EncounterRow,
+  MedicationRow,
+  ObservationRow,
+  PatientChart,
+  PatientRow,
+  ProcedureRow,
+} from '../../../cohort/chart.types';
+import {
+  AllergyClinicalStatus,
+  CodeSystem,
+  ConditionClinicalStatus,
+  EncounterClass,
+  EncounterStatus,
+  MedicationStatus,
+  ObservationCategory,
+  ObservationStatus,
+  ProcedureStatus,
+  Sex,
+} from '../../../cohort/enum';
+
+/**
+ * Small hand-built charts for edge cases the fixture cohort does not cover. Every row gets a
+ * readable id (`obs-3`), and every builder takes `Partial` overrides of the row it makes.
+ * Timestamps are ISO strings; a bare day means 09:00 UTC, as in the fixtures.
+ */
+let sequence = 0;
+const id = (kind: string) => `${kind}-${++sequence}`;
+const ts = (value: string) => (value.length === 10 ? `${value}T09:00:00.000Z` : value);
+
+export function patient(overrides: Partial<PatientRow> = {}): PatientRow {
+  return {
+    id: id('pat'),
+    mrn: 'VGL-TEST',
+    givenName: 'Test',
+    familyName: 'Patient',
+    birthDate: '1966-06-30',
+    sex: Sex.Female,
+    phone: '555-0000',
+    email: 'test@example.org',
+    addressLine: '1 Test Street',
+    city: 'Testville',
+    state: 'OR',
+    postalCode: '97000',
+    deceasedAt: null,
+    ...overrides,
+  };
+}
+
+export function chart(rows: Partial<PatientChart> = {}): PatientChart {
+  return {
+    patient: patient(),
+    encounters: [],
+    observations: [],
+    conditions: [],
+    medications: [],
+    procedures: [],
+    allergies: [],
+    ...rows,
+  };
+}
+
+export function encounter(cls: EncounterClass, start: string, end: string | null = start, overrides: Partial<EncounterRow> = {}): EncounterRow {
+  return {
+    id: id('enc'),
+    class: cls,
+    status: EncounterStatus.Finished,
+    typeSystem: null,
+    typeCode: null,
+    typeDisplay: null,
+    reasonSystem: null,
+    reasonCode: null,
+    reasonDisplay: null,
+    startAt: ts(start),
+    endAt: end === null ? null : ts(end),
+    disposition: null,
+    ...overrides,
+  };
+}
+
+export function visit(day: string, overrides: Partial<EncounterRow> = {}): EncounterRow {
+  return encounter(EncounterClass.Ambulatory, day, day, overrides);
+}
+
+export function observation(code: string, value: number | string, at: string, overrides: Partial<ObservationRow> = {}): ObservationRow {
+  return {
+    id: id('obs'),
+    encounterId: null,
+    panelId: null,
+    category: ObservationCategory.Laboratory,
+    status: ObservationStatus.Final,
+    codeSystem: CodeSystem.Loinc,
+    code,
+    display: code,
+    valueNumeric: typeof value === 'number' ? value : null,
+    valueText: typeof value === 'string' ? value : null,
+    unit: null,
+    referenceLow: null,
+    referenceHigh: null,
+    referenceText: null,
+    interpretation: null,
+    effectiveAt: ts(at),
+    ...overrides,
+  };
+}
+
+export function bloodPressure(systolic: number, diastolic: number, at: string, encounterId: string | null = null): ObservationRow[] {
+  const common = { category: ObservationCategory.VitalSigns, unit: 'mm[Hg]', encounterId };
+  return [observation('8480-6', systolic, at, common), observation('8462-4', diastolic, at, common)];
+}
+
+export function condition(system: CodeSystem, code: string, onset: string, overrides: Partial<ConditionRow> = {}): ConditionRow {
+  return {
+    id: id('cond'),
+    codeSystem: system,
+    code,
+    display: code,
+    clinicalStatus: ConditionClinicalStatus.Active,
+    onsetDate: onset,
+    abatementDate: null,
+    recordedAt: ts(onset),
+    ...overrides,
+  };
+}
+
+export function medication(code: string, status: MedicationStatus, start: string, end: string | null = null): MedicationRow {
+  return { id: id('med'), codeSystem: CodeSystem.RxNorm, code, display: code, status, startDate: start, endDate: end, dosageText: null };
+}
+
+export function procedure(system: CodeSystem, code: string, at: string, overrides: Partial<ProcedureRow> = {}): ProcedureRow {
+  return {
+    id: id('proc'),
+    encounterId: null,
+    codeSystem: system,
+    code,
+    display: code,
+    status: ProcedureStatus.Completed,
+    performedAt: ts(at),
+    ...overrides,
+  };
+}
+
+export function allergy(system: CodeSystem, code: string, recorded: string): AllergyRow {
+  return { id: id('allergy'), codeSystem: system, code, display: code, clinicalStatus: AllergyClinicalStatus.Active, recordedAt: ts(recorded) };
+}

@@ -1,0 +1,18 @@
+import { PatientChart } from '../../cohort/chart.types';
+import { CohortRepository } from '../../cohort/cohort.repository';
+import { patientNotFound } from '../../auth/auth.problems';
+import { AppliedWindow, todayUtc } from '../envelope';
+
+/** Reads the whole chart a derived tool evaluates; the patient was granted, so absence is a race. */
+export async function loadChart(cohort: CohortRepository, patientId: string): Promise<{ chart: PatientChart; partial: boolean }> {
+  const { chart, truncated } = await cohort.chart(patientId);
+  if (!chart) throw patientNotFound();
+  return { chart, partial: truncated };
+}
+
+export function asOfWindow(asOf: string | undefined, semantics: (day: string) => string): { asOf: string; window: AppliedWindow } {
+  const day = asOf ?? todayUtc();
+  return { asOf: day, window: { from: null, to: null, asOf: day, semantics: semantics(day) } };
+}
+
+export const PARTIAL_ASSUMPTION = 'The record was longer than Vigil reads at once; only the most recent part was evaluated.';

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { CohortRepository } from '../../cohort/cohort.repository';
+import { checkMissingData } from '../clinical/missing-data';
+import { AsOfQueryDto } from '../dto/as-of-query.dto';
+import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
+import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
+import { Tool } from './tool';
+
+@Injectable()
+export class MissingDataCheckTool implements Tool<AsOfQueryDto> {
+  readonly name = 'missing_data_check' as const;
+  readonly summary = 'Expected data elements (USCDI-style) as present, missing or stale, with the last date seen.';
+  readonly queryDto = AsOfQueryDto;
+
+  constructor(private readonly cohort: CohortRepository) {}
+
+  async execute(patientId: string, query: AsOfQueryDto) {
+    const { chart, partial } = await loadChart(this.cohort, patientId);
+    const { asOf, window } = asOfWindow(query.asOf, (day) => `Checked as of ${day}: present means recorded in the 12 months before it, stale means only earlier.`);
+    const output: ToolOutput & { patient: typeof chart.patient } = {
+      patient: chart.patient,
+      rows: checkMissingData(chart, asOf).map((item) => ({
+        element: item.element,
+        status: item.status,
+        lastSeen: item.lastSeen,
+        requiredBecause: item.requiredBecause ?? null,
+        evidence: item.evidence,
+      })),
+      window,
+      truncated: false,
+      partial,
+      assumptions: [ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ...(partial ? [PARTIAL_ASSUMPTION] : [])],
+      ageOn: asOf,
+    };
+    return output;
+  }
+}

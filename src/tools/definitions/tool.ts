@@ -1,0 +1,16 @@
+import { Type } from '@nestjs/common';
+import { PatientRow } from '../../cohort/chart.types';
+import { ToolOutput } from '../envelope';
+import { ToolName } from '../tool-names';
+
+/**
+ * A read tool: a name, the closed DTO its arguments must satisfy (the same class validates HTTP
+ * queries, documents OpenAPI and, later, describes the tool to a model), and its execution for one
+ * patient the caller has already been granted.
+ */
+export interface Tool<Query extends object = object> {
+  readonly name: ToolName;
+  readonly summary: string;
+  readonly queryDto: Type<Query>;
+  execute(patientId: string, query: Query): Promise<ToolOutput & { patient?: PatientRow }>;
+}

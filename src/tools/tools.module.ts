@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit';
+import { CohortModule } from '../cohort/cohort.module';
+import { CareGapLookupTool } from './definitions/care-gap-lookup.tool';
+import { FeatureAttributionTool } from './definitions/feature-attribution.tool';
+import { MissingDataCheckTool } from './definitions/missing-data-check.tool';
+import { PatientEncountersTool } from './definitions/patient-encounters.tool';
+import { PatientLabsTool } from './definitions/patient-labs.tool';
+import { PatientToolsController } from './patient-tools.controller';
+import { ToolAuditInterceptor } from './tool-audit.interceptor';
+import { TOOLS, ToolsService } from './tools.service';
+
+const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool, MissingDataCheckTool, FeatureAttributionTool];
+
+/** The five typed read tools, their registry and their REST routes. */
+@Module({
+  imports: [CohortModule, AuditModule],
+  controllers: [PatientToolsController],
+  providers: [
+    ...TOOL_CLASSES,
+    { provide: TOOLS, inject: TOOL_CLASSES, useFactory: (...tools: unknown[]) => tools },
+    ToolsService,
+    ToolAuditInterceptor,
+  ],
+  exports: [ToolsService],
+})
+export class ToolsModule {}

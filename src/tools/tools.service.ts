@@ -1,0 +1,106 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Caller } from '../auth/caller';
+import { PatientAccessService } from '../auth/patient-access.service';
+import { patientNotFound } from '../auth/auth.problems';
+import { citationId } from '../cohort/chart.types';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { StaffRole } from '../cohort/enum';
+import { assertPolicyComplete, project } from '../phi/projector';
+import { ProjectionRole } from '../phi/projection-role';
+import { Tool } from './definitions/tool';
+import { ToolEnvelope } from './envelope';
+import { scrubKnownIdentifiers } from './identifier-scrub';
+import { opaqueHandle, patientHeader } from './patient-header';
+import { TOOL_NAMES, ToolName } from './tool-names';
+
+export const TOOLS = Symbol('TOOLS');
+
+/** A citation of the patient record itself (`pat:<id>`) becomes `pat:<handle>` where ids are kept out. */
+function replaceCitation<T>(value: T, from: string, to: string): T {
+  if (value === from) return to as T;
+  if (Array.isArray(value)) return value.map((item) => replaceCitation(item, from, to)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceCitation(item, from, to)])) as T;
+  }
+  return value;
+}
+
+/** Roles whose view keeps patient ids out: they get an opaque handle instead. */
+const PSEUDONYMOUS: ReadonlySet<ProjectionRole> = new Set<ProjectionRole>([StaffRole.Analyst, 'agent']);
+
+/**
+ * Runs a tool for a caller: access first, then the tool, then the role's projection of every part
+ * of the result (the patient header, the rows, the summary). Nothing reaches a caller any other way.
+ */
+@Injectable()
+export class ToolsService implements OnModuleInit {
+  private readonly registry: Map<ToolName, Tool>;
+
+  constructor(
+    @Inject(TOOLS) tools: Tool[],
+    private readonly access: PatientAccessService,
+    private readonly cohort: CohortRepository,
+  ) {
+    this.registry = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  /** Fail closed at start-up: every tool registered, every tool with a policy for every role. */
+  onModuleInit(): void {
+    const unregistered = TOOL_NAMES.filter((name) => !this.registry.has(name));
+    if (unregistered.length) throw new Error(`Tools without an implementation: ${unregistered.join(', ')}`);
+    assertPolicyComplete(['patient', ...TOOL_NAMES, 'feature_attribution_summary']);
+  }
+
+  tool(name: ToolName): Tool {
+    const tool = this.registry.get(name);
+    if (!tool) throw new Error(`Unknown tool ${name}`);
+    return tool;
+  }
+
+  async invoke(
+    caller: Caller,
+    name: ToolName,
+    patientId: string,
+    query: object,
+    options: { breakGlassReason?: string; projectionRole?: ProjectionRole } = {},
+  ): Promise<ToolEnvelope> {
+    const role = options.projectionRole ?? caller.role;
+    // The agent projection can never break glass: emergency access is a person's decision.
+    const breakGlassReason = role === 'agent' ? undefined : options.breakGlassReason;
+    const grant = await this.access.grant(caller, patientId, breakGlassReason);
+    const output = await this.tool(name).execute(grant.patientId, query);
+    const patient = output.patient ?? (await this.cohort.patient(grant.patientId));
+    if (!patient) throw patientNotFound();
+
+    const header = patientHeader(patient, output.ageOn);
+    let rows = output.rows;
+    if (PSEUDONYMOUS.has(role)) {
+      header.handle = opaqueHandle(patient.id);
+      rows = replaceCitation(rows, citationId('pat', patient.id), citationId('pat', header.handle as string));
+      rows = scrubKnownIdentifiers(rows, patient);
+    }
+    const projectedHeader = project('patient', role, [header]);
+    const projectedRows = project(name, role, rows);
+    const projectedSummary = output.summary ? project('feature_attribution_summary', role, [output.summary]) : undefined;
+    const redactedFields = [
+      ...projectedHeader.redactedFields.map((field) => `patient.${field}`),
+      ...projectedRows.redactedFields,
+      ...(projectedSummary?.redactedFields.map((field) => `summary.${field}`) ?? []),
+    ];
+
+    return {
+      tool: name,
+      status: output.partial || output.truncated ? 'partial' : output.rows.length === 0 ? 'empty' : 'ok',
+      patient: projectedHeader.rows[0],
+      window: output.window,
+      rows: projectedRows.rows,
+      rowCount: projectedRows.rows.length,
+      truncated: output.truncated,
+      ...(output.truncation ? { truncation: output.truncation } : {}),
+      redactedFields,
+      assumptions: output.assumptions,
+      breakGlass: grant.breakGlass,
+      ...(projectedSummary ? { summary: projectedSummary.rows[0] } : {}),
+    };
+  }
+}

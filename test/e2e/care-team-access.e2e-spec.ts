@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { StaffRole } from '../../src/cohort/enum';
+import { TOOL_NAMES } from '../../src/tools/tool-names';
+import { createTestApp, TestApp } from '../setup/app';
+import { activeUsers, foreignPairs, patientIdOf, patients, sharesTeam } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { TOOL_PATHS } from '../setup/tool-routes';
+
+/** A user sees only patients of their care teams; anything else is indistinguishable from "not found". */
+describe('care-team access', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  const tokens = new Map<string, string>();
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+    for (const user of activeUsers) tokens.set(user.username, await sut.tokenFor(user.username));
+  });
+  afterAll(() => sut.close());
+
+  const get = (username: string, path: string, headers: Record<string, string> = {}) =>
+    request(sut.app.getHttpServer()).get(path).set({ authorization: `Bearer ${tokens.get(username)}`, ...headers });
+
+  /** The body minus the two fields that differ on every request by design. */
+  const comparable = (body: Record<string, unknown>) => {
+    const { correlationId: _c, instance: _i, ...rest } = body;
+    return rest;
+  };
+
+  it('has foreign pairs to test (the cohort spans two care teams)', () => {
+    expect(foreignPairs.length).toBeGreaterThan(20);
+  });
+
+  it.each(foreignPairs.map(({ patient, user }) => [patient.key, user.username]))(
+    '%s is "not found" for %s, exactly like a patient that does not exist',
+    async (key, username) => {
+      const foreign = await get(username, `/patients/${patientIdOf(key)}/labs`);
+      const missing = await get(username, `/patients/${randomUUID()}/labs`);
+      expect(foreign.status).toBe(404);
+      expect(comparable(foreign.body)).toEqual(comparable(missing.body));
+      expect(Object.keys(foreign.headers).sort()).toEqual(Object.keys(missing.headers).sort());
+    },
+  );
+
+  it.each(TOOL_NAMES.map((tool) => [tool]))('%s answers 404 for a foreign patient and 200 for an own one', async (tool) => {
+    const patient = patients.find((candidate) => candidate.key === 'south-asthma')!;
+    const outsider = activeUsers.find((user) => user.role === StaffRole.Clinician && !sharesTeam(user, patient))!;
+    const insider = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient))!;
+    expect((await get(outsider.username, `/patients/${patientIdOf(patient)}/${TOOL_PATHS[tool]}`)).status).toBe(404);
+    expect((await get(insider.username, `/patients/${patientIdOf(patient)}/${TOOL_PATHS[tool]}`)).status).toBe(200);
+  });
+
+  it.each(patients.flatMap((patient) => activeUsers.filter((user) => sharesTeam(user, patient)).map((user) => [patient.key, user.username])))(
+    '%s is readable by %s (on its care team)',
+    async (key, username) => {
+      expect((await get(username, `/patients/${patientIdOf(key)}/encounters?from=2026-01-01`)).status).toBe(200);
+    },
+  );
+
+  describe('break glass', () => {
+    const patient = patients.find((candidate) => candidate.key === 'south-asthma')!;
+    const path = `/patients/${patientIdOf(patient)}/labs`;
+    const reason = { 'x-break-glass-reason': 'Unconscious in ED, own team unreachable' };
+    const outsiderOf = (role: StaffRole) => activeUsers.find((user) => user.role === role && !sharesTeam(user, patient))!;
+
+    it('lets a clinician outside the team read with a reason: allowed, flagged and audited', async () => {
+      const clinician = outsiderOf(StaffRole.Clinician);
+      const res = await get(clinician.username, path, reason);
+      expect(res.status).toBe(200);
+      expect(res.body.breakGlass).toBe(true);
+      const [event] = await database().dataSource.query(
+        `SELECT outcome, break_glass_reason FROM audit_events WHERE correlation_id = $1`,
+        [res.headers['x-correlation-id']],
+      );
+      expect(event).toEqual({ outcome: expect.stringMatching(/success|empty/), break_glass_reason: reason['x-break-glass-reason'] });
+    });
+
+    it.each([StaffRole.Analyst, StaffRole.Reviewer, StaffRole.CareCoordinator])('is never available to a %s', async (role) => {
+      const res = await get(outsiderOf(role).username, path, reason);
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    });
+
+    it.each([['too short', 'urgent'], ['control characters', 'reason\twith a tab in it, not printable']])('needs a real reason (%s)', async (_name, value) => {
+      const res = await get(outsiderOf(StaffRole.Clinician).username, path, { 'x-break-glass-reason': value });
+      expect(res.status).toBe(403);
+    });
+
+    it('is not flagged when the clinician is on the team anyway', async () => {
+      const insider = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient))!;
+      const res = await get(insider.username, path, reason);
+      expect(res.body.breakGlass).toBe(false);
+    });
+
+    it('still answers 404 for a patient that does not exist', async () => {
+      expect((await get(outsiderOf(StaffRole.Clinician).username, `/patients/${randomUUID()}/labs`, reason)).status).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import request from 'supertest';
+import { StaffRole } from '../../src/cohort/enum';
+import { PatientFixture } from '../../src/cohort/fixtures/fixture.types';
+import { PROJECTION_POLICY } from '../../src/phi/projection.policy';
+import { ProjectionRole } from '../../src/phi/projection-role';
+import { ToolEnvelope } from '../../src/tools/envelope';
+import { TOOL_NAMES, ToolName } from '../../src/tools/tool-names';
+import { ToolsService } from '../../src/tools/tools.service';
+import { createTestApp, TestApp } from '../setup/app';
+import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { TOOL_PATHS } from '../setup/tool-routes';
+
+const AS_OF = '2026-06-30';
+const STAFF_ROLES = Object.values(StaffRole);
+
+/** Field names an envelope carries, as the policy names them. */
+function fieldsOf(envelope: ToolEnvelope): { patient: string[]; rows: string[]; summary: string[] } {
+  const rows = new Set<string>();
+  const walk = (value: Record<string, unknown>, prefix: string) => {
+    for (const [key, item] of Object.entries(value)) {
+      rows.add(`${prefix}${key}`);
+      if (Array.isArray(item)) item.filter((x) => x && typeof x === 'object').forEach((x) => walk(x as Record<string, unknown>, `${prefix}${key}.`));
+    }
+  };
+  envelope.rows.forEach((row) => walk(row, ''));
+  return { patient: Object.keys(envelope.patient), rows: [...rows], summary: Object.keys(envelope.summary ?? {}) };
+}
+
+/** The direct identifiers of a fixture patient, as they could appear in a response. */
+function identifiersOf(patient: PatientFixture): string[] {
+  return [patient.mrn, patient.givenName, patient.familyName, patient.phone, patient.email, patient.addressLine, patient.postalCode]
+    .filter((value): value is string => typeof value === 'string' && value.length > 2);
+}
+
+function expectWithinPolicy(envelope: ToolEnvelope, tool: ToolName, role: ProjectionRole) {
+  const fields = fieldsOf(envelope);
+  const allowed = (shape: string) => Object.keys(PROJECTION_POLICY[shape][role]);
+  expect(fields.patient.filter((field) => !allowed('patient').includes(field))).toEqual([]);
+  expect(fields.rows.filter((field) => !allowed(tool).includes(field))).toEqual([]);
+  expect(fields.summary.filter((field) => !allowed('feature_attribution_summary').includes(field))).toEqual([]);
+  // Named, not silently dropped: nothing both redacted and returned.
+  const returned = [...fields.patient.map((field) => `patient.${field}`), ...fields.rows];
+  expect(envelope.redactedFields.filter((field) => returned.includes(field))).toEqual([]);
+}
+
+describe('minimum necessary: every role × tool × field', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  const tokens = new Map<string, string>();
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+    for (const user of activeUsers) tokens.set(user.username, await sut.tokenFor(user.username));
+  });
+  afterAll(() => sut.close());
+
+  const cases = STAFF_ROLES.flatMap((role) =>
+    TOOL_NAMES.flatMap((tool) =>
+      patients.flatMap((patient) => {
+        const user = activeUsers.find((candidate) => candidate.role === role && sharesTeam(candidate, patient));
+        return user ? [[role, tool, patient.key, user.username] as const] : [];
+      }),
+    ),
+  );
+
+  it('covers every role and every tool', () => {
+    expect(new Set(cases.map(([role]) => role))).toEqual(new Set(STAFF_ROLES));
+    expect(new Set(cases.map(([, tool]) => tool))).toEqual(new Set(TOOL_NAMES));
+  });
+
+  it.each(cases)('%s × %s × %s returns only allowed fields', async (role, tool, key, username) => {
+    const dateQuery = tool === 'patient_encounters' || tool === 'patient_labs' ? '' : `?asOf=${AS_OF}`;
+    const res = await request(sut.app.getHttpServer())
+      .get(`/patients/${patientIdOf(key)}/${TOOL_PATHS[tool]}${dateQuery}`)
+      .set('authorization', `Bearer ${tokens.get(username)}`);
+    expect(res.status).toBe(200);
+    expectWithinPolicy(res.body, tool, role);
+
+    if (role === StaffRole.Analyst) {
+      const body = JSON.stringify(res.body);
+      const patient = patients.find((candidate) => candidate.key === key)!;
+      for (const identifier of identifiersOf(patient)) expect(body).not.toContain(identifier);
+      expect(body).not.toContain(patientIdOf(key));
+      // Safe Harbor: no date more precise than the year, anywhere in the patient's data. (The
+      // window, the measurement period and "what would close the gap" carry dates derived from the
+      // caller's as-of date, not from the patient's record.)
+      const stripped = body.replace(/"(asOf|periodStart|periodEnd|from|to|semantics|toClose)":"[^"]*"/g, '');
+      expect(stripped).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
+  });
+
+  describe('the agent projection', () => {
+    it.each(TOOL_NAMES.flatMap((tool) => patients.map((patient) => [tool, patient.key] as const)))(
+      '%s × %s: no direct identifier, an opaque handle, clinical dates kept',
+      async (tool, key) => {
+        const patient = patients.find((candidate) => candidate.key === key)!;
+        const clinician = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient))!;
+        const caller = { userId: 'agent-test', username: clinician.username, role: StaffRole.Clinician, careTeamIds: await teamIdsOf(clinician.username) };
+        const query = tool === 'patient_encounters' || tool === 'patient_labs' ? {} : { asOf: AS_OF };
+        const envelope = await sut.app.get(ToolsService).invoke(caller, tool, patientIdOf(key), query, { projectionRole: 'agent' });
+        expectWithinPolicy(envelope, tool, 'agent');
+        const body = JSON.stringify(envelope);
+        for (const identifier of identifiersOf(patient)) expect(body).not.toContain(identifier);
+        expect(body).not.toContain(patientIdOf(key));
+        expect(envelope.patient.handle).toMatch(/^pt_[0-9a-f]{16}$/);
+      },
+    );
+
+    it('can never break glass', async () => {
+      const patient = patients.find((candidate) => candidate.key === 'south-asthma')!;
+      const outsider = activeUsers.find((user) => user.role === StaffRole.Clinician && !sharesTeam(user, patient))!;
+      const caller = { userId: 'agent-test', username: outsider.username, role: StaffRole.Clinician, careTeamIds: await teamIdsOf(outsider.username) };
+      await expect(
+        sut.app.get(ToolsService).invoke(caller, 'patient_labs', patientIdOf(patient), {}, { projectionRole: 'agent', breakGlassReason: 'Emergency, please let me in' }),
+      ).rejects.toMatchObject({ code: 'patient_not_found' });
+    });
+  });
+
+  async function teamIdsOf(username: string): Promise<string[]> {
+    const rows = await database().dataSource.query(
+      `SELECT m.care_team_id::text AS id FROM care_team_members m JOIN staff_users u ON u.id = m.staff_user_id WHERE u.username = $1`,
+      [username],
+    );
+    return rows.map((row: { id: string }) => row.id);
+  }
+});
