@@ -31,7 +31,7 @@ const CARE_GAP_ALL = keep(
   'measureId', 'version', 'title', 'periodStart', 'periodEnd', 'status', 'reasonCode', 'reason', 'evidence', 'toClose',
 );
 const MISSING_DATA_ALL = keep('element', 'status', 'lastSeen', 'requiredBecause', 'evidence');
-const ATTRIBUTION_ALL = keep('feature', 'value', 'baseline', 'weight', 'phi', 'direction', 'evidence');
+const ATTRIBUTION_ALL = keep('feature', 'value', 'baseline', 'weight', 'phi', 'direction', 'imputed', 'evidence');
 const ATTRIBUTION_SUMMARY_ALL = keep(
   'modelId', 'modelVersion', 'indexAdmission', 'probability', 'logit', 'baselineLogit', 'disclaimer',
 );

@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
 import { EnvironmentVariables } from '../../src/config/environment.schema';
 import { loadConfig } from '../../src/config/load-config';
@@ -37,7 +38,11 @@ describe('docker-compose.yml and Dockerfile', () => {
   });
 
   it('sets only variables Vigil knows, and they pass its config validation', () => {
-    const known = new Set(Object.keys(new EnvironmentVariables()).concat('DATABASE_URL', 'FIXTURES_ANCHOR_DATE'));
+    const known = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(EnvironmentVariables, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    );
     const environment = app.environment ?? {};
     expect(Object.keys(environment).filter((name) => !known.has(name))).toEqual([]);
     expect(() => loadConfig(environment)).not.toThrow();

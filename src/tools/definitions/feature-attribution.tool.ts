@@ -28,6 +28,8 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
         weight: contribution.weight,
         phi: contribution.phi,
         direction: contribution.direction,
+        // True when the patient had no value and the cohort baseline stood in (phi is then 0).
+        imputed: contribution.imputed,
         evidence: contribution.evidence,
       })),
       ...(result
