@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
@@ -33,6 +34,7 @@ export class AppModule {
         AuditModule,
         AuthModule,
         ToolsModule,
+        ApprovalsModule,
         HealthModule,
       ],
     };

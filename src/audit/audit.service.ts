@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditRecordError, AuditEventInput, normaliseAuditEvent } from './audit-event.input';
 import { auditEventHash, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
 import {
@@ -23,10 +23,16 @@ import {
 export class AuditService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async record(input: AuditEventInput): Promise<void> {
+  /**
+   * Appends one event. Given a transaction's `manager`, the event commits (or rolls back) with that
+   * transaction: a state change and its audit record can then never be separated by a crash.
+   */
+  async record(input: AuditEventInput, manager?: EntityManager): Promise<void> {
     const event = normaliseAuditEvent(input);
+    const inTransaction = (work: (manager: EntityManager) => Promise<void>) =>
+      manager ? work(manager) : this.dataSource.transaction(work);
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await inTransaction(async (manager) => {
         // Held until commit: the next writer reads the latest hash only after this event is visible.
         await manager.query(LOCK_AUDIT_CHAIN, [AUDIT_CHAIN_LOCK_KEY]);
         const [latest] = await manager.query<{ hash: string }[]>(SELECT_LATEST_AUDIT_HASH);

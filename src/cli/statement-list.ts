@@ -1,3 +1,4 @@
+import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
 import { COHORT_STATEMENTS, READ_SESSION_STATEMENTS } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
@@ -18,6 +19,11 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     latestAuditHash: SELECT_LATEST_AUDIT_HASH,
     insertAuditEvent: INSERT_AUDIT_EVENT,
     auditEventsPage: SELECT_AUDIT_EVENTS_PAGE,
+  },
+  'approval workflow (effects inserted as vigil_writer)': {
+    ...APPROVAL_STATEMENTS,
+    becomeWriter: WRITER_SESSION.become,
+    leaveWriter: WRITER_SESSION.leave,
   },
   health: { probe: HEALTH_PROBE_STATEMENT },
 };

@@ -108,6 +108,14 @@ export class CohortRepository {
     });
   }
 
+  /** The subset of `citations` (`obs:<uuid>`, …) that name real rows of this patient. */
+  async existingCitations(patientId: string, citations: string[]): Promise<Set<string>> {
+    const kinds = ['pat', 'enc', 'obs', 'cond', 'med', 'proc', 'note', 'allergy'];
+    const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
+    const rows = await this.read((run) => run<{ citation: string }>('citedRows', [patientId, ...kinds.map(idsOf)]));
+    return new Set(rows.map((row) => row.citation));
+  }
+
   private read<T>(work: (run: <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
     return this.dataSource.manager.transaction('READ COMMITTED', async (manager: EntityManager) => {
       for (const statement of READ_SESSION_STATEMENTS) await manager.query(statement);

@@ -80,6 +80,16 @@ FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2`,
   chartAllergies: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   ${ISO('recorded_at', 'recordedAt')}
 FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+
+  /** Which of the cited rows ($2..$8: uuids per kind) exist and belong to the patient $1. */
+  citedRows: `SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])
+UNION ALL SELECT 'enc:' || id FROM encounters WHERE patient_id = $1 AND id = ANY($3::uuid[])
+UNION ALL SELECT 'obs:' || id FROM observations WHERE patient_id = $1 AND id = ANY($4::uuid[])
+UNION ALL SELECT 'cond:' || id FROM conditions WHERE patient_id = $1 AND id = ANY($5::uuid[])
+UNION ALL SELECT 'med:' || id FROM medications WHERE patient_id = $1 AND id = ANY($6::uuid[])
+UNION ALL SELECT 'proc:' || id FROM procedures WHERE patient_id = $1 AND id = ANY($7::uuid[])
+UNION ALL SELECT 'note:' || id FROM clinical_notes WHERE patient_id = $1 AND id = ANY($8::uuid[])
+UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = ANY($9::uuid[])`,
 } as const;
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;

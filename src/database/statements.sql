@@ -84,6 +84,16 @@ SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clini
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
 FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
+-- name: citedRows
+SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])
+UNION ALL SELECT 'enc:' || id FROM encounters WHERE patient_id = $1 AND id = ANY($3::uuid[])
+UNION ALL SELECT 'obs:' || id FROM observations WHERE patient_id = $1 AND id = ANY($4::uuid[])
+UNION ALL SELECT 'cond:' || id FROM conditions WHERE patient_id = $1 AND id = ANY($5::uuid[])
+UNION ALL SELECT 'med:' || id FROM medications WHERE patient_id = $1 AND id = ANY($6::uuid[])
+UNION ALL SELECT 'proc:' || id FROM procedures WHERE patient_id = $1 AND id = ANY($7::uuid[])
+UNION ALL SELECT 'note:' || id FROM clinical_notes WHERE patient_id = $1 AND id = ANY($8::uuid[])
+UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = ANY($9::uuid[]);
+
 -- ======================================================================
 -- audit trail
 -- ======================================================================
@@ -112,6 +122,101 @@ SELECT id::text AS id,
   action, fields, row_count AS "rowCount", outcome, break_glass_reason AS "breakGlassReason",
   correlation_id AS "correlationId", prev_hash AS "prevHash", hash
   FROM audit_events WHERE audit_events.id > $1::bigint ORDER BY audit_events.id LIMIT $2;
+
+-- ======================================================================
+-- approval workflow (effects inserted as vigil_writer)
+-- ======================================================================
+
+-- name: insertProposal
+INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
+VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id;
+
+-- name: insertVersion
+INSERT INTO proposal_versions (proposal_id, version, content, rationale, citations, content_hash, created_by)
+VALUES ($1, $2, $3::jsonb, $4, $5::text[], $6, $7);
+
+-- name: insertDecision
+INSERT INTO proposal_decisions (proposal_id, version, decision, actor_id, actor_role, reason, content_hash)
+VALUES ($1, $2, $3, $4, $5, $6, $7);
+
+-- name: insertOutbox
+INSERT INTO proposal_outbox (proposal_id, job, run_at) VALUES ($1, $2, $3) ON CONFLICT (proposal_id, job) DO NOTHING;
+
+-- name: lockProposal
+SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
+  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt" FROM proposals p WHERE p.id = $1 FOR UPDATE;
+
+-- name: proposalById
+SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
+  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt" FROM proposals p WHERE p.id = $1;
+
+-- name: updateStatus
+UPDATE proposals SET status = $2, outcome = $3, failure_kind = $4, updated_at = now() WHERE id = $1;
+
+-- name: bumpVersion
+UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1;
+
+-- name: countApprovals
+SELECT count(DISTINCT actor_id)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve';
+
+-- name: approvalsBy
+SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve' AND actor_id = $3;
+
+-- name: versionsOf
+SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt"
+FROM proposal_versions WHERE proposal_id = $1 ORDER BY version;
+
+-- name: decisionsOf
+SELECT id, version, decision, actor_id AS "actorId", actor_role AS "actorRole", reason, content_hash AS "contentHash", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt"
+FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id;
+
+-- name: listForTeams
+SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
+  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "updatedAt" FROM proposals p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
+  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
+ORDER BY p.created_at DESC, p.id DESC LIMIT $8;
+
+-- name: overdueProposals
+SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2;
+
+-- name: approvedUnexecuted
+SELECT id FROM proposals WHERE status IN ('approved', 'executing') AND updated_at <= now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2;
+
+-- name: recordAttempt
+UPDATE proposals SET status = 'executing', execution_attempts = execution_attempts + 1, updated_at = now() WHERE id = $1;
+
+-- name: recentLabOrder
+SELECT 1 FROM lab_orders WHERE patient_id = $1 AND loinc_code = $2 AND created_at > now() - ($3::int * interval '1 day') LIMIT 1;
+
+-- name: gapAlreadyClosed
+SELECT 1 FROM care_gap_closures WHERE patient_id = $1 AND measure_id = $2 AND created_at > now() - interval '12 months' LIMIT 1;
+
+-- name: insertCareGapClosure
+INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code) VALUES ($1, $2, $3, $4, $5::text[], $6);
+
+-- name: insertLabOrder
+INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, priority, reason) VALUES ($1, $2, $3, $4, $5, $6);
+
+-- name: insertCareNote
+INSERT INTO care_notes (proposal_id, patient_id, content_hash, note_type, text) VALUES ($1, $2, $3, $4, $5);
+
+-- name: insertOutreachTask
+INSERT INTO outreach_tasks (proposal_id, patient_id, content_hash, channel, due_date, reason) VALUES ($1, $2, $3, $4, $5, $6);
+
+-- name: becomeWriter
+SET LOCAL ROLE vigil_writer;
+
+-- name: leaveWriter
+RESET ROLE;
 
 -- ======================================================================
 -- health

@@ -1,0 +1,95 @@
+/**
+ * Every statement of the approval workflow: fixed and parameterised (registered in the statement
+ * list, `src/cli/statement-list.ts`). Timestamps come back as ISO-8601 UTC text.
+ */
+const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
+
+const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
+  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.required_approvals AS "requiredApprovals", ${ISO('p.expires_at', 'expiresAt')}, p.outcome, p.failure_kind AS "failureKind",
+  p.execution_attempts AS "executionAttempts", ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
+
+export const APPROVAL_STATEMENTS = {
+  insertProposal: `INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
+VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id`,
+
+  insertVersion: `INSERT INTO proposal_versions (proposal_id, version, content, rationale, citations, content_hash, created_by)
+VALUES ($1, $2, $3::jsonb, $4, $5::text[], $6, $7)`,
+
+  insertDecision: `INSERT INTO proposal_decisions (proposal_id, version, decision, actor_id, actor_role, reason, content_hash)
+VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+
+  insertOutbox: `INSERT INTO proposal_outbox (proposal_id, job, run_at) VALUES ($1, $2, $3) ON CONFLICT (proposal_id, job) DO NOTHING`,
+
+  /** Locks the proposal for the rest of the transaction: decisions on one proposal are serialised. */
+  lockProposal: `SELECT ${PROPOSAL_COLUMNS} FROM proposals p WHERE p.id = $1 FOR UPDATE`,
+
+  proposalById: `SELECT ${PROPOSAL_COLUMNS} FROM proposals p WHERE p.id = $1`,
+
+  updateStatus: `UPDATE proposals SET status = $2, outcome = $3, failure_kind = $4, updated_at = now() WHERE id = $1`,
+
+  bumpVersion: `UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1`,
+
+  countApprovals: `SELECT count(DISTINCT actor_id)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve'`,
+
+  approvalsBy: `SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve' AND actor_id = $3`,
+
+  versionsOf: `SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", ${ISO('created_at', 'createdAt')}
+FROM proposal_versions WHERE proposal_id = $1 ORDER BY version`,
+
+  decisionsOf: `SELECT id, version, decision, actor_id AS "actorId", actor_role AS "actorRole", reason, content_hash AS "contentHash", ${ISO('created_at', 'createdAt')}
+FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
+
+  /** The review queue: the caller's care teams only, newest or oldest first, keyset-paginated. */
+  listForTeams: `SELECT ${PROPOSAL_COLUMNS} FROM proposals p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
+  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
+ORDER BY p.created_at DESC, p.id DESC LIMIT $8`,
+
+  overdueProposals: `SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+
+  approvedUnexecuted: `SELECT id FROM proposals WHERE status IN ('approved', 'executing') AND updated_at <= now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2`,
+
+  recordAttempt: `UPDATE proposals SET status = 'executing', execution_attempts = execution_attempts + 1, updated_at = now() WHERE id = $1`,
+
+  /** Preconditions, read as vigil_writer in the executing transaction. */
+  recentLabOrder: `SELECT 1 FROM lab_orders WHERE patient_id = $1 AND loinc_code = $2 AND created_at > now() - ($3::int * interval '1 day') LIMIT 1`,
+  gapAlreadyClosed: `SELECT 1 FROM care_gap_closures WHERE patient_id = $1 AND measure_id = $2 AND created_at > now() - interval '12 months' LIMIT 1`,
+
+  insertCareGapClosure: `INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code) VALUES ($1, $2, $3, $4, $5::text[], $6)`,
+  insertLabOrder: `INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, priority, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
+  insertCareNote: `INSERT INTO care_notes (proposal_id, patient_id, content_hash, note_type, text) VALUES ($1, $2, $3, $4, $5)`,
+  insertOutreachTask: `INSERT INTO outreach_tasks (proposal_id, patient_id, content_hash, channel, due_date, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
+} as const;
+
+export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'RESET ROLE' } as const;
+
+export interface ProposalRow {
+  id: string;
+  patientId: string;
+  kind: string;
+  status: string;
+  proposerId: string;
+  proposerRole: string;
+  agentTurnId: string | null;
+  currentVersion: number;
+  requiredApprovals: number;
+  expiresAt: string;
+  outcome: string | null;
+  failureKind: string | null;
+  executionAttempts: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VersionRow {
+  version: number;
+  content: Record<string, unknown>;
+  rationale: string;
+  citations: string[];
+  contentHash: string;
+  createdBy: string;
+  createdAt: string;
+}

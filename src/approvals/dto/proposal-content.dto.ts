@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { MEASURE_IDS } from '../../tools/clinical/care-gaps';
+
+/**
+ * The typed payload of each proposal kind: closed DTOs, validated exactly like HTTP input (and
+ * later like the model's `propose_action` arguments).
+ */
+
+/** LOINC codes a proposal may order: common primary-care labs (kept as data; extend deliberately). */
+export const ORDERABLE_LOINC = ['4548-4', '33914-3', '62238-1', '9318-7', '2093-3', '13457-7', '2089-1', '24331-1', '2160-0', '718-7'] as const;
+
+/** DEQM-style remark codes (why a gap is closed without new data). A remark never closes a gap alone. */
+export const GAP_REMARK_CODES = ['performed-elsewhere', 'patient-declined', 'medical-reason', 'data-entry-correction'] as const;
+
+export class CloseCareGapContentDto {
+  @ApiProperty({ enum: MEASURE_IDS })
+  @IsIn(MEASURE_IDS as unknown as string[])
+  measureId: string;
+
+  @ApiPropertyOptional({ enum: GAP_REMARK_CODES, description: 'Why, alongside the evidence; never enough on its own.' })
+  @IsOptional()
+  @IsIn(GAP_REMARK_CODES as unknown as string[])
+  remarkCode?: string;
+}
+
+export class OrderLabContentDto {
+  @ApiProperty({ enum: ORDERABLE_LOINC, example: '4548-4' })
+  @IsIn(ORDERABLE_LOINC as unknown as string[])
+  loincCode: string;
+
+  @ApiProperty({ enum: ['routine', 'urgent'] })
+  @IsIn(['routine', 'urgent'])
+  priority: string;
+
+  @ApiProperty({ minLength: 3, maxLength: 500 })
+  @IsString()
+  @Length(3, 500)
+  reason: string;
+}
+
+export class AddCareNoteContentDto {
+  @ApiProperty({ enum: ['care-plan', 'follow-up', 'communication'] })
+  @IsIn(['care-plan', 'follow-up', 'communication'])
+  noteType: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 4000 })
+  @IsString()
+  @Length(1, 4000)
+  text: string;
+}
+
+export class ScheduleOutreachContentDto {
+  @ApiProperty({ enum: ['phone', 'letter', 'portal-message', 'sms'] })
+  @IsIn(['phone', 'letter', 'portal-message', 'sms'])
+  channel: string;
+
+  @ApiProperty({ format: 'date', example: '2026-07-15' })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
+  dueDate: string;
+
+  @ApiProperty({ minLength: 3, maxLength: 500 })
+  @IsString()
+  @Length(3, 500)
+  reason: string;
+}
+
+/** Citation ids as the tools return them (`obs:<uuid>`), up to 50. */
+export const CITATION = /^(pat|enc|obs|cond|med|proc|note|allergy):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const MAX_CITATIONS = 50;
+export const citationListValidators = [ArrayMaxSize(MAX_CITATIONS)];

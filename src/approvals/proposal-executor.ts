@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditOutcome, AuditService } from '../audit';
+import { toSafeError } from '../phi/log-redaction';
+import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow, WRITER_SESSION } from './approvals.sql';
+import { proposalContentHash } from './content-hash';
+import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
+import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
+
+export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
+
+/** After this many failed attempts a proposal is marked `failed` with the error's kind. */
+export const MAX_EXECUTION_ATTEMPTS = 5;
+
+class ExecutionRefused extends Error {
+  constructor(readonly kind: string) {
+    super(kind);
+  }
+}
+
+/**
+ * Performs an approved proposal's write exactly once. The proposal row is locked for the whole
+ * transaction, so concurrent workers queue behind each other and the later ones see a final state
+ * and do nothing; the effect's UNIQUE `proposal_id` is the last line of defence. The write runs as
+ * `vigil_writer`, after checking that the content is byte-for-byte the approved content.
+ */
+@Injectable()
+export class ProposalExecutor {
+  private readonly logger = new Logger(ProposalExecutor.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
+  ) {}
+
+  async execute(proposalId: string): Promise<ExecutionResult> {
+    const attempts = await this.recordAttempt(proposalId);
+    if (attempts === null) return 'noop';
+    try {
+      return await this.dataSource.transaction((manager) => this.executeLocked(manager, proposalId));
+    } catch (error) {
+      const kind = error instanceof ExecutionRefused ? error.kind : toSafeError(error as Error).code ?? (error as Error).constructor.name;
+      if (error instanceof ExecutionRefused || attempts >= MAX_EXECUTION_ATTEMPTS) {
+        await this.markFailed(proposalId, kind);
+        return 'failed';
+      }
+      this.logger.warn({ proposalId, attempts, kind }, 'proposal execution failed; it will be retried');
+      throw error;
+    }
+  }
+
+  /** Counts the attempt in its own transaction (it must survive a rollback); null when nothing is left to do. */
+  private async recordAttempt(proposalId: string): Promise<number | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+      if (!proposal || (proposal.status !== ProposalStatus.Approved && proposal.status !== ProposalStatus.Executing)) return null;
+      await manager.query(SQL.recordAttempt, [proposalId]);
+      return proposal.executionAttempts + 1;
+    });
+  }
+
+  private async executeLocked(manager: EntityManager, proposalId: string): Promise<ExecutionResult> {
+    const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+    if (!proposal || proposal.status !== ProposalStatus.Executing) return 'noop';
+    const version = (await manager.query<VersionRow[]>(SQL.versionsOf, [proposalId])).find((row) => row.version === proposal.currentVersion);
+    if (!version) throw new ExecutionRefused('version_missing');
+    const kind = proposal.kind as ProposalKind;
+    // The content about to be written must hash to what was approved, and be approved by enough people.
+    const recomputed = proposalContentHash({ kind, content: version.content, rationale: version.rationale, citations: version.citations });
+    if (recomputed !== version.contentHash) throw new ExecutionRefused('content_hash_mismatch');
+    const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version]);
+    if (n < proposal.requiredApprovals) throw new ExecutionRefused('insufficient_approvals');
+
+    await manager.query(WRITER_SESSION.become);
+    const outcome = (await this.preconditionsHold(manager, proposal, version)) ? ExecutionOutcome.Applied : ExecutionOutcome.Superseded;
+    if (outcome === ExecutionOutcome.Applied) await this.writeEffect(manager, proposal, version);
+    await manager.query(WRITER_SESSION.leave);
+
+    await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Executed, outcome, null]);
+    await this.audit.record(
+      {
+        actorId: null,
+        actorRole: 'system',
+        patientId: proposal.patientId,
+        action: `proposal.execute.${outcome}`,
+        fields: [`proposal:${proposalId}`, `hash:${version.contentHash}`],
+        rowCount: outcome === ExecutionOutcome.Applied ? 1 : 0,
+        outcome: AuditOutcome.Success,
+      },
+      manager,
+    );
+    return outcome;
+  }
+
+  /** Re-checked at execution time: the world may have changed since the proposal was approved. */
+  private async preconditionsHold(manager: EntityManager, proposal: ProposalRow, version: VersionRow): Promise<boolean> {
+    const content = version.content as Record<string, string>;
+    if (proposal.kind === ProposalKind.OrderLab) {
+      return (await manager.query(SQL.recentLabOrder, [proposal.patientId, content.loincCode, DUPLICATE_LAB_WINDOW_DAYS])).length === 0;
+    }
+    if (proposal.kind === ProposalKind.CloseCareGap) {
+      return (await manager.query(SQL.gapAlreadyClosed, [proposal.patientId, content.measureId])).length === 0;
+    }
+    return true;
+  }
+
+  private async writeEffect(manager: EntityManager, proposal: ProposalRow, version: VersionRow): Promise<void> {
+    const content = version.content as Record<string, string>;
+    const base = [proposal.id, proposal.patientId, version.contentHash];
+    switch (proposal.kind as ProposalKind) {
+      case ProposalKind.CloseCareGap:
+        await manager.query(SQL.insertCareGapClosure, [...base, content.measureId, version.citations, content.remarkCode ?? null]);
+        return;
+      case ProposalKind.OrderLab:
+        await manager.query(SQL.insertLabOrder, [...base, content.loincCode, content.priority, content.reason]);
+        return;
+      case ProposalKind.AddCareNote:
+        await manager.query(SQL.insertCareNote, [...base, content.noteType, content.text]);
+        return;
+      case ProposalKind.ScheduleOutreach:
+        await manager.query(SQL.insertOutreachTask, [...base, content.channel, content.dueDate, content.reason]);
+        return;
+    }
+  }
+
+  private async markFailed(proposalId: string, kind: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+      if (!proposal || proposal.status !== ProposalStatus.Executing) return;
+      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Failed, null, kind.slice(0, 64)]);
+      await this.audit.record(
+        { actorId: null, actorRole: 'system', patientId: proposal.patientId, action: 'proposal.execute.failed', fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Error },
+        manager,
+      );
+    });
+  }
+}

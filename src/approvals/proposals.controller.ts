@@ -1,0 +1,104 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Caller } from '../auth/caller';
+import { Roles } from '../auth/roles.decorator';
+import { StaffRole } from '../cohort/enum';
+import { ProblemException } from '../common/http/problem';
+import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
+import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
+import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
+import { ProposalsService } from './proposals.service';
+
+const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
+const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+const ProposalIdParam = () =>
+  Param(
+    'proposalId',
+    new ParseUUIDPipe({
+      exceptionFactory: () =>
+        new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'proposalId must be a UUID.', [
+          { field: 'proposalId', reason: 'isUuid', message: 'proposalId must be a UUID' },
+        ]),
+    }),
+  );
+
+/** Proposals and the care team's review queue. Decisions are made by someone other than the proposer. */
+@ApiTags('proposals')
+@ApiBearerAuth()
+@ApiProblemResponses()
+@ApiUnauthorizedResponse({ type: ProblemDto })
+@ApiForbiddenResponse({ type: ProblemDto })
+@ApiNotFoundResponse({ type: ProblemDto, description: 'No such proposal or patient, or not on your care teams.' })
+@Controller()
+export class ProposalsController {
+  constructor(private readonly proposals: ProposalsService) {}
+
+  @Post('patients/:patientId/proposals')
+  @Roles(...PROPOSERS)
+  @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
+  @ApiCreatedResponse({ description: 'The pending proposal.' })
+  create(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
+    return this.proposals.create(caller, patientId, body);
+  }
+
+  @Get('proposals')
+  @Roles(...QUEUE_READERS)
+  @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
+  @ApiOkResponse({ description: '`items` and `nextCursor`.' })
+  list(@CurrentCaller() caller: Caller, @Query() query: ListProposalsQueryDto) {
+    return this.proposals.list(caller, query);
+  }
+
+  @Get('proposals/:proposalId')
+  @Roles(...QUEUE_READERS)
+  @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
+  get(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string) {
+    return this.proposals.get(caller, proposalId);
+  }
+
+  @Post('proposals/:proposalId/approve')
+  @HttpCode(HttpStatus.OK)
+  @Roles(StaffRole.Reviewer)
+  @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
+  approve(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.approve(caller, proposalId, body);
+  }
+
+  @Post('proposals/:proposalId/reject')
+  @HttpCode(HttpStatus.OK)
+  @Roles(StaffRole.Reviewer)
+  @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
+  @ApiConflictResponse({ type: ProblemDto })
+  reject(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.reject(caller, proposalId, body);
+  }
+
+  @Post('proposals/:proposalId/edit-and-approve')
+  @HttpCode(HttpStatus.OK)
+  @Roles(StaffRole.Reviewer)
+  @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
+  @ApiConflictResponse({ type: ProblemDto })
+  editAndApprove(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
+    return this.proposals.editAndApprove(caller, proposalId, body);
+  }
+
+  @Post('proposals/:proposalId/cancel')
+  @HttpCode(HttpStatus.OK)
+  @Roles(...PROPOSERS)
+  @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
+  @ApiConflictResponse({ type: ProblemDto })
+  cancel(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.cancel(caller, proposalId, body);
+  }
+}

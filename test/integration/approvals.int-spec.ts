@@ -1,0 +1,175 @@
+import { INestApplication } from '@nestjs/common';
+import { ProposalExecutor } from '../../src/approvals/proposal-executor';
+import { ProposalsService } from '../../src/approvals/proposals.service';
+import { ProposalKind } from '../../src/approvals/enum';
+import { verifyAuditChain } from '../../src/audit';
+import { Caller } from '../../src/auth/caller';
+import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
+import { createTestApp, TestApp } from '../setup/app';
+import { callerOf } from '../setup/callers';
+import { patientIdOf } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+
+const PATIENT = 'diabetes-a1c-9-4';
+const obsOf = (key: string, index: number) => `obs:${fixtureId('patient', key, 'observation', String(index))}`;
+
+const CONTENT: Record<ProposalKind, Record<string, unknown>> = {
+  [ProposalKind.CloseCareGap]: { measureId: 'CMS122' },
+  [ProposalKind.OrderLab]: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' },
+  [ProposalKind.AddCareNote]: { noteType: 'care-plan', text: 'Discussed insulin titration; follow up in 4 weeks.' },
+  [ProposalKind.ScheduleOutreach]: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book HbA1c recheck' },
+};
+
+/** Human approval for every write: four eyes, quorum, versions, races and exactly-once effects. */
+describe('approvals', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  let app: INestApplication;
+  let proposals: ProposalsService;
+  let executor: ProposalExecutor;
+  const callers: Record<string, Caller> = {};
+
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+    app = sut.app;
+    proposals = app.get(ProposalsService);
+    executor = app.get(ProposalExecutor);
+    for (const username of ['dr.okafor', 'cc.mensah', 'rev.santos', 'rev.nakamura', 'rev.haddad', 'dr.lindqvist', 'an.whitfield']) {
+      callers[username] = await callerOf(database().dataSource, username);
+    }
+  });
+  afterAll(() => sut.close());
+
+  const file = (kind: ProposalKind, by = 'dr.okafor', citations = [obsOf(PATIENT, 0)]) =>
+    proposals.create(callers[by], patientIdOf(PATIENT), { kind, content: CONTENT[kind], rationale: 'Rationale for the reviewer, with evidence.', citations });
+  const effects = async (table: string, proposalId: string) =>
+    (await database().dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE proposal_id = $1`, [proposalId]))[0].n;
+
+  describe.each(Object.values(ProposalKind))('%s', (kind) => {
+    it('cannot be approved, rejected or edited by its proposer (four eyes)', async () => {
+      const proposal = await file(kind, 'dr.okafor');
+      await expect(proposals.approve(callers['dr.okafor'], proposal.id, { version: 1 })).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(proposals.reject(callers['dr.okafor'], proposal.id, { version: 1, reason: 'no' })).rejects.toMatchObject({ code: 'forbidden' });
+    });
+
+    it('cannot be decided by a role that does not decide it, nor by a reviewer of another care team', async () => {
+      const proposal = await file(kind, 'cc.mensah' in callers && kind !== ProposalKind.OrderLab ? 'cc.mensah' : 'dr.okafor');
+      await expect(proposals.approve(callers['dr.lindqvist'], proposal.id, { version: 1 })).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(proposals.approve(callers['rev.haddad'], proposal.id, { version: 1 })).rejects.toMatchObject({ code: 'proposal_not_found' });
+    });
+
+    it('runs exactly once when approved, whatever number of workers race to execute it', async () => {
+      const proposal = await file(kind);
+      let current = await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
+      if (current.requiredApprovals > 1) {
+        expect(current.status).toBe('pending');
+        await expect(proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+        current = await proposals.approve(callers['rev.nakamura'], proposal.id, { version: 1 });
+      }
+      expect(current.status).toBe('approved');
+      const results = await Promise.all(Array.from({ length: 6 }, () => executor.execute(proposal.id)));
+      expect(results.filter((result) => result === 'applied' || result === 'superseded')).toHaveLength(1);
+      expect(results.filter((result) => result === 'noop')).toHaveLength(5);
+      const table = { close_care_gap: 'care_gap_closures', order_lab: 'lab_orders', add_care_note: 'care_notes', schedule_outreach: 'outreach_tasks' }[kind];
+      expect(await effects(table, proposal.id)).toBe(results.includes('applied') ? 1 : 0);
+      expect(await executor.execute(proposal.id)).toBe('noop');
+    });
+  });
+
+  it('needs two distinct reviewers for a high-risk kind (order_lab)', async () => {
+    const proposal = await file(ProposalKind.OrderLab);
+    expect(proposal.requiredApprovals).toBe(2);
+    expect((await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).status).toBe('pending');
+    expect((await proposals.approve(callers['rev.nakamura'], proposal.id, { version: 1 })).status).toBe('approved');
+  });
+
+  it('refuses a decision on a stale version after an edit, and binds the approval to the new content', async () => {
+    const proposal = await file(ProposalKind.AddCareNote);
+    const edited = await proposals.editAndApprove(callers['rev.santos'], proposal.id, {
+      version: 1,
+      content: { noteType: 'follow-up', text: 'Edited by the reviewer.' },
+    });
+    expect(edited).toMatchObject({ currentVersion: 2, status: 'approved' });
+    await expect(proposals.reject(callers['rev.nakamura'], proposal.id, { version: 1, reason: 'late' })).rejects.toMatchObject({ status: 409 });
+    expect(await executor.execute(proposal.id)).toBe('applied');
+    const [note] = await database().dataSource.query(`SELECT note_type, text FROM care_notes WHERE proposal_id = $1`, [proposal.id]);
+    expect(note).toEqual({ note_type: 'follow-up', text: 'Edited by the reviewer.' });
+  });
+
+  it('ends a concurrent approve/reject race in exactly one outcome', async () => {
+    const proposal = await file(ProposalKind.ScheduleOutreach);
+    const results = await Promise.allSettled([
+      proposals.approve(callers['rev.santos'], proposal.id, { version: 1 }),
+      proposals.reject(callers['rev.nakamura'], proposal.id, { version: 1, reason: 'Not needed' }),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { status: 409 } });
+    const decisions = await database().dataSource.query(`SELECT decision FROM proposal_decisions WHERE proposal_id = $1`, [proposal.id]);
+    expect(decisions).toHaveLength(1);
+  });
+
+  it('records a duplicate lab order as superseded instead of writing it twice', async () => {
+    const approveTwice = async () => {
+      const proposal = await file(ProposalKind.OrderLab);
+      await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
+      await proposals.approve(callers['rev.nakamura'], proposal.id, { version: 1 });
+      return proposal.id;
+    };
+    const first = await approveTwice();
+    const second = await approveTwice();
+    await executor.execute(first);
+    expect(await executor.execute(second)).toBe('superseded');
+    expect(await effects('lab_orders', second)).toBe(0);
+  });
+
+  it('refuses to execute content that is not byte-for-byte what was approved', async () => {
+    const proposal = await file(ProposalKind.AddCareNote);
+    await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
+    await database().dataSource.query(`UPDATE proposal_versions SET content = jsonb_set(content, '{text}', '"tampered"') WHERE proposal_id = $1`, [proposal.id]);
+    expect(await executor.execute(proposal.id)).toBe('failed');
+    expect(await effects('care_notes', proposal.id)).toBe(0);
+    const [row] = await database().dataSource.query(`SELECT status, failure_kind FROM proposals WHERE id = $1`, [proposal.id]);
+    expect(row).toEqual({ status: 'failed', failure_kind: 'content_hash_mismatch' });
+  });
+
+  it('expires a pending proposal to the safe default, and then nothing can approve it', async () => {
+    const proposal = await file(ProposalKind.ScheduleOutreach);
+    expect(await proposals.expireIfDue(proposal.id, new Date())).toBe(false);
+    expect(await proposals.expireIfDue(proposal.id, new Date(Date.now() + 30 * 86_400_000))).toBe(true);
+    await expect(proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+    expect(await executor.execute(proposal.id)).toBe('noop');
+  });
+
+  it('lets only the proposer cancel, and only while pending', async () => {
+    const proposal = await file(ProposalKind.AddCareNote, 'cc.mensah');
+    await expect(proposals.cancel(callers['dr.okafor'], proposal.id, { version: 1 })).rejects.toMatchObject({ code: 'forbidden' });
+    expect((await proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1, reason: 'Duplicate' })).status).toBe('cancelled');
+    await expect(proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it.each([
+    ['another patient’s row', [obsOf('complete-record', 0)]],
+    ['a row that does not exist', ['obs:00000000-0000-4000-8000-000000000000']],
+  ])('refuses a citation of %s', async (_name, citations) => {
+    await expect(file(ProposalKind.AddCareNote, 'dr.okafor', citations)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('never closes a care gap on a remark alone', async () => {
+    await expect(
+      proposals.create(callers['dr.okafor'], patientIdOf(PATIENT), { kind: ProposalKind.CloseCareGap, content: { measureId: 'CMS122', remarkCode: 'performed-elsewhere' }, rationale: 'Done at another clinic last month.', citations: [] }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('refuses an analyst as proposer and a patient outside the proposer’s teams', async () => {
+    await expect(file(ProposalKind.AddCareNote, 'an.whitfield')).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      proposals.create(callers['dr.okafor'], patientIdOf('south-asthma'), { kind: ProposalKind.AddCareNote, content: CONTENT.add_care_note, rationale: 'A rationale long enough.', citations: [] }),
+    ).rejects.toMatchObject({ code: 'patient_not_found' });
+  });
+
+  it('audits every transition in the verified chain', async () => {
+    const [{ n }] = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'proposal.%'`);
+    expect(n).toBeGreaterThan(20);
+    expect(await verifyAuditChain(database().dataSource)).toMatchObject({ ok: true });
+  });
+});
