@@ -2,7 +2,9 @@
  * Every statement of the approval workflow: fixed and parameterised (registered in the statement
  * list, `src/cli/statement-list.ts`). Timestamps come back as ISO-8601 UTC text.
  */
-const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
+// Microseconds kept: the review queue's cursor compares timestamps, and rows created within one
+// second would otherwise be skipped between pages.
+const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "${alias}"`;
 
 const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",

@@ -141,7 +141,8 @@ export class ProposalsService {
   }
 
   /** The review queue for the caller's care teams, newest first, one page at a time. */
-  async list(caller: Caller, query: ListProposalsQueryDto, pageSize = 50): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
+  async list(caller: Caller, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
+    const pageSize = query.limit ?? 50;
     const after = query.cursor ? decodeCursor(query.cursor) : null;
     const rows = await this.dataSource.query<ProposalRow[]>(SQL.listForTeams, [
       caller.careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, null,

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { ProposalKind, ProposalStatus } from '../enum';
 import { CITATION, MAX_CITATIONS } from './proposal-content.dto';
 
@@ -76,6 +77,14 @@ export class ListProposalsQueryDto {
   @IsOptional()
   @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'patientId must be a UUID' })
   patientId?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
 
   @ApiPropertyOptional({ description: 'Opaque cursor from the previous page’s `nextCursor`.' })
   @IsOptional()
