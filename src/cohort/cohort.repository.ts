@@ -52,8 +52,8 @@ export class CohortRepository {
   }
 
   async patientAccess(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
-    const [row] = await this.read((run) => run<{ onCareTeam: boolean }>('patientAccess', [patientId, careTeamIds]));
-    return { exists: row !== undefined, onCareTeam: row?.onCareTeam ?? false };
+    const [row] = await this.read((run) => run<{ exists: boolean; onCareTeam: boolean }>('patientAccess', [patientId, careTeamIds]));
+    return { exists: row.exists, onCareTeam: row.exists && row.onCareTeam };
   }
 
   async patient(patientId: string): Promise<PatientRow | null> {

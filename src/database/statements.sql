@@ -19,9 +19,8 @@ WHERE u.username = $1
 GROUP BY u.id;
 
 -- name: patientAccess
-SELECT p.id,
-  EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam"
-FROM patients p WHERE p.id = $1;
+SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists",
+  EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam";
 
 -- name: patientById
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
