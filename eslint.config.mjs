@@ -15,4 +15,9 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // The review page's script runs in the browser, as a module, untranspiled.
+    files: ['src/**/review-page/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser } },
+  },
 );

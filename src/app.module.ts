@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { ApprovalsModule } from './approvals/approvals.module';
+import { QueueModule, QueueModuleOptions } from './approvals/queue/queue.module';
 import { AuditModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
@@ -18,11 +19,13 @@ export interface AppModuleOptions {
   config: AppConfig;
   database: DatabaseTarget;
   logger: PinoLogger;
+  /** Queue overrides (tests give each app its own Redis key prefix). */
+  queue?: QueueModuleOptions;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, database, logger }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, database, logger, queue }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -35,6 +38,7 @@ export class AppModule {
         AuthModule,
         ToolsModule,
         ApprovalsModule,
+        QueueModule.forRoot(queue),
         HealthModule,
       ],
     };

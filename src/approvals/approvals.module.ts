@@ -1,15 +1,21 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
+import { ProposalEventStream } from './events/proposal-event-stream';
+import { ProposalEvents } from './events/proposal-events';
+import { ProposalEventsController } from './events/proposal-events.controller';
 import { ProposalExecutor } from './proposal-executor';
 import { ProposalsController } from './proposals.controller';
 import { ProposalsService } from './proposals.service';
+import { ReviewPageController } from './review-page/review-page.controller';
 
-/** Proposals, the review queue and exactly-once execution of approved writes. */
+/** Proposals, the review queue (REST, live events, the reviewers' page) and exactly-once execution of approved writes. */
 @Module({
   imports: [CohortModule, AuditModule],
-  controllers: [ProposalsController],
-  providers: [ProposalsService, ProposalExecutor],
-  exports: [ProposalsService, ProposalExecutor],
+  // Routes are matched in registration order: the event stream's `/proposals/events` must come
+  // before ProposalsController's `/proposals/:proposalId`.
+  controllers: [ProposalEventsController, ProposalsController, ReviewPageController],
+  providers: [ProposalsService, ProposalExecutor, ProposalEvents, ProposalEventStream],
+  exports: [ProposalsService, ProposalExecutor, ProposalEvents],
 })
 export class ApprovalsModule {}

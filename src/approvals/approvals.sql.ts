@@ -11,6 +11,15 @@ const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p
   p.required_approvals AS "requiredApprovals", ${ISO('p.expires_at', 'expiresAt')}, p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
 
+/** What the live queue says about a proposal: ids and states, never content (nor anything about the patient). */
+const CHANGE_COLUMNS = `p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
+  ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
+
+/** `p.patient_id` is on a care team of user $1, who is active and has one of the roles $2. */
+const VISIBLE_TO_USER = `EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))`;
+
 export const APPROVAL_STATEMENTS = {
   insertProposal: `INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
 VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id`,
@@ -64,6 +73,21 @@ ORDER BY p.created_at DESC, p.id DESC LIMIT $8`,
   insertLabOrder: `INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, priority, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
   insertCareNote: `INSERT INTO care_notes (proposal_id, patient_id, content_hash, note_type, text) VALUES ($1, $2, $3, $4, $5)`,
   insertOutreachTask: `INSERT INTO outreach_tasks (proposal_id, patient_id, content_hash, channel, due_date, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
+
+  /** A decision that leaves the status as it was (a first approval of two) is still a change the queue shows live. */
+  touchProposal: `UPDATE proposals SET updated_at = now() WHERE id = $1`,
+
+  /**
+   * The live queue (`GET /proposals/events`): proposals changed since $3 whose patient is on a care team
+   * of user $1, while that user is active with one of the roles $2. Membership is read here rather than
+   * taken from the token, so a stream stops showing a team the moment its member is removed.
+   */
+  changedSince: `SELECT ${CHANGE_COLUMNS} FROM proposals p
+WHERE p.updated_at >= $3::timestamptz AND ${VISIBLE_TO_USER}
+ORDER BY p.updated_at, p.id LIMIT $4`,
+
+  /** The same test for one patient ($3): the filter of changes announced in this process. */
+  patientVisibleToUser: `SELECT 1 AS visible FROM (SELECT $3::uuid AS patient_id) p WHERE ${VISIBLE_TO_USER}`,
 } as const;
 
 export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'RESET ROLE' } as const;

@@ -6,6 +6,7 @@ import { toSafeError } from '../phi/log-redaction';
 import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow, WRITER_SESSION } from './approvals.sql';
 import { proposalContentHash } from './content-hash';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
+import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
@@ -32,9 +33,27 @@ export class ProposalExecutor {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: AuditService,
+    private readonly events: ProposalEvents,
   ) {}
 
+  /** Runs the proposal (below), then tells this process's live streams its new state, whatever the outcome. */
   async execute(proposalId: string): Promise<ExecutionResult> {
+    let result: ExecutionResult | undefined;
+    try {
+      result = await this.run(proposalId);
+      return result;
+    } finally {
+      if (result !== 'noop') await this.announce(proposalId);
+    }
+  }
+
+  /** After every commit; never fails the execution (the streams' poll announces it anyway). */
+  private async announce(proposalId: string): Promise<void> {
+    const [row] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]).catch((): ProposalRow[] => []);
+    this.events.publish(row);
+  }
+
+  private async run(proposalId: string): Promise<ExecutionResult> {
     const attempts = await this.recordAttempt(proposalId);
     if (attempts === null) return 'noop';
     try {

@@ -20,7 +20,8 @@ import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDt
 import { ProposalsService } from './proposals.service';
 
 const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
-const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+/** Who may read the queue: its list, one proposal, and its live event stream. */
+export const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 const ProposalIdParam = () =>
   Param(
     'proposalId',

@@ -10,6 +10,7 @@ import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow } from './approvals
 import { proposalContentHash } from './content-hash';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
+import { ProposalEvents } from './events/proposal-events';
 import { KIND_POLICY } from './proposal-policy';
 import { illegalTransition, invalidProposal, notAllowed, proposalNotFound, staleVersion } from './proposal.problems';
 
@@ -25,7 +26,14 @@ export class ProposalsService {
     private readonly access: PatientAccessService,
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
+    private readonly events: ProposalEvents,
   ) {}
+
+  /** Tells live streams of this process about a change, once its transaction has committed. */
+  private readonly announced = (row: ProposalRow): ProposalRow => {
+    this.events.publish(row);
+    return row;
+  };
 
   async create(caller: Caller, patientId: string, dto: CreateProposalDto, agentTurnId: string | null = null): Promise<ProposalRow> {
     const policy = KIND_POLICY[dto.kind];
@@ -50,7 +58,7 @@ export class ProposalsService {
       await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
       await this.auditTransition(manager, caller, patientId, 'proposal.create', [`proposal:${id}`, `hash:${contentHash}`]);
       return this.lock(manager, id);
-    });
+    }).then(this.announced);
   }
 
   async approve(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
@@ -60,6 +68,8 @@ export class ProposalsService {
       if (n >= proposal.requiredApprovals) {
         await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Approved, null, null]);
         await manager.query(SQL.insertOutbox, [proposalId, OutboxJob.Execute, new Date()]);
+      } else {
+        await manager.query(SQL.touchProposal, [proposalId]); // still pending, but the queue shows the approval live
       }
       return { action: 'proposal.approve', hash: version.contentHash };
     });
@@ -108,19 +118,19 @@ export class ProposalsService {
     return this.dataSource.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
       if (proposal.proposerId !== caller.userId) throw notAllowed('Only the proposer may cancel a proposal.');
-      if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`A ${proposal.status} proposal cannot be cancelled.`);
+      if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be cancelled.`);
       if (dto.version !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Cancel, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Cancelled, null, null]);
       await this.auditTransition(manager, caller, proposal.patientId, 'proposal.cancel', [`proposal:${proposalId}`, `hash:${version.contentHash}`]);
       return this.lock(manager, proposalId);
-    });
+    }).then(this.announced);
   }
 
   /** Expires a pending proposal whose deadline has passed: the safe default, nothing happens. */
   async expireIfDue(proposalId: string, now = new Date()): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    const expired = await this.dataSource.transaction(async (manager) => {
       const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
       if (!proposal || proposal.status !== ProposalStatus.Pending || new Date(proposal.expiresAt) > now) return false;
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Expired, null, null]);
@@ -130,6 +140,9 @@ export class ProposalsService {
       );
       return true;
     });
+    // Committed already: a failed re-read only costs the in-process announcement (streams poll too).
+    if (expired) await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]).then(([row]) => this.events.publish(row), () => undefined);
+    return expired;
   }
 
   async overdueProposalIds(now: Date, limit: number): Promise<string[]> {
@@ -175,7 +188,7 @@ export class ProposalsService {
       const policy = KIND_POLICY[proposal.kind as ProposalKind];
       if (proposal.proposerId === caller.userId) throw notAllowed('Four eyes: the proposer may not decide their own proposal.');
       if (!policy.deciders.includes(caller.role)) throw notAllowed(`A ${caller.role} may not decide ${proposal.kind}.`);
-      if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`A ${proposal.status} proposal cannot be decided.`);
+      if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be decided.`);
       if (expectedVersion !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
       const alreadyApproved = await manager.query<{ n: number }[]>(SQL.approvalsBy, [proposalId, version.version, caller.userId]);
@@ -183,7 +196,7 @@ export class ProposalsService {
       const { action, hash } = await apply(manager, proposal, version);
       await this.auditTransition(manager, caller, proposal.patientId, action, [`proposal:${proposalId}`, `hash:${hash}`]);
       return this.lock(manager, proposalId);
-    });
+    }).then(this.announced);
   }
 
   /** The proposal, if its patient is on one of the caller's care teams; otherwise "not found". */

@@ -1,4 +1,5 @@
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
+import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
 import { INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
 import { COHORT_STATEMENTS, READ_SESSION_STATEMENTS } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
@@ -25,6 +26,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     becomeWriter: WRITER_SESSION.become,
     leaveWriter: WRITER_SESSION.leave,
   },
+  'approval queue (outbox relay)': { ...QUEUE_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
 };
 

@@ -211,11 +211,44 @@ INSERT INTO care_notes (proposal_id, patient_id, content_hash, note_type, text) 
 -- name: insertOutreachTask
 INSERT INTO outreach_tasks (proposal_id, patient_id, content_hash, channel, due_date, reason) VALUES ($1, $2, $3, $4, $5, $6);
 
+-- name: touchProposal
+UPDATE proposals SET updated_at = now() WHERE id = $1;
+
+-- name: changedSince
+SELECT p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p
+WHERE p.updated_at >= $3::timestamptz AND EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))
+ORDER BY p.updated_at, p.id LIMIT $4;
+
+-- name: patientVisibleToUser
+SELECT 1 AS visible FROM (SELECT $3::uuid AS patient_id) p WHERE EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]));
+
 -- name: becomeWriter
 SET LOCAL ROLE vigil_writer;
 
 -- name: leaveWriter
 RESET ROLE;
+
+-- ======================================================================
+-- approval queue (outbox relay)
+-- ======================================================================
+
+-- name: claimUnrelayedOutbox
+SELECT id::text AS id, proposal_id AS "proposalId", job,
+  greatest(0, ceil(extract(epoch FROM run_at - clock_timestamp()) * 1000))::float8 AS "delayMs"
+FROM proposal_outbox WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED;
+
+-- name: markOutboxRelayed
+UPDATE proposal_outbox SET relayed_at = now() WHERE id = ANY($1::bigint[]);
+
+-- name: pendingOutboxSummary
+SELECT count(*)::int AS pending,
+  extract(epoch FROM clock_timestamp() - min(created_at))::float8 AS "oldestSeconds"
+FROM proposal_outbox WHERE relayed_at IS NULL;
 
 -- ======================================================================
 -- health

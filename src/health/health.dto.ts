@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { QueueHealthDto } from '../approvals/queue/queue-health';
 
 export class ReadinessQueryDto {
   @ApiPropertyOptional({ description: 'How long each dependency may take to answer, in milliseconds.', minimum: 50, maximum: 5000, default: 1000 })
@@ -31,6 +32,9 @@ export class DatabaseCheckDto extends DependencyCheckDto {
 }
 
 export class ReadinessChecksDto {
+  @ApiProperty({ type: QueueHealthDto, description: 'The approval queue: down while Redis is; proposals wait in the Postgres outbox meanwhile.' })
+  queue: QueueHealthDto;
+
   @ApiProperty({ type: DatabaseCheckDto })
   database: DatabaseCheckDto;
 

@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DatabaseTarget } from '../database/data-source.options';
 import { DATABASE_TARGET } from '../database/database.module';
+import { QueueHealth, QueueHealthDto } from '../approvals/queue/queue-health';
 import { REDIS_CONNECTION, whenRedisReady } from '../redis/redis.module';
 import { DependencyCheckDto, LivenessDto, ReadinessDto } from './health.dto';
 
@@ -16,6 +17,7 @@ export class HealthService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CONNECTION) private readonly redis: Redis,
     @Inject(DATABASE_TARGET) private readonly database: DatabaseTarget,
+    private readonly queue: QueueHealth,
   ) {}
 
   liveness(): LivenessDto {
@@ -27,8 +29,11 @@ export class HealthService {
       check(() => this.dataSource.query(HEALTH_PROBE_STATEMENT), timeoutMs),
       check(() => whenRedisReady(this.redis, timeoutMs).then(() => this.redis.ping()), timeoutMs),
     ]);
-    const status = database.status === 'down' ? 'down' : redis.status === 'down' ? 'degraded' : 'ok';
-    return { status, checks: { database: { ...database, embedded: this.database.embedded }, redis } };
+    // The outbox lives in Postgres: with the database down it cannot be counted, and the queue is down too.
+    const unknown: QueueHealthDto = { status: 'down', pendingOutbox: 0, oldestPendingSeconds: null };
+    const queue = database.status === 'up' ? await this.queue.check(timeoutMs).catch(() => unknown) : unknown;
+    const status = database.status === 'down' ? 'down' : redis.status === 'down' || queue.status === 'down' ? 'degraded' : 'ok';
+    return { status, checks: { database: { ...database, embedded: this.database.embedded }, redis, queue } };
   }
 }
 

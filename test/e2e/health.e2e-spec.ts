@@ -26,6 +26,7 @@ describe('health', () => {
         checks: {
           database: { status: 'up', latencyMs: expect.any(Number), embedded: false },
           redis: { status: 'up', latencyMs: expect.any(Number) },
+          queue: { status: 'up', pendingOutbox: expect.any(Number), oldestPendingSeconds: null },
         },
       });
     });
@@ -62,6 +63,7 @@ describe('health', () => {
       expect(res.body.status).toBe('degraded');
       expect(res.body.checks.database.status).toBe('up');
       expect(res.body.checks.redis).toEqual({ status: 'down', latencyMs: expect.any(Number), error: expect.any(String) });
+      expect(res.body.checks.queue.status).toBe('down');
     });
 
     it('says so in its logs, without the Redis URL', async () => {

@@ -3,8 +3,10 @@ import { StaffRole } from '../../src/cohort/enum';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { baseUrlOf, openEventStream } from '../setup/event-stream';
 
 const ALL_STAFF = Object.values(StaffRole);
+const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 type Access = 'public' | StaffRole[];
 
 /**
@@ -20,13 +22,22 @@ const EXPECTED: Record<string, Access> = {
   'GET /patients/{patientId}/missing-data': ALL_STAFF,
   'GET /patients/{patientId}/readmission-risk': ALL_STAFF,
   'POST /patients/{patientId}/proposals': [StaffRole.Clinician, StaffRole.CareCoordinator],
-  'GET /proposals': [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer],
-  'GET /proposals/{proposalId}': [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer],
+  'GET /proposals': QUEUE_READERS,
+  'GET /proposals/events': QUEUE_READERS,
+  'GET /proposals/{proposalId}': QUEUE_READERS,
   'POST /proposals/{proposalId}/approve': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/reject': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/edit-and-approve': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/cancel': [StaffRole.Clinician, StaffRole.CareCoordinator],
+  // The reviewers' page: static files, no data (everything it shows comes through the routes above).
+  'GET /review': 'public',
+  'GET /review/review.js': 'public',
+  'GET /review/review.css': 'public',
 };
+/** Routes that are not API operations, so not in the OpenAPI document. */
+const NOT_IN_OPENAPI = new Set(['GET /review', 'GET /review/review.js', 'GET /review/review.css']);
+/** A stream never ends: for it, the matrix reads the status and headers, then hangs up. */
+const EVENT_STREAM = '/proposals/events';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const PATIENT = 'complete-record';
 
@@ -36,13 +47,14 @@ describe('every route × method × role', () => {
   let documented: string[];
   beforeAll(async () => {
     sut = await createTestApp({ databaseUrl: database().url });
+    await sut.app.listen(0, '127.0.0.1'); // for the event stream, read with node:http
     const doc = (await request(sut.app.getHttpServer()).get('/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
   });
   afterAll(() => sut.close());
 
   it('lists every documented route, and only those', () => {
-    expect(documented.sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(documented.sort()).toEqual(Object.keys(EXPECTED).filter((route) => !NOT_IN_OPENAPI.has(route)).sort());
   });
 
   const paths = [...new Set(Object.keys(EXPECTED).map((route) => route.split(' ')[1]))];
@@ -52,9 +64,10 @@ describe('every route × method × role', () => {
   it.each(cases)('%s %s as %s', async (path, method, caller) => {
     // An unknown proposal id: the guard's decision is what is under test, not the proposal's.
     const url = path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', '00000000-0000-4000-8000-000000000000');
+    const token = caller === 'anonymous' ? undefined : await sut.tokenFor(userFor(caller, PATIENT).username);
     let req = request(sut.app.getHttpServer())[method](url);
-    if (caller !== 'anonymous') req = req.set('authorization', `Bearer ${await sut.tokenFor(userFor(caller, PATIENT).username)}`);
-    const res = await req;
+    if (token) req = req.set('authorization', `Bearer ${token}`);
+    const res = path === EVENT_STREAM && method === 'get' ? await headersOf(openEventStream(baseUrlOf(sut.app.getHttpServer()), url, token)) : await req;
     const access = EXPECTED[`${method.toUpperCase()} ${path}`];
     if (!access) expect(res.status).toBe(404);
     else if (access === 'public') expect(res.status).toBe(200);
@@ -63,5 +76,12 @@ describe('every route × method × role', () => {
     // Let through by the guard: a read answers, a write without a body is refused by validation.
     else expect(method === 'get' ? [200, 404] : [400]).toContain(res.status);
     expect(res.status === 200 || res.headers['content-type']?.startsWith('application/problem+json')).toBe(true);
+    if (path === EVENT_STREAM && res.status === 200) expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
   });
 });
+
+async function headersOf(opening: ReturnType<typeof openEventStream>): Promise<{ status: number; headers: Record<string, string> }> {
+  const stream = await opening;
+  stream.close();
+  return { status: stream.status, headers: stream.headers as Record<string, string> };
+}

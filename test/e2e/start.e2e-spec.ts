@@ -77,6 +77,17 @@ describe('starting the service', () => {
       expect(html).toContain('swagger-ui');
     });
 
+    it('serves the review page and its files from dist (copied there as nest-cli assets)', async () => {
+      const page = await fetch(`http://127.0.0.1:${port}/review`);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await page.text()).toContain('/review/review.js');
+      for (const [file, type] of [['review.js', 'text/javascript'], ['review.css', 'text/css']]) {
+        const res = await fetch(`http://127.0.0.1:${port}/review/${file}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toContain(type);
+      }
+    });
+
     it('reports the embedded database in readiness', async () => {
       const body = (await (await fetch(`http://127.0.0.1:${port}/health/ready`)).json()) as { checks: { database: object } };
       expect(body.checks.database).toMatchObject({ status: 'up', embedded: true });

@@ -36,7 +36,7 @@ const RULES: Record<string, readonly string[] | '*'> = {
   tools: ['audit', 'auth', 'cohort', 'common', 'config', 'phi'],
   // Proposals name tool vocabulary (measures) and wait in a Redis queue; tools never import approvals.
   approvals: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'tools'],
-  health: ['auth', 'common', 'config', 'database', 'redis'],
+  health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // The fixture cohort is data in cohort's shapes.
   fixtures: ['cohort'],
 };

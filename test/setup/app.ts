@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
@@ -33,7 +33,10 @@ export async function createTestApp(options: { databaseUrl: string; redisUrl?: s
     AUTH_DEV_KEY_FILE: devKeyFile,
   });
   const logger = createRootLogger('debug', logs.stream);
-  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false }, logger });
+  // Each test app gets its own queue key prefix: workers of parallel test files share one Redis and
+  // must never take each other's jobs.
+  const queue = { settings: { prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
+  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false }, logger, queue });
   await app.init();
   const key = loadOrCreateDevKey(devKeyFile);
   const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>

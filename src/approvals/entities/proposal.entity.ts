@@ -9,6 +9,7 @@ import { ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
 @Index('IDX_proposals_status_created', ['status', 'createdAt'])
 @Index('IDX_proposals_patient', ['patientId'])
 @Index('IDX_proposals_expires', ['expiresAt'])
+@Index('IDX_proposals_updated', ['updatedAt'])
 @Check('CHK_proposals_kind', enumCheck('kind', ProposalKind))
 @Check('CHK_proposals_status', enumCheck('status', ProposalStatus))
 @Check('CHK_proposals_outcome', enumCheck('outcome', ExecutionOutcome, true))

@@ -1,0 +1,131 @@
+import { Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, Observable, of, takeUntil } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { toSafeError } from '../../phi/log-redaction';
+import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
+import { ProposalChange, ProposalEvents } from './proposal-events';
+
+export interface ProposalStreamSettings {
+  /** How often a stream asks the database for changes (other processes' changes arrive this way). */
+  pollMs: number;
+  /** A comment this often keeps proxies from closing an idle stream, and finds clients that left. */
+  heartbeatMs: number;
+  /**
+   * How far back each poll looks before the newest change sent. `updated_at` is the writing
+   * transaction's START, so a change can become visible after newer ones: the overlap catches any
+   * transaction shorter than this, and de-duplication drops what was sent already.
+   */
+  lookbackMs: number;
+  /** Rows per poll statement, and statements per poll, so one busy moment cannot flood a stream. */
+  pageSize: number;
+  maxPagesPerPoll: number;
+}
+
+export const PROPOSAL_STREAM_SETTINGS = Symbol('PROPOSAL_STREAM_SETTINGS');
+export const DEFAULT_STREAM_SETTINGS: ProposalStreamSettings = { pollMs: 2_000, heartbeatMs: 15_000, lookbackMs: 10_000, pageSize: 200, maxPagesPerPoll: 5 };
+
+export const EVENT_CREATED = 'proposal.created';
+export const EVENT_UPDATED = 'proposal.updated';
+
+/**
+ * One caller's live review queue: changes announced in this process (filtered by a care-team
+ * query) merged with a poll of the database (filtered by the same join), each state of a proposal
+ * sent once and never an older state after a newer one.
+ */
+@Injectable()
+export class ProposalEventStream {
+  private readonly logger = new Logger(ProposalEventStream.name);
+  private readonly settings: ProposalStreamSettings;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly bus: ProposalEvents,
+    @Optional() @Inject(PROPOSAL_STREAM_SETTINGS) settings?: Partial<ProposalStreamSettings>,
+  ) {
+    this.settings = { ...DEFAULT_STREAM_SETTINGS, ...settings };
+  }
+
+  /** The stream for staff user `userId`, while they are active, on the patient's team, and hold one of `roles`. */
+  open(userId: string, roles: readonly string[]): Observable<MessageEvent> {
+    return defer(() => {
+      const log = new ChangeLog(isoMicros(Date.now()));
+      const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, userId, roles)));
+      // exhaustMap: a tick that comes while a slow poll runs is dropped, not queued behind it.
+      const polled = interval(this.settings.pollMs).pipe(
+        exhaustMap(() => this.poll(userId, roles, log)),
+        mergeMap((changes) => changes),
+      );
+      const changes = merge(announced, polled).pipe(
+        filter((change) => log.accept(change)),
+        map(toMessage),
+      );
+      const heartbeat = interval(this.settings.heartbeatMs).pipe(map((): MessageEvent => ({ comment: 'heartbeat' })));
+      // Sent at once: Nest writes the response headers with the first message.
+      return merge(of<MessageEvent>({ comment: 'connected' }), changes, heartbeat);
+    }).pipe(takeUntil(this.bus.shutdown));
+  }
+
+  private ifVisible(change: ProposalChange, userId: string, roles: readonly string[]): Observable<ProposalChange> {
+    return from(this.dataSource.query<unknown[]>(SQL.patientVisibleToUser, [userId, roles, change.patientId])).pipe(
+      mergeMap((rows) => (rows.length > 0 ? of(change) : EMPTY)),
+      // Dropped, not lost: the next poll reads it again through the same care-team join.
+      catchError(() => EMPTY),
+    );
+  }
+
+  private async poll(userId: string, roles: readonly string[], log: ChangeLog): Promise<ProposalChange[]> {
+    const found: ProposalChange[] = [];
+    try {
+      let since = log.pollFrom(this.settings.lookbackMs);
+      for (let page = 0; page < this.settings.maxPagesPerPoll; page += 1) {
+        const rows = await this.dataSource.query<ProposalChange[]>(SQL.changedSince, [userId, roles, since, this.settings.pageSize]);
+        found.push(...rows);
+        if (rows.length < this.settings.pageSize) break;
+        since = rows[rows.length - 1].updatedAt;
+      }
+    } catch (error) {
+      // The stream stays open through a database outage; the next tick tries again.
+      this.logger.warn({ err: toSafeError(error as Error) }, 'Live queue poll failed; retrying at the next tick');
+    }
+    return found;
+  }
+}
+
+/**
+ * What one stream has sent: the newest `updatedAt` per proposal. Timestamps are compared as text,
+ * which is exact because every one has the same shape (`YYYY-MM-DDTHH:MM:SS.ffffffZ`).
+ */
+export class ChangeLog {
+  private readonly sent = new Map<string, string>();
+
+  constructor(private newest: string) {}
+
+  /** True for a state of a proposal newer than any sent on this stream (so the same state twice is false). */
+  accept(change: ProposalChange): boolean {
+    const previous = this.sent.get(change.id);
+    if (previous !== undefined && previous >= change.updatedAt) return false;
+    this.sent.set(change.id, change.updatedAt);
+    if (change.updatedAt > this.newest) this.newest = change.updatedAt;
+    return true;
+  }
+
+  /** Where the next poll starts; forgets proposals last sent before it (a poll cannot return them again). */
+  pollFrom(lookbackMs: number): string {
+    const from = isoMicros(Date.parse(this.newest) - lookbackMs);
+    for (const [id, at] of this.sent) if (at < from) this.sent.delete(id);
+    return from;
+  }
+}
+
+/** A JavaScript time in the statements' shape (microseconds), so that it compares with theirs as text. */
+export function isoMicros(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '000Z');
+}
+
+function toMessage(change: ProposalChange): MessageEvent {
+  const { id, status, kind, patientId, currentVersion, updatedAt } = change;
+  // Both timestamps come from the inserting transaction's now(): equal only before any later change.
+  const type = change.createdAt === updatedAt ? EVENT_CREATED : EVENT_UPDATED;
+  return { type, data: { id, status, kind, patientId, currentVersion, updatedAt } };
+}

@@ -1,0 +1,68 @@
+import { Controller, HttpStatus, MessageEvent, Query, Sse } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiProperty,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Observable } from 'rxjs';
+import { Caller } from '../../auth/caller';
+import { Roles } from '../../auth/roles.decorator';
+import { ProblemException } from '../../common/http/problem';
+import { ApiProblemResponses, ProblemDto } from '../../common/http/problem.dto';
+import { CurrentCaller } from '../../tools/tool-route.decorator';
+import { ProposalKind, ProposalStatus } from '../enum';
+import { QUEUE_READERS } from '../proposals.controller';
+import { EVENT_CREATED, EVENT_UPDATED, ProposalEventStream } from './proposal-event-stream';
+
+/** The `data` of every event: enough to refresh a queue row, and nothing about the patient or the content. */
+export class ProposalChangeEventDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ProposalStatus }) status: ProposalStatus;
+  @ApiProperty({ enum: ProposalKind }) kind: ProposalKind;
+  @ApiProperty({ format: 'uuid' }) patientId: string;
+  @ApiProperty({ minimum: 1 }) currentVersion: number;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+/**
+ * Registered before ProposalsController (see ApprovalsModule), so `/proposals/events` is never
+ * read as `/proposals/:proposalId`.
+ */
+@ApiTags('proposals')
+@ApiBearerAuth()
+@ApiProblemResponses()
+@ApiUnauthorizedResponse({ type: ProblemDto })
+@ApiForbiddenResponse({ type: ProblemDto })
+@Controller('proposals')
+export class ProposalEventsController {
+  constructor(private readonly stream: ProposalEventStream) {}
+
+  @Sse('events')
+  @Roles(...QUEUE_READERS)
+  @ApiOperation({
+    operationId: 'proposal_events',
+    summary: 'Live changes to the review queue of your care teams (server-sent events).',
+    description:
+      `Events \`${EVENT_CREATED}\` and \`${EVENT_UPDATED}\`; each \`data\` is one JSON object (ids and states only). ` +
+      'A comment line every 15 s keeps the connection open. Send the token in the Authorization header ' +
+      '(a browser reads the stream with fetch(), never a token in the URL). The stream may repeat a change ' +
+      'from the seconds before it opened; re-read the queue after (re)connecting.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ type: ProposalChangeEventDto, description: 'A stream of events whose `data` has this shape.' })
+  events(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Observable<MessageEvent> {
+    // No parameters, and any is refused by name: above all a token in the query string (where
+    // EventSource users are tempted to put it, and from where it would reach proxy logs).
+    const unknown = Object.keys(query);
+    if (unknown.length > 0) {
+      throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
+        unknown.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));
+    }
+    return this.stream.open(caller.userId, QUEUE_READERS);
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Observable, Subject } from 'rxjs';
+
+/** A change to a proposal, as the live queue tells it: ids and states only, never content or PHI. */
+export interface ProposalChange {
+  id: string;
+  status: string;
+  kind: string;
+  patientId: string;
+  currentVersion: number;
+  /** ISO-8601 UTC with microseconds, as the approval statements return them (so they compare as text). */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The in-process bus of proposal changes. Writers publish AFTER their transaction commits, so a
+ * listener never announces a change that could still roll back. It only reaches streams of this
+ * process: the streams also poll the database, which is how they see other processes' changes.
+ */
+@Injectable()
+export class ProposalEvents implements OnModuleDestroy {
+  private readonly logger = new Logger(ProposalEvents.name);
+  private readonly subject = new Subject<ProposalChange>();
+  private readonly stopping = new Subject<void>();
+
+  /** Every change published in this process from now on. */
+  readonly changes: Observable<ProposalChange> = this.subject.asObservable();
+  /** Emits once when the application shuts down, so open streams end and HTTP can close. */
+  readonly shutdown: Observable<void> = this.stopping.asObservable();
+
+  /** Never throws: the change is committed already, and the poll announces it if this fails. */
+  publish(row: ProposalChange | null | undefined): void {
+    if (!row) return;
+    try {
+      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt } = row;
+      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt });
+    } catch (error) {
+      this.logger.warn({ type: (error as Error)?.constructor?.name }, 'A proposal change could not be announced in-process');
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.stopping.next();
+    this.stopping.complete();
+    this.subject.complete();
+  }
+}

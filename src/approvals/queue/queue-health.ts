@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { whenRedisReady } from '../../redis/redis.module';
+import { withTimeout } from './periodic-task';
+import { QUEUE_PRODUCER_REDIS } from './queue-connections';
+import { PendingOutboxSummary, QUEUE_STATEMENTS as SQL } from './queue.sql';
+
+export class QueueHealthDto {
+  @ApiProperty({ enum: ['up', 'down'], description: '`down`: the outbox relay cannot reach Redis; proposals and decisions still succeed and wait in the outbox.' })
+  status: 'up' | 'down';
+
+  @ApiProperty({ description: 'Outbox rows not yet handed to the queue.' })
+  pendingOutbox: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Age of the oldest of them, in seconds; null when none waits.' })
+  oldestPendingSeconds: number | null;
+}
+
+/**
+ * The queue's part of readiness: can the relay reach Redis, and how much waits in the outbox.
+ * A database failure is not caught here: the readiness check of the database reports it.
+ */
+@Injectable()
+export class QueueHealth {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(QUEUE_PRODUCER_REDIS) private readonly redis: Redis,
+  ) {}
+
+  async check(timeoutMs = 1000): Promise<QueueHealthDto> {
+    const [status, [summary]] = await Promise.all([this.redisStatus(timeoutMs), this.dataSource.query<PendingOutboxSummary[]>(SQL.pendingOutboxSummary)]);
+    const oldest = summary?.oldestSeconds ?? null;
+    return {
+      status,
+      pendingOutbox: summary?.pending ?? 0,
+      oldestPendingSeconds: oldest === null ? null : Math.max(0, Math.round(oldest * 10) / 10),
+    };
+  }
+
+  private async redisStatus(timeoutMs: number): Promise<'up' | 'down'> {
+    try {
+      await withTimeout(
+        whenRedisReady(this.redis, timeoutMs).then(() => this.redis.ping()),
+        timeoutMs,
+      );
+      return 'up';
+    } catch {
+      return 'down';
+    }
+  }
+}

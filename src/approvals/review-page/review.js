@@ -1,0 +1,434 @@
+// @ts-check
+/**
+ * Vigil's review page: the pending queue, one proposal with its history, approve / reject, updated
+ * live. No framework and no build. Every value from the API reaches the page through textContent
+ * or an attribute, never as markup; the page's CSP forbids inline script besides.
+ */
+
+const TOKEN_KEY = 'vigil.review.token';
+const PAGE_SIZE = 50;
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const KINDS = { close_care_gap: 'Close care gap', order_lab: 'Order lab', add_care_note: 'Add care note', schedule_outreach: 'Schedule outreach' };
+const ROLES = { clinician: 'Clinician', care_coordinator: 'Care coordinator', reviewer: 'Reviewer', analyst: 'Analyst' };
+const FIELDS = { measureId: 'Measure', remarkCode: 'Remark code', loincCode: 'LOINC code', noteType: 'Note type', dueDate: 'Due date' };
+const DECISIONS = { approve: 'Approved', reject: 'Rejected', cancel: 'Cancelled', edit: 'Edited' };
+
+/** @param {string} id */
+const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {Record<string, string>} labels @param {string} key */
+const label = (labels, key) => labels[key] ?? key;
+/** `dueDate` → `Due date`, for content fields without a label of their own. @param {string} key */
+const fieldLabel = (key) => label(FIELDS, key).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
+/** A patient id shortened for the list (the full id is in the detail). @param {string} id */
+const shortId = (id) => `${id.slice(0, 8)}…`;
+
+const state = {
+  /** @type {string | null} */ token: null,
+  /** @type {any[]} */ items: [],
+  /** @type {string | null} */ nextCursor: null,
+  /** Approvals given, by `id@updatedAt`: only high-risk kinds (two approvals) need a look. @type {Map<string, Promise<number>>} */
+  approvals: new Map(),
+  /** @type {string | null} */ selected: null,
+  /** @type {any} */ detail: null,
+  /** @type {AbortController | null} */ stream: null,
+  /** @type {number | undefined} */ reloadTimer: undefined,
+};
+
+class ApiError extends Error {
+  /** @param {number} status @param {any} problem */
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `The request failed (${status}).`);
+    this.status = status;
+  }
+}
+
+/** @param {string} path @param {{ method?: string, body?: unknown }} [options] */
+async function api(path, options = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json', Authorization: `Bearer ${state.token}` };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    cache: 'no-store',
+  });
+  const body = await response.json().catch(() => null);
+  if (response.status === 401) {
+    signOut('Your token was refused or has expired. Sign in again.');
+  }
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+// ---------------------------------------------------------------- messages
+
+/** @param {string} message */
+function announce(message) {
+  // Cleared first so that the same sentence twice is announced twice.
+  const announcer = el('announcer');
+  announcer.textContent = '';
+  window.setTimeout(() => (announcer.textContent = message), 50);
+}
+
+/** @param {string | null} message */
+function showError(message) {
+  const box = el('error');
+  box.textContent = message ?? '';
+  box.hidden = !message;
+}
+
+/** @param {string} message */
+function setLiveState(message) {
+  const live = el('live-state');
+  live.textContent = message;
+  live.hidden = false;
+}
+
+// ---------------------------------------------------------------- formatting
+
+/** @param {string} iso */
+function age(iso) {
+  const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
+  return `${Math.round(minutes / 1440)} d`;
+}
+
+/** @param {string} iso */
+const when = (iso) => new Date(iso).toLocaleString();
+
+/** @param {string} tag @param {string} [text] @param {string} [className] */
+function node(tag, text, className) {
+  const element = document.createElement(tag);
+  if (text !== undefined) element.textContent = text;
+  if (className) element.className = className;
+  return element;
+}
+
+/** @param {string} iso */
+function timeNode(iso, text = when(iso)) {
+  const time = /** @type {HTMLTimeElement} */ (node('time', text));
+  time.dateTime = iso;
+  return time;
+}
+
+/** @param {HTMLElement} list @param {Array<[string, string | Node]>} facts */
+function fillFacts(list, facts) {
+  list.replaceChildren(
+    ...facts.flatMap(([term, value]) => {
+      const dd = node('dd');
+      dd.append(typeof value === 'string' ? document.createTextNode(value) : value);
+      return [node('dt', term), dd];
+    }),
+  );
+}
+
+/** @param {any} detail */
+function approvalsOf(detail) {
+  const approvers = detail.decisions.filter((/** @type {any} */ d) => d.decision === 'approve' && d.version === detail.currentVersion);
+  return new Set(approvers.map((/** @type {any} */ d) => d.actorId)).size;
+}
+
+/** @param {any} item */
+function approvalsGiven(item) {
+  // A pending proposal that needs one approval has none yet (one would have approved it).
+  if (item.requiredApprovals <= 1) return Promise.resolve(0);
+  const key = `${item.id}@${item.updatedAt}`;
+  if (!state.approvals.has(key)) {
+    state.approvals.set(key, api(`/proposals/${encodeURIComponent(item.id)}`).then(approvalsOf));
+  }
+  return /** @type {Promise<number>} */ (state.approvals.get(key));
+}
+
+// ---------------------------------------------------------------- the queue
+
+async function loadQueue(append = false) {
+  const params = new URLSearchParams({ status: 'pending', limit: String(PAGE_SIZE) });
+  if (append && state.nextCursor) params.set('cursor', state.nextCursor);
+  const page = await api(`/proposals?${params}`);
+  const items = append ? [...state.items, ...page.items] : page.items;
+  const given = await Promise.all(items.map((/** @type {any} */ item) => approvalsGiven(item).catch(() => null)));
+  state.items = items.map((/** @type {any} */ item, /** @type {number} */ index) => ({ ...item, given: given[index] }));
+  state.nextCursor = page.nextCursor;
+  renderQueue();
+}
+
+function renderQueue() {
+  // A live refresh rebuilds the rows: keep keyboard focus on the same proposal's button if it had it.
+  const focused = document.activeElement?.closest('tr')?.getAttribute('data-proposal-id');
+  const rows = state.items.map((item) => {
+    const row = node('tr');
+    row.dataset.proposalId = item.id;
+    if (item.id === state.selected) row.setAttribute('aria-current', 'true');
+    const proposer = label(ROLES, item.proposerRole) + (item.agentTurnId ? ' (via agent)' : '');
+    const approvals = `${item.given ?? '?'} of ${item.requiredApprovals}`;
+    const ageCell = node('td');
+    ageCell.append(timeNode(item.createdAt, age(item.createdAt)));
+    const open = node('button', 'Review');
+    open.setAttribute('type', 'button');
+    open.append(node('span', ` ${label(KINDS, item.kind)} for patient ${shortId(item.patientId)}`, 'visually-hidden'));
+    open.addEventListener('click', () => void openDetail(item.id, true));
+    const action = node('td');
+    action.append(open);
+    row.append(node('td', label(KINDS, item.kind)), node('td', shortId(item.patientId)), node('td', proposer), ageCell, node('td', approvals), action);
+    return row;
+  });
+  el('queue-rows').replaceChildren(...rows);
+  el('queue-count').textContent = `(${state.items.length}${state.nextCursor ? '+' : ''})`;
+  el('queue-empty').hidden = state.items.length > 0;
+  el('queue-table').hidden = state.items.length === 0;
+  el('load-more').hidden = !state.nextCursor;
+  if (focused) {
+    const again = el('queue-rows').querySelector(`tr[data-proposal-id="${CSS.escape(focused)}"] button`);
+    /** @type {HTMLElement} */ (again ?? el('queue-title')).focus();
+  }
+}
+
+/** Live changes come in bursts: one reload for a burst. */
+function scheduleReload() {
+  window.clearTimeout(state.reloadTimer);
+  state.reloadTimer = window.setTimeout(() => {
+    loadQueue().catch((error) => showError(error.message));
+    if (state.selected) openDetail(state.selected, false).catch((error) => showError(error.message));
+  }, 250);
+}
+
+// ---------------------------------------------------------------- one proposal
+
+/** @param {string} id @param {boolean} focus */
+async function openDetail(id, focus) {
+  const detail = await api(`/proposals/${encodeURIComponent(id)}`);
+  if (focus) showError(null);
+  state.selected = id;
+  state.detail = detail;
+  renderDetail(detail);
+  renderQueue();
+  el('detail').hidden = false;
+  if (focus) el('detail-title').focus();
+}
+
+/** @param {any} detail */
+function renderDetail(detail) {
+  const version = detail.versions.find((/** @type {any} */ v) => v.version === detail.currentVersion) ?? detail.versions.at(-1);
+  el('detail-title').textContent = `${label(KINDS, detail.kind)}: ${detail.status}`;
+  /** @type {Array<[string, string | Node]>} */
+  const summary = [
+    ['Status', detail.status + (detail.outcome ? ` (${detail.outcome})` : '') + (detail.failureKind ? ` (${detail.failureKind})` : '')],
+    ['Patient', detail.patientId],
+    ['Proposed by', label(ROLES, detail.proposerRole) + (detail.agentTurnId ? ' (via agent)' : '')],
+    ['Filed', timeNode(detail.createdAt)],
+    ['Expires', timeNode(detail.expiresAt)],
+    ['Approvals', `${approvalsOf(detail)} of ${detail.requiredApprovals}`],
+  ];
+  fillFacts(el('detail-summary'), summary);
+  el('detail-version').textContent = `(version ${detail.currentVersion})`;
+  fillFacts(
+    el('detail-content'),
+    Object.entries(version?.content ?? {}).map(([key, value]) => [fieldLabel(key), typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
+  el('detail-rationale').textContent = version?.rationale ?? '';
+  const citations = (version?.citations ?? []).map((/** @type {string} */ citation) => {
+    const item = node('li');
+    item.append(node('code', citation));
+    return item;
+  });
+  el('detail-citations').replaceChildren(...(citations.length ? citations : [node('li', 'None cited.')]));
+  el('detail-history').replaceChildren(...historyOf(detail));
+
+  const pending = detail.status === 'pending';
+  el('decide-open').hidden = !pending;
+  el('decide-closed').hidden = pending;
+  el('decide-closed').textContent = pending ? '' : `This proposal is ${detail.status}: it can no longer be decided.`;
+  el('approve').textContent = `Approve version ${detail.currentVersion}`;
+}
+
+/** @param {any} detail */
+function historyOf(detail) {
+  const entries = [
+    ...detail.versions.map((/** @type {any} */ v) => ({
+      at: v.createdAt,
+      text: `Version ${v.version} ${v.version === 1 ? 'proposed' : 'written by a reviewer'} (content hash ${String(v.contentHash).slice(0, 12)}…)`,
+    })),
+    ...detail.decisions.map((/** @type {any} */ d) => ({
+      at: d.createdAt,
+      text: `${label(DECISIONS, d.decision)} version ${d.version} by ${label(ROLES, d.actorRole).toLowerCase()}${d.reason ? `: “${d.reason}”` : ''}`,
+    })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  return entries.map((entry) => {
+    const item = node('li');
+    item.append(timeNode(entry.at), document.createTextNode(` ${entry.text}`));
+    return item;
+  });
+}
+
+/** @param {'approve' | 'reject'} decision @param {string} [reason] */
+async function decide(decision, reason) {
+  const detail = state.detail;
+  if (!detail) return;
+  const buttons = el('decide-open').querySelectorAll('button');
+  buttons.forEach((button) => (button.disabled = true));
+  try {
+    const body = reason === undefined ? { version: detail.currentVersion } : { version: detail.currentVersion, reason };
+    const result = await api(`/proposals/${encodeURIComponent(detail.id)}/${decision}`, { method: 'POST', body });
+    showError(null);
+    announce(`${decision === 'approve' ? 'Approved' : 'Rejected'}: ${label(KINDS, detail.kind)} for patient ${shortId(detail.patientId)} is now ${result.status}.`);
+    /** @type {HTMLTextAreaElement} */ (el('reject-reason')).value = '';
+  } catch (error) {
+    const message = /** @type {Error} */ (error).message;
+    showError(/** @type {ApiError} */ (error).status === 409 ? `${message} The proposal has been reloaded.` : message);
+  } finally {
+    buttons.forEach((button) => (button.disabled = false));
+    await Promise.all([loadQueue(), openDetail(detail.id, false)]).catch(() => undefined);
+    el('detail-title').focus();
+  }
+}
+
+/** @param {SubmitEvent} event */
+function onReject(event) {
+  event.preventDefault();
+  const field = /** @type {HTMLTextAreaElement} */ (el('reject-reason'));
+  const reason = field.value.trim();
+  const problem = reason.length < 3 ? 'Give a reason of at least 3 characters.' : reason.length > 1000 ? 'Keep the reason under 1000 characters.' : null;
+  el('reject-reason-error').textContent = problem ?? '';
+  el('reject-reason-error').hidden = !problem;
+  field.setAttribute('aria-invalid', String(Boolean(problem)));
+  if (problem) {
+    field.focus();
+    return;
+  }
+  void decide('reject', reason);
+}
+
+// ---------------------------------------------------------------- live updates
+
+/**
+ * Reads GET /proposals/events with fetch(), which, unlike EventSource, can send the token in the
+ * Authorization header (a token in a URL would end up in logs). Reconnects with backoff.
+ */
+async function followStream() {
+  const controller = new AbortController();
+  state.stream = controller;
+  let delay = 1000;
+  while (!controller.signal.aborted) {
+    try {
+      const response = await fetch('/proposals/events', {
+        headers: { Accept: 'text/event-stream', Authorization: `Bearer ${state.token}` },
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+      if (response.status === 401) return signOut('Your token was refused or has expired. Sign in again.');
+      if (response.status === 403) return setLiveState('Live updates are not available for your role');
+      if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+      setLiveState('Live updates on');
+      delay = 1000;
+      scheduleReload(); // whatever changed while we were not listening
+      await readEvents(response.body, onEvent);
+    } catch {
+      if (controller.signal.aborted) return;
+    }
+    setLiveState('Live updates interrupted, reconnecting…');
+    await new Promise((resolve) => window.setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 30_000);
+  }
+}
+
+/** Server-sent events framing: blocks separated by a blank line; `event:` and `data:` fields; `:` comments. */
+/** @param {ReadableStream<Uint8Array>} body @param {(event: { type: string, data: any }) => void} onMessage */
+async function readEvents(body, onMessage) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer = (buffer + value).replace(/\r\n|\r(?!$)/g, '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const message = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      if (message) onMessage(message);
+    }
+  }
+}
+
+/** @param {string} block */
+function parseEvent(block) {
+  let type = 'message';
+  const data = [];
+  for (const line of block.split('\n')) {
+    if (line === '' || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') type = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (data.length === 0) return null;
+  try {
+    return { type, data: JSON.parse(data.join('\n')) };
+  } catch {
+    return null;
+  }
+}
+
+/** @param {{ type: string, data: any }} event */
+function onEvent({ type, data }) {
+  if (type !== 'proposal.created' && type !== 'proposal.updated') return;
+  const what = `${label(KINDS, data.kind)} for patient ${shortId(data.patientId)}`;
+  announce(type === 'proposal.created' ? `New proposal: ${what}.` : `Updated: ${what} is ${data.status}.`);
+  scheduleReload();
+}
+
+// ---------------------------------------------------------------- session
+
+/** @param {string} token */
+async function signIn(token) {
+  showError(null);
+  if (!JWT.test(token)) return showError('That does not look like a token: paste the whole bearer token.');
+  state.token = token;
+  try {
+    await loadQueue();
+  } catch (error) {
+    if (/** @type {ApiError} */ (error).status !== 401) showError(/** @type {Error} */ (error).message);
+    state.token = null;
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, token);
+  /** @type {HTMLInputElement} */ (el('token')).value = '';
+  el('sign-in').hidden = true;
+  el('workspace').hidden = false;
+  el('sign-out').hidden = false;
+  announce(`Signed in. ${state.items.length} proposal${state.items.length === 1 ? '' : 's'} pending.`);
+  el('queue-title').setAttribute('tabindex', '-1');
+  el('queue-title').focus();
+  void followStream();
+}
+
+/** @param {string} [message] */
+function signOut(message) {
+  state.stream?.abort();
+  Object.assign(state, { token: null, items: [], nextCursor: null, selected: null, detail: null, stream: null });
+  state.approvals.clear();
+  sessionStorage.removeItem(TOKEN_KEY);
+  el('workspace').hidden = true;
+  el('detail').hidden = true;
+  el('sign-out').hidden = true;
+  el('live-state').hidden = true;
+  el('sign-in').hidden = false;
+  showError(message ?? null);
+  el('token').focus();
+}
+
+el('sign-in-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void signIn(/** @type {HTMLInputElement} */ (el('token')).value.trim());
+});
+el('sign-out').addEventListener('click', () => signOut());
+el('approve').addEventListener('click', () => void decide('approve'));
+el('reject-form').addEventListener('submit', onReject);
+el('load-more').addEventListener('click', () => loadQueue(true).catch((error) => showError(error.message)));
+window.setInterval(() => state.token && renderQueue(), 30_000); // ages move on
+
+const saved = sessionStorage.getItem(TOKEN_KEY);
+if (saved) void signIn(saved);

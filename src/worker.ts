@@ -1,0 +1,86 @@
+import 'reflect-metadata';
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger, LoggerModule } from 'nestjs-pino';
+import { Logger as PinoLogger } from 'pino';
+import { ApprovalsModule } from './approvals/approvals.module';
+import { QueueModule } from './approvals/queue/queue.module';
+import { QueueSettings } from './approvals/queue/queue.settings';
+import { AuditModule } from './audit';
+import { AuthModule } from './auth/auth.module';
+import { createRootLogger, httpLoggingOptions } from './common/logging/logger';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { ConfigError, loadConfig } from './config/load-config';
+import { prepareDatabase } from './database/database-bootstrap';
+import { DatabaseTarget } from './database/data-source.options';
+import { DatabaseModule } from './database/database.module';
+import { toSafeError } from './phi/log-redaction';
+import { RedisModule } from './redis/redis.module';
+
+export interface WorkerModuleOptions {
+  config: AppConfig;
+  database: DatabaseTarget;
+  logger: PinoLogger;
+  /** Overrides of the queue settings read from the environment (tests). */
+  queue?: Partial<QueueSettings>;
+}
+
+/**
+ * `npm run worker`: the same configuration, database, Redis, approvals and queue modules as the
+ * API, without HTTP. It relays the outbox, runs the BullMQ worker and the sweep, and scales out
+ * by starting more of it; every process shares one Postgres and one Redis.
+ */
+@Module({})
+export class WorkerModule {
+  static forRoot({ config, database, logger, queue }: WorkerModuleOptions): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }),
+        DatabaseModule.forRoot(database),
+        RedisModule,
+        AuditModule,
+        // Global: the identity and care-team checks the approvals service relies on.
+        AuthModule,
+        ApprovalsModule,
+        QueueModule.forRoot({ runWorkers: true, settings: queue }),
+      ],
+    };
+  }
+}
+
+export async function createWorker(options: WorkerModuleOptions): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(options), { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  // SIGTERM/SIGINT close the context: the worker finishes or releases its in-flight jobs first.
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  if (!config.database.url) {
+    // The embedded database (PGlite) lives inside one process; a separate worker cannot share it.
+    throw new ConfigError(['DATABASE_URL: required by `npm run worker` (the embedded database cannot be shared between processes)']);
+  }
+  const logger = createRootLogger(config.log.level);
+  const database = await prepareDatabase(config, logger);
+  await createWorker({ config, database: database.target, logger });
+  logger.info({ pid: process.pid }, 'Vigil worker started');
+}
+
+if (require.main === module) {
+  bootstrap().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+    } else {
+      const err = error instanceof Error ? toSafeError(error) : { type: typeof error };
+      console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil worker failed to start', err }));
+    }
+    process.exit(1);
+  });
+}

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { Browser, chromium, Page } from 'playwright-core';
+import request from 'supertest';
+import { verifyAuditChain } from '../../src/audit';
+import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { baseUrlOf } from '../setup/event-stream';
+
+/** Debian's Chromium, installed by .ci/run when missing; never a browser downloaded by Playwright. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const describeWithChromium = existsSync(CHROMIUM)
+  ? describe
+  : (name: string, body: () => void) => describe.skip(`${name} [skipped: ${CHROMIUM} is missing; install Debian's chromium, as .ci/run does]`, body);
+
+/** Markup in a rationale must show as text: the page never renders data as HTML. */
+const HOSTILE_RATIONALE = 'Recheck due. <img src=x onerror="document.title=\'pwned\'"><script>document.title="pwned"</script>';
+const REASON = 'Already discussed at the last visit; not needed.';
+
+type Filed = { id: string };
+
+describeWithChromium('the review page, in headless Chromium against the running service', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  const filed: Record<'approve' | 'reject' | 'live', Filed> = {} as never;
+
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+    await sut.app.listen(0, '127.0.0.1');
+    base = baseUrlOf(sut.app.getHttpServer());
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close(); // first: the page holds the event stream open
+    await sut?.close();
+  });
+
+  const file = async (patient: string, kind: string, content: object, rationale: string): Promise<Filed> => {
+    const citations = [`obs:${fixtureId('patient', patient, 'observation', '0')}`];
+    const res = await request(sut.app.getHttpServer())
+      .post(`/patients/${patientIdOf(patient)}/proposals`)
+      .set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`)
+      .send({ kind, content, rationale, citations })
+      .expect(201);
+    return res.body as Filed;
+  };
+  const row = (id: string) => page.locator(`tr[data-proposal-id="${id}"]`);
+  const heading = (name: RegExp) => page.getByRole('heading', { name }).waitFor();
+
+  it('signs in with a pasted token, updates live, approves one proposal and rejects another', async () => {
+    filed.approve = await file('diabetes-a1c-stale', 'schedule_outreach', { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, 'Last HbA1c is older than 12 months.');
+    filed.reject = await file('diabetes-a1c-9-4', 'add_care_note', { noteType: 'care-plan', text: 'Discussed insulin titration.' }, HOSTILE_RATIONALE);
+
+    page = await browser.newPage();
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      // The browser asks for /favicon.ico on its own; the page has none.
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) problems.push(message.text());
+    });
+    const response = await page.goto(`${base}/review`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+    // Keyboard only: type the token into its labelled field and press Enter.
+    await page.getByLabel('Access token').fill(await sut.tokenFor('rev.santos'));
+    await page.getByLabel('Access token').press('Enter');
+    await row(filed.approve.id).waitFor();
+    await row(filed.reject.id).waitFor();
+    expect(await page.evaluate('sessionStorage.length')).toBe(1); // the token, in this tab only
+    expect(page.url()).toBe(`${base}/review`); // the token never went into a URL
+
+    // Live: a proposal filed now appears without a reload, and is announced.
+    await page.getByText('Live updates on').waitFor();
+    filed.live = await file('hypertension-uncontrolled', 'add_care_note', { noteType: 'follow-up', text: 'Call about home BP readings.' }, 'Home readings were not reviewed.');
+    await row(filed.live.id).waitFor({ timeout: 10_000 });
+    await page.locator('#announcer', { hasText: 'New proposal' }).waitFor();
+
+    // Approve, with the keyboard.
+    await row(filed.approve.id).getByRole('button').click();
+    await heading(/Schedule outreach: pending/);
+    await page.getByRole('button', { name: 'Approve version 1' }).press('Enter');
+    await heading(/Schedule outreach: approved/);
+    await row(filed.approve.id).waitFor({ state: 'detached' });
+
+    // Reject: the data shows as text, and a reason is required.
+    await row(filed.reject.id).getByRole('button').click();
+    await heading(/Add care note: pending/);
+    expect(await page.locator('#detail-rationale').textContent()).toBe(HOSTILE_RATIONALE);
+    expect(await page.locator('#detail img, #detail script').count()).toBe(0);
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('Give a reason of at least 3 characters.').waitFor();
+    expect(await page.getByLabel('Reason for rejecting (required)').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Reason for rejecting (required)').fill(REASON);
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await heading(/Add care note: rejected/);
+    await page.getByText(`Rejected version 1 by reviewer: “${REASON}”`).waitFor();
+    await row(filed.reject.id).waitFor({ state: 'detached' });
+
+    expect(await page.title()).not.toBe('pwned');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('left both decisions in the database and the audit trail, made by rev.santos', async () => {
+    const db = database().dataSource;
+    const [santos] = await db.query(`SELECT id FROM staff_users WHERE username = 'rev.santos'`);
+    const ids = [filed.approve.id, filed.reject.id];
+
+    const statuses = Object.fromEntries((await db.query(`SELECT id, status FROM proposals WHERE id = ANY($1)`, [ids])).map((r: { id: string; status: string }) => [r.id, r.status]));
+    expect(['approved', 'executing', 'executed']).toContain(statuses[filed.approve.id]); // a queue worker may already have run it
+    expect(statuses[filed.reject.id]).toBe('rejected');
+
+    const decisions = await db.query(`SELECT proposal_id, decision, actor_id, actor_role, reason, version FROM proposal_decisions WHERE proposal_id = ANY($1) ORDER BY created_at`, [ids]);
+    expect(decisions).toEqual([
+      { proposal_id: filed.approve.id, decision: 'approve', actor_id: santos.id, actor_role: 'reviewer', reason: null, version: 1 },
+      { proposal_id: filed.reject.id, decision: 'reject', actor_id: santos.id, actor_role: 'reviewer', reason: REASON, version: 1 },
+    ]);
+
+    const audited = await db.query(
+      `SELECT action, actor_id, actor_role, patient_id, outcome FROM audit_events WHERE action IN ('proposal.approve', 'proposal.reject') AND fields && $1::text[] ORDER BY id`,
+      [ids.map((id) => `proposal:${id}`)],
+    );
+    expect(audited).toEqual([
+      { action: 'proposal.approve', actor_id: santos.id, actor_role: 'reviewer', patient_id: patientIdOf('diabetes-a1c-stale'), outcome: 'success' },
+      { action: 'proposal.reject', actor_id: santos.id, actor_role: 'reviewer', patient_id: patientIdOf('diabetes-a1c-9-4'), outcome: 'success' },
+    ]);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+});
