@@ -8,6 +8,8 @@ import { proposalContentHash } from './content-hash';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { evaluateCareGaps, MeasureId } from '../tools/clinical/care-gaps';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
@@ -29,11 +31,14 @@ class ExecutionRefused extends Error {
 @Injectable()
 export class ProposalExecutor {
   private readonly logger = new Logger(ProposalExecutor.name);
+  /** "Today" for precondition checks; tests pin it to the fixture anchor. */
+  clock: () => Date = () => new Date();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
+    private readonly cohort: CohortRepository,
   ) {}
 
   /** Runs the proposal (below), then tells this process's live streams its new state, whatever the outcome. */
@@ -57,7 +62,8 @@ export class ProposalExecutor {
     const attempts = await this.recordAttempt(proposalId);
     if (attempts === null) return 'noop';
     try {
-      return await this.dataSource.transaction((manager) => this.executeLocked(manager, proposalId));
+      const gapOpen = await this.careGapStillOpen(proposalId);
+      return await this.dataSource.transaction((manager) => this.executeLocked(manager, proposalId, gapOpen));
     } catch (error) {
       const kind = error instanceof ExecutionRefused ? error.kind : toSafeError(error as Error).code ?? (error as Error).constructor.name;
       if (error instanceof ExecutionRefused || attempts >= MAX_EXECUTION_ATTEMPTS) {
@@ -79,7 +85,23 @@ export class ProposalExecutor {
     });
   }
 
-  private async executeLocked(manager: EntityManager, proposalId: string): Promise<ExecutionResult> {
+  /**
+   * For `close_care_gap`: is the measure still an open gap today? Evaluated before the executing
+   * transaction, because the cohort read takes a connection of its own (one is all the embedded
+   * database has). Null for other kinds.
+   */
+  private async careGapStillOpen(proposalId: string): Promise<boolean | null> {
+    const [proposal] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
+    if (proposal?.kind !== ProposalKind.CloseCareGap) return null;
+    const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
+    const measureId = versions.find((row) => row.version === proposal.currentVersion)?.content.measureId as MeasureId | undefined;
+    const { chart } = await this.cohort.chart(proposal.patientId);
+    if (!chart || !measureId) return false;
+    const [result] = evaluateCareGaps(chart, this.clock().toISOString().slice(0, 10), [measureId]);
+    return result?.status === 'open-gap';
+  }
+
+  private async executeLocked(manager: EntityManager, proposalId: string, gapOpen: boolean | null): Promise<ExecutionResult> {
     const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
     if (!proposal || proposal.status !== ProposalStatus.Executing) return 'noop';
     const version = (await manager.query<VersionRow[]>(SQL.versionsOf, [proposalId])).find((row) => row.version === proposal.currentVersion);
@@ -92,7 +114,8 @@ export class ProposalExecutor {
     if (n < proposal.requiredApprovals) throw new ExecutionRefused('insufficient_approvals');
 
     await manager.query(WRITER_SESSION.become);
-    const outcome = (await this.preconditionsHold(manager, proposal, version)) ? ExecutionOutcome.Applied : ExecutionOutcome.Superseded;
+    const holds = gapOpen !== false && (await this.preconditionsHold(manager, proposal, version));
+    const outcome = holds ? ExecutionOutcome.Applied : ExecutionOutcome.Superseded;
     if (outcome === ExecutionOutcome.Applied) await this.writeEffect(manager, proposal, version);
     await manager.query(WRITER_SESSION.leave);
 
@@ -112,7 +135,11 @@ export class ProposalExecutor {
     return outcome;
   }
 
-  /** Re-checked at execution time: the world may have changed since the proposal was approved. */
+  /**
+   * Re-checked at execution time: the world may have changed since the proposal was approved (the
+   * same lab ordered recently, the gap closed by another proposal; an evaluated gap that is no longer
+   * open is checked in `careGapStillOpen`).
+   */
   private async preconditionsHold(manager: EntityManager, proposal: ProposalRow, version: VersionRow): Promise<boolean> {
     const content = version.content as Record<string, string>;
     if (proposal.kind === ProposalKind.OrderLab) {

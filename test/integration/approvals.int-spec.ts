@@ -9,6 +9,7 @@ import { createTestApp, TestApp } from '../setup/app';
 import { callerOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { TEST_ANCHOR_DATE } from '../setup/test-database';
 
 const PATIENT = 'diabetes-a1c-9-4';
 const obsOf = (key: string, index: number) => `obs:${fixtureId('patient', key, 'observation', String(index))}`;
@@ -34,6 +35,8 @@ describe('approvals', () => {
     app = sut.app;
     proposals = app.get(ProposalsService);
     executor = app.get(ProposalExecutor);
+    // Preconditions are evaluated "today": pin it to the fixture anchor so the scenarios hold on any day.
+    executor.clock = () => new Date(`${TEST_ANCHOR_DATE}T12:00:00Z`);
     for (const username of ['dr.okafor', 'cc.mensah', 'rev.santos', 'rev.nakamura', 'rev.haddad', 'dr.lindqvist', 'an.whitfield']) {
       callers[username] = await callerOf(database().dataSource, username);
     }
@@ -120,6 +123,24 @@ describe('approvals', () => {
     await executor.execute(first);
     expect(await executor.execute(second)).toBe('superseded');
     expect(await effects('lab_orders', second)).toBe(0);
+  });
+
+  it('closes a care gap only while it is still open, and records superseded otherwise', async () => {
+    const closeGap = async (key: string, measureId: string) => {
+      const proposal = await proposals.create(callers['dr.okafor'], patientIdOf(key), {
+        kind: ProposalKind.CloseCareGap,
+        content: { measureId },
+        rationale: 'Evidence shows the measure is met.',
+        citations: [obsOf(key, 0)],
+      });
+      await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
+      return executor.execute(proposal.id);
+    };
+    // Not in CMS165's denominator at all: there is no open gap to close.
+    expect(await closeGap('diabetes-a1c-9-4', 'CMS165')).toBe('superseded');
+    // Last HbA1c more than a year old: CMS122 is open, so the closure is written, and a second is superseded.
+    expect(await closeGap('diabetes-a1c-stale', 'CMS122')).toBe('applied');
+    expect(await closeGap('diabetes-a1c-stale', 'CMS122')).toBe('superseded');
   });
 
   it('refuses to execute content that is not byte-for-byte what was approved', async () => {
