@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
+import { ToolsModule } from '../tools/tools.module';
 import { ProposalEventStream } from './events/proposal-event-stream';
 import { ProposalEvents } from './events/proposal-events';
 import { ProposalEventsController } from './events/proposal-events.controller';
@@ -11,7 +12,7 @@ import { ReviewPageController } from './review-page/review-page.controller';
 
 /** Proposals, the review queue (REST, live events, the reviewers' page) and exactly-once execution of approved writes. */
 @Module({
-  imports: [CohortModule, AuditModule],
+  imports: [CohortModule, AuditModule, ToolsModule],
   // Routes are matched in registration order: the event stream's `/proposals/events` must come
   // before ProposalsController's `/proposals/:proposalId`.
   controllers: [ProposalEventsController, ProposalsController, ReviewPageController],

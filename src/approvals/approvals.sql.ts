@@ -59,6 +59,14 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
 ORDER BY p.created_at DESC, p.id DESC LIMIT $8`,
 
+  /** The same, oldest first (the longest-waiting proposals at the top). */
+  listForTeamsOldest: `SELECT ${PROPOSAL_COLUMNS} FROM proposals p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
+  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) > ($6, $7::uuid))
+ORDER BY p.created_at ASC, p.id ASC LIMIT $8`,
+
   overdueProposals: `SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
 
   approvedUnexecuted: `SELECT id FROM proposals WHERE status IN ('approved', 'executing') AND updated_at <= now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2`,

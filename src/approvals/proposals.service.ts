@@ -6,6 +6,7 @@ import { Caller } from '../auth/caller';
 import { PatientAccessService } from '../auth/patient-access.service';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { validateDto } from '../common/validation/validate-dto';
+import { CitedEvidence, ToolsService } from '../tools/tools.service';
 import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow } from './approvals.sql';
 import { proposalContentHash } from './content-hash';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
@@ -27,6 +28,7 @@ export class ProposalsService {
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
+    private readonly tools: ToolsService,
   ) {}
 
   /** Tells live streams of this process about a change, once its transaction has committed. */
@@ -157,8 +159,9 @@ export class ProposalsService {
   async list(caller: Caller, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
     const pageSize = query.limit ?? 50;
     const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const rows = await this.dataSource.query<ProposalRow[]>(SQL.listForTeams, [
-      caller.careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, null,
+    const statement = query.sort === 'oldest' ? SQL.listForTeamsOldest : SQL.listForTeams;
+    const rows = await this.dataSource.query<ProposalRow[]>(statement, [
+      caller.careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
       after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
     ]);
     const items = rows.slice(0, pageSize);
@@ -167,11 +170,27 @@ export class ProposalsService {
   }
 
   /** One proposal with its versions and decisions, if the caller may see its patient. */
-  async get(caller: Caller, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[] }> {
+  /**
+   * One proposal with its versions, its decision history and the evidence its current version
+   * cites, cut to the caller's role like any tool result. Reading the evidence is a PHI access and
+   * is audited as one.
+   */
+  async get(caller: Caller, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
     const proposal = await this.visible(caller, proposalId);
     const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
     const decisions = await this.dataSource.query(SQL.decisionsOf, [proposalId]);
-    return { ...proposal, versions, decisions };
+    const current = versions.find((version) => version.version === proposal.currentVersion);
+    const evidence = await this.tools.evidence(caller.role, proposal.patientId, current?.citations ?? []);
+    await this.audit.record({
+      actorId: caller.userId,
+      actorRole: caller.role,
+      patientId: proposal.patientId,
+      action: 'proposal.read',
+      fields: [`proposal:${proposalId}`],
+      rowCount: evidence.observations.length + evidence.encounters.length,
+      outcome: AuditOutcome.Success,
+    });
+    return { ...proposal, versions, decisions, evidence };
   }
 
   private async decide(

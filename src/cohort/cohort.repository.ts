@@ -108,6 +108,19 @@ export class CohortRepository {
     });
   }
 
+  /** Observations and encounters (with their notes) of this patient, by id: a proposal's evidence. */
+  async citedRows(patientId: string, ids: { observations: string[]; encounters: string[] }) {
+    return this.read(async (run) => {
+      const observations = ids.observations.length ? await run<ObservationRow>('observationsByIds', [patientId, ids.observations]) : [];
+      const encounters = ids.encounters.length ? await run<EncounterRow>('encountersByIds', [patientId, ids.encounters]) : [];
+      const notes = encounters.length ? await run<NoteRow>('notesOfEncounters', [patientId, encounters.map((row) => row.id)]) : [];
+      return {
+        observations,
+        encounters: encounters.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })),
+      };
+    });
+  }
+
   /** The subset of `citations` (`obs:<uuid>`, …) that name real rows of this patient. */
   async existingCitations(patientId: string, citations: string[]): Promise<Set<string>> {
     const kinds = ['pat', 'enc', 'obs', 'cond', 'med', 'proc', 'note', 'allergy'];

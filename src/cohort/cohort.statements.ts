@@ -82,6 +82,11 @@ FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2`,
   ${ISO('recorded_at', 'recordedAt')}
 FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
 
+  /** Cited rows, for a proposal's evidence: only rows of patient $1. */
+  observationsByIds: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id`,
+
+  encountersByIds: `SELECT ${ENCOUNTER_COLUMNS} FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id`,
+
   /** Which of the cited rows ($2..$8: uuids per kind) exist and belong to the patient $1. */
   citedRows: `SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])
 UNION ALL SELECT 'enc:' || id FROM encounters WHERE patient_id = $1 AND id = ANY($3::uuid[])

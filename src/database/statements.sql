@@ -83,6 +83,17 @@ SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clini
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
 FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
+-- name: observationsByIds
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+  code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
+  reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
+  interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt" FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id;
+
+-- name: encountersByIds
+SELECT id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id;
+
 -- name: citedRows
 SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])
 UNION ALL SELECT 'enc:' || id FROM encounters WHERE patient_id = $1 AND id = ANY($3::uuid[])
@@ -183,6 +194,17 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
 ORDER BY p.created_at DESC, p.id DESC LIMIT $8;
+
+-- name: listForTeamsOldest
+SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
+  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
+  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) > ($6, $7::uuid))
+ORDER BY p.created_at ASC, p.id ASC LIMIT $8;
 
 -- name: overdueProposals
 SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2;

@@ -7,6 +7,8 @@ import { CohortRepository } from '../cohort/cohort.repository';
 import { StaffRole } from '../cohort/enum';
 import { assertPolicyComplete, project } from '../phi/projector';
 import { ProjectionRole } from '../phi/projection-role';
+import { encounterRow } from './definitions/patient-encounters.tool';
+import { observationRow } from './definitions/patient-labs.tool';
 import { Tool } from './definitions/tool';
 import { ToolEnvelope } from './envelope';
 import { scrubKnownIdentifiers } from './identifier-scrub';
@@ -14,6 +16,14 @@ import { opaqueHandle, patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
 
 export const TOOLS = Symbol('TOOLS');
+
+export interface CitedEvidence {
+  observations: Record<string, unknown>[];
+  encounters: Record<string, unknown>[];
+  /** Cited rows of other kinds (conditions, medications, …), by citation id only. */
+  notShown: string[];
+  redactedFields: string[];
+}
 
 /** A citation of the patient record itself (`pat:<id>`) becomes `pat:<handle>` where ids are kept out. */
 function replaceCitation<T>(value: T, from: string, to: string): T {
@@ -49,6 +59,24 @@ export class ToolsService implements OnModuleInit {
     const unregistered = TOOL_NAMES.filter((name) => !this.registry.has(name));
     if (unregistered.length) throw new Error(`Tools without an implementation: ${unregistered.join(', ')}`);
     assertPolicyComplete(['patient', ...TOOL_NAMES, 'feature_attribution_summary']);
+  }
+
+  /**
+   * A proposal's cited rows, cut to the role exactly as the tools would cut them: observations as
+   * `patient_labs` rows, encounters (with notes) as `patient_encounters` rows. Other citation kinds
+   * are listed in `notShown` by id. The caller must already have been granted the patient.
+   */
+  async evidence(role: ProjectionRole, patientId: string, citations: string[]): Promise<CitedEvidence> {
+    const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
+    const found = await this.cohort.citedRows(patientId, { observations: idsOf('obs'), encounters: idsOf('enc') });
+    const labs = project('patient_labs', role, found.observations.map(observationRow));
+    const encounters = project('patient_encounters', role, found.encounters.map(encounterRow));
+    return {
+      observations: labs.rows,
+      encounters: encounters.rows,
+      notShown: citations.filter((citation) => !/^(obs|enc):/.test(citation)),
+      redactedFields: [...new Set([...labs.redactedFields, ...encounters.redactedFields])].sort(),
+    };
   }
 
   tool(name: ToolName): Tool {

@@ -36,6 +36,9 @@ describe('proposals API', () => {
     const detail = await http().get(`/proposals/${created.body.id}`).set(await as('rev.nakamura')).expect(200);
     expect(detail.body.versions).toHaveLength(1);
     expect(detail.body.decisions).toEqual([expect.objectContaining({ decision: 'approve', actorRole: 'reviewer', version: 1 })]);
+    // The cited HbA1c, as the reviewer's role may see it, with its citation id.
+    expect(detail.body.evidence.observations).toEqual([expect.objectContaining({ citation: HBA1C, code: '4548-4', unit: '%' })]);
+    expect(detail.body.evidence.notShown).toEqual([]);
   });
 
   it('hides another team’s proposals: not in the queue, "not found" by id', async () => {
@@ -73,5 +76,19 @@ describe('proposals API', () => {
     expect(paged).toEqual(everything);
     expect(everything.length).toBeGreaterThanOrEqual(5);
     await http().get('/proposals?cursor=not-a-cursor').set(headers).expect(400);
+
+    const oldestFirst: string[] = [];
+    cursor = null;
+    do {
+      const page: request.Response = await http().get(`/proposals?sort=oldest&limit=2${cursor ? `&cursor=${cursor}` : ''}`).set(headers).expect(200);
+      oldestFirst.push(...page.body.items.map((item: { id: string }) => item.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(oldestFirst).toEqual([...everything].reverse());
+
+    const okafor = (await database().dataSource.query(`SELECT id FROM staff_users WHERE username = 'dr.okafor'`))[0].id;
+    const byProposer = (await http().get(`/proposals?limit=100&proposerId=${okafor}`).set(headers).expect(200)).body.items;
+    expect(byProposer.length).toBe(everything.length);
+    expect((await http().get(`/proposals?proposerId=${(await database().dataSource.query(`SELECT id FROM staff_users WHERE username = 'cc.mensah'`))[0].id}`).set(headers).expect(200)).body.items).toEqual([]);
   });
 });

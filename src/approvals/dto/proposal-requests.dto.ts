@@ -78,6 +78,16 @@ export class ListProposalsQueryDto {
   @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'patientId must be a UUID' })
   patientId?: string;
 
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only proposals filed by this staff user.' })
+  @IsOptional()
+  @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'proposerId must be a UUID' })
+  proposerId?: string;
+
+  @ApiPropertyOptional({ enum: ['newest', 'oldest'], default: 'newest', description: '`oldest`: the longest-waiting first.' })
+  @IsOptional()
+  @IsIn(['newest', 'oldest'])
+  sort?: 'newest' | 'oldest';
+
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
   @IsOptional()
   @Type(() => Number)

@@ -19,7 +19,7 @@ export class PatientEncountersTool implements Tool<EncountersQueryDto> {
     const window = toInstantWindow(query.from, query.to);
     const found = await this.cohort.encounters(patientId, window, query.class ?? null, ENCOUNTER_ROW_CAP);
     return {
-      rows: found.rows.map(toRow),
+      rows: found.rows.map(encounterRow),
       window: describeWindow(query.from, query.to, query.class ? `${query.class} encounters (by start date)` : 'encounters (by start date)'),
       truncated: found.truncated,
       ...(found.truncated
@@ -34,7 +34,7 @@ export class PatientEncountersTool implements Tool<EncountersQueryDto> {
   }
 }
 
-function toRow(encounter: EncounterRow & { notes: NoteRow[] }): Record<string, unknown> {
+export function encounterRow(encounter: EncounterRow & { notes: NoteRow[] }): Record<string, unknown> {
   return {
     citation: citationId('enc', encounter.id),
     class: encounter.class,

@@ -19,7 +19,7 @@ export class PatientLabsTool implements Tool<LabsQueryDto> {
     const found = await this.cohort.observations(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
     const what = query.code ? `observations with LOINC ${query.code.join(', ')}` : 'observations';
     return {
-      rows: found.rows.map(toRow),
+      rows: found.rows.map(observationRow),
       window: describeWindow(query.from, query.to, `${what} (by effective date)`),
       truncated: found.truncated,
       ...(found.truncated
@@ -35,7 +35,7 @@ export class PatientLabsTool implements Tool<LabsQueryDto> {
   }
 }
 
-function toRow(observation: ObservationRow): Record<string, unknown> {
+export function observationRow(observation: ObservationRow): Record<string, unknown> {
   return {
     citation: citationId('obs', observation.id),
     encounterCitation: observation.encounterId ? citationId('enc', observation.encounterId) : null,
