@@ -20,6 +20,12 @@ const VISIBLE_TO_USER = `EXISTS (SELECT 1 FROM patient_care_teams t
     JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
     WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))`;
 
+/** The queue's rows also say how many counting approvals the current version has. */
+const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+    JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
+      AND d.content_hash = v.content_hash) AS "approvalsGiven"`;
+
 export const APPROVAL_STATEMENTS = {
   insertProposal: `INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
 VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id`,
@@ -41,7 +47,13 @@ VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
   bumpVersion: `UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1`,
 
-  countApprovals: `SELECT count(DISTINCT actor_id)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve'`,
+  /**
+   * Approvals that count for a version: of exactly its content hash ($3), by people other than the
+   * version's author (a reviewer who edited a proposal cannot be the one who approves the edit).
+   */
+  countApprovals: `SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
+JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by`,
 
   approvalsBy: `SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve' AND actor_id = $3`,
 
@@ -52,7 +64,7 @@ FROM proposal_versions WHERE proposal_id = $1 ORDER BY version`,
 FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
 
   /** The review queue: the caller's care teams only, newest or oldest first, keyset-paginated. */
-  listForTeams: `SELECT ${PROPOSAL_COLUMNS} FROM proposals p
+  listForTeams: `SELECT ${LIST_COLUMNS} FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
@@ -60,7 +72,7 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_
 ORDER BY p.created_at DESC, p.id DESC LIMIT $8`,
 
   /** The same, oldest first (the longest-waiting proposals at the top). */
-  listForTeamsOldest: `SELECT ${PROPOSAL_COLUMNS} FROM proposals p
+  listForTeamsOldest: `SELECT ${LIST_COLUMNS} FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)

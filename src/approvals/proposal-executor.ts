@@ -110,7 +110,7 @@ export class ProposalExecutor {
     // The content about to be written must hash to what was approved, and be approved by enough people.
     const recomputed = proposalContentHash({ kind, content: version.content, rationale: version.rationale, citations: version.citations });
     if (recomputed !== version.contentHash) throw new ExecutionRefused('content_hash_mismatch');
-    const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version]);
+    const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
     if (n < proposal.requiredApprovals) throw new ExecutionRefused('insufficient_approvals');
 
     await manager.query(WRITER_SESSION.become);

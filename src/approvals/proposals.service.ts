@@ -66,7 +66,7 @@ export class ProposalsService {
   async approve(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
     return this.decide(caller, proposalId, dto.version, async (manager, proposal, version) => {
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
-      const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version]);
+      const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
       if (n >= proposal.requiredApprovals) {
         await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Approved, null, null]);
         await manager.query(SQL.insertOutbox, [proposalId, OutboxJob.Execute, new Date()]);
@@ -91,6 +91,9 @@ export class ProposalsService {
     const current = await this.visible(caller, proposalId);
     const kind = current.kind as ProposalKind;
     const content = storedForm(await validateDto(KIND_POLICY[kind].content, dto.content, 'content'));
+    if (kind === ProposalKind.CloseCareGap && dto.citations?.length === 0) {
+      throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
+    }
     if (dto.citations) {
       const existing = await this.cohort.existingCitations(current.patientId, dto.citations);
       if (dto.citations.some((citation) => !existing.has(citation))) {
@@ -105,11 +108,9 @@ export class ProposalsService {
       await manager.query(SQL.insertVersion, [proposalId, next, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
       await manager.query(SQL.bumpVersion, [proposalId, next]);
       await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Edit, caller.userId, caller.role, dto.reason ?? null, contentHash]);
+      // The editor's approval is recorded, but the editor is now the new version's author: it only
+      // executes once someone else approves exactly these bytes (countApprovals skips the author).
       await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
-      if (proposal.requiredApprovals <= 1) {
-        await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Approved, null, null]);
-        await manager.query(SQL.insertOutbox, [proposalId, OutboxJob.Execute, new Date()]);
-      }
       return { action: 'proposal.edit_and_approve', hash: contentHash };
     });
   }
@@ -208,6 +209,8 @@ export class ProposalsService {
       if (proposal.proposerId === caller.userId) throw notAllowed('Four eyes: the proposer may not decide their own proposal.');
       if (!policy.deciders.includes(caller.role)) throw notAllowed(`A ${caller.role} may not decide ${proposal.kind}.`);
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be decided.`);
+      // Past its deadline it is expired, whether or not the sweep has marked it yet.
+      if (new Date(proposal.expiresAt) <= new Date()) throw illegalTransition('The proposal is past its deadline and expires unexecuted.');
       if (expectedVersion !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
       const alreadyApproved = await manager.query<{ n: number }[]>(SQL.approvalsBy, [proposalId, version.version, caller.userId]);

@@ -171,7 +171,9 @@ UPDATE proposals SET status = $2, outcome = $3, failure_kind = $4, updated_at = 
 UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1;
 
 -- name: countApprovals
-SELECT count(DISTINCT actor_id)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve';
+SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
+JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by;
 
 -- name: approvalsBy
 SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve' AND actor_id = $3;
@@ -188,7 +190,10 @@ FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id;
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+    JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
+      AND d.content_hash = v.content_hash) AS "approvalsGiven" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
@@ -199,7 +204,10 @@ ORDER BY p.created_at DESC, p.id DESC LIMIT $8;
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+    JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
+      AND d.content_hash = v.content_hash) AS "approvalsGiven" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)

@@ -34,7 +34,8 @@ export class ToolAuditInterceptor implements NestInterceptor {
       action: tool,
       correlationId: request.id ?? null,
     };
-    const attemptedReason = typeof header === 'string' ? header.slice(0, 500) : null;
+    // An empty header is no reason at all: recorded as null (the audit trail refuses empty text).
+    const attemptedReason = typeof header === 'string' && header.trim() ? header.trim().slice(0, 500) : null;
 
     return next.handle().pipe(
       mergeMap((envelope: ToolEnvelope) =>

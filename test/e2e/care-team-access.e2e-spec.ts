@@ -86,6 +86,15 @@ describe('care-team access', () => {
       expect(res.status).toBe(403);
     });
 
+    it('treats an empty reason header as no break glass: a plain, audited 404', async () => {
+      const res = await get(outsiderOf(StaffRole.Clinician).username, path, { 'x-break-glass-reason': '' });
+      expect(res.status).toBe(404);
+      const [event] = await database().dataSource.query(`SELECT outcome, break_glass_reason FROM audit_events WHERE correlation_id = $1`, [
+        res.headers['x-correlation-id'],
+      ]);
+      expect(event).toEqual({ outcome: 'not_found', break_glass_reason: null });
+    });
+
     it('is not flagged when the clinician is on the team anyway', async () => {
       const insider = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient))!;
       const res = await get(insider.username, path, reason);

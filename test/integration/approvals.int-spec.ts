@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { ProposalsService } from '../../src/approvals/proposals.service';
-import { ProposalKind } from '../../src/approvals/enum';
+import { ProposalKind, ProposalStatus } from '../../src/approvals/enum';
 import { verifyAuditChain } from '../../src/audit';
 import { Caller } from '../../src/auth/caller';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
@@ -83,6 +83,8 @@ describe('approvals', () => {
     const proposal = await file(ProposalKind.OrderLab);
     expect(proposal.requiredApprovals).toBe(2);
     expect((await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).status).toBe('pending');
+    const queued = (await proposals.list(callers['rev.nakamura'], { status: ProposalStatus.Pending, limit: 100 })).items.find((item) => item.id === proposal.id);
+    expect(queued).toMatchObject({ approvalsGiven: 1, requiredApprovals: 2 });
     expect((await proposals.approve(callers['rev.nakamura'], proposal.id, { version: 1 })).status).toBe('approved');
   });
 
@@ -92,8 +94,11 @@ describe('approvals', () => {
       version: 1,
       content: { noteType: 'follow-up', text: 'Edited by the reviewer.' },
     });
-    expect(edited).toMatchObject({ currentVersion: 2, status: 'approved' });
+    // The editor wrote version 2: their approval does not count, someone else must approve these bytes.
+    expect(edited).toMatchObject({ currentVersion: 2, status: 'pending' });
+    expect(await executor.execute(proposal.id)).toBe('noop');
     await expect(proposals.reject(callers['rev.nakamura'], proposal.id, { version: 1, reason: 'late' })).rejects.toMatchObject({ status: 409 });
+    expect((await proposals.approve(callers['rev.nakamura'], proposal.id, { version: 2 })).status).toBe('approved');
     expect(await executor.execute(proposal.id)).toBe('applied');
     const [note] = await database().dataSource.query(`SELECT note_type, text FROM care_notes WHERE proposal_id = $1`, [proposal.id]);
     expect(note).toEqual({ note_type: 'follow-up', text: 'Edited by the reviewer.' });
@@ -146,7 +151,15 @@ describe('approvals', () => {
   it('refuses to execute content that is not byte-for-byte what was approved', async () => {
     const proposal = await file(ProposalKind.AddCareNote);
     await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
-    await database().dataSource.query(`UPDATE proposal_versions SET content = jsonb_set(content, '{text}', '"tampered"') WHERE proposal_id = $1`, [proposal.id]);
+    // Versions are append-only; only someone able to switch triggers off (the table owner) can tamper.
+    await expect(
+      database().dataSource.query(`UPDATE proposal_versions SET content = '{}' WHERE proposal_id = $1`, [proposal.id]),
+    ).rejects.toMatchObject({ driverError: { code: 'VA002' } });
+    await database().dataSource.transaction(async (manager) => {
+      await manager.query(`ALTER TABLE proposal_versions DISABLE TRIGGER USER`);
+      await manager.query(`UPDATE proposal_versions SET content = jsonb_set(content, '{text}', '"tampered"') WHERE proposal_id = $1`, [proposal.id]);
+      await manager.query(`ALTER TABLE proposal_versions ENABLE TRIGGER USER`);
+    });
     expect(await executor.execute(proposal.id)).toBe('failed');
     expect(await effects('care_notes', proposal.id)).toBe(0);
     const [row] = await database().dataSource.query(`SELECT status, failure_kind FROM proposals WHERE id = $1`, [proposal.id]);
@@ -159,6 +172,23 @@ describe('approvals', () => {
     expect(await proposals.expireIfDue(proposal.id, new Date(Date.now() + 30 * 86_400_000))).toBe(true);
     await expect(proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
     expect(await executor.execute(proposal.id)).toBe('noop');
+  });
+
+  it('refuses a decision after the deadline even before the sweep has marked it expired', async () => {
+    const proposal = await file(ProposalKind.ScheduleOutreach);
+    await database().dataSource.query(`UPDATE proposals SET expires_at = now() - interval '1 minute' WHERE id = $1`, [proposal.id]);
+    await expect(proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('refuses an impossible due date at filing, not at execution', async () => {
+    await expect(
+      proposals.create(callers['dr.okafor'], patientIdOf(PATIENT), {
+        kind: ProposalKind.ScheduleOutreach,
+        content: { ...CONTENT.schedule_outreach, dueDate: '2026-02-30' },
+        rationale: 'Rationale for the reviewer, with evidence.',
+        citations: [],
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it('lets only the proposer cancel, and only while pending', async () => {

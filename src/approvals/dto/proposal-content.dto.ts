@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { MEASURE_IDS } from '../../tools/clinical/care-gaps';
 
 /**
@@ -57,6 +57,7 @@ export class ScheduleOutreachContentDto {
 
   @ApiProperty({ format: 'date', example: '2026-07-15' })
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
+  @IsISO8601({ strict: true }, { message: 'dueDate must be an existing calendar date' })
   dueDate: string;
 
   @ApiProperty({ minLength: 3, maxLength: 500 })

@@ -26,12 +26,11 @@ const state = {
   /** @type {string | null} */ token: null,
   /** @type {any[]} */ items: [],
   /** @type {string | null} */ nextCursor: null,
-  /** Approvals given, by `id@updatedAt`: only high-risk kinds (two approvals) need a look. @type {Map<string, Promise<number>>} */
-  approvals: new Map(),
   /** @type {string | null} */ selected: null,
   /** @type {any} */ detail: null,
   /** @type {AbortController | null} */ stream: null,
   /** @type {number | undefined} */ reloadTimer: undefined,
+  /** The version of the open proposal the reviewer is reading (and deciding). @type {number | undefined} */ readVersion: undefined,
 };
 
 class ApiError extends Error {
@@ -127,19 +126,19 @@ function fillFacts(list, facts) {
 
 /** @param {any} detail */
 function approvalsOf(detail) {
-  const approvers = detail.decisions.filter((/** @type {any} */ d) => d.decision === 'approve' && d.version === detail.currentVersion);
+  const author = detail.versions.find((/** @type {any} */ v) => v.version === detail.currentVersion)?.createdBy;
+  // As the server counts: the version's author (a reviewer who edited it) does not approve their own edit.
+  const approvers = detail.decisions.filter(
+    (/** @type {any} */ d) => d.decision === 'approve' && d.version === detail.currentVersion && d.actorId !== author,
+  );
   return new Set(approvers.map((/** @type {any} */ d) => d.actorId)).size;
 }
 
 /** @param {any} item */
 function approvalsGiven(item) {
-  // A pending proposal that needs one approval has none yet (one would have approved it).
-  if (item.requiredApprovals <= 1) return Promise.resolve(0);
-  const key = `${item.id}@${item.updatedAt}`;
-  if (!state.approvals.has(key)) {
-    state.approvals.set(key, api(`/proposals/${encodeURIComponent(item.id)}`).then(approvalsOf));
-  }
-  return /** @type {Promise<number>} */ (state.approvals.get(key));
+  // The list carries the count: opening every proposal to count approvals would read (and audit)
+  // evidence the reviewer never looked at.
+  return Promise.resolve(item.approvalsGiven ?? 0);
 }
 
 // ---------------------------------------------------------------- the queue
@@ -203,6 +202,12 @@ async function openDetail(id, focus) {
   if (focus) showError(null);
   state.selected = id;
   state.detail = detail;
+  // The version the reviewer opened is the one their decision names; a live refresh that brings a
+  // newer version must not silently change what "Approve" approves (the server answers 409 instead).
+  if (focus || state.readVersion === undefined) state.readVersion = detail.currentVersion;
+  if (detail.currentVersion !== state.readVersion) {
+    showError(`Version ${detail.currentVersion} arrived while you were reading version ${state.readVersion}: reopen the proposal to review it.`);
+  }
   renderDetail(detail);
   renderQueue();
   el('detail').hidden = false;
@@ -270,7 +275,8 @@ async function decide(decision, reason) {
   const buttons = el('decide-open').querySelectorAll('button');
   buttons.forEach((button) => (button.disabled = true));
   try {
-    const body = reason === undefined ? { version: detail.currentVersion } : { version: detail.currentVersion, reason };
+    const version = state.readVersion ?? detail.currentVersion;
+    const body = reason === undefined ? { version } : { version, reason };
     const result = await api(`/proposals/${encodeURIComponent(detail.id)}/${decision}`, { method: 'POST', body });
     showError(null);
     announce(`${decision === 'approve' ? 'Approved' : 'Rejected'}: ${label(KINDS, detail.kind)} for patient ${shortId(detail.patientId)} is now ${result.status}.`);
@@ -280,6 +286,7 @@ async function decide(decision, reason) {
     showError(/** @type {ApiError} */ (error).status === 409 ? `${message} The proposal has been reloaded.` : message);
   } finally {
     buttons.forEach((button) => (button.disabled = false));
+    state.readVersion = undefined;
     await Promise.all([loadQueue(), openDetail(detail.id, false)]).catch(() => undefined);
     el('detail-title').focus();
   }
@@ -409,7 +416,6 @@ async function signIn(token) {
 function signOut(message) {
   state.stream?.abort();
   Object.assign(state, { token: null, items: [], nextCursor: null, selected: null, detail: null, stream: null });
-  state.approvals.clear();
   sessionStorage.removeItem(TOKEN_KEY);
   el('workspace').hidden = true;
   el('detail').hidden = true;

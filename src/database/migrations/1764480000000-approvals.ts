@@ -40,6 +40,13 @@ export class Approvals1764480000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "proposals" ADD CONSTRAINT "FK_b173a92ee6a3b6eb4954aea5185" FOREIGN KEY ("proposer_id") REFERENCES "staff_users"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "proposal_decisions" ADD CONSTRAINT "FK_e0ddb27d723c15fbe4dae6b5c72" FOREIGN KEY ("proposal_id") REFERENCES "proposals"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "proposal_versions" ADD CONSTRAINT "FK_c6bcca84e48eebbe830bff776fa" FOREIGN KEY ("proposal_id") REFERENCES "proposals"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    // What was proposed and who decided are history: versions and decisions are append-only.
+    await queryRunner.query(`CREATE FUNCTION vigil_refuse_proposal_history_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'proposal versions and decisions are append-only' USING ERRCODE = 'VA002'; END $$`);
+    for (const table of ['proposal_versions', 'proposal_decisions']) {
+      await queryRunner.query(`CREATE TRIGGER "TRG_${table}_append_only" BEFORE UPDATE OR DELETE ON "${table}"
+        FOR EACH ROW EXECUTE FUNCTION vigil_refuse_proposal_history_change()`);
+    }
     await queryRunner.query(`DO $$ BEGIN
       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'vigil_writer') THEN
         CREATE ROLE vigil_writer NOLOGIN NOINHERIT;
@@ -57,6 +64,10 @@ export class Approvals1764480000000 implements MigrationInterface {
     await queryRunner.query(`REVOKE ALL ON ${EFFECT_TABLES.map((table) => `"${table}"`).join(', ')} FROM vigil_writer`);
     await queryRunner.query(`REVOKE ALL ON "patients", "observations" FROM vigil_writer`);
     await queryRunner.query(`REVOKE USAGE ON SCHEMA public FROM vigil_writer`);
+    for (const table of ['proposal_versions', 'proposal_decisions']) {
+      await queryRunner.query(`DROP TRIGGER "TRG_${table}_append_only" ON "${table}"`);
+    }
+    await queryRunner.query(`DROP FUNCTION vigil_refuse_proposal_history_change()`);
     await queryRunner.query(`ALTER TABLE "proposal_versions" DROP CONSTRAINT "FK_c6bcca84e48eebbe830bff776fa"`);
     await queryRunner.query(`ALTER TABLE "proposal_decisions" DROP CONSTRAINT "FK_e0ddb27d723c15fbe4dae6b5c72"`);
     await queryRunner.query(`ALTER TABLE "proposals" DROP CONSTRAINT "FK_b173a92ee6a3b6eb4954aea5185"`);
