@@ -11,7 +11,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Caller } from '../auth/caller';
-import { Roles } from '../auth/roles.decorator';
+import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
@@ -45,6 +45,7 @@ export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
 
   @Post('patients/:patientId/proposals')
+  @AuditedAction('proposal.create')
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
   @ApiCreatedResponse({ description: 'The pending proposal.' })
@@ -53,6 +54,7 @@ export class ProposalsController {
   }
 
   @Get('proposals')
+  @AuditedAction('proposal.list')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
   @ApiOkResponse({ description: '`items` and `nextCursor`.' })
@@ -61,6 +63,7 @@ export class ProposalsController {
   }
 
   @Get('proposals/:proposalId')
+  @AuditedAction('proposal.read')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
   get(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string) {
@@ -69,6 +72,7 @@ export class ProposalsController {
 
   @Post('proposals/:proposalId/approve')
   @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
@@ -78,6 +82,7 @@ export class ProposalsController {
 
   @Post('proposals/:proposalId/reject')
   @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.reject')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
   @ApiConflictResponse({ type: ProblemDto })
@@ -87,6 +92,7 @@ export class ProposalsController {
 
   @Post('proposals/:proposalId/edit-and-approve')
   @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.edit_and_approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
   @ApiConflictResponse({ type: ProblemDto })
@@ -96,6 +102,7 @@ export class ProposalsController {
 
   @Post('proposals/:proposalId/cancel')
   @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.cancel')
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
   @ApiConflictResponse({ type: ProblemDto })

@@ -117,6 +117,7 @@ export class ProposalsService {
 
   /** The proposer withdraws a pending proposal. */
   async cancel(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A cancellation needs a reason.');
     await this.visible(caller, proposalId);
     return this.dataSource.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
@@ -166,6 +167,16 @@ export class ProposalsService {
       after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
     ]);
     const items = rows.slice(0, pageSize);
+    // The queue names patients and what is proposed for them: reading it is an access, audited.
+    await this.audit.record({
+      actorId: caller.userId,
+      actorRole: caller.role,
+      patientId: query.patientId ?? null,
+      action: 'proposal.list',
+      fields: ['id', 'patientId', 'kind', 'status'],
+      rowCount: items.length,
+      outcome: items.length ? AuditOutcome.Success : AuditOutcome.Empty,
+    });
     const last = items[items.length - 1];
     return { items, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null };
   }

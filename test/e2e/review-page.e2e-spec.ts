@@ -84,6 +84,8 @@ describeWithChromium('the review page, in headless Chromium against the running 
     // Approve, with the keyboard.
     await row(filed.approve.id).getByRole('button').click();
     await heading(/Schedule outreach: pending/);
+    // The cited HbA1c row is shown with its value, so the reviewer decides on the evidence.
+    await page.locator('#detail-citations li', { hasText: 'Hemoglobin A1c' }).waitFor();
     await page.getByRole('button', { name: 'Approve version 1' }).press('Enter');
     await heading(/Schedule outreach: approved/);
     await row(filed.approve.id).waitFor({ state: 'detached' });

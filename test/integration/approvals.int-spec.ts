@@ -191,11 +191,12 @@ describe('approvals', () => {
     ).rejects.toMatchObject({ status: 400 });
   });
 
-  it('lets only the proposer cancel, and only while pending', async () => {
+  it('lets only the proposer cancel, with a reason, and only while pending', async () => {
     const proposal = await file(ProposalKind.AddCareNote, 'cc.mensah');
-    await expect(proposals.cancel(callers['dr.okafor'], proposal.id, { version: 1 })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 400 });
+    await expect(proposals.cancel(callers['dr.okafor'], proposal.id, { version: 1, reason: 'Not mine to cancel' })).rejects.toMatchObject({ code: 'forbidden' });
     expect((await proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1, reason: 'Duplicate' })).status).toBe('cancelled');
-    await expect(proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+    await expect(proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1, reason: 'Again' })).rejects.toMatchObject({ status: 409 });
   });
 
   it.each([

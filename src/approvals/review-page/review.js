@@ -234,9 +234,15 @@ function renderDetail(detail) {
     Object.entries(version?.content ?? {}).map(([key, value]) => [fieldLabel(key), typeof value === 'string' ? value : JSON.stringify(value)]),
   );
   el('detail-rationale').textContent = version?.rationale ?? '';
+  // Each cited row as the reviewer's role may see it (observations and encounters); other kinds by id.
+  const shown = new Map(
+    [...(detail.evidence?.observations ?? []), ...(detail.evidence?.encounters ?? [])].map((/** @type {any} */ row) => [row.citation, row]),
+  );
   const citations = (version?.citations ?? []).map((/** @type {string} */ citation) => {
     const item = node('li');
     item.append(node('code', citation));
+    const row = shown.get(citation);
+    if (row) item.append(document.createTextNode(` — ${describeEvidence(row)}`));
     return item;
   });
   el('detail-citations').replaceChildren(...(citations.length ? citations : [node('li', 'None cited.')]));
@@ -247,6 +253,17 @@ function renderDetail(detail) {
   el('decide-closed').hidden = pending;
   el('decide-closed').textContent = pending ? '' : `This proposal is ${detail.status}: it can no longer be decided.`;
   el('approve').textContent = `Approve version ${detail.currentVersion}`;
+}
+
+/** One line for a cited row: what it is, its value and when. @param {any} row */
+function describeEvidence(row) {
+  if (row.code !== undefined) {
+    const value = row.value ?? row.valueText ?? '';
+    return [row.display, `${value}${row.unit ? ` ${row.unit}` : ''}`, row.interpretation ? `(${row.interpretation})` : '', row.effectiveAt ?? '']
+      .filter(Boolean)
+      .join(' ');
+  }
+  return [row.class, row.typeDisplay, row.reasonDisplay, row.start].filter(Boolean).join(' · ');
 }
 
 /** @param {any} detail */
