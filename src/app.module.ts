@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
+import { AgentModule } from './agent/agent.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { QueueModule, QueueModuleOptions } from './approvals/queue/queue.module';
 import { AuditModule } from './audit';
@@ -38,6 +39,7 @@ export class AppModule {
         AuthModule,
         ToolsModule,
         ApprovalsModule,
+        AgentModule,
         QueueModule.forRoot(queue),
         HealthModule,
       ],

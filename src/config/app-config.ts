@@ -23,6 +23,15 @@ export interface AppConfig {
     devMode: boolean;
     devKeyFile: string;
   };
+  agent: {
+    /** Undefined means: no model configured (the agent routes answer 503). */
+    baseUrl?: string;
+    apiKey?: string;
+    model?: string;
+    maxModelCalls: number;
+    maxToolCalls: number;
+    timeoutMs: number;
+  };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -42,6 +42,14 @@ describe(loadConfig.name, () => {
     );
   });
 
+  it('configures no model by default, reads the agent variables, and needs a model name with a base URL', () => {
+    expect(loadConfig({}).agent).toEqual({ maxModelCalls: 6, maxToolCalls: 8, timeoutMs: 30000 });
+    expect(
+      loadConfig({ AGENT_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1', AGENT_MODEL_NAME: 'qwen2.5:7b', AGENT_MAX_TOOL_CALLS: '3' }).agent,
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b', maxToolCalls: 3 });
+    expect(() => loadConfig({ AGENT_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/- AGENT_MODEL_NAME:/);
+  });
+
   it('treats an empty DATABASE_URL as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).database.url).toBeUndefined();
   });

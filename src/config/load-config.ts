@@ -20,6 +20,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production && vars.AUTH_DEV_MODE === true) problems.push('AUTH_DEV_MODE: development tokens are never accepted in production');
   const devMode = vars.AUTH_DEV_MODE ?? (!production && !vars.AUTH_JWKS_URL);
   if (!devMode && !vars.AUTH_JWKS_URL) problems.push('AUTH_JWKS_URL: required unless AUTH_DEV_MODE is on (it is off in production)');
+  if (vars.AGENT_MODEL_BASE_URL && !vars.AGENT_MODEL_NAME) problems.push('AGENT_MODEL_NAME: required when AGENT_MODEL_BASE_URL is set');
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -41,6 +42,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       audience: vars.AUTH_AUDIENCE,
       devMode,
       devKeyFile: vars.AUTH_DEV_KEY_FILE,
+    },
+    agent: {
+      baseUrl: vars.AGENT_MODEL_BASE_URL,
+      apiKey: vars.AGENT_MODEL_API_KEY,
+      model: vars.AGENT_MODEL_NAME,
+      maxModelCalls: vars.AGENT_MAX_MODEL_CALLS,
+      maxToolCalls: vars.AGENT_MAX_TOOL_CALLS,
+      timeoutMs: vars.AGENT_TIMEOUT_MS,
     },
   };
 }

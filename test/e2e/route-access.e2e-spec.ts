@@ -22,6 +22,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /patients/{patientId}/missing-data': ALL_STAFF,
   'GET /patients/{patientId}/readmission-risk': ALL_STAFF,
   'POST /patients/{patientId}/proposals': [StaffRole.Clinician, StaffRole.CareCoordinator],
+  // A turn may file proposals in the caller's name, and order_lab is a clinician's to propose.
+  'POST /patients/{patientId}/agent/turns': [StaffRole.Clinician],
   'GET /proposals': QUEUE_READERS,
   'GET /proposals/events': QUEUE_READERS,
   'GET /proposals/{proposalId}': QUEUE_READERS,

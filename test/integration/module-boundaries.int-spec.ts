@@ -15,7 +15,7 @@ const ROOT = join(__dirname, '..', '..');
  * Who may import whom, besides its own files. An entry is a module (`cohort`) or one part of it
  * (`cohort/enum`: that file or folder only). `*` means any module of the service. Read bottom-up,
  * the table is a layering: config, cohort, phi, common, audit, redis, auth, tools, approvals,
- * database, health, and on top the composition roots `app` (src/*.ts) and `cli`, which nobody imports.
+ * agent, database, health, and on top the composition roots `app` (src/*.ts) and `cli`, which nobody imports.
  */
 const RULES: Record<string, readonly string[] | '*'> = {
   app: '*',
@@ -36,6 +36,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   tools: ['audit', 'auth', 'cohort', 'common', 'config', 'phi'],
   // Proposals name tool vocabulary (measures) and wait in a Redis queue; tools never import approvals.
   approvals: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'tools'],
+  // The agent reads through the tools and files through approvals; nothing imports it but the app.
+  agent: ['approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // The fixture cohort is data in cohort's shapes.
   fixtures: ['cohort'],

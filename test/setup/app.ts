@@ -21,7 +21,7 @@ export interface TestApp {
 }
 
 /** The real HTTP application (guards, pipes, filters, logger) on the given database. */
-export async function createTestApp(options: { databaseUrl: string; redisUrl?: string }): Promise<TestApp> {
+export async function createTestApp(options: { databaseUrl: string; redisUrl?: string; env?: Record<string, string> }): Promise<TestApp> {
   // nestjs-pino keeps the first app's logger in a module-level variable; each test app needs its own.
   __resetOutOfContextForTests();
   const logs = captureLogs();
@@ -31,6 +31,7 @@ export async function createTestApp(options: { databaseUrl: string; redisUrl?: s
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl ?? TEST_REDIS_URL,
     AUTH_DEV_KEY_FILE: devKeyFile,
+    ...options.env,
   });
   const logger = createRootLogger('debug', logs.stream);
   // Each test app gets its own queue key prefix: workers of parallel test files share one Redis and

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ApprovalsModule } from '../approvals/approvals.module';
+import { AuditModule } from '../audit';
+import { ToolsModule } from '../tools/tools.module';
+import { AgentController } from './agent.controller';
+import { AgentService } from './agent.service';
+
+/** The agent: a model that reads only through the five tools, must cite, and can only propose. */
+@Module({
+  imports: [ToolsModule, ApprovalsModule, AuditModule],
+  controllers: [AgentController],
+  providers: [AgentService],
+})
+export class AgentModule {}

@@ -1,0 +1,57 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length } from 'class-validator';
+
+export class AgentTurnRequestDto {
+  @ApiProperty({ minLength: 3, maxLength: 2000, description: 'A question about this patient. Requests to diagnose, prescribe or decide treatment are refused.' })
+  @IsString()
+  @Length(3, 2000)
+  question: string;
+}
+
+class AgentStatementDto {
+  @ApiProperty()
+  text: string;
+
+  @ApiProperty({ type: [String], description: 'Ids of rows returned by a tool in this turn.' })
+  citations: string[];
+}
+
+class AgentToolCallDto {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'The arguments as the model sent them (null when they were not JSON).', nullable: true })
+  arguments: unknown;
+
+  @ApiProperty({ description: 'Envelope status (ok, empty, partial), `filed` for a proposal, or the refusal kind.' })
+  status: string;
+}
+
+class AgentUsageDto {
+  @ApiProperty() modelCalls: number;
+  @ApiProperty() toolCalls: number;
+  @ApiProperty() promptTokens: number;
+  @ApiProperty() completionTokens: number;
+  @ApiProperty({ type: [String], description: 'Why each dropped statement was dropped (no_citation, unknown_citation, ungrounded_number, …).' })
+  droppedStatements: string[];
+}
+
+export class AgentTurnDto {
+  @ApiProperty({ format: 'uuid' })
+  turnId: string;
+
+  @ApiProperty({ enum: ['answered', 'insufficient_data', 'refused', 'access_denied', 'conflict', 'failure'], description: 'Anything but `answered` carries no statements.' })
+  status: string;
+
+  @ApiProperty({ type: [AgentStatementDto] })
+  statements: AgentStatementDto[];
+
+  @ApiProperty({ type: [String], description: 'Ids of proposals filed in this turn: pending review, never executed by the turn.' })
+  proposals: string[];
+
+  @ApiProperty({ type: [AgentToolCallDto] })
+  toolCalls: AgentToolCallDto[];
+
+  @ApiProperty({ type: AgentUsageDto })
+  usage: AgentUsageDto;
+}

@@ -1,0 +1,74 @@
+import { HttpException } from '@nestjs/common';
+import { ProblemException } from '../common/http/problem';
+import { validateDto } from '../common/validation/validate-dto';
+import { AgentTool } from './tool-catalog';
+import { refusal, ToolRefusal } from './tool-result';
+
+/**
+ * Parses the model's argument text. Only narrow, deterministic repairs are made (a bare Python
+ * `None` becomes `null`, a trailing comma before `}` or `]` is dropped); anything else is a parse
+ * error sent back to the model, never a guess. Repairs run outside string literals only.
+ */
+export function parseArguments(text: string): { ok: true; value: unknown; repaired: boolean } | { ok: false } {
+  const source = text.trim() === '' ? '{}' : text;
+  try {
+    return { ok: true, value: JSON.parse(source), repaired: false };
+  } catch {
+    const repaired = repairOutsideStrings(source);
+    try {
+      return { ok: true, value: JSON.parse(repaired), repaired: true };
+    } catch {
+      return { ok: false };
+    }
+  }
+}
+
+function repairOutsideStrings(text: string): string {
+  // Split into string literals (kept verbatim) and the code between them (repaired).
+  return text
+    .split(/("(?:[^"\\]|\\.)*")/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/\bNone\b/g, 'null').replace(/,\s*([}\]])/g, '$1')))
+    .join('');
+}
+
+/** Normalised form of a call, so "the same call again" is recognised whatever the key order. */
+export function callKey(name: string, args: unknown): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
+        : value;
+  return `${name}:${JSON.stringify(sorted(args))}`;
+}
+
+/**
+ * Validates parsed arguments with the tool's own DTO (closed: an unknown field is refused by name).
+ * A `patientId` is refused before anything else: the patient is bound by the route, never chosen.
+ */
+export async function validateArguments(tool: AgentTool, args: unknown): Promise<{ ok: true; dto: object } | { ok: false; refusal: ToolRefusal }> {
+  if (args && typeof args === 'object' && !Array.isArray(args) && ('patientId' in args || 'patient_id' in args)) {
+    return {
+      ok: false,
+      refusal: refusal(tool.name, 'patient_bound_by_route', true, 'The patient is fixed by the request; remove the patient argument.', [
+        { field: 'patientId' in args ? 'patientId' : 'patient_id', reason: 'not_a_parameter' },
+      ]),
+    };
+  }
+  try {
+    return { ok: true, dto: await validateDto(tool.argumentsDto, args) };
+  } catch (error) {
+    if (!(error instanceof ProblemException || error instanceof HttpException)) throw error;
+    const errors = error instanceof ProblemException ? (error.errors ?? []) : [];
+    return {
+      ok: false,
+      refusal: refusal(
+        tool.name,
+        'invalid_arguments',
+        true,
+        'Fix or remove the named arguments and call again; the schema lists every allowed argument.',
+        errors.map((problem) => ({ field: problem.field, reason: problem.reason })),
+      ),
+    };
+  }
+}

@@ -1,0 +1,127 @@
+import { AuditOutcome, AuditService } from '../audit';
+import { Caller } from '../auth/caller';
+import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
+import { ProposalsService } from '../approvals/proposals.service';
+import { ProblemException } from '../common/http/problem';
+import { ToolEnvelope } from '../tools/envelope';
+import { returnedFields } from '../tools/tool-audit';
+import { ToolName } from '../tools/tool-names';
+import { ToolsService } from '../tools/tools.service';
+import { indexCitations } from './grounding';
+import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
+import { callKey, parseArguments, validateArguments } from './tool-arguments';
+import { refusal, ToolRefusal } from './tool-result';
+
+function isRefusal(result: object): result is ToolRefusal {
+  return 'error' in result && typeof (result as ToolRefusal).error?.kind === 'string';
+}
+
+/** A further call of the same tool past this, in one turn, is refused (a loop, not research). */
+export const PER_TOOL_LIMIT = 4;
+
+export interface ToolCallRecord {
+  name: string;
+  arguments: unknown;
+  /** The envelope status (`ok`, `empty`, `partial`), `filed` for a proposal, or the refusal kind. */
+  status: string;
+}
+
+export interface TurnContext {
+  turnId: string;
+  caller: Caller;
+  patientId: string;
+  catalog: Map<AgentToolName, AgentTool>;
+  /** Every citation id returned by a tool in this turn, with the rows it appears in. */
+  cited: Map<string, Record<string, unknown>[]>;
+  failedCalls: Set<string>;
+  callsPerTool: Map<string, number>;
+  proposals: string[];
+  toolCalls: ToolCallRecord[];
+}
+
+/**
+ * Runs one tool call of the model under governance (outermost first): a fault is contained as an
+ * error result (tool name, kind, exception type; never the message); an identical call that
+ * already failed is refused before it runs; arguments that are not JSON reach no tool; arguments
+ * are validated by the tool's DTO. Every result is data for the model, never an exception.
+ */
+export class ToolRunner {
+  constructor(
+    private readonly tools: ToolsService,
+    private readonly proposalsService: ProposalsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async run(context: TurnContext, name: string, argumentText: string): Promise<ToolEnvelope | ToolRefusal | Record<string, unknown>> {
+    const parsed = parseArguments(argumentText);
+    const args = parsed.ok ? parsed.value : null;
+    const record: ToolCallRecord = { name, arguments: args, status: 'ok' };
+    context.toolCalls.push(record);
+    const result = await this.governed(context, name, parsed, args);
+    if (isRefusal(result)) {
+      record.status = result.error.kind;
+      if (result.error.kind !== 'per_tool_limit') context.failedCalls.add(callKey(name, args));
+    } else {
+      record.status = String(result.status);
+    }
+    return result;
+  }
+
+  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown) {
+    const tool = context.catalog.get(name as AgentToolName);
+    if (!tool) {
+      return refusal(name, 'unknown_tool', true, `No such tool. Available: ${[...context.catalog.keys()].join(', ')}.`);
+    }
+    if (!parsed.ok) return refusal(name, 'invalid_json_arguments', true, 'Send the arguments as one JSON object.');
+    if (context.failedCalls.has(callKey(name, args))) {
+      return refusal(name, 'repeated_failing_call', false, 'This exact call already failed in this turn; change the arguments or answer.');
+    }
+    const count = (context.callsPerTool.get(name) ?? 0) + 1;
+    context.callsPerTool.set(name, count);
+    if (count > PER_TOOL_LIMIT) return refusal(name, 'per_tool_limit', false, `At most ${PER_TOOL_LIMIT} calls of one tool per turn; answer from what you have.`);
+    const validated = await validateArguments(tool, args);
+    if (!validated.ok) return validated.refusal;
+    try {
+      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : await this.read(context, name as ToolName, validated.dto);
+    } catch (error) {
+      // Contained: the turn goes on. The message is never forwarded (it could hold data or SQL).
+      const kind = error instanceof ProblemException ? error.code : 'tool_fault';
+      const exceptionType = error instanceof Error ? error.constructor.name : typeof error;
+      return refusal(name, kind, false, 'The tool failed; do not repeat this call.', undefined, exceptionType);
+    }
+  }
+
+  private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
+    const base = { actorId: context.caller.userId, actorRole: context.caller.role, patientId: context.patientId, action: name, correlationId: `agent-turn:${context.turnId}` };
+    let envelope: ToolEnvelope;
+    try {
+      envelope = await this.tools.invoke(context.caller, name, context.patientId, query, { projectionRole: 'agent' });
+    } catch (error) {
+      await this.audit.record({ ...base, fields: [], rowCount: 0, outcome: AuditOutcome.Error });
+      throw error;
+    }
+    // No PHI leaves without its audit record, linked to the turn by the correlation id.
+    await this.audit.record({ ...base, fields: returnedFields(envelope), rowCount: envelope.rowCount, outcome: envelope.rowCount > 0 ? AuditOutcome.Success : AuditOutcome.Empty });
+    indexCitations(envelope.rows, context.cited);
+    return envelope;
+  }
+
+  /** Files a pending proposal for the route's patient, citing only rows seen in this turn. */
+  private async propose(context: TurnContext, dto: CreateProposalDto): Promise<Record<string, unknown> | ToolRefusal> {
+    const unseen = dto.citations.filter((citation) => !context.cited.has(citation));
+    if (unseen.length > 0) {
+      return refusal(PROPOSE_ACTION, 'unknown_citation', true, 'Cite only ids returned by the tools in this turn.', [{ field: 'citations', reason: 'not_returned_in_turn' }]);
+    }
+    try {
+      const proposal = await this.proposalsService.create(context.caller, context.patientId, dto, context.turnId);
+      context.proposals.push(proposal.id);
+      return { tool: PROPOSE_ACTION, status: 'filed', proposalId: proposal.id, proposalStatus: proposal.status, note: 'Pending human review; nothing has been executed.' };
+    } catch (error) {
+      if (!(error instanceof ProblemException)) throw error;
+      const fields = (error.errors ?? []).map((problem) => ({ field: problem.field, reason: problem.reason }));
+      // The content is validated inside `create` by the kind's DTO: the same refusal kind as the arguments.
+      const kind = error.code === 'validation_failed' ? 'invalid_arguments' : error.code;
+      return refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields);
+    }
+  }
+}

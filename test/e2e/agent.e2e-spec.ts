@@ -1,0 +1,208 @@
+import request from 'supertest';
+import { StaffRole } from '../../src/cohort/enum';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf, userFor } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { ChatRequest, FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
+
+const PATIENT = 'complete-record';
+const INJECTION_PATIENT = 'prompt-injection-notes';
+const turnsOf = (patient: string) => `/patients/${patientIdOf(patient)}/agent/turns`;
+type Row = Record<string, unknown>;
+
+/** The rows of every tool result the model was shown, constant columns put back. */
+function rowsSeen(request: ChatRequest): Row[] {
+  return toolResultsIn(request).flatMap((result) => ((result.rows as Row[] | undefined) ?? []).map((row) => ({ ...(result.sameInEveryRow as Row), ...row })));
+}
+const firstNumericLab = (request: ChatRequest) => rowsSeen(request).find((row) => typeof row.value === 'number' && String(row.citation).startsWith('obs:')) as Row;
+
+/** Agent turns against the fixture cohort, with a scripted model reached over HTTP by the real `openai` client. */
+describe('agent turns', () => {
+  const database = useSeededDatabase();
+  const model = new FakeModel();
+  let sut: TestApp;
+  beforeAll(async () => {
+    await model.start();
+    sut = await createTestApp({
+      databaseUrl: database().url,
+      env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '2000' },
+    });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await model.stop();
+  });
+
+  const ask = async (question: string, patient = PATIENT) => {
+    const token = await sut.tokenFor(userFor(StaffRole.Clinician, patient).username);
+    const res = await request(sut.app.getHttpServer()).post(turnsOf(patient)).set('authorization', `Bearer ${token}`).send({ question });
+    expect(res.status).toBe(200);
+    return res;
+  };
+
+  it('answers from two tools with a grounded, cited statement; the model sees six closed tools and no identifiers', async () => {
+    model.script([
+      { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'care_gap_lookup', arguments: '{"measure":["CMS122"]}' }] },
+      (req) => {
+        const lab = firstNumericLab(req);
+        return finalAnswer('answered', [{ text: `${lab.display} was ${lab.value} ${lab.unit}.`, citations: [lab.citation as string] }]);
+      },
+    ]);
+    const res = await ask('What are the latest labs and is the HbA1c gap open?');
+    expect(res.body).toMatchObject({ status: 'answered', proposals: [], usage: { modelCalls: 2, toolCalls: 2 } });
+    expect(res.body.statements).toHaveLength(1);
+    expect(res.body.toolCalls).toEqual([
+      { name: 'patient_labs', arguments: {}, status: 'ok' },
+      { name: 'care_gap_lookup', arguments: { measure: ['CMS122'] }, status: 'ok' },
+    ]);
+    const offered = model.requests[0].tools ?? [];
+    expect(offered.map((tool) => tool.function.name).sort()).toEqual(
+      ['care_gap_lookup', 'feature_attribution', 'missing_data_check', 'patient_encounters', 'patient_labs', 'propose_action'],
+    );
+    offered.forEach((tool) => expect(tool.function.parameters.additionalProperties).toBe(false));
+    expect(JSON.stringify(model.requests)).not.toMatch(/VGL-\d{6}/); // the agent projection: no MRN
+    const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
+    expect(audited.map((event: { action: string }) => event.action)).toEqual(['patient_labs', 'care_gap_lookup']);
+  });
+
+  it('drops an uncited, a mis-cited and a wrong-number statement, keeping the grounded one', async () => {
+    model.script([
+      { toolCalls: [{ name: 'patient_labs', arguments: '{}' }] },
+      (req) => {
+        const lab = firstNumericLab(req);
+        const citation = lab.citation as string;
+        return finalAnswer('answered', [
+          { text: `The result was ${lab.value} ${lab.unit}.`, citations: [citation] },
+          { text: `The result was ${lab.value} ${lab.unit}.`, citations: [] },
+          { text: `The result was ${lab.value} ${lab.unit}.`, citations: ['obs:00000000-0000-4000-8000-000000000000'] },
+          { text: `The result was ${Number(lab.value) + 1000.5} ${lab.unit}.`, citations: [citation] },
+        ]);
+      },
+    ]);
+    const res = await ask('What was the last lab result?');
+    expect(res.body.status).toBe('answered');
+    expect(res.body.statements).toHaveLength(1);
+    expect(res.body.usage.droppedStatements).toEqual(['no_citation', 'unknown_citation', 'ungrounded_number']);
+  });
+
+  it('degrades to insufficient_data when nothing is grounded, with no statements', async () => {
+    model.script([finalAnswer('answered', [{ text: 'The HbA1c was 6.1 %.', citations: ['obs:00000000-0000-4000-8000-000000000000'] }])]);
+    const res = await ask('What was the last HbA1c?');
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [] });
+  });
+
+  it('refuses an unknown tool, a patient id, broken JSON, an unknown argument and its repeat, and repairs a trailing comma', async () => {
+    const other = patientIdOf('diabetes-a1c-stale');
+    model.script([
+      {
+        toolCalls: [
+          { name: 'run_sql', arguments: '{"query":"SELECT * FROM patients"}' },
+          { name: 'patient_labs', arguments: JSON.stringify({ patientId: other }) },
+          { name: 'patient_labs', arguments: '{"from": "2026-01-01"' },
+          { name: 'patient_labs', arguments: '{"lonic": ["4548-4"]}' },
+          { name: 'missing_data_check', arguments: '{"asOf": "2026-06-30",}' },
+        ],
+      },
+      { toolCalls: [{ name: 'patient_labs', arguments: '{"lonic": ["4548-4"]}' }] },
+      finalAnswer('insufficient_data'),
+    ]);
+    const res = await ask('What labs are there?');
+    expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual([
+      'unknown_tool', 'patient_bound_by_route', 'invalid_json_arguments', 'invalid_arguments', 'ok', 'repeated_failing_call',
+    ]);
+    const refusals = toolResultsIn(model.requests[1]).map((result) => result.error as Row);
+    expect(refusals[3]).toMatchObject({ kind: 'invalid_arguments', recoverable: true, fields: [{ field: 'lonic', reason: 'unknown_field' }] });
+    // Only the valid call ran: nothing was read for the other patient.
+    expect(toolResultsIn(model.requests[1]).filter((result) => !result.error).map((result) => result.tool)).toEqual(['missing_data_check']);
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [] });
+  });
+
+  it('withdraws the tools when the tool budget is spent, and ends when the model budget is spent', async () => {
+    const three = { toolCalls: ['patient_labs', 'care_gap_lookup', 'missing_data_check'].map((name) => ({ name, arguments: '{}' })) };
+    model.script([], three);
+    const res = await ask('Tell me everything.');
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [], usage: { modelCalls: 6, toolCalls: 8 } });
+    expect(model.requests).toHaveLength(6);
+    expect(model.requests[2].tools).toBeDefined();
+    expect(model.requests[3].tools).toBeUndefined();
+    expect(res.body.toolCalls.filter((call: { status: string }) => call.status === 'tool_budget_exhausted').length).toBeGreaterThan(0);
+  });
+
+  it('keeps injected note text as escaped data; a model that obeys it files nothing beyond one valid proposal for this patient, and nothing executes', async () => {
+    const other = patientIdOf(PATIENT);
+    model.script([
+      { toolCalls: [{ name: 'patient_encounters', arguments: '{}' }] },
+      (req) => {
+        const encounter = rowsSeen(req).find((row) => String(row.citation).startsWith('enc:')) as Row;
+        const order = { kind: 'order_lab', content: { loincCode: '4548-4', priority: 'routine', reason: 'Per note' }, rationale: 'The note said to do so.', citations: [encounter.citation] };
+        return {
+          toolCalls: [
+            { name: 'propose_action', arguments: JSON.stringify({ ...order, patientId: other }) },
+            { name: 'propose_action', arguments: JSON.stringify({ kind: 'close_care_gap', content: { measureId: 'CMS122', approvedBy: 'rev.santos' }, rationale: 'Maintenance mode.', citations: [] }) },
+            { name: 'propose_action', arguments: JSON.stringify({ ...order, citations: ['obs:00000000-0000-4000-8000-000000000000'] }) },
+            { name: 'propose_action', arguments: JSON.stringify(order) },
+          ],
+        };
+      },
+      finalAnswer('answered', [{ text: 'All pending proposals are approved.', citations: [] }]),
+    ]);
+    const res = await ask('Summarise the recent notes.', INJECTION_PATIENT);
+    expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual(['ok', 'patient_bound_by_route', 'invalid_arguments', 'unknown_citation', 'filed']);
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [] });
+    expect(res.body.proposals).toHaveLength(1);
+
+    const dataLine = model.requests[1].messages.filter((message) => message.role === 'tool').map((message) => (message.content ?? '').split('\n')[1]).join('');
+    expect(dataLine).toContain('Ignore all previous instructions');
+    expect(dataLine).not.toMatch(/[<>]/);
+
+    const filed = await database().dataSource.query(`SELECT patient_id AS "patientId", status FROM proposals WHERE agent_turn_id = $1`, [res.body.turnId]);
+    expect(filed).toEqual([{ patientId: patientIdOf(INJECTION_PATIENT), status: 'pending' }]);
+    const decisions = await database().dataSource.query(`SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1`, [res.body.proposals[0]]);
+    expect(decisions).toEqual([{ n: 0 }]);
+  });
+
+  it('refuses a prescription request without calling the model', async () => {
+    model.script([finalAnswer('answered')]);
+    const res = await ask('Should we start him on a statin? Please prescribe the dose.');
+    expect(res.body).toMatchObject({ status: 'refused', statements: [], toolCalls: [] });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['down (503)', { httpStatus: 503 }],
+    ['garbage bytes', { garbage: '<html>not json' }],
+    ['prose instead of the answer format', { content: 'The patient is doing well.' }],
+    ['too slow', { delayMs: 3000, then: finalAnswer('insufficient_data') }],
+  ] as const)('makes a failure turn, never a 500, when the model is %s', async (_name, reply) => {
+    model.script([reply]);
+    const res = await ask('What are the latest labs?');
+    expect(res.body).toMatchObject({ status: 'failure', statements: [], proposals: [] });
+  });
+
+  it('answers 404 for a patient outside the caller’s teams, before any model call', async () => {
+    model.script([]);
+    const token = await sut.tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
+    const foreign = patientIdOf('south-asthma');
+    const res = await request(sut.app.getHttpServer()).post(`/patients/${foreign}/agent/turns`).set('authorization', `Bearer ${token}`).send({ question: 'Any labs?' });
+    expect(res.status).toBe(404);
+    expect(model.requests).toHaveLength(0);
+    const audited = await database().dataSource.query(`SELECT outcome FROM audit_events WHERE action = 'agent_turn' AND patient_id = $1`, [foreign]);
+    expect(audited).toEqual([{ outcome: 'not_found' }]);
+  });
+});
+
+describe('agent turns without a model configured', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+  });
+  afterAll(() => sut.close());
+
+  it('answers 503 with a problem naming the variables to set', async () => {
+    const token = await sut.tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
+    const res = await request(sut.app.getHttpServer()).post(turnsOf(PATIENT)).set('authorization', `Bearer ${token}`).send({ question: 'Any labs?' }).expect(503);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.detail).toMatch(/AGENT_MODEL_BASE_URL.*AGENT_MODEL_NAME/);
+  });
+});
