@@ -26,6 +26,16 @@ const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::i
     WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
       AND d.content_hash = v.content_hash) AS "approvalsGiven"`;
 
+/** $1 teams, $2 status, $3 kind, $4 patient, $5 proposer, ($6, $7) the cursor's (created_at, id), $8 page size + 1. */
+function reviewQueue(order: 'ASC' | 'DESC'): string {
+  return `SELECT ${LIST_COLUMNS} FROM proposals p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
+  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) ${order === 'DESC' ? '<' : '>'} ($6, $7::uuid))
+ORDER BY p.created_at ${order}, p.id ${order} LIMIT $8`;
+}
+
 export const APPROVAL_STATEMENTS = {
   insertProposal: `INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
 VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id`,
@@ -63,21 +73,11 @@ FROM proposal_versions WHERE proposal_id = $1 ORDER BY version`,
   decisionsOf: `SELECT id, version, decision, actor_id AS "actorId", actor_role AS "actorRole", reason, content_hash AS "contentHash", ${ISO('created_at', 'createdAt')}
 FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
 
-  /** The review queue: the caller's care teams only, newest or oldest first, keyset-paginated. */
-  listForTeams: `SELECT ${LIST_COLUMNS} FROM proposals p
-WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
-  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
-  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
-  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
-ORDER BY p.created_at DESC, p.id DESC LIMIT $8`,
+  /** The review queue: the caller's care teams only, newest first, keyset-paginated. */
+  listForTeams: reviewQueue('DESC'),
 
   /** The same, oldest first (the longest-waiting proposals at the top). */
-  listForTeamsOldest: `SELECT ${LIST_COLUMNS} FROM proposals p
-WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
-  AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
-  AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
-  AND ($6::timestamptz IS NULL OR (p.created_at, p.id) > ($6, $7::uuid))
-ORDER BY p.created_at ASC, p.id ASC LIMIT $8`,
+  listForTeamsOldest: reviewQueue('ASC'),
 
   overdueProposals: `SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
 
