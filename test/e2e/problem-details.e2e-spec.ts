@@ -131,8 +131,10 @@ describe('HTTP problem responses (RFC 9457)', () => {
   });
 
   it('keeps a well-formed caller correlation id and replaces a hostile one', async () => {
-    const kept = await http().get('/no/such/route').set('x-correlation-id', 'abc-12345-def');
-    expect(kept.headers['x-correlation-id']).toBe('abc-12345-def');
+    const kept = await http().get('/no/such/route').set('x-correlation-id', '4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(kept.headers['x-correlation-id']).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    const mrnLike = await http().get('/no/such/route').set('x-correlation-id', 'VGL-000123');
+    expect(mrnLike.headers['x-correlation-id']).not.toBe('VGL-000123');
     const replaced = await http().get('/no/such/route').set('x-correlation-id', `${NAME} <script>`);
     expect(replaced.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
   });

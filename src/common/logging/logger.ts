@@ -6,8 +6,11 @@ import { redactPhi } from '../../phi/log-redaction';
 import { LogLevel } from '../../config/environment.schema';
 
 export const CORRELATION_HEADER = 'x-correlation-id';
-/** A caller may pass its own correlation id; anything else is replaced, so a header cannot smuggle text into logs. */
-const ACCEPTABLE_CORRELATION_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/**
+ * A caller may pass its own correlation id if it is a UUID or a 16–64 digit hex trace id; anything
+ * else is replaced, so a header cannot smuggle text (an MRN, a name) into the logs.
+ */
+const ACCEPTABLE_CORRELATION_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
 
 /**
  * The root logger: JSON lines, every object passed through `redactPhi` before it is written.
@@ -33,6 +36,26 @@ function redactLogObject(object: Record<string, unknown>): Record<string, unknow
   return { ...redacted, ...(req === undefined ? {} : { req }), ...(res === undefined ? {} : { res }) };
 }
 
+/** Path segments Vigil's routes are made of; any other segment is masked in request logs. */
+const ROUTE_WORDS = new Set([
+  'patients', 'encounters', 'labs', 'care-gaps', 'missing-data', 'readmission-risk', 'proposals', 'approve', 'reject',
+  'edit-and-approve', 'cancel', 'events', 'agent', 'turns', 'health', 'ready', 'docs', 'docs-json', 'review', 'review.js', 'review.css',
+]);
+const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The request path as it may be logged: query string dropped, and every segment that is neither a
+ * route word nor a UUID masked, so a client that puts an MRN or a name in a URL does not put it in
+ * the logs.
+ */
+export function loggablePath(url: string): string {
+  return url
+    .split('?')[0]
+    .split('/')
+    .map((segment) => (segment === '' || ROUTE_WORDS.has(segment) || UUID_SEGMENT.test(segment) ? segment : ':masked'))
+    .join('/');
+}
+
 /** Request logging: method, route path without its query string, status, duration, correlation id. */
 export function httpLoggingOptions(logger: Logger): PinoHttpOptions {
   return {
@@ -48,7 +71,7 @@ export function httpLoggingOptions(logger: Logger): PinoHttpOptions {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split('?')[0],
+        path: loggablePath(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

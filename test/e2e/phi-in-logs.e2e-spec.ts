@@ -1,0 +1,55 @@
+import request from 'supertest';
+import { StaffRole } from '../../src/cohort/enum';
+import { PatientFixture } from '../../src/cohort/fixtures/fixture.types';
+import { TOOL_NAMES } from '../../src/tools/tool-names';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf, patients, userFor } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { TOOL_PATHS } from '../setup/tool-routes';
+
+/** Every identifier and every piece of free text of a fixture patient: none may appear in a log line. */
+function phiOf(patient: PatientFixture): string[] {
+  const notes = [...(patient.encounters ?? []).flatMap((encounter) => encounter.notes ?? []), ...(patient.notes ?? [])].map((note) => note.text);
+  return [patient.mrn, patient.givenName, patient.familyName, patient.phone, patient.email, patient.addressLine, ...notes]
+    .filter((value): value is string => typeof value === 'string' && value.length > 3)
+    // A long note is checked by a distinctive slice of it, as a log would quote part of it.
+    .map((value) => (value.length > 40 ? value.slice(0, 40) : value));
+}
+
+/** The logs of a busy app: every tool for every patient, hostile input, proposals and decisions. */
+describe('no PHI in logs', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+    const http = () => request(sut.app.getHttpServer());
+    for (const patient of patients) {
+      const token = await sut.tokenFor(userFor(StaffRole.Clinician, patient).username);
+      for (const tool of TOOL_NAMES) {
+        await http().get(`/patients/${patientIdOf(patient)}/${TOOL_PATHS[tool]}`).set('authorization', `Bearer ${token}`);
+      }
+      // Hostile and broken input carrying the patient's own identifiers.
+      await http().get(`/patients/${patientIdOf(patient)}/labs?code=${encodeURIComponent(patient.mrn)}&name=${encodeURIComponent(patient.familyName)}`).set('authorization', `Bearer ${token}`);
+      await http().get(`/patients/${encodeURIComponent(patient.mrn)}/labs`).set('authorization', `Bearer ${token}`).set('x-correlation-id', patient.mrn);
+    }
+    const clinician = await sut.tokenFor('dr.okafor');
+    const reviewer = await sut.tokenFor('rev.santos');
+    const patient = patients.find((candidate) => candidate.key === 'prompt-injection-notes')!;
+    const filed = await http()
+      .post(`/patients/${patientIdOf(patient)}/proposals`)
+      .set('authorization', `Bearer ${clinician}`)
+      .send({ kind: 'add_care_note', content: { noteType: 'follow-up', text: `Called ${patient.givenName} ${patient.familyName}` }, rationale: `Spoke with ${patient.familyName} today.`, citations: [] });
+    await http().post(`/proposals/${filed.body.id}/approve`).set('authorization', `Bearer ${reviewer}`).send({ version: 1 });
+    await http().get(`/proposals/${filed.body.id}`).set('authorization', `Bearer ${reviewer}`);
+  }, 120_000);
+  afterAll(() => sut.close());
+
+  it('logged the requests (the check has something to look at)', () => {
+    expect(sut.logs.length).toBeGreaterThan(patients.length * TOOL_NAMES.length);
+  });
+
+  it.each(patients.map((patient) => [patient.key, patient]))('never wrote an identifier or note text of %s', (_key, patient) => {
+    const all = sut.logs.join('\n');
+    for (const value of phiOf(patient)) expect(all).not.toContain(value);
+  });
+});
