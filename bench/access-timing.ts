@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     created = true;
     const postgres = await migrateAndSeed(url);
     const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key') });
-    app = await createApp({ config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') });
+    app = await createApp({ config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') }, { abortOnError: false });
     let connections = 0;
     app.getHttpServer().on('connection', () => (connections += 1));
     await app.listen(0, '127.0.0.1');

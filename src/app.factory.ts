@@ -8,9 +8,13 @@ import { createValidationPipe } from './common/http/validation.pipe';
 
 export const DOCS_PATH = 'docs';
 
-/** Builds the HTTP application exactly as it runs in production; the e2e tests use this too. */
-export async function createApp(options: AppModuleOptions): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true });
+/**
+ * Builds the HTTP application exactly as it runs in production; the e2e tests use this too.
+ * `abortOnError: false` makes a start-up fault throw instead of aborting the process, for callers
+ * (the benchmarks) that must still clean up after it.
+ */
+export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError });
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);

@@ -1,12 +1,24 @@
-import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Caller } from '../auth/caller';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
+import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
 import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
 import { AgentService } from './agent.service';
-import { AgentTurnDto, AgentTurnRequestDto } from './dto/agent-turn.dto';
+import { AgentTurnDto, AgentTurnRequestDto, StoredAgentTurnDto } from './dto/agent-turn.dto';
+
+const TurnIdParam = () =>
+  Param(
+    'turnId',
+    new ParseUUIDPipe({
+      exceptionFactory: () =>
+        new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'turnId must be a UUID.', [
+          { field: 'turnId', reason: 'isUuid', message: 'turnId must be a UUID' },
+        ]),
+    }),
+  );
 
 /** Asking the agent about one patient. Clinicians only: the turn may file proposals in their name. */
 @ApiTags('agent')
@@ -28,5 +40,19 @@ export class AgentController {
   @ApiProblemResponses()
   turn(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: AgentTurnRequestDto): Promise<AgentTurnDto> {
     return this.agent.turn(caller, patientId, body.question);
+  }
+
+  @Get('turns/:turnId')
+  @AuditedAction('agent_turn.read')
+  @Roles(StaffRole.Clinician)
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'get_agent_turn', summary: 'A stored turn: its outcome and every tool call with the envelope the model read.' })
+  @ApiOkResponse({ type: StoredAgentTurnDto })
+  @ApiUnauthorizedResponse({ type: ProblemDto })
+  @ApiForbiddenResponse({ type: ProblemDto })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'No such patient or turn, or not on your care teams (indistinguishable).' })
+  @ApiProblemResponses()
+  stored(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @TurnIdParam() turnId: string): Promise<StoredAgentTurnDto> {
+    return this.agent.stored(caller, patientId, turnId);
   }
 }

@@ -1,8 +1,10 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { AuditService } from '../audit';
+import { DataSource } from 'typeorm';
+import { AuditOutcome, AuditService } from '../audit';
 import { Caller } from '../auth/caller';
 import { PatientAccessService } from '../auth/patient-access.service';
 import { ProposalsService } from '../approvals/proposals.service';
@@ -13,8 +15,9 @@ import { ToolsService } from '../tools/tools.service';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './grounding';
 import { asksForClinicalAdvice, SYSTEM_PROMPT } from './system-prompt';
 import { agentTools, asModelTools } from './tool-catalog';
-import { refusal, renderForModel } from './tool-result';
+import { dataOf, refusal, renderForModel } from './tool-result';
 import { ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
+import { StoredTurn, TurnStore } from './turn-store';
 
 export interface AgentTurn {
   turnId: string;
@@ -36,13 +39,15 @@ export const agentNotConfigured = () =>
 /**
  * One agent turn: access first, then a bounded loop of model calls whose tool calls run through the
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
- * out or answers garbage makes a `failure` turn, never a 500. Turns are not persisted in this slice;
+ * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
+ * (TurnStore: `running` at the start, each tool call as it completes, the outcome at the end);
  * proposals carry the turn id and every read is audited under `agent-turn:<id>`.
  */
 @Injectable()
 export class AgentService {
   private readonly logger = new Logger(AgentService.name);
   private readonly runner: ToolRunner;
+  private readonly store: TurnStore;
   private client?: OpenAI;
 
   constructor(
@@ -51,8 +56,10 @@ export class AgentService {
     private readonly tools: ToolsService,
     proposals: ProposalsService,
     private readonly audit: AuditService,
+    @InjectDataSource() dataSource: DataSource,
   ) {
     this.runner = new ToolRunner(tools, proposals, audit);
+    this.store = new TurnStore(dataSource);
   }
 
   private model(): { client: OpenAI; name: string } {
@@ -78,7 +85,10 @@ export class AgentService {
       cited: new Map(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [],
     };
     const usage = { modelCalls: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, droppedStatements: [] as string[] };
-    const finish = (status: TurnStatus, statements: Statement[] = []): AgentTurn => {
+    // Stored before anything runs, so a turn that dies half-way is still on record as `running`.
+    await this.store.start(context.turnId, patientId, caller.userId, question);
+    const finish = async (status: TurnStatus, statements: Statement[] = []): Promise<AgentTurn> => {
+      await this.store.finish(context.turnId, status, statements, context.proposals, usage);
       // Only ids and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, proposals: context.proposals.length });
       return { turnId: context.turnId, status, statements, proposals: context.proposals, toolCalls: context.toolCalls, usage };
@@ -118,18 +128,51 @@ export class AgentService {
       }
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
       for (const call of calls) {
-        let content: string;
+        let result: Parameters<typeof renderForModel>[0];
         if (!toolsLeft || usage.toolCalls >= maxToolCalls) {
           context.toolCalls.push({ name: call.function.name, arguments: null, status: 'tool_budget_exhausted' });
-          content = renderForModel(refusal(call.function.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.'));
+          result = refusal(call.function.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.');
         } else {
           usage.toolCalls += 1;
-          content = renderForModel(await this.runner.run(context, call.function.name, call.function.arguments));
+          result = await this.runner.run(context, call.function.name, call.function.arguments);
         }
+        const content = renderForModel(result);
+        await this.recordToolCall(context, result, content);
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
     }
     // Model budget or wall time spent without a final answer: nothing grounded to stand behind.
     return finish('insufficient_data');
+  }
+
+  /** The call just made (the last record), with the result exactly as the model will read it. */
+  private async recordToolCall(context: TurnContext, result: object, content: string): Promise<void> {
+    const seq = context.toolCalls.length - 1;
+    const record = context.toolCalls[seq];
+    const rowCount = 'rowCount' in result && typeof result.rowCount === 'number' ? result.rowCount : null;
+    await this.store.toolCall(context.turnId, seq, { ...record, rowCount, envelope: dataOf(content) });
+  }
+
+  /**
+   * A stored turn, for any clinician who may see the patient (not only its author: the care team
+   * shares the record). The same 404 as everywhere for a patient not theirs, or a turn of another
+   * patient; reading it is a PHI read (the envelopes) and audited as one.
+   */
+  async stored(caller: Caller, patientId: string, turnId: string): Promise<StoredTurn> {
+    const base = { actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn.read', fields: [`agent_turn:${turnId}`] };
+    try {
+      await this.access.grant(caller, patientId);
+    } catch (error) {
+      await this.audit.record({ ...base, rowCount: 0, outcome: auditOutcomeOf(error) });
+      throw error;
+    }
+    const turn = await this.store.find(turnId, patientId);
+    if (!turn) {
+      await this.audit.record({ ...base, rowCount: 0, outcome: AuditOutcome.Empty });
+      throw new ProblemException(HttpStatus.NOT_FOUND, 'turn_not_found', 'Not Found', 'No such agent turn for this patient.');
+    }
+    const rowCount = turn.toolCalls.reduce((sum, call) => sum + (call.rowCount ?? 0), 0);
+    await this.audit.record({ ...base, rowCount, outcome: AuditOutcome.Success });
+    return turn;
   }
 }

@@ -1,3 +1,4 @@
+import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
 import { INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
@@ -27,6 +28,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     leaveWriter: WRITER_SESSION.leave,
   },
   'approval queue (outbox relay)': { ...QUEUE_STATEMENTS },
+  'agent turn record': { ...AGENT_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
 };
 

@@ -1,5 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { AUDIT_ENTITIES } from '../audit/audit-event.entity';
+import { AGENT_ENTITIES } from '../agent/entities';
 import { APPROVAL_ENTITIES } from '../approvals/entities';
 import { COHORT_ENTITIES } from '../cohort/entities';
 import { MIGRATIONS } from './migrations';
@@ -16,7 +17,7 @@ export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize
   return {
     type: 'postgres',
     url: target.url,
-    entities: [...COHORT_ENTITIES, ...AUDIT_ENTITIES, ...APPROVAL_ENTITIES],
+    entities: [...COHORT_ENTITIES, ...AUDIT_ENTITIES, ...APPROVAL_ENTITIES, ...AGENT_ENTITIES],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

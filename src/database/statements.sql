@@ -281,6 +281,31 @@ SELECT count(*)::int AS pending,
 FROM proposal_outbox WHERE relayed_at IS NULL;
 
 -- ======================================================================
+-- agent turn record
+-- ======================================================================
+
+-- name: insertTurn
+INSERT INTO agent_turns (id, patient_id, clinician_id, status, question_hash) VALUES ($1, $2, $3, 'running', $4);
+
+-- name: insertToolCall
+INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
+VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb);
+
+-- name: finishTurn
+UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, finished_at = now()
+WHERE id = $1 AND status = 'running';
+
+-- name: turnById
+SELECT t.id AS "turnId", t.patient_id AS "patientId", t.clinician_id AS "clinicianId", t.status,
+  t.question_hash AS "questionHash", t.statements, t.proposal_ids AS "proposals", t.usage,
+  to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(t.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "finishedAt"
+FROM agent_turns t WHERE t.id = $1 AND t.patient_id = $2;
+
+-- name: toolCallsOf
+SELECT c.seq, c.tool AS "name", c.arguments, c.status, c.row_count AS "rowCount", c.envelope, to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
+FROM agent_tool_calls c WHERE c.turn_id = $1 ORDER BY c.seq;
+
+-- ======================================================================
 -- health
 -- ======================================================================
 

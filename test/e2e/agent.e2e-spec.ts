@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { StaffRole } from '../../src/cohort/enum';
 import { createTestApp, TestApp } from '../setup/app';
@@ -33,6 +34,11 @@ describe('agent turns', () => {
     await model.stop();
   });
 
+  const storedTurn = async (turnId: string, patient = PATIENT) => {
+    const token = await sut.tokenFor(userFor(StaffRole.Clinician, patient).username);
+    return request(sut.app.getHttpServer()).get(`${turnsOf(patient)}/${turnId}`).set('authorization', `Bearer ${token}`);
+  };
+
   const ask = async (question: string, patient = PATIENT) => {
     const token = await sut.tokenFor(userFor(StaffRole.Clinician, patient).username);
     const res = await request(sut.app.getHttpServer()).post(turnsOf(patient)).set('authorization', `Bearer ${token}`).send({ question });
@@ -63,6 +69,28 @@ describe('agent turns', () => {
     expect(JSON.stringify(model.requests)).not.toMatch(/VGL-\d{6}/); // the agent projection: no MRN
     const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
     expect(audited.map((event: { action: string }) => event.action)).toEqual(['patient_labs', 'care_gap_lookup']);
+
+    // The stored turn is the response, and each stored envelope is what the model read.
+    const stored = await storedTurn(res.body.turnId);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({
+      turnId: res.body.turnId,
+      patientId: patientIdOf(PATIENT),
+      status: 'answered',
+      questionHash: createHash('sha256').update('What are the latest labs and is the HbA1c gap open?').digest('hex'),
+      statements: res.body.statements,
+      proposals: [],
+      usage: res.body.usage,
+    });
+    expect(stored.body.finishedAt).toEqual(expect.any(String));
+    expect(stored.body.toolCalls.map(({ name, arguments: args, status }: Row) => ({ name, arguments: args, status }))).toEqual(res.body.toolCalls);
+    expect(stored.body.toolCalls.map((call: Row) => call.seq)).toEqual([0, 1]);
+    expect(stored.body.toolCalls.map((call: Row) => call.envelope)).toEqual(toolResultsIn(model.requests[1]));
+    expect(stored.body.toolCalls[0].rowCount).toBe((toolResultsIn(model.requests[1])[0].rows as Row[]).length);
+    expect(JSON.stringify(stored.body)).not.toMatch(/VGL-\d{6}/);
+    // Another patient's route never shows this turn; nor does a turn id that does not exist.
+    expect((await storedTurn(res.body.turnId, INJECTION_PATIENT)).status).toBe(404);
+    expect((await storedTurn('00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
   it('drops an uncited, a mis-cited and a wrong-number statement, keeping the grounded one', async () => {
@@ -177,6 +205,10 @@ describe('agent turns', () => {
     model.script([reply]);
     const res = await ask('What are the latest labs?');
     expect(res.body).toMatchObject({ status: 'failure', statements: [], proposals: [] });
+    // A failure turn is on record too, finished, not left `running`.
+    const stored = await storedTurn(res.body.turnId);
+    expect(stored.body).toMatchObject({ status: 'failure', statements: [], toolCalls: [] });
+    expect(stored.body.finishedAt).toEqual(expect.any(String));
   });
 
   it('answers 404 for a patient outside the caller’s teams, before any model call', async () => {

@@ -24,6 +24,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /patients/{patientId}/proposals': [StaffRole.Clinician, StaffRole.CareCoordinator],
   // A turn may file proposals in the caller's name, and order_lab is a clinician's to propose.
   'POST /patients/{patientId}/agent/turns': [StaffRole.Clinician],
+  // The stored turn holds what the model read under the agent projection: the same clinicians as the turn.
+  'GET /patients/{patientId}/agent/turns/{turnId}': [StaffRole.Clinician],
   'GET /proposals': QUEUE_READERS,
   'GET /proposals/events': QUEUE_READERS,
   'GET /proposals/{proposalId}': QUEUE_READERS,
@@ -64,8 +66,9 @@ describe('every route × method × role', () => {
   const cases = paths.flatMap((path) => METHODS.flatMap((method) => callers.map((caller) => [path, method, caller] as const)));
 
   it.each(cases)('%s %s as %s', async (path, method, caller) => {
-    // An unknown proposal id: the guard's decision is what is under test, not the proposal's.
-    const url = path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', '00000000-0000-4000-8000-000000000000');
+    // An unknown proposal (or turn) id: the guard's decision is what is under test, not the proposal's.
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    const url = path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId);
     const token = caller === 'anonymous' ? undefined : await sut.tokenFor(userFor(caller, PATIENT).username);
     let req = request(sut.app.getHttpServer())[method](url);
     if (token) req = req.set('authorization', `Bearer ${token}`);

@@ -4,6 +4,8 @@ import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../../
 import { useEmptyDatabase } from '../setup/database';
 
 const TABLES = [
+  'agent_tool_calls',
+  'agent_turns',
   'allergies',
   'audit_events',
   'care_gap_closures',

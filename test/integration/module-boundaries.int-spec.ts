@@ -29,8 +29,9 @@ const RULES: Record<string, readonly string[] | '*'> = {
   phi: ['cohort/enum'],
   common: ['config', 'phi'],
   audit: ['common', 'config'],
-  // The entities of cohort, audit and approvals for the data source; the fixture loader for the embedded database.
-  database: ['approvals', 'audit', 'cohort', 'config'],
+  // The entities of cohort, audit, approvals and the agent's turn record for the data source; the
+  // fixture loader for the embedded database.
+  database: ['agent/entities', 'approvals', 'audit', 'cohort', 'config'],
   redis: ['common', 'config'],
   auth: ['audit', 'cohort', 'common', 'config', 'phi'],
   tools: ['audit', 'auth', 'cohort', 'common', 'config', 'phi'],

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /** What the scripted model does on one request. */
 export type ScriptedReply =
@@ -26,6 +27,11 @@ export type Step = ScriptedReply | ((request: ChatRequest) => ScriptedReply);
  */
 export class FakeModel {
   readonly requests: ChatRequest[] = [];
+  /**
+   * Milliseconds spent inside the handler (request arrival to the response's end), summed: the
+   * overhead benchmark subtracts it from a turn's wall time to leave the server's own share.
+   */
+  busyMs = 0;
   private queue: Step[] = [];
   private fallback: Step = { httpStatus: 500 };
   private server?: Server;
@@ -54,6 +60,8 @@ export class FakeModel {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const start = performance.now();
+    res.once('finish', () => (this.busyMs += performance.now() - start));
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {

@@ -55,3 +55,61 @@ export class AgentTurnDto {
   @ApiProperty({ type: AgentUsageDto })
   usage: AgentUsageDto;
 }
+
+class StoredToolCallDto {
+  @ApiProperty({ description: 'Position of the call in the turn, from 0.' })
+  seq: number;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'The arguments as the model sent them (null when they were not JSON).', nullable: true })
+  arguments: unknown;
+
+  @ApiProperty()
+  status: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Rows the tool returned; null for a refusal or a proposal.' })
+  rowCount: number | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The result exactly as the model read it (agent projection, constant columns hoisted).' })
+  envelope: unknown;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class StoredAgentTurnDto {
+  @ApiProperty({ format: 'uuid' })
+  turnId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  patientId: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The clinician who asked.' })
+  clinicianId: string;
+
+  @ApiProperty({ enum: ['running', 'answered', 'insufficient_data', 'refused', 'access_denied', 'conflict', 'failure'] })
+  status: string;
+
+  @ApiProperty({ description: 'SHA-256 (hex) of the question: the text itself is not stored.' })
+  questionHash: string;
+
+  @ApiProperty({ type: [AgentStatementDto] })
+  statements: unknown[];
+
+  @ApiProperty({ type: [String] })
+  proposals: string[];
+
+  @ApiProperty({ type: AgentUsageDto, nullable: true, description: 'Null while the turn is running.' })
+  usage: unknown;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time', nullable: true })
+  finishedAt: string | null;
+
+  @ApiProperty({ type: [StoredToolCallDto] })
+  toolCalls: StoredToolCallDto[];
+}

@@ -1,0 +1,210 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
+import { createApp } from '../src/app.factory';
+import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
+import { mintDevToken } from '../src/auth/token.service';
+import { StaffRole } from '../src/cohort/enum';
+import { loadFixtureCohort } from '../src/cohort/fixtures/fixture-loader';
+import { createRootLogger } from '../src/common/logging/logger';
+import { loadConfig } from '../src/config/load-config';
+import { dataSourceOptions } from '../src/database/data-source.options';
+import { runMigrations } from '../src/database/schema';
+import { patientIdOf, userFor } from '../test/setup/cohort';
+import { ChatRequest, FakeModel, finalAnswer, Step, toolResultsIn } from '../test/setup/fake-model';
+import { createDatabase, dropDatabase, TEST_ANCHOR_DATE } from '../test/setup/test-database';
+import { summarize } from './stats';
+
+/**
+ * The server's own cost of an agent turn: everything but the model. Over real HTTP against the real
+ * app on a throwaway, freshly seeded database, with the tests' scripted model answering instantly.
+ * Each turn is three tool calls in one model reply, then a grounded final answer (two model calls).
+ * Overhead = the turn's wall time at the client − the time spent inside the model's handler, so the
+ * openai client, the loop, the tools, their audit writes, the turn record and grounding all count as the server's.
+ * A benchmark, not a test: it reports, it never fails on a number. See README "Benchmarks".
+ */
+
+const PATIENT = 'complete-record';
+const TOOLS = ['patient_labs', 'care_gap_lookup', 'missing_data_check'];
+const ROOT = resolve(__dirname, '..', '..');
+const RESULTS = join(ROOT, 'bench', 'results', 'agent-overhead.md');
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Options {
+  turns: number;
+  warmup: number;
+  note: string;
+}
+
+interface Sample {
+  turnMs: number;
+  modelMs: number;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const clinician = userFor(StaffRole.Clinician, PATIENT);
+  const name = `vigil_test_bench_${randomBytes(4).toString('hex')}`;
+  const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const model = new FakeModel();
+  let app: INestApplication | undefined;
+  let created = false;
+  let interrupted = false;
+  // As in access-timing: keep a listener so the app's re-raised signal cannot skip the database drop.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (interrupted = true));
+  try {
+    log(`creating ${name}: migrate and seed the fixture cohort`);
+    const url = await createDatabase(name);
+    created = true;
+    const postgres = await migrateAndSeed(url);
+    await model.start();
+    const config = loadConfig({
+      NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+      AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted',
+    });
+    app = await createApp({ config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') }, { abortOnError: false });
+    await app.listen(0, '127.0.0.1');
+    const url0 = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/patients/${patientIdOf(PATIENT)}/agent/turns`;
+    const key = loadOrCreateDevKey(config.auth.devKeyFile);
+    const token = await mintDevToken(key, clinician.username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });
+
+    const run = async (count: number, samples?: Sample[]) => {
+      for (let i = 0; i < count; i += 1) {
+        if (interrupted) throw new Error('interrupted');
+        model.script(turnScript());
+        const busyBefore = model.busyMs;
+        const { ms, body } = await timedTurn(url0, token);
+        checkTurn(body);
+        samples?.push({ turnMs: ms, modelMs: model.busyMs - busyBefore });
+      }
+    };
+    log(`warm-up: ${options.warmup} turns`);
+    await run(options.warmup);
+    const samples: Sample[] = [];
+    log(`measuring: ${options.turns} turns, one at a time`);
+    await run(options.turns, samples);
+
+    const report = renderReport(options, samples, { clinician: clinician.username, poolSize: config.database.poolSize, postgres });
+    process.stdout.write(`\n${report}\n`);
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(RESULTS, report);
+    log(`written to ${relative(process.cwd(), RESULTS)}`);
+  } finally {
+    await app?.close().catch((error: unknown) => console.error(`closing the app failed: ${messageOf(error)}`));
+    await model.stop().catch(() => undefined);
+    if (created) await dropDatabase(name).catch((error: unknown) => console.error(`dropping ${name} failed (drop it by hand): ${messageOf(error)}`));
+    rmSync(keyDir, { recursive: true, force: true });
+  }
+}
+
+/** Three tools in one reply, then a statement citing the first numeric lab the model was shown. */
+function turnScript(): Step[] {
+  return [
+    { toolCalls: TOOLS.map((tool) => ({ name: tool, arguments: '{}' })) },
+    (request: ChatRequest) => {
+      const rows = toolResultsIn(request).flatMap((result) =>
+        ((result.rows as Record<string, unknown>[] | undefined) ?? []).map((row) => ({ ...(result.sameInEveryRow as object), ...row }) as Record<string, unknown>),
+      );
+      const lab = rows.find((row) => typeof row.value === 'number' && String(row.citation).startsWith('obs:'));
+      if (!lab) throw new Error('the scripted model saw no numeric lab');
+      return finalAnswer('answered', [{ text: `${String(lab.display)} was ${String(lab.value)} ${String(lab.unit)}.`, citations: [String(lab.citation)] }]);
+    },
+  ];
+}
+
+/** A benchmark of the wrong turn measures nothing: every turn must be the grounded three-tool one. */
+function checkTurn(body: string): void {
+  const turn = JSON.parse(body) as { status?: string; toolCalls?: { status: string }[]; statements?: unknown[] };
+  const ok = turn.status === 'answered' && turn.statements?.length === 1 && turn.toolCalls?.length === 3;
+  if (!ok) throw new Error(`unexpected turn: status ${turn.status}, ${turn.toolCalls?.length ?? 0} tool calls, ${turn.statements?.length ?? 0} statements`);
+}
+
+async function migrateAndSeed(url: string): Promise<string> {
+  const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
+  await dataSource.initialize();
+  try {
+    await runMigrations(dataSource);
+    await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
+    const [row] = await dataSource.query<{ version: string }[]>(`SELECT current_setting('server_version') AS version`);
+    return `PostgreSQL ${row.version}`;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** One turn, timed from sending to the last byte of the body, on the global keep-alive agent. */
+async function timedTurn(url: string, token: string): Promise<{ ms: number; body: string }> {
+  const start = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ question: 'What are the latest labs, open care gaps and missing data?' }),
+  });
+  const body = await response.text();
+  const ms = performance.now() - start;
+  if (response.status !== 200) throw new Error(`turn answered ${response.status}`);
+  return { ms, body };
+}
+
+function renderReport(options: Options, samples: Sample[], facts: { clinician: string; poolSize: number; postgres: string }): string {
+  const rows: [string, number[]][] = [
+    ['Server overhead (turn − model)', samples.map((s) => s.turnMs - s.modelMs)],
+    ['Turn at the client', samples.map((s) => s.turnMs)],
+    ['Inside the model handler (2 calls)', samples.map((s) => s.modelMs)],
+  ];
+  const ms = (value: number) => value.toFixed(2);
+  const args = process.argv.slice(2).join(' ');
+  return [
+    '# Agent overhead: the server\'s share of a three-tool turn',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Command: \`npm run bench:agent${args ? ` -- ${args}` : ''}\``,
+    `- Machine: ${options.note} (${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${facts.postgres})`,
+    `- Setup: a throwaway database migrated and seeded with the fixture cohort; the real app (silent logger, pool of ${facts.poolSize}) ` +
+      `on a free port; the tests' scripted OpenAI-compatible model (test/setup/fake-model.ts) answering at once over local HTTP. ` +
+      `Each turn, as ${facts.clinician} about \`${PATIENT}\`: one model reply calling ${TOOLS.join(', ')}, then a final answer ` +
+      `with one statement citing a lab row (grounded). ${options.warmup} warm-up turns discarded, then ${options.turns} measured, one at a time.`,
+    '- Overhead = wall time at the HTTP client − time inside the model\'s request handler; it includes the openai client, ' +
+      'the loop, the three tools with their audit writes, the turn record (one turn row, three tool-call rows, the final update), ' +
+      'grounding, and both HTTP hops.',
+    '',
+    '| Per turn | n | median ms | p90 ms | p99 ms | mean ms |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(([label, values]) => {
+      const s = summarize(values);
+      return `| ${label} | ${s.count} | ${ms(s.median)} | ${ms(s.p90)} | ${ms(s.p99)} | ${ms(s.mean)} |`;
+    }),
+    '',
+  ].join('\n');
+}
+
+function parseOptions(args: string[]): Options {
+  const options: Options = { turns: 200, warmup: 20, note: `${cpus().length} cores, shared, noisy` };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    if (flag === '--note' && value) options.note = value;
+    else if (['--turns', '--warmup'].includes(flag) && /^\d+$/.test(value ?? '')) options[flag.slice(2) as 'turns' | 'warmup'] = Number(value);
+    else throw new Error(`usage: npm run bench:agent -- [--turns N (default 200)] [--warmup N (default 20)] [--note TEXT]; got "${flag}"`);
+  }
+  if (options.turns < 10) throw new Error('--turns must be at least 10');
+  return options;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench:agent] ${message}\n`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+main().catch((error: unknown) => {
+  console.error(`[bench:agent] failed: ${messageOf(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,27 @@
+/**
+ * Every statement of the agent's turn record: fixed and parameterised (registered in the statement
+ * list, `src/cli/statement-list.ts`). Timestamps come back as ISO-8601 UTC text.
+ */
+const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "${alias}"`;
+
+export const AGENT_STATEMENTS = {
+  /** $1 turn id, $2 patient, $3 clinician, $4 sha256 of the question. */
+  insertTurn: `INSERT INTO agent_turns (id, patient_id, clinician_id, status, question_hash) VALUES ($1, $2, $3, 'running', $4)`,
+
+  /** $1 turn id, $2 seq, $3 tool, $4 arguments (jsonb), $5 status, $6 row count, $7 envelope (jsonb). */
+  insertToolCall: `INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
+VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb)`,
+
+  /** $1 turn id, $2 final status, $3 statements (jsonb), $4 proposal ids, $5 usage (jsonb). Only a running turn ends. */
+  finishTurn: `UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, finished_at = now()
+WHERE id = $1 AND status = 'running'`,
+
+  /** $1 turn id, $2 patient: the route's patient must be the turn's (a turn never answers for another). */
+  turnById: `SELECT t.id AS "turnId", t.patient_id AS "patientId", t.clinician_id AS "clinicianId", t.status,
+  t.question_hash AS "questionHash", t.statements, t.proposal_ids AS "proposals", t.usage,
+  ${ISO('t.created_at', 'createdAt')}, ${ISO('t.finished_at', 'finishedAt')}
+FROM agent_turns t WHERE t.id = $1 AND t.patient_id = $2`,
+
+  toolCallsOf: `SELECT c.seq, c.tool AS "name", c.arguments, c.status, c.row_count AS "rowCount", c.envelope, ${ISO('c.created_at', 'createdAt')}
+FROM agent_tool_calls c WHERE c.turn_id = $1 ORDER BY c.seq`,
+};

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AGENT_STATEMENTS as SQL } from './agent.sql';
+
+export interface StoredToolCall {
+  seq: number;
+  name: string;
+  arguments: unknown;
+  status: string;
+  rowCount: number | null;
+  envelope: unknown;
+  createdAt: string;
+}
+
+export interface StoredTurn {
+  turnId: string;
+  patientId: string;
+  clinicianId: string;
+  status: string;
+  questionHash: string;
+  statements: unknown[];
+  proposals: string[];
+  usage: Record<string, unknown> | null;
+  createdAt: string;
+  finishedAt: string | null;
+  toolCalls: StoredToolCall[];
+}
+
+/** Only the hash of a question is kept (see AgentTurnRecord for why). */
+export const questionHash = (question: string) => createHash('sha256').update(question, 'utf8').digest('hex');
+
+/** Writes and reads the turn record (agent_turns, agent_tool_calls) with the fixed statements of agent.sql.ts. */
+export class TurnStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async start(turnId: string, patientId: string, clinicianId: string, question: string): Promise<void> {
+    await this.dataSource.query(SQL.insertTurn, [turnId, patientId, clinicianId, questionHash(question)]);
+  }
+
+  async toolCall(turnId: string, seq: number, call: { name: string; arguments: unknown; status: string; rowCount: number | null; envelope: unknown }): Promise<void> {
+    // jsonb parameters go as JSON text: node-postgres would send a JS array as a Postgres array.
+    await this.dataSource.query(SQL.insertToolCall, [turnId, seq, call.name, call.arguments === null || call.arguments === undefined ? null : JSON.stringify(call.arguments), call.status, call.rowCount, JSON.stringify(call.envelope)]);
+  }
+
+  async finish(turnId: string, status: string, statements: unknown[], proposals: string[], usage: object): Promise<void> {
+    await this.dataSource.query(SQL.finishTurn, [turnId, status, JSON.stringify(statements), proposals, JSON.stringify(usage)]);
+  }
+
+  async find(turnId: string, patientId: string): Promise<StoredTurn | undefined> {
+    const [turn] = await this.dataSource.query<Omit<StoredTurn, 'toolCalls'>[]>(SQL.turnById, [turnId, patientId]);
+    if (!turn) return undefined;
+    const toolCalls = await this.dataSource.query<StoredToolCall[]>(SQL.toolCallsOf, [turnId]);
+    return { ...turn, toolCalls };
+  }
+}
