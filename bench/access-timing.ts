@@ -1,24 +1,12 @@
 import 'reflect-metadata';
-import { INestApplication } from '@nestjs/common';
+import { benchLogger, publishReport, ROOT, runBench, withBenchApp } from './harness';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DataSource } from 'typeorm';
 import { patients, staff } from '../fixtures';
-import { createApp } from '../src/app.factory';
-import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
-import { mintDevToken } from '../src/auth/token.service';
 import { StaffRole } from '../src/cohort/enum';
-import { loadFixtureCohort } from '../src/cohort/fixtures/fixture-loader';
 import { fixtureId } from '../src/cohort/fixtures/fixture-rows';
-import { createRootLogger } from '../src/common/logging/logger';
-import { loadConfig } from '../src/config/load-config';
-import { dataSourceOptions } from '../src/database/data-source.options';
-import { runMigrations } from '../src/database/schema';
-import { createDatabase, dropDatabase, TEST_ANCHOR_DATE } from '../test/setup/test-database';
 import { bootstrapMedianDifference, mannWhitneyU, seededRandom, shuffle, Summary, summarize } from './stats';
 
 /**
@@ -47,9 +35,7 @@ interface Sample {
   path: string;
 }
 
-const ROOT = resolve(__dirname, '..', '..');
 const RESULTS = join(ROOT, 'bench', 'results', 'access-timing.md');
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -59,27 +45,10 @@ async function main(): Promise<void> {
   const foreign = patients.filter((patient) => !onTeam(patient.careTeams)).map((patient) => fixtureId('patient', patient.key));
   const own = patients.filter((patient) => onTeam(patient.careTeams)).map((patient) => fixtureId('patient', patient.key));
 
-  const name = `vigil_test_bench_${randomBytes(4).toString('hex')}`;
-  const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  let app: INestApplication | undefined;
-  let created = false;
-  let interrupted = false;
-  // The app's shutdown hooks close it on a signal and then raise the signal again; keeping a listener
-  // stops that second signal from killing the process before the database is dropped.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (interrupted = true));
-  try {
-    log(`creating ${name}: migrate and seed the fixture cohort`);
-    const url = await createDatabase(name);
-    created = true;
-    const postgres = await migrateAndSeed(url);
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key') });
-    app = await createApp({ config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') }, { abortOnError: false });
+  await withBenchApp('bench:access', {}, async (bench) => {
     let connections = 0;
-    app.getHttpServer().on('connection', () => (connections += 1));
-    await app.listen(0, '127.0.0.1');
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const key = loadOrCreateDevKey(config.auth.devKeyFile);
-    const token = await mintDevToken(key, clinician.username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });
+    bench.app.getHttpServer().on('connection', () => (connections += 1));
+    const token = await bench.tokenFor(clinician.username);
 
     const random = seededRandom(options.seed);
     const plan = (count: number): Sample[] =>
@@ -95,8 +64,8 @@ async function main(): Promise<void> {
     const checks = new ResponseChecks();
     const run = async (samples: Sample[], timings?: Record<Kind, number[]>) => {
       for (const sample of samples) {
-        if (interrupted) throw new Error('interrupted');
-        const { ms, status, body, headers } = await timedGet(base + sample.path, token);
+        if (bench.interrupted()) throw new Error('interrupted');
+        const { ms, status, body, headers } = await timedGet(bench.base + sample.path, token);
         const expected = KINDS.find((entry) => entry.kind === sample.kind)!.status;
         if (status !== expected) throw new Error(`${sample.kind} request answered ${status}, expected ${expected}`);
         if (expected === 404) checks.add(body, headers);
@@ -111,35 +80,15 @@ async function main(): Promise<void> {
 
     const report = renderReport(options, timings, {
       clinician: `${clinician.username} (${clinician.careTeams.join(', ')})`,
-      poolSize: config.database.poolSize,
+      poolSize: bench.poolSize,
       foreignPatients: foreign.length,
       ownPatients: own.length,
-      postgres,
+      postgres: bench.postgres,
       connections,
       checks: checks.describe(),
     });
-    process.stdout.write(`\n${report}\n`);
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    writeFileSync(RESULTS, report);
-    log(`written to ${relative(process.cwd(), RESULTS)}`);
-  } finally {
-    await app?.close().catch((error: unknown) => console.error(`closing the app failed: ${messageOf(error)}`));
-    if (created) await dropDatabase(name).catch((error: unknown) => console.error(`dropping ${name} failed (drop it by hand): ${messageOf(error)}`));
-    rmSync(keyDir, { recursive: true, force: true });
-  }
-}
-
-async function migrateAndSeed(url: string): Promise<string> {
-  const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
-  await dataSource.initialize();
-  try {
-    await runMigrations(dataSource);
-    await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
-    const [row] = await dataSource.query<{ version: string }[]>(`SELECT current_setting('server_version') AS version`);
-    return `PostgreSQL ${row.version}`;
-  } finally {
-    await dataSource.destroy();
-  }
+    publishReport('bench:access', RESULTS, report);
+  });
 }
 
 /** One request, timed from sending to the last byte of the body, on the global keep-alive agent. */
@@ -254,15 +203,6 @@ function parseOptions(args: string[]): Options {
   return options;
 }
 
-function log(message: string): void {
-  process.stderr.write(`[bench:access] ${message}\n`);
-}
+const log = benchLogger('bench:access');
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-main().catch((error: unknown) => {
-  console.error(`[bench:access] failed: ${messageOf(error)}`);
-  process.exitCode = 1;
-});
+runBench('bench:access', main);

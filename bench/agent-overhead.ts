@@ -1,24 +1,11 @@
 import 'reflect-metadata';
-import { INestApplication } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { benchLogger, publishReport, ROOT, runBench, withBenchApp } from './harness';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory';
-import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
-import { mintDevToken } from '../src/auth/token.service';
 import { StaffRole } from '../src/cohort/enum';
-import { loadFixtureCohort } from '../src/cohort/fixtures/fixture-loader';
-import { createRootLogger } from '../src/common/logging/logger';
-import { loadConfig } from '../src/config/load-config';
-import { dataSourceOptions } from '../src/database/data-source.options';
-import { runMigrations } from '../src/database/schema';
 import { patientIdOf, userFor } from '../test/setup/cohort';
 import { ChatRequest, FakeModel, finalAnswer, Step, toolResultsIn } from '../test/setup/fake-model';
-import { createDatabase, dropDatabase, TEST_ANCHOR_DATE } from '../test/setup/test-database';
 import { summarize } from './stats';
 
 /**
@@ -32,9 +19,7 @@ import { summarize } from './stats';
 
 const PATIENT = 'complete-record';
 const TOOLS = ['patient_labs', 'care_gap_lookup', 'missing_data_check'];
-const ROOT = resolve(__dirname, '..', '..');
 const RESULTS = join(ROOT, 'bench', 'results', 'agent-overhead.md');
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 interface Options {
   turns: number;
@@ -50,56 +35,31 @@ interface Sample {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const clinician = userFor(StaffRole.Clinician, PATIENT);
-  const name = `vigil_test_bench_${randomBytes(4).toString('hex')}`;
-  const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const model = new FakeModel();
-  let app: INestApplication | undefined;
-  let created = false;
-  let interrupted = false;
-  // As in access-timing: keep a listener so the app's re-raised signal cannot skip the database drop.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (interrupted = true));
+  await model.start();
   try {
-    log(`creating ${name}: migrate and seed the fixture cohort`);
-    const url = await createDatabase(name);
-    created = true;
-    const postgres = await migrateAndSeed(url);
-    await model.start();
-    const config = loadConfig({
-      NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
-      AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted',
+    await withBenchApp('bench:agent', { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' }, async (bench) => {
+      const url = `${bench.base}/patients/${patientIdOf(PATIENT)}/agent/turns`;
+      const token = await bench.tokenFor(clinician.username);
+      const run = async (count: number, samples?: Sample[]) => {
+        for (let i = 0; i < count; i += 1) {
+          if (bench.interrupted()) throw new Error('interrupted');
+          model.script(turnScript());
+          const busyBefore = model.busyMs;
+          const { ms, body } = await timedTurn(url, token);
+          checkTurn(body);
+          samples?.push({ turnMs: ms, modelMs: model.busyMs - busyBefore });
+        }
+      };
+      log(`warm-up: ${options.warmup} turns`);
+      await run(options.warmup);
+      const samples: Sample[] = [];
+      log(`measuring: ${options.turns} turns, one at a time`);
+      await run(options.turns, samples);
+      publishReport('bench:agent', RESULTS, renderReport(options, samples, { clinician: clinician.username, poolSize: bench.poolSize, postgres: bench.postgres }));
     });
-    app = await createApp({ config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') }, { abortOnError: false });
-    await app.listen(0, '127.0.0.1');
-    const url0 = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/patients/${patientIdOf(PATIENT)}/agent/turns`;
-    const key = loadOrCreateDevKey(config.auth.devKeyFile);
-    const token = await mintDevToken(key, clinician.username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });
-
-    const run = async (count: number, samples?: Sample[]) => {
-      for (let i = 0; i < count; i += 1) {
-        if (interrupted) throw new Error('interrupted');
-        model.script(turnScript());
-        const busyBefore = model.busyMs;
-        const { ms, body } = await timedTurn(url0, token);
-        checkTurn(body);
-        samples?.push({ turnMs: ms, modelMs: model.busyMs - busyBefore });
-      }
-    };
-    log(`warm-up: ${options.warmup} turns`);
-    await run(options.warmup);
-    const samples: Sample[] = [];
-    log(`measuring: ${options.turns} turns, one at a time`);
-    await run(options.turns, samples);
-
-    const report = renderReport(options, samples, { clinician: clinician.username, poolSize: config.database.poolSize, postgres });
-    process.stdout.write(`\n${report}\n`);
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    writeFileSync(RESULTS, report);
-    log(`written to ${relative(process.cwd(), RESULTS)}`);
   } finally {
-    await app?.close().catch((error: unknown) => console.error(`closing the app failed: ${messageOf(error)}`));
     await model.stop().catch(() => undefined);
-    if (created) await dropDatabase(name).catch((error: unknown) => console.error(`dropping ${name} failed (drop it by hand): ${messageOf(error)}`));
-    rmSync(keyDir, { recursive: true, force: true });
   }
 }
 
@@ -123,19 +83,6 @@ function checkTurn(body: string): void {
   const turn = JSON.parse(body) as { status?: string; toolCalls?: { status: string }[]; statements?: unknown[] };
   const ok = turn.status === 'answered' && turn.statements?.length === 1 && turn.toolCalls?.length === 3;
   if (!ok) throw new Error(`unexpected turn: status ${turn.status}, ${turn.toolCalls?.length ?? 0} tool calls, ${turn.statements?.length ?? 0} statements`);
-}
-
-async function migrateAndSeed(url: string): Promise<string> {
-  const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
-  await dataSource.initialize();
-  try {
-    await runMigrations(dataSource);
-    await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
-    const [row] = await dataSource.query<{ version: string }[]>(`SELECT current_setting('server_version') AS version`);
-    return `PostgreSQL ${row.version}`;
-  } finally {
-    await dataSource.destroy();
-  }
 }
 
 /** One turn, timed from sending to the last byte of the body, on the global keep-alive agent. */
@@ -196,15 +143,6 @@ function parseOptions(args: string[]): Options {
   return options;
 }
 
-function log(message: string): void {
-  process.stderr.write(`[bench:agent] ${message}\n`);
-}
+const log = benchLogger('bench:agent');
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-main().catch((error: unknown) => {
-  console.error(`[bench:agent] failed: ${messageOf(error)}`);
-  process.exitCode = 1;
-});
+runBench('bench:agent', main);
