@@ -2,7 +2,7 @@
  * Every statement of the agent's turn record: fixed and parameterised (registered in the statement
  * list, `src/cli/statement-list.ts`). Timestamps come back as ISO-8601 UTC text.
  */
-const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "${alias}"`;
+import { isoTimestamp as ISO } from '../common/sql';
 
 export const AGENT_STATEMENTS = {
   /** $1 turn id, $2 patient, $3 clinician, $4 sha256 of the question. */

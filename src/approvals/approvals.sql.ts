@@ -4,7 +4,7 @@
  */
 // Microseconds kept: the review queue's cursor compares timestamps, and rows created within one
 // second would otherwise be skipped between pages.
-const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "${alias}"`;
+import { isoTimestamp as ISO } from '../common/sql';
 
 const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
