@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Caller } from '../auth/caller';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
@@ -36,6 +36,7 @@ export class AgentController {
   @ApiUnauthorizedResponse({ type: ProblemDto })
   @ApiForbiddenResponse({ type: ProblemDto })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such patient, or not on your care teams (indistinguishable).' })
+  @ApiTooManyRequestsResponse({ type: ProblemDto, description: 'The clinician started AGENT_MAX_TURNS_PER_HOUR turns in the last hour; `Retry-After` says when the next is allowed.' })
   @ApiServiceUnavailableResponse({ type: ProblemDto, description: 'No model configured (the detail names the variables to set).' })
   @ApiProblemResponses()
   turn(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: AgentTurnRequestDto): Promise<AgentTurnDto> {

@@ -13,11 +13,23 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { auditOutcomeOf } from '../tools/tool-audit';
 import { ToolsService } from '../tools/tools.service';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './grounding';
-import { asksForClinicalAdvice, SYSTEM_PROMPT } from './system-prompt';
+import { clinicalAdviceRequested } from './clinical-advice';
+import { SYSTEM_PROMPT } from './system-prompt';
 import { agentTools, asModelTools } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
 import { ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
+import { BudgetStop, TurnBudget } from './turn-budget';
 import { StoredTurn, TurnStore } from './turn-store';
+
+export interface TurnUsage {
+  modelCalls: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  droppedStatements: string[];
+  /** The budget that ended the turn before a final answer, or null. */
+  budgetExhausted: BudgetStop | null;
+}
 
 export interface AgentTurn {
   turnId: string;
@@ -25,8 +37,18 @@ export interface AgentTurn {
   statements: Statement[];
   proposals: string[];
   toolCalls: ToolCallRecord[];
-  usage: { modelCalls: number; toolCalls: number; promptTokens: number; completionTokens: number; droppedStatements: string[] };
+  usage: TurnUsage;
 }
+
+const turnRateLimited = (retryAfterSeconds: number, perHour: number) =>
+  new ProblemException(
+    HttpStatus.TOO_MANY_REQUESTS,
+    'agent_turn_rate_limited',
+    'Too Many Requests',
+    `At most ${perHour} agent turns per clinician in any hour; try again in ${retryAfterSeconds} s.`,
+    undefined,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
 
 export const agentNotConfigured = () =>
   new ProblemException(
@@ -84,56 +106,58 @@ export class AgentService {
       turnId: randomUUID(), caller, patientId, catalog,
       cited: new Map(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [],
     };
-    const usage = { modelCalls: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, droppedStatements: [] as string[] };
+    const { maxTurnsPerHour } = this.config.agent;
     // Stored before anything runs, so a turn that dies half-way is still on record as `running`.
-    await this.store.start(context.turnId, patientId, caller.userId, question);
+    const started = await this.store.start(context.turnId, patientId, caller.userId, question, maxTurnsPerHour);
+    if (!started.started) throw turnRateLimited(started.retryAfterSeconds, maxTurnsPerHour);
+
+    const budget = new TurnBudget(this.config.agent);
+    const droppedStatements: string[] = [];
+    let budgetExhausted: BudgetStop | null = null;
     const finish = async (status: TurnStatus, statements: Statement[] = []): Promise<AgentTurn> => {
+      const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
+      const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, budgetExhausted };
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
       // Only ids and counts are logged: never the question, a statement or a tool result.
-      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, proposals: context.proposals.length });
+      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
       return { turnId: context.turnId, status, statements, proposals: context.proposals, toolCalls: context.toolCalls, usage };
     };
-    if (asksForClinicalAdvice(question)) return finish('refused');
+    if (clinicalAdviceRequested(question)) return finish('refused');
 
-    const { maxModelCalls, maxToolCalls, timeoutMs } = this.config.agent;
-    const deadline = Date.now() + timeoutMs;
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: question }];
     const modelTools = asModelTools(catalog);
-    while (usage.modelCalls < maxModelCalls) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      const toolsLeft = usage.toolCalls < maxToolCalls;
+    while ((budgetExhausted = budget.stop()) === null) {
+      const offerTools = budget.toolsLeft();
       let completion: ChatCompletion;
       try {
-        usage.modelCalls += 1;
+        budget.startModelCall();
         completion = await model.client.chat.completions.create(
-          { model: model.name, messages, ...(toolsLeft ? { tools: modelTools } : {}) },
-          { timeout: remaining },
+          { model: model.name, messages, ...(offerTools ? { tools: modelTools } : {}) },
+          { timeout: budget.remainingMs() },
         );
       } catch (error) {
         this.logger.warn({ msg: 'agent model call failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
         return finish('failure');
       }
-      usage.promptTokens += completion?.usage?.prompt_tokens ?? 0;
-      usage.completionTokens += completion?.usage?.completion_tokens ?? 0;
       const message = completion?.choices?.[0]?.message;
+      budget.recordTokens(completion?.usage, () => JSON.stringify(messages), () => JSON.stringify(message ?? ''));
       if (!message || typeof message !== 'object') return finish('failure');
       const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
       if (calls.length === 0) {
+        // A final answer is judged even when it spent the last of a budget: its tokens are already paid.
         const answer = parseFinalAnswer(message.content);
         if (!answer) return finish('failure');
         const grounded = groundAnswer(answer, context.cited);
-        usage.droppedStatements.push(...grounded.dropped);
+        droppedStatements.push(...grounded.dropped);
         return finish(grounded.status, grounded.statements);
       }
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
       for (const call of calls) {
         let result: Parameters<typeof renderForModel>[0];
-        if (!toolsLeft || usage.toolCalls >= maxToolCalls) {
+        if (!offerTools || !budget.takeToolCall()) {
           context.toolCalls.push({ name: call.function.name, arguments: null, status: 'tool_budget_exhausted' });
           result = refusal(call.function.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.');
         } else {
-          usage.toolCalls += 1;
           result = await this.runner.run(context, call.function.name, call.function.arguments);
         }
         const content = renderForModel(result);
@@ -141,7 +165,7 @@ export class AgentService {
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
     }
-    // Model budget or wall time spent without a final answer: nothing grounded to stand behind.
+    // A budget ran out before a final answer: nothing grounded to stand behind.
     return finish('insufficient_data');
   }
 

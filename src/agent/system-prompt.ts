@@ -12,16 +12,3 @@ export const SYSTEM_PROMPT = [
   'Every number in a statement must be copied from a cited row. A statement without a valid citation is discarded.',
   'No record of something means it was never recorded here, not that it is absent: say so rather than guess.',
 ].join('\n');
-
-/**
- * Questions that ask for a diagnosis, a prescription or a treatment decision are refused before
- * any model call: the service reports evidence only. A keyword screen, not a classifier model; it
- * is deliberately broad and documented as such (README "Agent"). Statements that slip through are
- * still dropped by the grounding check.
- */
-const CLINICAL_ADVICE =
-  /\b(diagnos\w*|prescri\w*|what (?:dose|dosage)|which (?:drug|medication|medicine)|should (?:i|we|he|she|they|the patient) (?:start|stop|take|give|increase|decrease|switch|be (?:started|given|put))|treatment (?:plan|decision)|how (?:should|do) (?:i|we) treat)\b/i;
-
-export function asksForClinicalAdvice(question: string): boolean {
-  return CLINICAL_ADVICE.test(question);
-}

@@ -15,6 +15,16 @@ describe(parseArguments.name, () => {
     expect(parseArguments('{"note": "None, }", "x": None}')).toEqual({ ok: true, value: { note: 'None, }', x: null }, repaired: true });
   });
 
+  it('quotes an unquoted calendar date, and nothing that only looks like one', () => {
+    expect(parseArguments('{"from": 2026-01-01, "to": 2026-06-30}')).toEqual({ ok: true, value: { from: '2026-01-01', to: '2026-06-30' }, repaired: true });
+    expect(parseArguments('{"asOf": 2026-06-30,}')).toEqual({ ok: true, value: { asOf: '2026-06-30' }, repaired: true });
+    // Inside a string it is text, left alone; a date-time, a longer number run or a negative year stays broken.
+    expect(parseArguments('{"note": "seen 2026-01-01", "x": None}')).toEqual({ ok: true, value: { note: 'seen 2026-01-01', x: null }, repaired: true });
+    expect(parseArguments('{"from": 2026-01-01T08:00:00Z}')).toEqual({ ok: false });
+    expect(parseArguments('{"from": 12026-01-01}')).toEqual({ ok: false });
+    expect(parseArguments('{"from": -2026-01-01}')).toEqual({ ok: false });
+  });
+
   it('refuses anything else', () => {
     expect(parseArguments("{from: '2026-01-01'}")).toEqual({ ok: false });
     expect(parseArguments('{"from": "2026-01-01"')).toEqual({ ok: false });

@@ -6,8 +6,9 @@ import { refusal, ToolRefusal } from './tool-result';
 
 /**
  * Parses the model's argument text. Only narrow, deterministic repairs are made (a bare Python
- * `None` becomes `null`, a trailing comma before `}` or `]` is dropped); anything else is a parse
- * error sent back to the model, never a guess. Repairs run outside string literals only.
+ * `None` becomes `null`, a trailing comma before `}` or `]` is dropped, an unquoted calendar date
+ * such as `2026-06-30` is quoted); anything else is a parse error sent back to the model, never a
+ * guess. Repairs run outside string literals only, so text inside a string is never touched.
  */
 export function parseArguments(text: string): { ok: true; value: unknown; repaired: boolean } | { ok: false } {
   const source = text.trim() === '' ? '{}' : text;
@@ -27,8 +28,18 @@ function repairOutsideStrings(text: string): string {
   // Split into string literals (kept verbatim) and the code between them (repaired).
   return text
     .split(/("(?:[^"\\]|\\.)*")/)
-    .map((part, index) => (index % 2 === 1 ? part : part.replace(/\bNone\b/g, 'null').replace(/,\s*([}\]])/g, '$1')))
+    .map((part, index) => (index % 2 === 1 ? part : repairCode(part)))
     .join('');
+}
+
+/**
+ * A bare date is unambiguous (JSON has no value that looks like `2026-06-30`: as arithmetic it is
+ * not JSON at all), so quoting it cannot change the meaning of anything that already parsed.
+ */
+const BARE_DATE = /(?<![\w.-])(\d{4}-\d{2}-\d{2})(?![\w.:-])/g;
+
+function repairCode(code: string): string {
+  return code.replace(/\bNone\b/g, 'null').replace(BARE_DATE, '"$1"').replace(/,\s*([}\]])/g, '$1');
 }
 
 /** Normalised form of a call, so "the same call again" is recognised whatever the key order. */

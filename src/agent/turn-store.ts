@@ -33,8 +33,18 @@ export const questionHash = (question: string) => createHash('sha256').update(qu
 export class TurnStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  async start(turnId: string, patientId: string, clinicianId: string, question: string): Promise<void> {
-    await this.dataSource.query(SQL.insertTurn, [turnId, patientId, clinicianId, questionHash(question)]);
+  /**
+   * Records a new `running` turn unless the clinician has started `perHour` turns in the last
+   * hour; then nothing is written and the answer says in how many seconds a turn frees up.
+   */
+  async start(turnId: string, patientId: string, clinicianId: string, question: string, perHour: number): Promise<{ started: true } | { started: false; retryAfterSeconds: number }> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(SQL.lockClinicianTurns, [clinicianId]);
+      const inserted = await manager.query<unknown[]>(SQL.insertTurnWithinLimit, [turnId, patientId, clinicianId, questionHash(question), perHour]);
+      if (inserted.length > 0) return { started: true as const };
+      const [{ seconds }] = await manager.query<{ seconds: number }[]>(SQL.secondsUntilTurnFrees, [clinicianId]);
+      return { started: false as const, retryAfterSeconds: seconds };
+    });
   }
 
   async toolCall(turnId: string, seq: number, call: { name: string; arguments: unknown; status: string; rowCount: number | null; envelope: unknown }): Promise<void> {

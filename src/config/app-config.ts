@@ -31,6 +31,10 @@ export interface AppConfig {
     maxModelCalls: number;
     maxToolCalls: number;
     timeoutMs: number;
+    /** Prompt + completion tokens per turn. */
+    maxTokens: number;
+    /** Turns one clinician may start in a rolling hour. */
+    maxTurnsPerHour: number;
   };
 }
 

@@ -143,4 +143,21 @@ export class EnvironmentVariables {
   @Min(100)
   @Max(600000)
   AGENT_TIMEOUT_MS = 30000;
+
+  /**
+   * Model tokens (prompt + completion, as the endpoint reports them) per turn; when spent the turn
+   * ends with what is grounded. Prompts grow with every tool result, so this caps cost per turn.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(2000000)
+  AGENT_MAX_TOKENS = 60000;
+
+  /** Agent turns one clinician may start in any rolling hour; further requests answer 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  AGENT_MAX_TURNS_PER_HOUR = 60;
 }

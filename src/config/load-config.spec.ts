@@ -43,11 +43,13 @@ describe(loadConfig.name, () => {
   });
 
   it('configures no model by default, reads the agent variables, and needs a model name with a base URL', () => {
-    expect(loadConfig({}).agent).toEqual({ maxModelCalls: 6, maxToolCalls: 8, timeoutMs: 30000 });
+    expect(loadConfig({}).agent).toEqual({ maxModelCalls: 6, maxToolCalls: 8, timeoutMs: 30000, maxTokens: 60000, maxTurnsPerHour: 60 });
     expect(
       loadConfig({ AGENT_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1', AGENT_MODEL_NAME: 'qwen2.5:7b', AGENT_MAX_TOOL_CALLS: '3' }).agent,
     ).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b', maxToolCalls: 3 });
     expect(() => loadConfig({ AGENT_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/- AGENT_MODEL_NAME:/);
+    expect(loadConfig({ AGENT_MAX_TOKENS: '5000', AGENT_MAX_TURNS_PER_HOUR: '3' }).agent).toMatchObject({ maxTokens: 5000, maxTurnsPerHour: 3 });
+    expect(() => loadConfig({ AGENT_MAX_TOKENS: '10', AGENT_MAX_TURNS_PER_HOUR: '0' })).toThrow(/- AGENT_MAX_TOKENS:[\s\S]*- AGENT_MAX_TURNS_PER_HOUR:/);
   });
 
   it('treats an empty DATABASE_URL as unset', () => {

@@ -50,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxModelCalls: vars.AGENT_MAX_MODEL_CALLS,
       maxToolCalls: vars.AGENT_MAX_TOOL_CALLS,
       timeoutMs: vars.AGENT_TIMEOUT_MS,
+      maxTokens: vars.AGENT_MAX_TOKENS,
+      maxTurnsPerHour: vars.AGENT_MAX_TURNS_PER_HOUR,
     },
   };
 }

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { StaffRole } from '../../src/cohort/enum';
 import { createTestApp, TestApp } from '../setup/app';
-import { patientIdOf, userFor } from '../setup/cohort';
+import { activeUsers, patientIdOf, patients, sharesTeam, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
-import { ChatRequest, FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
+import { ChatRequest, FakeModel, finalAnswer, ScriptedReply, toolResultsIn } from '../setup/fake-model';
 
 const PATIENT = 'complete-record';
 const INJECTION_PATIENT = 'prompt-injection-notes';
@@ -149,11 +151,57 @@ describe('agent turns', () => {
     const three = { toolCalls: ['patient_labs', 'care_gap_lookup', 'missing_data_check'].map((name) => ({ name, arguments: '{}' })) };
     model.script([], three);
     const res = await ask('Tell me everything.');
-    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [], usage: { modelCalls: 6, toolCalls: 8 } });
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [], usage: { modelCalls: 6, toolCalls: 8, budgetExhausted: 'model_calls' } });
     expect(model.requests).toHaveLength(6);
     expect(model.requests[2].tools).toBeDefined();
     expect(model.requests[3].tools).toBeUndefined();
     expect(res.body.toolCalls.filter((call: { status: string }) => call.status === 'tool_budget_exhausted').length).toBeGreaterThan(0);
+  });
+
+  it('refuses a fifth call of one tool in a turn with its own reason, and still answers from the first four', async () => {
+    const labsFrom = (year: number) => ({ name: 'patient_labs', arguments: JSON.stringify({ from: `${year}-01-01` }) });
+    model.script([
+      { toolCalls: [2021, 2022, 2023, 2024, 2025].map(labsFrom) },
+      (req) => {
+        const lab = firstNumericLab(req);
+        return finalAnswer('answered', [{ text: `${lab.display} was ${lab.value} ${lab.unit}.`, citations: [lab.citation as string] }]);
+      },
+    ]);
+    const res = await ask('How have the labs changed over the years?');
+    expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'per_tool_limit']);
+    expect(toolResultsIn(model.requests[1])[4].error).toMatchObject({ kind: 'per_tool_limit', recoverable: false });
+    expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 5 } });
+    // Only the four calls that ran read anything.
+    const audited = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE correlation_id = $1`, [`agent-turn:${res.body.turnId}`]);
+    expect(audited).toEqual([{ n: 4 }]);
+  });
+
+  it('contains a crashing tool as an error result (name, kind, exception type; no message), refuses its repeat, and the turn goes on', async () => {
+    // A real fault, not a mock: the read-only role loses its grant on one table for this test.
+    await database().dataSource.query('REVOKE SELECT ON encounters FROM vigil_reader');
+    try {
+      model.script([
+        { toolCalls: [{ name: 'patient_encounters', arguments: '{}' }, { name: 'patient_labs', arguments: '{}' }] },
+        { toolCalls: [{ name: 'patient_encounters', arguments: '{}' }] },
+        (req) => {
+          const lab = firstNumericLab(req);
+          return finalAnswer('answered', [{ text: `${lab.display} was ${lab.value} ${lab.unit}.`, citations: [lab.citation as string] }]);
+        },
+      ]);
+      const res = await ask('What happened at the last visits, and the last labs?');
+      expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual(['tool_fault', 'ok', 'repeated_failing_call']);
+      const [fault] = toolResultsIn(model.requests[1]);
+      expect(fault).toEqual({
+        tool: 'patient_encounters',
+        error: expect.objectContaining({ kind: 'tool_fault', recoverable: false, exceptionType: 'QueryFailedError' }),
+      });
+      expect(JSON.stringify(model.requests)).not.toMatch(/permission denied|encounters"?\s+for|SELECT /i);
+      expect(res.body.status).toBe('answered');
+      const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
+      expect(audited).toEqual([{ action: 'patient_encounters', outcome: 'error' }, { action: 'patient_labs', outcome: 'success' }]);
+    } finally {
+      await database().dataSource.query('GRANT SELECT ON encounters TO vigil_reader');
+    }
   });
 
   it('keeps injected note text as escaped data; a model that obeys it files nothing beyond one valid proposal for this patient, and nothing executes', async () => {
@@ -222,6 +270,97 @@ describe('agent turns', () => {
     expect(audited).toEqual([{ outcome: 'not_found' }]);
   });
 });
+
+describe('agent turn budgets: tokens per turn and turns per clinician per hour', () => {
+  const database = useSeededDatabase();
+  const model = new FakeModel();
+  let sut: TestApp;
+  const patient = patients.find((fixture) => fixture.key === PATIENT)!;
+  const [first, second] = activeUsers.filter((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient));
+  beforeAll(async () => {
+    await model.start();
+    sut = await createTestApp({
+      databaseUrl: database().url,
+      env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_MAX_MODEL_CALLS: '20', AGENT_MAX_TOKENS: '1000', AGENT_MAX_TURNS_PER_HOUR: '3' },
+    });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await model.stop();
+  });
+
+  const askAs = async (username: string, question: string) => {
+    const token = await sut.tokenFor(username);
+    return request(sut.app.getHttpServer()).post(turnsOf(PATIENT)).set('authorization', `Bearer ${token}`).send({ question });
+  };
+  /** A model that never answers: it asks for another read every time. */
+  const neverAnswers = (req: ChatRequest): ScriptedReply => ({ toolCalls: [{ name: 'patient_labs', arguments: JSON.stringify({ from: `${2000 + req.messages.length}-01-01` }) }] });
+
+  it('ends the turn when the tokens the endpoint reports reach the budget', async () => {
+    model.script([], neverAnswers);
+    model.usage = { prompt_tokens: 400, completion_tokens: 50 };
+    const res = await askAs(first.username, 'What are the latest labs?');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [], usage: { modelCalls: 3, promptTokens: 1200, completionTokens: 150, budgetExhausted: 'tokens' } });
+  });
+
+  it('estimates the tokens of an endpoint that reports none, and still ends the turn on them', async () => {
+    model.script([], neverAnswers);
+    model.usage = null;
+    const res = await askAs(first.username, 'What are the latest labs?');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'insufficient_data', usage: { budgetExhausted: 'tokens' } });
+    expect(res.body.usage.modelCalls).toBeLessThan(20);
+    expect(res.body.usage.promptTokens + res.body.usage.completionTokens).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('answers 429 with Retry-After once a clinician has started the hour’s turns, stores nothing for it, and leaves other clinicians alone', async () => {
+    model.script([]);
+    for (let turn = 0; turn < 3; turn += 1) expect((await askAs(second.username, 'Please prescribe a statin.')).status).toBe(200);
+    const limited = await askAs(second.username, 'Please prescribe a statin.');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(limited.body).toMatchObject({ code: 'agent_turn_rate_limited', status: 429 });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    const stored = await database().dataSource.query(
+      `SELECT count(*)::int AS n FROM agent_turns t JOIN staff_users u ON u.id = t.clinician_id WHERE u.username = $1`,
+      [second.username],
+    );
+    expect(stored).toEqual([{ n: 3 }]);
+    // The first clinician has used two of their three: the third still runs.
+    expect((await askAs(first.username, 'Please prescribe a statin.')).status).toBe(200);
+    expect((await askAs(first.username, 'Please prescribe a statin.')).status).toBe(429);
+  });
+});
+
+describe('agent turns with the model endpoint down (nothing listening on its port)', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, AGENT_MODEL_NAME: 'absent' } });
+  });
+  afterAll(() => sut.close());
+
+  it('makes a stored failure turn, never a 500', async () => {
+    const token = await sut.tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
+    const res = await request(sut.app.getHttpServer()).post(turnsOf(PATIENT)).set('authorization', `Bearer ${token}`).send({ question: 'Any labs?' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'failure', statements: [], proposals: [], usage: { modelCalls: 1 } });
+    const stored = await database().dataSource.query(`SELECT status, finished_at IS NOT NULL AS finished FROM agent_turns WHERE id = $1`, [res.body.turnId]);
+    expect(stored).toEqual([{ status: 'failure', finished: true }]);
+  });
+});
+
+/** A port that was just free: bound by the OS, then released, so a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 describe('agent turns without a model configured', () => {
   const database = useSeededDatabase();

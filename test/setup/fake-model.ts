@@ -32,6 +32,8 @@ export class FakeModel {
    * overhead benchmark subtracts it from a turn's wall time to leave the server's own share.
    */
   busyMs = 0;
+  /** The usage every completion reports; `null` sends none (as some local servers do). */
+  usage: { prompt_tokens: number; completion_tokens: number } | null = { prompt_tokens: 100, completion_tokens: 20 };
   private queue: Step[] = [];
   private fallback: Step = { httpStatus: 500 };
   private server?: Server;
@@ -54,6 +56,7 @@ export class FakeModel {
   }
 
   script(steps: Step[], fallback: Step = { httpStatus: 500 }): void {
+    this.usage = { prompt_tokens: 100, completion_tokens: 20 };
     this.queue = [...steps];
     this.fallback = fallback;
     this.requests.length = 0;
@@ -107,7 +110,7 @@ export class FakeModel {
       created: Math.floor(Date.now() / 1000),
       model: request.model,
       choices: [{ index: 0, message, finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop' }],
-      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+      ...(this.usage ? { usage: { ...this.usage, total_tokens: this.usage.prompt_tokens + this.usage.completion_tokens } } : {}),
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }

@@ -34,6 +34,8 @@ class AgentUsageDto {
   @ApiProperty() completionTokens: number;
   @ApiProperty({ type: [String], description: 'Why each dropped statement was dropped (no_citation, unknown_citation, ungrounded_number, …).' })
   droppedStatements: string[];
+  @ApiProperty({ enum: ['model_calls', 'tokens', 'wall_time'], nullable: true, type: String, description: 'The per-turn budget that ended the turn before a final answer; null when the model answered.' })
+  budgetExhausted: string | null;
 }
 
 export class AgentTurnDto {

@@ -15,6 +15,7 @@ export type StoredTurnStatus = (typeof STORED_TURN_STATUSES)[number];
  */
 @Entity('agent_turns')
 @Index('IDX_agent_turns_patient', ['patientId', 'createdAt'])
+@Index('IDX_agent_turns_clinician', ['clinicianId', 'createdAt'])
 @Check('CHK_agent_turns_status', `"status" IN (${STORED_TURN_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 export class AgentTurnRecord {
   /** The turn id the response, the proposals and the audit correlation id (`agent-turn:<id>`) carry. */

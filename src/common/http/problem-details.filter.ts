@@ -21,6 +21,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     problem.correlationId = request.id;
 
     if (problem.status >= 500) this.logger.error({ err: exception, code: problem.code }, 'unhandled error');
+    if (exception instanceof ProblemException && exception.headers) response.set(exception.headers);
     response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   }
 

@@ -37,6 +37,8 @@ export class ProblemException extends HttpException {
     readonly title: string,
     readonly detail?: string,
     readonly errors?: FieldProblem[],
+    /** Response headers that belong to the problem (e.g. `Retry-After` on a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super({ code, title, detail }, status);
   }
