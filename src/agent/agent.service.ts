@@ -104,7 +104,7 @@ export class AgentService {
     const catalog = agentTools(this.tools);
     const context: TurnContext = {
       turnId: randomUUID(), caller, patientId, catalog,
-      cited: new Map(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [],
+      cited: new Map(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [], rowsRead: 0,
     };
     const { maxTurnsPerHour } = this.config.agent;
     // Stored before anything runs, so a turn that dies half-way is still on record as `running`.
@@ -118,6 +118,12 @@ export class AgentService {
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, budgetExhausted };
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
+      // The turn itself is on the audit trail, failures included, beside the reads it made (same correlation id).
+      await this.audit.record({
+        actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn', fields: [`agent_turn:${context.turnId}`],
+        rowCount: context.rowsRead, correlationId: `agent-turn:${context.turnId}`,
+        outcome: status === 'failure' ? AuditOutcome.Error : context.rowsRead > 0 ? AuditOutcome.Success : AuditOutcome.Empty,
+      });
       // Only ids and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
       return { turnId: context.turnId, status, statements, proposals: context.proposals, toolCalls: context.toolCalls, usage };
@@ -174,6 +180,7 @@ export class AgentService {
     const seq = context.toolCalls.length - 1;
     const record = context.toolCalls[seq];
     const rowCount = 'rowCount' in result && typeof result.rowCount === 'number' ? result.rowCount : null;
+    context.rowsRead += rowCount ?? 0;
     await this.store.toolCall(context.turnId, seq, { ...record, rowCount, envelope: dataOf(content) });
   }
 

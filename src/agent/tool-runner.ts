@@ -37,6 +37,8 @@ export interface TurnContext {
   callsPerTool: Map<string, number>;
   proposals: string[];
   toolCalls: ToolCallRecord[];
+  /** Rows the tools returned in this turn, for the turn's own audit event. */
+  rowsRead: number;
 }
 
 /**

@@ -70,7 +70,8 @@ describe('agent turns', () => {
     offered.forEach((tool) => expect(tool.function.parameters.additionalProperties).toBe(false));
     expect(JSON.stringify(model.requests)).not.toMatch(/VGL-\d{6}/); // the agent projection: no MRN
     const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
-    expect(audited.map((event: { action: string }) => event.action)).toEqual(['patient_labs', 'care_gap_lookup']);
+    expect(audited.map((event: { action: string }) => event.action)).toEqual(['patient_labs', 'care_gap_lookup', 'agent_turn']);
+    expect(audited[2].outcome).toBe('success');
 
     // The stored turn is the response, and each stored envelope is what the model read.
     const stored = await storedTurn(res.body.turnId);
@@ -171,8 +172,8 @@ describe('agent turns', () => {
     expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'per_tool_limit']);
     expect(toolResultsIn(model.requests[1])[4].error).toMatchObject({ kind: 'per_tool_limit', recoverable: false });
     expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 5 } });
-    // Only the four calls that ran read anything.
-    const audited = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE correlation_id = $1`, [`agent-turn:${res.body.turnId}`]);
+    // Only the four calls that ran read anything (the fifth event is the turn's own).
+    const audited = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE correlation_id = $1 AND action = 'patient_labs'`, [`agent-turn:${res.body.turnId}`]);
     expect(audited).toEqual([{ n: 4 }]);
   });
 
@@ -198,7 +199,11 @@ describe('agent turns', () => {
       expect(JSON.stringify(model.requests)).not.toMatch(/permission denied|encounters"?\s+for|SELECT /i);
       expect(res.body.status).toBe('answered');
       const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
-      expect(audited).toEqual([{ action: 'patient_encounters', outcome: 'error' }, { action: 'patient_labs', outcome: 'success' }]);
+      expect(audited).toEqual([
+        { action: 'patient_encounters', outcome: 'error' },
+        { action: 'patient_labs', outcome: 'success' },
+        { action: 'agent_turn', outcome: 'success' },
+      ]);
     } finally {
       await database().dataSource.query('GRANT SELECT ON encounters TO vigil_reader');
     }
@@ -253,10 +258,12 @@ describe('agent turns', () => {
     model.script([reply]);
     const res = await ask('What are the latest labs?');
     expect(res.body).toMatchObject({ status: 'failure', statements: [], proposals: [] });
-    // A failure turn is on record too, finished, not left `running`.
+    // A failure turn is on record too, finished, not left `running`, and audited.
     const stored = await storedTurn(res.body.turnId);
     expect(stored.body).toMatchObject({ status: 'failure', statements: [], toolCalls: [] });
     expect(stored.body.finishedAt).toEqual(expect.any(String));
+    const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1`, [`agent-turn:${res.body.turnId}`]);
+    expect(audited).toEqual([{ action: 'agent_turn', outcome: 'error' }]);
   });
 
   it('answers 404 for a patient outside the caller’s teams, before any model call', async () => {
