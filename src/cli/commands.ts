@@ -2,6 +2,8 @@ import { DataSource } from 'typeorm';
 import { describeAuditChain, verifyAuditChain } from '../audit/audit-chain';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
+import { generateCommand } from './generate.command';
+import { importFhirCommand } from './import-fhir.command';
 
 /** A CLI command: runs against an initialised data source, prints for a human, returns an exit code. */
 export interface Command {
@@ -71,4 +73,6 @@ export const COMMANDS: Record<string, Command> = {
       return result.ok ? 0 : 1;
     },
   },
+  'import-fhir': importFhirCommand,
+  generate: generateCommand,
 };

@@ -40,8 +40,12 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
+  // The synthetic cohort generator writes cohort's tables with cohort's vocabularies; only the CLI runs it.
+  generator: ['cohort', 'config'],
   // The fixture cohort is data in cohort's shapes.
   fixtures: ['cohort'],
+  // The FHIR import writes cohort's tables in cohort's vocabularies; only the cli imports it.
+  'fhir-import': ['cohort', 'config', 'phi'],
 };
 
 /**

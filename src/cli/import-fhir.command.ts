@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { FhirImporter, progressReporter, UnknownCareTeamError } from '../fhir-import';
+import type { Command } from './commands';
+
+const USAGE = 'import-fhir <file|folder> --care-team <code> [--batch-size N]';
+
+function parseArgs(args: string[]): { path: string; careTeam: string; batchSize: number } | string {
+  let path: string | undefined;
+  let careTeam: string | undefined;
+  let batchSize = 500;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === '--care-team') careTeam = args[++index];
+    else if (arg === '--batch-size') batchSize = Number(args[++index]);
+    else if (arg.startsWith('--')) return `Unknown option ${arg.replace(/[^-\w]/g, '')}. Usage: ${USAGE}`;
+    else if (path === undefined) path = arg;
+    else return `One file or folder only. Usage: ${USAGE}`;
+  }
+  if (!path) return `Name a file or folder. Usage: ${USAGE}`;
+  if (!careTeam) return `--care-team is required: imported patients join that team. Usage: ${USAGE}`;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 5000) return '--batch-size must be an integer from 1 to 5000.';
+  return { path, careTeam, batchSize };
+}
+
+/**
+ * `import-fhir`: loads FHIR R4 Bundles and NDJSON into the cohort (docs/fhir-import.md). Ctrl-C
+ * stops after the batch in flight; the summary says so and a re-run finishes the job.
+ */
+export const importFhirCommand: Command = {
+  summary: 'load FHIR R4 Bundles / NDJSON into the cohort (idempotent; see docs/fhir-import.md)',
+  usage: USAGE,
+  async run(dataSource, args, out) {
+    const parsed = parseArgs(args);
+    if (typeof parsed === 'string') {
+      out(parsed);
+      return 2;
+    }
+    if (!existsSync(parsed.path)) {
+      out('The file or folder to import does not exist.');
+      return 2;
+    }
+    const abort = new AbortController();
+    const onSignal = () => abort.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const progress = progressReporter(out);
+    const importer = new FhirImporter(dataSource, { careTeamCode: parsed.careTeam, batchSize: parsed.batchSize, signal: abort.signal, onProgress: (p) => progress.update(p) });
+    const started = Date.now();
+    try {
+      await importer.run(parsed.path);
+    } catch (error) {
+      if (error instanceof UnknownCareTeamError) {
+        out(`Unknown care team. Known care team codes: ${error.knownCodes.join(', ') || '(none)'}. Teams are never created by the import.`);
+        return 2;
+      }
+      importer.summary.aborted = true;
+      importer.summary.render().forEach(out);
+      throw error;
+    } finally {
+      progress.stop();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    importer.summary.render().forEach(out);
+    const seconds = (Date.now() - started) / 1000;
+    const totals = importer.summary.totals;
+    const handled = totals.loaded + totals.updated + totals.unchanged + totals.skipped;
+    out(`${handled} resources in ${seconds.toFixed(1)} s (${Math.round(handled / Math.max(seconds, 0.001))} resources/s).`);
+    return importer.summary.aborted ? 130 : 0;
+  },
+};

@@ -1,0 +1,88 @@
+import { TableName } from './fhir-import.types';
+
+/** Columns of each table the import writes, in statement order, with the array type each is sent as. */
+export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string, type: string])[]> = {
+  patients: [
+    ['id', 'uuid'], ['mrn', 'text'], ['given_name', 'text'], ['family_name', 'text'], ['birth_date', 'date'], ['sex', 'text'],
+    ['phone', 'text'], ['email', 'text'], ['address_line', 'text'], ['city', 'text'], ['state', 'text'], ['postal_code', 'text'],
+    ['deceased_at', 'timestamptz'],
+  ],
+  patient_care_teams: [['patient_id', 'uuid'], ['care_team_id', 'uuid']],
+  encounters: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['class', 'text'], ['status', 'text'], ['type_system', 'text'], ['type_code', 'text'],
+    ['type_display', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['reason_display', 'text'],
+    ['start_at', 'timestamptz'], ['end_at', 'timestamptz'], ['disposition', 'text'],
+  ],
+  observations: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['panel_id', 'uuid'], ['category', 'text'], ['status', 'text'],
+    ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['value_numeric', 'numeric'], ['value_text', 'text'], ['unit', 'text'],
+    ['reference_low', 'numeric'], ['reference_high', 'numeric'], ['reference_text', 'text'], ['interpretation', 'text'],
+    ['effective_at', 'timestamptz'],
+  ],
+  conditions: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
+    ['onset_date', 'date'], ['abatement_date', 'date'], ['recorded_at', 'timestamptz'],
+  ],
+  medications: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'],
+    ['start_date', 'date'], ['end_date', 'date'], ['dosage_text', 'text'],
+  ],
+  procedures: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
+    ['status', 'text'], ['performed_at', 'timestamptz'],
+  ],
+  allergies: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
+    ['recorded_at', 'timestamptz'],
+  ],
+};
+
+/** Tables in the order a resource's rows are written (a patient before its care-team link). */
+export const WRITE_ORDER: readonly TableName[] = [
+  'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'procedures', 'allergies',
+];
+
+/**
+ * An upsert of many rows sent as one array per column. A row whose id exists is updated only when
+ * a column differs (so a re-import writes nothing and `patients.updated_at` moves only on a real
+ * change); `created_at` is never touched. Returns the rows it inserted or changed, and which.
+ */
+function upsert(table: TableName): string {
+  const columns = TABLE_COLUMNS[table];
+  const names = columns.map(([column]) => `"${column}"`);
+  const changing = names.filter((name) => name !== '"id"');
+  const touch = table === 'patients' ? ', "updated_at" = now()' : '';
+  return `INSERT INTO "${table}" AS t (${names.join(', ')})
+SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
+ON CONFLICT ("id") DO UPDATE SET ${changing.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}${touch}
+WHERE (${changing.map((name) => `t.${name}`).join(', ')}) IS DISTINCT FROM (${changing.map((name) => `EXCLUDED.${name}`).join(', ')})
+RETURNING t."id"::text AS "id", (t.xmax = 0) AS "inserted"`;
+}
+
+/** Every statement the import runs: fixed text, values only ever bound as parameters. */
+export const IMPORT_STATEMENTS = {
+  careTeamByCode: `SELECT id::text AS id FROM care_teams WHERE code = $1`,
+  careTeamCodes: `SELECT code FROM care_teams ORDER BY code`,
+  linkPatientsToTeam: `INSERT INTO "patient_care_teams" ("patient_id", "care_team_id")
+SELECT * FROM unnest($1::uuid[], $2::uuid[])
+ON CONFLICT DO NOTHING
+RETURNING "patient_id"::text AS "id", true AS "inserted"`,
+  upsertPatients: upsert('patients'),
+  upsertEncounters: upsert('encounters'),
+  upsertObservations: upsert('observations'),
+  upsertConditions: upsert('conditions'),
+  upsertMedications: upsert('medications'),
+  upsertProcedures: upsert('procedures'),
+  upsertAllergies: upsert('allergies'),
+} as const;
+
+export const STATEMENT_OF_TABLE: Record<TableName, string> = {
+  patients: IMPORT_STATEMENTS.upsertPatients,
+  patient_care_teams: IMPORT_STATEMENTS.linkPatientsToTeam,
+  encounters: IMPORT_STATEMENTS.upsertEncounters,
+  observations: IMPORT_STATEMENTS.upsertObservations,
+  conditions: IMPORT_STATEMENTS.upsertConditions,
+  medications: IMPORT_STATEMENTS.upsertMedications,
+  procedures: IMPORT_STATEMENTS.upsertProcedures,
+  allergies: IMPORT_STATEMENTS.upsertAllergies,
+};

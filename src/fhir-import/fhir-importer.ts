@@ -1,0 +1,209 @@
+import { DataSource } from 'typeorm';
+import { IMPORT_STATEMENTS } from './fhir-import.sql';
+import { isSupportedType, MappedResource, SkipResource, SupportedType } from './fhir-import.types';
+import { ImportSummary } from './import-summary';
+import { asString } from './json';
+import { MapContext, SourceResource } from './map-context';
+import { mapEncounter } from './map-encounter';
+import { mapObservation } from './map-observation';
+import { mapPatient } from './map-patient';
+import { mapAllergyIntolerance, mapCondition, mapMedicationRequest, mapProcedure } from './map-records';
+import { EncounterTarget, keysOf, PatientTarget, TargetIndex } from './references';
+import { ResourceWriter } from './resource-writer';
+import { listSourceFiles, readSourceFile, SourceFile } from './source-reader';
+import { cleanText } from './text';
+
+export interface ImportOptions {
+  /** The care team every imported patient joins; it must exist. */
+  careTeamCode: string;
+  /** Resources per transaction (default 500). */
+  batchSize?: number;
+  /** Stops after the batch being written: what was written stays, and a re-run finishes the job. */
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+  /** "Now" for the future-birth-date check (tests fix it). */
+  now?: Date;
+}
+
+export interface ImportProgress {
+  pass: number;
+  passes: number;
+  label: string;
+  /** Bytes read over all passes so far, of `bytesTotal` (every file is read once per pass). */
+  bytesDone: number;
+  bytesTotal: number;
+  /** Resources written (loaded, updated or already present) so far. */
+  written: number;
+}
+
+export class UnknownCareTeamError extends Error {
+  constructor(readonly knownCodes: string[]) {
+    super('Unknown care team');
+    this.name = 'UnknownCareTeamError';
+  }
+}
+
+/**
+ * Three passes over the same files, so that whatever order the files and entries come in, every
+ * reference points at something already written: Patients first, then Encounters (which name a
+ * patient), then everything else (which names a patient and perhaps an encounter).
+ */
+const PASSES: { label: string; types: readonly SupportedType[] }[] = [
+  { label: 'patients', types: ['Patient'] },
+  { label: 'encounters', types: ['Encounter'] },
+  { label: 'clinical records', types: ['Observation', 'Condition', 'MedicationRequest', 'Procedure', 'AllergyIntolerance'] },
+];
+
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+/** A resource type is named in a reason only when it looks like one (never arbitrary input). */
+const TYPE_NAME = /^[A-Z][A-Za-z]{1,63}$/;
+
+type Mapped = { mapped: MappedResource; onWritten?: () => void; onRefused?: () => void };
+
+/**
+ * Loads FHIR R4 (Bundles and NDJSON) into the cohort schema. Every resource is mapped completely
+ * in memory before anything is written, then written with all its rows in one transaction, so a
+ * resource is either wholly loaded or reported and skipped. Idempotent by source identity.
+ */
+export class FhirImporter {
+  readonly summary = new ImportSummary();
+  private readonly writer: ResourceWriter;
+  private readonly patients = new TargetIndex<PatientTarget>();
+  private readonly encounters = new TargetIndex<EncounterTarget>();
+  private readonly seen = new Set<string>();
+  private written = 0;
+  private bytesDone = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: ImportOptions,
+  ) {
+    this.writer = new ResourceWriter(dataSource);
+  }
+
+  async run(root: string): Promise<ImportSummary> {
+    const careTeamId = await this.careTeamId();
+    const files = await listSourceFiles(root);
+    this.summary.files = files.length;
+    const context: MapContext = { careTeamId, patients: this.patients, encounters: this.encounters, nowMillis: (this.options.now ?? new Date()).getTime() };
+    const bytesTotal = files.reduce((sum, file) => sum + file.bytes, 0) * PASSES.length;
+    for (const [index, pass] of PASSES.entries()) {
+      if (this.options.signal?.aborted) break;
+      const progress = (): void =>
+        this.options.onProgress?.({ pass: index + 1, passes: PASSES.length, label: pass.label, bytesDone: this.bytesDone, bytesTotal, written: this.written });
+      await this.runPass(index, files, context, progress);
+    }
+    this.summary.aborted = this.options.signal?.aborted ?? false;
+    return this.summary;
+  }
+
+  private async careTeamId(): Promise<string> {
+    const [team] = await this.dataSource.query(IMPORT_STATEMENTS.careTeamByCode, [this.options.careTeamCode]);
+    if (team) return team.id;
+    const codes: { code: string }[] = await this.dataSource.query(IMPORT_STATEMENTS.careTeamCodes);
+    throw new UnknownCareTeamError(codes.map((row) => row.code));
+  }
+
+  private async runPass(index: number, files: SourceFile[], context: MapContext, progress: () => void): Promise<void> {
+    const { types } = PASSES[index];
+    const first = index === 0;
+    const last = index === PASSES.length - 1;
+    const batchSize = this.options.batchSize ?? 500;
+    let batch: Mapped[] = [];
+    for (const file of files) {
+      const fileStart = this.bytesDone;
+      for await (const entry of readSourceFile(file)) {
+        this.bytesDone += entry.bytes;
+        if ('problem' in entry) {
+          if (first) this.summary.skip(entry.position, entry.problem);
+          continue;
+        }
+        const type = asString(entry.resource.resourceType);
+        if (!type || !isSupportedType(type)) {
+          if (first && !type) this.summary.skip(entry.position, 'no resourceType');
+          if (last && type) this.summary.skip(entry.position, `unsupported resource type (${TYPE_NAME.test(type) ? type : 'unrecognised'})`);
+          continue;
+        }
+        if (!types.includes(type)) continue;
+        const sourceId = cleanText(entry.resource.id) ?? /^urn:uuid:(.+)$/i.exec(entry.fullUrl ?? '')?.[1]?.toLowerCase();
+        const source: SourceResource = { type, sourceId: sourceId ?? '', resource: entry.resource, fullUrl: entry.fullUrl, position: entry.position };
+        const mapped = this.map(source, context);
+        if (!mapped) continue;
+        batch.push(mapped);
+        if (batch.length >= batchSize) {
+          await this.flush(batch);
+          batch = [];
+          progress();
+          if (this.options.signal?.aborted) return;
+        }
+      }
+      this.bytesDone = fileStart + file.bytes;
+      progress();
+    }
+    await this.flush(batch);
+    progress();
+  }
+
+  /** Maps one resource, or reports why it cannot be loaded; nothing is written here. */
+  private map(source: SourceResource, context: MapContext): Mapped | undefined {
+    const { type, position } = source;
+    if (!FHIR_ID.test(source.sourceId)) {
+      this.summary.skip(position, 'id missing or not a FHIR id', type);
+      return undefined;
+    }
+    const key = `${type}/${source.sourceId}`;
+    if (this.seen.has(key)) {
+      this.summary.skip(position, 'same id as an earlier resource in this import (the first one is kept)', type);
+      return undefined;
+    }
+    this.seen.add(key);
+    try {
+      switch (type) {
+        case 'Patient': {
+          const { mapped, target, keys } = mapPatient(source, context);
+          return { mapped, onWritten: () => this.patients.add(keys, target), onRefused: () => this.patients.refuse(keys) };
+        }
+        case 'Encounter': {
+          const { mapped, target, keys } = mapEncounter(source, context);
+          return { mapped, onWritten: () => this.encounters.add(keys, target), onRefused: () => this.encounters.refuse(keys) };
+        }
+        case 'Observation':
+          return { mapped: mapObservation(source, context) };
+        case 'Condition':
+          return { mapped: mapCondition(source, context) };
+        case 'MedicationRequest':
+          return { mapped: mapMedicationRequest(source, context) };
+        case 'Procedure':
+          return { mapped: mapProcedure(source, context) };
+        case 'AllergyIntolerance':
+          return { mapped: mapAllergyIntolerance(source, context) };
+      }
+    } catch (error) {
+      // Only the error's kind is reported: a message could quote the record.
+      const reason = error instanceof SkipResource ? error.reason : `could not be read (${error instanceof Error ? error.name : 'error'})`;
+      this.summary.skip(position, reason, type);
+      if (type === 'Patient' || type === 'Encounter') {
+        const index = type === 'Patient' ? this.patients : this.encounters;
+        index.refuse(keysOf(type, source.sourceId, source.fullUrl));
+      }
+      return undefined;
+    }
+  }
+
+  private async flush(batch: Mapped[]): Promise<void> {
+    if (batch.length === 0) return;
+    const hooks = new Map(batch.map((item) => [item.mapped, item]));
+    for (const result of await this.writer.write(batch.map((item) => item.mapped))) {
+      const { resource } = result;
+      if ('refused' in result) {
+        this.summary.skip(resource.position, result.refused, resource.type);
+        hooks.get(resource)?.onRefused?.();
+        continue;
+      }
+      this.written += 1;
+      this.summary.counted(resource.type, result.outcome);
+      resource.warnings.forEach((warning) => this.summary.warn(resource.position, resource.type, warning));
+      hooks.get(resource)?.onWritten?.();
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export { FhirImporter, ImportOptions, ImportProgress, UnknownCareTeamError } from './fhir-importer';
+export { ImportSummary } from './import-summary';
+export { progressReporter } from './import-progress';
