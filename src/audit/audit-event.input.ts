@@ -43,7 +43,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * before the insert matches the one verification computes from the row (Postgres prints UUIDs in
  * lower case, for instance). Everything but the timestamp and the link, which the service adds.
  */
-export function normaliseAuditEvent(input: AuditEventInput): Omit<AuditEventContent, 'occurredAt' | 'prevHash'> {
+/** An event as it will be hashed, before the chain gives it a time and a predecessor. */
+export type NormalisedAuditEvent = Omit<AuditEventContent, 'occurredAt' | 'prevHash'>;
+
+export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEvent {
   if (!OUTCOMES.has(input.outcome)) throw new AuditRecordError('audit event has an unknown outcome');
   if (!Number.isInteger(input.rowCount) || input.rowCount < 0 || input.rowCount > MAX_INT4) {
     throw new AuditRecordError('audit event rowCount must be an integer from 0 to 2^31-1');

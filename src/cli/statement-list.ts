@@ -2,7 +2,7 @@ import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
 import { INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
-import { COHORT_STATEMENTS, READ_SESSION_STATEMENTS } from '../cohort/cohort.statements';
+import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 
 /**
@@ -13,7 +13,7 @@ import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
  */
 export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'cohort reads (as vigil_reader, in a READ ONLY transaction)': {
-    ...Object.fromEntries(READ_SESSION_STATEMENTS.map((sql, index) => [`readSession${index + 1}`, sql])),
+    readSessionBegin: READ_SESSION_BEGIN,
     ...COHORT_STATEMENTS,
   },
   'audit trail': {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   AllergyRow,
   ConditionRow,
@@ -12,7 +12,7 @@ import {
   PatientRow,
   ProcedureRow,
 } from './chart.types';
-import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_STATEMENTS } from './cohort.statements';
+import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
 
 export interface StaffIdentity {
@@ -129,11 +129,25 @@ export class CohortRepository {
     return new Set(rows.map((row) => row.citation));
   }
 
-  private read<T>(work: (run: <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
-    return this.dataSource.manager.transaction('READ COMMITTED', async (manager: EntityManager) => {
-      for (const statement of READ_SESSION_STATEMENTS) await manager.query(statement);
-      return work(<R>(name: CohortStatementName, params: unknown[]) => manager.query<R[]>(COHORT_STATEMENTS[name], params));
-    });
+  /**
+   * One read transaction on one pooled connection: opened READ ONLY as `vigil_reader` in a single
+   * round trip, then the statements, then COMMIT (ROLLBACK on any error, so the connection goes
+   * back to the pool clean). Every read costs two round trips beyond its own statements.
+   */
+  private async read<T>(work: (run: <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(READ_SESSION_BEGIN);
+      const result = await work(<R>(name: CohortStatementName, params: unknown[]) => runner.query(COHORT_STATEMENTS[name], params) as Promise<R[]>);
+      await runner.query('COMMIT');
+      return result;
+    } catch (error) {
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 }
 

@@ -100,5 +100,9 @@ UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = 
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;
 
-/** Run at the start of every cohort read transaction (see `CohortRepository.read`). */
-export const READ_SESSION_STATEMENTS = ['SET TRANSACTION READ ONLY', 'SET LOCAL ROLE vigil_reader'] as const;
+/**
+ * Opens every cohort read (see `CohortRepository.read`): a READ ONLY transaction as the SELECT-only
+ * role, in one round trip (a parameterless simple query may hold several statements; the role
+ * lasts until the transaction ends).
+ */
+export const READ_SESSION_BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader';

@@ -5,11 +5,8 @@
 -- cohort reads (as vigil_reader, in a READ ONLY transaction)
 -- ======================================================================
 
--- name: readSession1
-SET TRANSACTION READ ONLY;
-
--- name: readSession2
-SET LOCAL ROLE vigil_reader;
+-- name: readSessionBegin
+BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader;
 
 -- name: staffUserByUsername
 SELECT u.id, u.username, u.role, u.active,

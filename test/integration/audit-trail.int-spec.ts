@@ -145,6 +145,24 @@ describe('audit trail', () => {
       }
     });
 
+    it('commits events recorded at the same moment together (group commit), and a bad one among them fails alone', async () => {
+      const start = await eventCount(database().dataSource);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, index) =>
+          sut.record(event({ patientId: index === 17 ? 'not-a-uuid' : patientIds[index % patientIds.length], rowCount: index, correlationId: 'group-commit' })),
+        ),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(1);
+      expect((outcomes[17] as PromiseRejectedResult).reason).toBeInstanceOf(AuditRecordError);
+      // 39 events in far fewer transactions than events: one commit carried many.
+      const [{ events, transactions }] = await database().dataSource.query(
+        `SELECT count(*)::int AS events, count(DISTINCT xmin::text)::int AS transactions FROM audit_events WHERE correlation_id = 'group-commit'`,
+      );
+      expect(events).toBe(39);
+      expect(transactions).toBeLessThan(events);
+      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: start + 39 });
+    });
+
     it('verifies page by page across page boundaries, with the same result', async () => {
       const whole = await verifyAuditChain(database().dataSource);
       expect(await verifyAuditChain(database().dataSource, 7)).toEqual(whole);

@@ -1,0 +1,70 @@
+import { GroupCommit } from './group-commit';
+
+/** A write that stays in flight until the test releases it. */
+function controlledWrites() {
+  const writes: { items: readonly number[]; finish: (error?: Error) => void }[] = [];
+  const write = (items: readonly number[]) =>
+    new Promise<void>((resolve, reject) => writes.push({ items, finish: (error) => (error ? reject(error) : resolve()) }));
+  return { writes, write };
+}
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe(GroupCommit.name, () => {
+  it('writes a lone item at once, and everything that queued behind a write in the next one, in order', async () => {
+    const { writes, write } = controlledWrites();
+    const sut = new GroupCommit(write, 10);
+    const first = sut.submit(1);
+    await settle();
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    const queued = [sut.submit(2), sut.submit(3), sut.submit(4)];
+    await settle();
+    expect(writes).toHaveLength(1); // still waiting for the first write
+    writes[0].finish();
+    await first;
+    await settle();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3, 4]]);
+    writes[1].finish();
+    await Promise.all(queued);
+  });
+
+  it('caps the items per write', async () => {
+    const { writes, write } = controlledWrites();
+    const sut = new GroupCommit(write, 2);
+    const all = [1, 2, 3, 4, 5].map((item) => sut.submit(item));
+    for (let step = 0; step < 3; step += 1) {
+      await settle();
+      writes[step].finish();
+    }
+    await Promise.all(all);
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  it('retries a failed shared write item by item, so a bad item fails alone and the others are stored', async () => {
+    const written: number[][] = [];
+    const attempts: number[][] = [];
+    const sut = new GroupCommit(async (items: readonly number[]) => {
+      attempts.push([...items]);
+      if (items.includes(3)) throw new Error('item 3 is bad');
+      written.push([...items]);
+    }, 10);
+    const all = [1, 2, 3, 4].map((item) => sut.submit(item));
+    const outcomes = await Promise.allSettled(all);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error('item 3 is bad'));
+    expect(written).toEqual([[1], [2], [4]]);
+    expect(attempts.filter((items) => items.includes(3))).toEqual([[2, 3, 4], [3]]); // a lone failure is never retried
+    // And the next write goes on as usual.
+    await expect(sut.submit(5)).resolves.toBeUndefined();
+  });
+
+  it('attempts a lone failing item once: its submitter hears the failure and nothing writes it later', async () => {
+    let attempts = 0;
+    const sut = new GroupCommit(async () => {
+      attempts += 1;
+      throw new Error('refused');
+    }, 10);
+    await expect(sut.submit(1)).rejects.toThrow('refused');
+    await settle();
+    expect(attempts).toBe(1);
+  });
+});

@@ -1,0 +1,66 @@
+import { DataSource, QueryRunner } from 'typeorm';
+import { CohortRepository } from '../../src/cohort/cohort.repository';
+import { READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { dataSourceOptions } from '../../src/database/data-source.options';
+import { patientIdOf } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+
+type Probe = { user: string; readOnly: string };
+
+/**
+ * Every cohort read runs as the SELECT-only `vigil_reader` inside a READ ONLY transaction, and
+ * hands its connection back as it found it, whether the read succeeded or failed. Checked on a
+ * pool of one connection, so the "after" queries use the very connection the read used.
+ */
+describe('the cohort read session', () => {
+  const database = useSeededDatabase();
+  let dataSource: DataSource;
+  let sut: CohortRepository;
+  const probes: Probe[] = [];
+
+  beforeAll(async () => {
+    dataSource = await new DataSource(dataSourceOptions({ url: database().url, poolSize: 1 })).initialize();
+    // Look inside each read: right after the session opens, ask the same connection who and how it is.
+    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+    dataSource.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>): QueryRunner => {
+      const runner = createQueryRunner(...args);
+      const query = runner.query.bind(runner) as (sql: string, params?: unknown[]) => Promise<unknown>;
+      runner.query = (async (sql: string, params?: unknown[]) => {
+        const result = await query(sql, params);
+        if (sql === READ_SESSION_BEGIN) {
+          const [probe] = (await query(`SELECT current_user AS "user", current_setting('transaction_read_only') AS "readOnly"`)) as Probe[];
+          probes.push(probe);
+        }
+        return result;
+      }) as QueryRunner['query'];
+      return runner;
+    };
+    sut = new CohortRepository(dataSource);
+  });
+  afterAll(() => dataSource.destroy());
+  beforeEach(() => (probes.length = 0));
+
+  const connectionState = async () =>
+    (await dataSource.query(`SELECT current_user AS "user", current_setting('transaction_read_only') AS "readOnly", txid_current_if_assigned() AS "openTransaction"`))[0];
+
+  it('reads as vigil_reader in a READ ONLY transaction, then leaves the connection as the owner outside any transaction', async () => {
+    const owner = (await connectionState()).user;
+    expect(owner).not.toBe('vigil_reader');
+    expect(await sut.patient(patientIdOf('complete-record'))).not.toBeNull();
+    expect(probes).toEqual([{ user: 'vigil_reader', readOnly: 'on' }]);
+    expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+  });
+
+  it('rolls a failed read back and still hands the connection back clean', async () => {
+    const owner = (await connectionState()).user;
+    await database().dataSource.query('REVOKE SELECT ON patients FROM vigil_reader');
+    try {
+      await expect(sut.patient(patientIdOf('complete-record'))).rejects.toThrow(/permission denied/);
+    } finally {
+      await database().dataSource.query('GRANT SELECT ON patients TO vigil_reader');
+    }
+    expect(probes).toEqual([{ user: 'vigil_reader', readOnly: 'on' }]);
+    expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+    expect(await sut.patient(patientIdOf('complete-record'))).not.toBeNull();
+  });
+});
