@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { benchLogger, publishReport, ROOT, runBench, withBenchApp } from './harness';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { StaffRole } from '../src/cohort/enum';
 import { patientIdOf, userFor } from '../test/setup/cohort';
-import { ChatRequest, FakeModel, finalAnswer, Step, toolResultsIn } from '../test/setup/fake-model';
+import { FakeModel } from '../test/setup/fake-model';
+import { AGENT_PATIENT as PATIENT, AGENT_TOOLS as TOOLS, checkTurn, timedTurn, turnScript } from './agent-turn';
 import { summarize } from './stats';
 
 /**
@@ -17,8 +17,6 @@ import { summarize } from './stats';
  * A benchmark, not a test: it reports, it never fails on a number. See README "Benchmarks".
  */
 
-const PATIENT = 'complete-record';
-const TOOLS = ['patient_labs', 'care_gap_lookup', 'missing_data_check'];
 const RESULTS = join(ROOT, 'bench', 'results', 'agent-overhead.md');
 
 interface Options {
@@ -38,7 +36,7 @@ async function main(): Promise<void> {
   const model = new FakeModel();
   await model.start();
   try {
-    await withBenchApp('bench:agent', { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' }, async (bench) => {
+    await withBenchApp('bench:agent', { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_MAX_TURNS_PER_HOUR: '10000' }, async (bench) => {
       const url = `${bench.base}/patients/${patientIdOf(PATIENT)}/agent/turns`;
       const token = await bench.tokenFor(clinician.username);
       const run = async (count: number, samples?: Sample[]) => {
@@ -61,42 +59,6 @@ async function main(): Promise<void> {
   } finally {
     await model.stop().catch(() => undefined);
   }
-}
-
-/** Three tools in one reply, then a statement citing the first numeric lab the model was shown. */
-function turnScript(): Step[] {
-  return [
-    { toolCalls: TOOLS.map((tool) => ({ name: tool, arguments: '{}' })) },
-    (request: ChatRequest) => {
-      const rows = toolResultsIn(request).flatMap((result) =>
-        ((result.rows as Record<string, unknown>[] | undefined) ?? []).map((row) => ({ ...(result.sameInEveryRow as object), ...row }) as Record<string, unknown>),
-      );
-      const lab = rows.find((row) => typeof row.value === 'number' && String(row.citation).startsWith('obs:'));
-      if (!lab) throw new Error('the scripted model saw no numeric lab');
-      return finalAnswer('answered', [{ text: `${String(lab.display)} was ${String(lab.value)} ${String(lab.unit)}.`, citations: [String(lab.citation)] }]);
-    },
-  ];
-}
-
-/** A benchmark of the wrong turn measures nothing: every turn must be the grounded three-tool one. */
-function checkTurn(body: string): void {
-  const turn = JSON.parse(body) as { status?: string; toolCalls?: { status: string }[]; statements?: unknown[] };
-  const ok = turn.status === 'answered' && turn.statements?.length === 1 && turn.toolCalls?.length === 3;
-  if (!ok) throw new Error(`unexpected turn: status ${turn.status}, ${turn.toolCalls?.length ?? 0} tool calls, ${turn.statements?.length ?? 0} statements`);
-}
-
-/** One turn, timed from sending to the last byte of the body, on the global keep-alive agent. */
-async function timedTurn(url: string, token: string): Promise<{ ms: number; body: string }> {
-  const start = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ question: 'What are the latest labs, open care gaps and missing data?' }),
-  });
-  const body = await response.text();
-  const ms = performance.now() - start;
-  if (response.status !== 200) throw new Error(`turn answered ${response.status}`);
-  return { ms, body };
 }
 
 function renderReport(options: Options, samples: Sample[], facts: { clinician: string; poolSize: number; postgres: string }): string {

@@ -90,11 +90,18 @@ export function publishReport(label: string, file: string, report: string): void
   benchLogger(label)(`written to ${relative(process.cwd(), file)}`);
 }
 
+/**
+ * Runs a benchmark and exits when it settles. The exit is explicit because an app that failed half
+ * way through start-up can leave connections (Redis, the pool) that nothing owns any more and that
+ * would keep the process alive after the cleanup has run.
+ */
 export function runBench(label: string, main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
-    console.error(`[${label}] failed: ${messageOf(error)}`);
-    process.exitCode = 1;
-  });
+  main()
+    .catch((error: unknown) => {
+      console.error(`[${label}] failed: ${messageOf(error)}`);
+      process.exitCode = 1;
+    })
+    .finally(() => process.exit());
 }
 
 async function migrateAndSeed(url: string): Promise<string> {

@@ -1,0 +1,165 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { AuditService } from '../src/audit';
+import { dataSourceOptions } from '../src/database/data-source.options';
+import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
+import { mintDevToken } from '../src/auth/token.service';
+import { loadConfig } from '../src/config/load-config';
+import { fixtureId } from '../src/cohort/fixtures/fixture-rows';
+import { patientIdOf } from '../test/setup/cohort';
+import { FakeModel } from '../test/setup/fake-model';
+import { AGENT_PATIENT } from './agent-turn';
+import { measureAgentTurns } from './agent-turns';
+import { measureApprovalPath } from './approval-path';
+import { prepareBenchDatabase } from './bench-database';
+import { explainAll } from './explain';
+import { benchLogger, messageOf, publishReport, ROOT, runBench } from './harness';
+import { measureImport } from './import-throughput';
+import { readOptions } from './options';
+import { heaviestPatient, samplePatients } from './patient-sample';
+import { BenchRun, renderReport } from './report';
+import { ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { measureTools } from './tool-latency';
+
+/**
+ * `npm run bench`: the whole suite in one command (see docs/benchmarks.md "How to run"). Prepares
+ * the bench database, starts Vigil, the floor and PostGraphile as child processes, measures, and
+ * writes docs/benchmarks.md. Settings come from BENCH_* environment variables (bench/options.ts).
+ */
+
+const log = benchLogger('bench');
+const SAMPLE_SIZE = 2000;
+const RESULTS = join(ROOT, 'docs', 'benchmarks.md');
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const startedAt = new Date();
+  const began = performance.now();
+  let interrupted = false;
+  stopChildrenOnSignals(() => (interrupted = true));
+  const stop = () => interrupted;
+
+  const database = await prepareBenchDatabase(options, log);
+  log(`cohort: ${Object.entries(database.counts).map(([table, n]) => `${table}=${n}`).join(' ')}`);
+  const sample = await samplePatients(database.url, SAMPLE_SIZE, options.seed);
+
+  const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const model = new FakeModel();
+  const servers: ServerProcess[] = [];
+  const pool = new Pool({ connectionString: database.url, max: options.poolSize });
+  const auditSource = new DataSource(dataSourceOptions({ url: database.url, poolSize: options.poolSize }));
+  try {
+    await auditSource.initialize();
+    const audited = { pool: (auditSource.driver as unknown as { master: Pool }).master, audit: new AuditService(auditSource) };
+    await model.start();
+    const vigilEnv: Record<string, string> = {
+      NODE_ENV: 'development',
+      DATABASE_URL: database.url,
+      DATABASE_POOL_SIZE: String(options.poolSize),
+      REDIS_URL: options.redisUrl,
+      LOG_LEVEL: 'warn',
+      AUTH_DEV_MODE: 'true',
+      AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+      QUEUE_PREFIX: `vigil-bench-${process.pid}`,
+      AGENT_MODEL_BASE_URL: model.baseUrl,
+      AGENT_MODEL_NAME: 'scripted',
+      // The per-clinician hourly quota (default 60) would refuse the agent benchmark's turns with 429.
+      AGENT_MAX_TURNS_PER_HOUR: '10000',
+    };
+    const config = loadConfig(vigilEnv);
+    const key = loadOrCreateDevKey(config.auth.devKeyFile);
+    const token = (username: string) => mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });
+    const serverEnv = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: String(options.poolSize) };
+    log('starting Vigil, the node:http floor and PostGraphile');
+    const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: vigilEnv, readyPath: '/health/ready' });
+    servers.push(vigil);
+    const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: serverEnv, readyPath: '/health' });
+    servers.push(floor);
+    const peer = await startServer({ name: 'postgraphile', script: join(ROOT, 'dist-bench', 'bench', 'postgraphile-server.js'), env: serverEnv, readyPath: '/health' });
+    servers.push(peer);
+    const tokens = new Map<string, string>();
+    for (const username of new Set([...sample.map((a) => a.username), 'dr.okafor', 'rev.santos'])) tokens.set(username, await token(username));
+
+    const run: BenchRun = { options, startedAt, seconds: 0, database, sampleSize: sample.length, command: commandLine() };
+    if (!options.skip.has('tools')) {
+      run.tools = await measureTools({
+        vigil,
+        floor,
+        peer,
+        pool,
+        audited,
+        sample,
+        tokens,
+        concurrency: options.concurrency,
+        seconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        stop,
+        log,
+      });
+    }
+    if (!options.skip.has('explain')) {
+      log('EXPLAIN (ANALYZE, BUFFERS) of every cohort statement');
+      const explained = await explainAll(database.url, sample[0]);
+      const heaviest = await heaviestPatient(database.url);
+      const worst = await explainAll(database.url, heaviest);
+      run.explain = { patientId: explained.context.patientId, results: explained.results, heaviest: { ...heaviest, results: worst.results } };
+      for (const result of [...explained.results, ...worst.results]) {
+        if (result.seqScansOfLargeTables.length) log(`SEQUENTIAL SCAN of ${result.seqScansOfLargeTables.join(', ')} in ${result.name}`);
+      }
+    }
+    if (!options.skip.has('agent')) {
+      log(`agent: ${options.agentTurns} turns`);
+      run.agent = await measureAgentTurns({
+        url: `${vigil.base}/patients/${patientIdOf(AGENT_PATIENT)}/agent/turns`,
+        token: await token('dr.okafor'),
+        model,
+        turns: options.agentTurns,
+        warmup: 10,
+        stop,
+      }).catch((error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }));
+    }
+    if (!options.skip.has('approvals')) {
+      log(`approval path: ${options.proposalsPerSecond}/s for ${options.approvalSeconds} s`);
+      run.approvals = await measureApprovalPath({
+        base: vigil.base,
+        patientId: patientIdOf('diabetes-a1c-stale'),
+        citations: [`obs:${fixtureId('patient', 'diabetes-a1c-stale', 'observation', '0')}`],
+        proposerToken: tokens.get('dr.okafor') as string,
+        reviewerToken: tokens.get('rev.santos') as string,
+        perSecond: options.proposalsPerSecond,
+        seconds: options.approvalSeconds,
+        stop,
+      }).catch((error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }));
+    }
+    for (const server of servers.splice(0)) await server.stop();
+    if (!options.skip.has('import')) {
+      run.import = await measureImport({ adminUrl: options.adminUrl, database: options.database, source: process.env.BENCH_FHIR_SOURCE, root: ROOT }, log).catch(
+        (error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }),
+      );
+    }
+    run.seconds = (performance.now() - began) / 1000;
+    publishReport('bench', RESULTS, renderReport(run));
+    log(`the bench database ${options.database} is kept for the next run; drop it with: psql -c 'DROP DATABASE ${options.database}'`);
+  } finally {
+    for (const server of servers) await server.stop().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    if (auditSource.isInitialized) await auditSource.destroy().catch(() => undefined);
+    await model.stop().catch(() => undefined);
+    rmSync(keyDir, { recursive: true, force: true });
+  }
+}
+
+function commandLine(): string {
+  const settings = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_'))
+    .map(([name, value]) => `${name}=${value}`)
+    .sort();
+  return [...settings, 'npm run bench'].join(' ');
+}
+
+runBench('bench', main);

@@ -1,0 +1,48 @@
+import { CohortStatementName } from '../src/cohort/cohort.statements';
+import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
+import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
+import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
+import { LAB_CODE } from './tool-reads';
+
+/** Real values from the bench database that the statements are explained with. */
+export interface ExplainContext {
+  username: string;
+  careTeamIds: string[];
+  patientId: string;
+  /** Up to 100 of the patient's newest encounters, and a few of its observations. */
+  encounterIds: string[];
+  observationIds: string[];
+  /** Today (UTC) as the end of windows. */
+  now: Date;
+}
+
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * Parameters for EVERY cohort statement, as the repository binds them for a typical request. Typed
+ * as a record over the statement names, so a new statement does not compile until it is given
+ * parameters here (and `explain-parameters.spec.ts` checks the count of each against its SQL).
+ */
+export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext) => unknown[]> = {
+  staffUserByUsername: (c) => [c.username],
+  patientAccess: (c) => [c.patientId, c.careTeamIds],
+  patientById: (c) => [c.patientId],
+  // A two-year window of every class, as a clinician asking "recent visits" would.
+  encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
+  notesOfEncounters: (c) => [c.patientId, c.encounterIds],
+  observationsInWindow: (c) => [c.patientId, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
+  chartEncounters: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartObservations: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartConditions: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartMedications: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartProcedures: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartAllergies: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  observationsByIds: (c) => [c.patientId, c.observationIds.slice(0, 5)],
+  encountersByIds: (c) => [c.patientId, c.encounterIds.slice(0, 5)],
+  citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], []],
+};
+
+/** The highest `$n` in a statement: how many parameters it binds. */
+export function parameterCount(sql: string): number {
+  return Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+}

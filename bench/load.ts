@@ -1,0 +1,97 @@
+import autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
+import { quantile } from './stats';
+
+/** One measured cell: a target at one concurrency for a fixed time. Latencies in ms, of 2xx answers only. */
+export interface Cell {
+  concurrency: number;
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  rps: number;
+  /** CPU ms the server process spent per answered request (HTTP targets), or the client process (direct targets). */
+  cpuMsPerRequest?: number;
+}
+
+export interface HttpRequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * A closed loop over HTTP with autocannon: `concurrency` keep-alive connections, each sending its
+ * next request as soon as the last answered, for `seconds`. `next()` picks each request (the same
+ * sequence of patients for every target). Latency is taken per response from autocannon's own
+ * high-resolution timer (its histogram rounds to whole milliseconds, too coarse for the floor).
+ */
+export async function httpLoad(base: string, next: () => HttpRequestSpec, concurrency: number, seconds: number): Promise<Cell> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let finished: (result: autocannon.Result) => void = () => undefined;
+  let failed: (error: unknown) => void = () => undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finished = resolve;
+    failed = reject;
+  });
+  const instance = autocannon(
+    {
+      url: base,
+      connections: concurrency,
+      pipelining: 1,
+      duration: seconds,
+      timeout: 30,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const spec = next();
+            return { ...request, method: spec.method, path: spec.path, headers: { ...spec.headers }, body: spec.body };
+          },
+        },
+      ],
+    },
+    (error, result) => (error ? failed(error) : finished(result)),
+  );
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    else errors += 1;
+  });
+  const result = await done;
+  errors += result.errors + result.timeouts;
+  return summarizeCell(concurrency, latencies, errors, result.duration);
+}
+
+/** The same closed loop without HTTP: `concurrency` async workers calling `work` back to back. */
+export async function directLoad(work: () => Promise<unknown>, concurrency: number, seconds: number): Promise<Cell> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const begin = performance.now();
+      try {
+        if ((await work()) === null) errors += 1;
+        else latencies.push(performance.now() - begin);
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return summarizeCell(concurrency, latencies, errors, (performance.now() - start) / 1000);
+}
+
+function summarizeCell(concurrency: number, latencies: number[], errors: number, seconds: number): Cell {
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    concurrency,
+    requests: latencies.length,
+    errors,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    rps: latencies.length / seconds,
+  };
+}

@@ -1,0 +1,135 @@
+import type { Pool } from 'pg';
+import type { AuditService } from '../src/audit';
+import { ToolName } from '../src/tools/tool-names';
+import { Cell, directLoad, httpLoad, HttpRequestSpec } from './load';
+import { cycle } from './patient-sample';
+import { sampler, ServerProcess } from './servers';
+import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath } from './tool-reads';
+
+/**
+ * Each tool against four targets, interleaved per cell so drift on a shared machine hits all of
+ * them alike: Vigil, the node:http + pg floor, the pg-only floor (no HTTP), and PostGraphile.
+ */
+
+export const TARGETS = ['vigil', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
+export type Target = (typeof TARGETS)[number];
+export const TARGET_LABELS: Record<Target, string> = {
+  vigil: 'Vigil',
+  floorHttp: 'Floor: node:http + pg',
+  floorPg: 'Floor: pg only',
+  floorAudit: 'Diagnostic: pg floor + audit write',
+  peer: 'PostGraphile 4.14',
+};
+
+type HttpTarget = 'vigil' | 'floorHttp' | 'peer';
+
+export interface ToolMeasurement {
+  tool: ToolName;
+  cells: Record<Target, Cell[]>;
+  /** Rows each target returned for the first sampled patient (a sanity check of "same read"). */
+  probe: Record<HttpTarget, string>;
+}
+
+export interface ToolLatencyResult {
+  tools: ToolMeasurement[];
+  /** Vigil's RSS in bytes: before any load, and every 250 ms during its runs at the highest concurrency. */
+  idleRss: number;
+  loadedRss: number[];
+}
+
+export async function measureTools(options: {
+  vigil: ServerProcess;
+  floor: ServerProcess;
+  peer: ServerProcess;
+  pool: Pool;
+  /** Vigil's AuditService on its own DataSource, and that DataSource's pg pool, for the diagnostic target. */
+  audited: { pool: Pool; audit: AuditService };
+  sample: Assignment[];
+  tokens: Map<string, string>;
+  concurrency: number[];
+  seconds: number;
+  warmupSeconds: number;
+  stop: () => boolean;
+  log: (message: string) => void;
+}): Promise<ToolLatencyResult> {
+  const sequence = cycle(options.sample);
+  const specFor = (target: HttpTarget, tool: ToolName) => (): HttpRequestSpec => {
+    const { patientId, username } = sequence.next();
+    if (target === 'vigil') return { method: 'GET', path: vigilPath(tool, patientId), headers: { authorization: `Bearer ${options.tokens.get(username)}` } };
+    if (target === 'floorHttp') return { method: 'GET', path: vigilPath(tool, patientId), headers: { 'x-bench-user': username } };
+    return { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, patientId) };
+  };
+  const bases = { vigil: options.vigil.base, floorHttp: options.floor.base, peer: options.peer.base };
+  const servers = { vigil: options.vigil, floorHttp: options.floor, peer: options.peer };
+  const run = async (target: Target, tool: ToolName, concurrency: number, seconds: number): Promise<Cell> => {
+    const cpu = target in servers ? () => servers[target as HttpTarget].cpuMs() : () => process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
+    const before = cpu();
+    const cell = await runCell(target, tool, concurrency, seconds);
+    return { ...cell, cpuMsPerRequest: (cpu() - before) / Math.max(1, cell.requests) };
+  };
+  const runCell = (target: Target, tool: ToolName, concurrency: number, seconds: number): Promise<Cell> => {
+    sequence.reset();
+    if (target === 'floorPg') return directLoad(() => floorRead(options.pool, tool, sequence.next()), concurrency, seconds);
+    if (target === 'floorAudit') return directLoad(() => floorRead(options.audited.pool, tool, sequence.next(), options.audited.audit), concurrency, seconds);
+    return httpLoad(bases[target], specFor(target, tool), concurrency, seconds);
+  };
+
+  const idleRss = options.vigil.rss();
+  const loadedRss: number[] = [];
+  const top = Math.max(...options.concurrency);
+  const tools: ToolMeasurement[] = [];
+  for (const tool of BENCH_TOOLS) {
+    const probe = await probeTool(tool, options.sample[0], bases, options.tokens);
+    options.log(`${tool}: rows for the first patient — ${Object.entries(probe).map(([target, rows]) => `${target} ${rows}`).join(', ')}`);
+    if (options.warmupSeconds > 0) for (const target of TARGETS) await run(target, tool, top, options.warmupSeconds);
+    const cells = { vigil: [], floorHttp: [], floorPg: [], floorAudit: [], peer: [] } as Record<Target, Cell[]>;
+    for (const concurrency of options.concurrency) {
+      for (const target of TARGETS) {
+        if (options.stop()) throw new Error('interrupted');
+        const memory = target === 'vigil' && concurrency === top ? sampler(() => options.vigil.rss()) : null;
+        const cell = await run(target, tool, concurrency, options.seconds);
+        if (memory) loadedRss.push(...memory.stop());
+        cells[target].push(cell);
+        options.log(
+          `${tool} c=${concurrency} ${TARGET_LABELS[target]}: p50 ${cell.p50.toFixed(2)} ms, p99 ${cell.p99.toFixed(2)} ms, ${cell.rps.toFixed(0)} req/s, ` +
+            `${cell.cpuMsPerRequest?.toFixed(2)} CPU ms/req` +
+            (cell.errors ? `, ${cell.errors} errors` : ''),
+        );
+      }
+    }
+    tools.push({ tool, cells, probe });
+  }
+  return { tools, idleRss, loadedRss };
+}
+
+/** One request per HTTP target; refuses to measure a target that does not answer the read. */
+async function probeTool(
+  tool: ToolName,
+  assignment: Assignment,
+  bases: Record<HttpTarget, string>,
+  tokens: Map<string, string>,
+): Promise<Record<HttpTarget, string>> {
+  const get = async (url: string, init: RequestInit) => {
+    const response = await fetch(url, init);
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${tool}: ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const path = vigilPath(tool, assignment.patientId);
+  const vigil = await get(`${bases.vigil}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
+  const floor = await get(`${bases.floorHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
+  const peer = await get(`${bases.peer}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, assignment.patientId) });
+  if (peer.errors || !(peer.data as { patientById?: unknown } | undefined)?.patientById) {
+    throw new Error(`${tool}: PostGraphile answered ${JSON.stringify(peer).slice(0, 500)}`);
+  }
+  const count = (value: unknown): string =>
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, part]) => Array.isArray(part) || (part && typeof part === 'object' && Array.isArray((part as { nodes?: unknown }).nodes)))
+      .map(([key, part]) => `${key}=${Array.isArray(part) ? part.length : (part as { nodes: unknown[] }).nodes.length}`)
+      .join(' ');
+  return {
+    vigil: `rows=${(vigil.rows as unknown[]).length}`,
+    floorHttp: count(floor),
+    peer: count((peer.data as { patientById: unknown }).patientById),
+  };
+}

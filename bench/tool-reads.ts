@@ -1,0 +1,156 @@
+import type { Pool, PoolClient } from 'pg';
+import type { AuditService } from '../src/audit';
+import { AuditOutcome } from '../src/audit/enum';
+import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
+import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
+import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
+import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
+import { ToolName, TOOL_NAMES } from '../src/tools/tool-names';
+import { TOOL_PATHS } from '../test/setup/tool-routes';
+
+/**
+ * The same read three ways: Vigil's route, the floor (the cohort statements Vigil's request runs,
+ * in the same transactions, through `pg`), and PostGraphile (one GraphQL query of the same shape).
+ * Every tool is asked the same thing everywhere: encounters without a window (the newest 100, with
+ * their notes), creatinine results (LOINC 2160-0, the newest 200), and the derived tools' whole chart.
+ */
+
+/** A patient and a clinician on one of its care teams. */
+export interface Assignment {
+  patientId: string;
+  username: string;
+}
+
+/** Serum creatinine: a lab most generated patients have a few of (HbA1c only the diabetic ones). */
+export const LAB_CODE = '2160-0';
+
+export const TOOL_QUERIES: Record<ToolName, string> = {
+  patient_encounters: '',
+  patient_labs: `?code=${LAB_CODE}`,
+  care_gap_lookup: '',
+  missing_data_check: '',
+  feature_attribution: '',
+};
+
+export const BENCH_TOOLS: readonly ToolName[] = TOOL_NAMES;
+
+export function vigilPath(tool: ToolName, patientId: string): string {
+  return `/patients/${patientId}/${TOOL_PATHS[tool]}${TOOL_QUERIES[tool]}`;
+}
+
+type Run = (name: CohortStatementName, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * `CohortRepository.read` as it runs: `READ_SESSION_BEGIN` (READ COMMITTED, READ ONLY, SET LOCAL
+ * ROLE vigil_reader), the statements (extended protocol, unnamed statements), COMMIT.
+ */
+async function read<T>(pool: Pool, work: (run: Run) => Promise<T>): Promise<T> {
+  const client: PoolClient = await pool.connect();
+  try {
+    await client.query(READ_SESSION_BEGIN);
+    const result = await work(async (name, params) => (await client.query(COHORT_STATEMENTS[name], params)).rows as Record<string, unknown>[]);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The floor of one tool request: every cohort statement Vigil runs for it, with the same
+ * parameters and transactions — identity (the token's user and teams), the access probe, the
+ * tool's statements, the patient header — and nothing else: no JWT check, validation,
+ * projection, clinical evaluation or audit write. Returns the rows, or null for "not found".
+ */
+export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignment, audit?: AuditService): Promise<Record<string, unknown> | null> {
+  const [user] = await read(pool, (run) => run('staffUserByUsername', [assignment.username]));
+  if (!user) return null;
+  const [access] = await read(pool, (run) => run('patientAccess', [assignment.patientId, user.careTeamIds]));
+  if (!access.exists || !access.onCareTeam) return null;
+  const body = await toolStatements(pool, tool, assignment.patientId);
+  // The diagnostic "floor + audit" target: Vigil's own audit write (AuditService, same pool), nothing else.
+  if (audit) {
+    const rows = Object.values(body).find(Array.isArray) as Record<string, unknown>[] | undefined;
+    await audit.record({
+      actorId: user.id as string,
+      actorRole: user.role as string,
+      patientId: assignment.patientId,
+      action: tool,
+      fields: Object.keys(rows?.[0] ?? {}),
+      rowCount: rows?.length ?? 0,
+      outcome: rows?.length ? AuditOutcome.Success : AuditOutcome.Empty,
+      breakGlassReason: null,
+      correlationId: null,
+    });
+  }
+  return body;
+}
+
+async function toolStatements(pool: Pool, tool: ToolName, id: string): Promise<Record<string, unknown>> {
+  switch (tool) {
+    case 'patient_encounters': {
+      const encounters = await read(pool, async (run) => {
+        const rows = (await run('encountersInWindow', [id, null, null, null, ENCOUNTER_ROW_CAP + 1])).slice(0, ENCOUNTER_ROW_CAP);
+        const notes = rows.length ? await run('notesOfEncounters', [id, rows.map((row) => row.id)]) : [];
+        return rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) }));
+      });
+      const [patient] = await read(pool, (run) => run('patientById', [id]));
+      return { patient, rows: encounters };
+    }
+    case 'patient_labs': {
+      const rows = (await read(pool, (run) => run('observationsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1]))).slice(0, LAB_ROW_CAP);
+      const [patient] = await read(pool, (run) => run('patientById', [id]));
+      return { patient, rows };
+    }
+    default:
+      return read(pool, async (run) => {
+        const [patient] = await run('patientById', [id]);
+        const limit = [id, CHART_ROW_CAP + 1];
+        return {
+          patient,
+          encounters: await run('chartEncounters', limit),
+          observations: await run('chartObservations', limit),
+          conditions: await run('chartConditions', limit),
+          medications: await run('chartMedications', limit),
+          procedures: await run('chartProcedures', limit),
+          allergies: await run('chartAllergies', limit),
+        };
+      });
+  }
+}
+
+const PATIENT_FIELDS = 'id mrn givenName familyName birthDate sex phone email addressLine city state postalCode deceasedAt';
+const ENCOUNTER_FIELDS = 'id class status typeSystem typeCode typeDisplay reasonSystem reasonCode reasonDisplay startAt endAt disposition';
+const OBSERVATION_FIELDS =
+  'id encounterId panelId category status codeSystem code display valueNumeric valueText unit referenceLow referenceHigh referenceText interpretation effectiveAt';
+const CHART_LIMIT = CHART_ROW_CAP + 1;
+
+const CHART_QUERY = `query Chart($id: UUID!) { patientById(id: $id) { ${PATIENT_FIELDS}
+  encountersByPatientId(orderBy: [START_AT_DESC, ID_ASC], first: ${CHART_LIMIT}) { nodes { ${ENCOUNTER_FIELDS} } }
+  observationsByPatientId(orderBy: [EFFECTIVE_AT_DESC, ID_ASC], first: ${CHART_LIMIT}) { nodes { ${OBSERVATION_FIELDS} } }
+  conditionsByPatientId(orderBy: [RECORDED_AT_DESC, ID_ASC], first: ${CHART_LIMIT}) { nodes { id codeSystem code display clinicalStatus onsetDate abatementDate recordedAt } }
+  medicationsByPatientId(orderBy: [START_DATE_DESC, ID_ASC], first: ${CHART_LIMIT}) { nodes { id codeSystem code display status startDate endDate dosageText } }
+  proceduresByPatientId(orderBy: [PERFORMED_AT_DESC, ID_ASC], first: ${CHART_LIMIT}) { nodes { id encounterId codeSystem code display status performedAt } }
+  allergiesByPatientId(orderBy: [RECORDED_AT_DESC, ID_ASC], first: ${CHART_LIMIT}) { nodes { id codeSystem code display clinicalStatus recordedAt } }
+} }`;
+
+/** The same reads as one GraphQL query each: the patient with the tool's rows nested under it. */
+export const GRAPHQL_QUERIES: Record<ToolName, string> = {
+  patient_encounters: `query Encounters($id: UUID!) { patientById(id: $id) { ${PATIENT_FIELDS}
+  encountersByPatientId(orderBy: [START_AT_DESC, ID_ASC], first: ${ENCOUNTER_ROW_CAP + 1}) { nodes { ${ENCOUNTER_FIELDS}
+    clinicalNotesByEncounterId(orderBy: [AUTHORED_AT_ASC, ID_ASC]) { nodes { id encounterId noteType authorDisplay authoredAt text } } } }
+} }`,
+  patient_labs: `query Labs($id: UUID!) { patientById(id: $id) { ${PATIENT_FIELDS}
+  observationsByPatientId(condition: { code: "${LAB_CODE}" }, orderBy: [EFFECTIVE_AT_DESC, ID_ASC], first: ${LAB_ROW_CAP + 1}) { nodes { ${OBSERVATION_FIELDS} } }
+} }`,
+  care_gap_lookup: CHART_QUERY,
+  missing_data_check: CHART_QUERY,
+  feature_attribution: CHART_QUERY,
+};
+
+export function graphqlBody(tool: ToolName, patientId: string): string {
+  return JSON.stringify({ query: GRAPHQL_QUERIES[tool], variables: { id: patientId } });
+}
