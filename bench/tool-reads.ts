@@ -91,20 +91,19 @@ export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignme
 
 async function toolStatements(pool: Pool, tool: ToolName, id: string): Promise<Record<string, unknown>> {
   switch (tool) {
-    case 'patient_encounters': {
-      const encounters = await read(pool, async (run) => {
+    case 'patient_encounters':
+      return read(pool, async (run) => {
+        const [patient] = await run('patientById', [id]);
         const rows = (await run('encountersInWindow', [id, null, null, null, ENCOUNTER_ROW_CAP + 1])).slice(0, ENCOUNTER_ROW_CAP);
         const notes = rows.length ? await run('notesOfEncounters', [id, rows.map((row) => row.id)]) : [];
-        return rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) }));
+        return { patient, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })) };
       });
-      const [patient] = await read(pool, (run) => run('patientById', [id]));
-      return { patient, rows: encounters };
-    }
-    case 'patient_labs': {
-      const rows = (await read(pool, (run) => run('observationsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1]))).slice(0, LAB_ROW_CAP);
-      const [patient] = await read(pool, (run) => run('patientById', [id]));
-      return { patient, rows };
-    }
+    case 'patient_labs':
+      return read(pool, async (run) => {
+        const [patient] = await run('patientById', [id]);
+        const rows = (await run('observationsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP);
+        return { patient, rows };
+      });
     default:
       return read(pool, async (run) => {
         const [patient] = await run('patientById', [id]);

@@ -61,24 +61,32 @@ export class CohortRepository {
     return row ?? null;
   }
 
-  /** Encounters in the window, newest first, each with its notes. */
+  /**
+   * Encounters in the window, newest first, each with its notes; with the patient's own row, read
+   * in the same transaction (the envelope's header needs it, and one read costs fewer round trips).
+   */
   async encounters(
     patientId: string,
     window: TimeWindow,
     encounterClass: EncounterClass | null,
     cap: number,
-  ): Promise<Capped<EncounterRow & { notes: NoteRow[] }>> {
+  ): Promise<Capped<EncounterRow & { notes: NoteRow[] }> & { patient: PatientRow | null }> {
     return this.read(async (run) => {
+      const [patient] = await run<PatientRow>('patientById', [patientId]);
       const found = await run<EncounterRow>('encountersInWindow', [patientId, window.from, window.to, encounterClass, cap + 1]);
       const { rows, truncated } = cut(found, cap);
       const notes = rows.length ? await run<NoteRow>('notesOfEncounters', [patientId, rows.map((row) => row.id)]) : [];
-      return { rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })), truncated };
+      return { patient: patient ?? null, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })), truncated };
     });
   }
 
-  async observations(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow>> {
-    const found = await this.read((run) => run<ObservationRow>('observationsInWindow', [patientId, window.from, window.to, codes, cap + 1]));
-    return cut(found, cap);
+  /** Observations in the window, newest first, with the patient's own row (as `encounters`). */
+  async observations(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow> & { patient: PatientRow | null }> {
+    return this.read(async (run) => {
+      const [patient] = await run<PatientRow>('patientById', [patientId]);
+      const found = await run<ObservationRow>('observationsInWindow', [patientId, window.from, window.to, codes, cap + 1]);
+      return { patient: patient ?? null, ...cut(found, cap) };
+    });
   }
 
   /** The whole record the derived tools evaluate; `truncated` when any record type hit the cap. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { citationId, EncounterRow, NoteRow } from '../../cohort/chart.types';
+import { citationId, EncounterRow, NoteRow, PatientRow } from '../../cohort/chart.types';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { EncountersQueryDto } from '../dto/encounters-query.dto';
 import { ABSENCE_ASSUMPTION, describeWindow, todayUtc, toInstantWindow, ToolOutput } from '../envelope';
@@ -15,10 +15,11 @@ export class PatientEncountersTool implements Tool<EncountersQueryDto> {
 
   constructor(private readonly cohort: CohortRepository) {}
 
-  async execute(patientId: string, query: EncountersQueryDto): Promise<ToolOutput> {
+  async execute(patientId: string, query: EncountersQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
     const window = toInstantWindow(query.from, query.to);
     const found = await this.cohort.encounters(patientId, window, query.class ?? null, ENCOUNTER_ROW_CAP);
     return {
+      ...(found.patient ? { patient: found.patient } : {}),
       rows: found.rows.map(encounterRow),
       window: describeWindow(query.from, query.to, query.class ? `${query.class} encounters (by start date)` : 'encounters (by start date)'),
       truncated: found.truncated,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { citationId, ObservationRow } from '../../cohort/chart.types';
+import { citationId, ObservationRow, PatientRow } from '../../cohort/chart.types';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { LabsQueryDto } from '../dto/labs-query.dto';
 import { ABSENCE_ASSUMPTION, describeWindow, todayUtc, toInstantWindow, ToolOutput } from '../envelope';
@@ -15,10 +15,11 @@ export class PatientLabsTool implements Tool<LabsQueryDto> {
 
   constructor(private readonly cohort: CohortRepository) {}
 
-  async execute(patientId: string, query: LabsQueryDto): Promise<ToolOutput> {
+  async execute(patientId: string, query: LabsQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
     const found = await this.cohort.observations(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
     const what = query.code ? `observations with LOINC ${query.code.join(', ')}` : 'observations';
     return {
+      ...(found.patient ? { patient: found.patient } : {}),
       rows: found.rows.map(observationRow),
       window: describeWindow(query.from, query.to, `${what} (by effective date)`),
       truncated: found.truncated,
