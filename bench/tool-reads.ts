@@ -68,9 +68,12 @@ async function read<T>(pool: Pool, work: (run: Run) => Promise<T>): Promise<T> {
 export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignment, audit?: AuditService): Promise<Record<string, unknown> | null> {
   const [user] = await read(pool, (run) => run('staffUserByUsername', [assignment.username]));
   if (!user) return null;
-  const [access] = await read(pool, (run) => run('patientAccess', [assignment.patientId, user.careTeamIds]));
-  if (!access.exists || !access.onCareTeam) return null;
-  const body = await toolStatements(pool, tool, assignment.patientId);
+  // As ToolsService.invoke: the access probe and the tool's statements in one read transaction.
+  const body = await read(pool, async (run) => {
+    const [access] = await run('patientAccess', [assignment.patientId, user.careTeamIds]);
+    return access.exists && access.onCareTeam ? toolStatements(run, tool, assignment.patientId) : null;
+  });
+  if (!body) return null;
   // The diagnostic "floor + audit" target: Vigil's own audit write (AuditService, same pool), nothing else.
   if (audit) {
     const rows = Object.values(body).find(Array.isArray) as Record<string, unknown>[] | undefined;
@@ -89,35 +92,28 @@ export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignme
   return body;
 }
 
-async function toolStatements(pool: Pool, tool: ToolName, id: string): Promise<Record<string, unknown>> {
+async function toolStatements(run: Run, tool: ToolName, id: string): Promise<Record<string, unknown>> {
+  const [patient] = await run('patientById', [id]);
   switch (tool) {
-    case 'patient_encounters':
-      return read(pool, async (run) => {
-        const [patient] = await run('patientById', [id]);
-        const rows = (await run('encountersInWindow', [id, null, null, null, ENCOUNTER_ROW_CAP + 1])).slice(0, ENCOUNTER_ROW_CAP);
-        const notes = rows.length ? await run('notesOfEncounters', [id, rows.map((row) => row.id)]) : [];
-        return { patient, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })) };
-      });
+    case 'patient_encounters': {
+      const rows = (await run('encountersInWindow', [id, null, null, null, ENCOUNTER_ROW_CAP + 1])).slice(0, ENCOUNTER_ROW_CAP);
+      const notes = rows.length ? await run('notesOfEncounters', [id, rows.map((row) => row.id)]) : [];
+      return { patient, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })) };
+    }
     case 'patient_labs':
-      return read(pool, async (run) => {
-        const [patient] = await run('patientById', [id]);
-        const rows = (await run('observationsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP);
-        return { patient, rows };
-      });
-    default:
-      return read(pool, async (run) => {
-        const [patient] = await run('patientById', [id]);
-        const limit = [id, CHART_ROW_CAP + 1];
-        return {
-          patient,
-          encounters: await run('chartEncounters', limit),
-          observations: await run('chartObservations', limit),
-          conditions: await run('chartConditions', limit),
-          medications: await run('chartMedications', limit),
-          procedures: await run('chartProcedures', limit),
-          allergies: await run('chartAllergies', limit),
-        };
-      });
+      return { patient, rows: (await run('observationsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP) };
+    default: {
+      const limit = [id, CHART_ROW_CAP + 1];
+      return {
+        patient,
+        encounters: await run('chartEncounters', limit),
+        observations: await run('chartObservations', limit),
+        conditions: await run('chartConditions', limit),
+        medications: await run('chartMedications', limit),
+        procedures: await run('chartProcedures', limit),
+        allergies: await run('chartAllergies', limit),
+      };
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
 import {
   AllergyRow,
@@ -38,12 +39,18 @@ export interface Capped<T> {
 /** The largest history the derived tools read per record type; more is reported as a partial result. */
 export const CHART_ROW_CAP = 5000;
 
+/** Runs one named cohort statement inside the current read transaction. */
+type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
+
 /**
  * The only code that runs SQL over patient data. Every call runs one named statement from
  * `COHORT_STATEMENTS` inside a READ ONLY transaction, as the SELECT-only `vigil_reader` role.
  */
 @Injectable()
 export class CohortRepository {
+  /** The read transaction of the enclosing `inOneRead`, if any. */
+  private readonly scope = new AsyncLocalStorage<Run>();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async staffUserByUsername(username: string): Promise<StaffIdentity | null> {
@@ -138,11 +145,26 @@ export class CohortRepository {
   }
 
   /**
+   * Runs `work` with every cohort read inside it sharing one read transaction (a tool request's
+   * access probe, its statements and the patient header: one BEGIN and one COMMIT instead of one
+   * pair each). Reads outside any such scope each get their own transaction.
+   */
+  inOneRead<T>(work: () => Promise<T>): Promise<T> {
+    if (this.scope.getStore()) return work();
+    return this.transaction((run) => this.scope.run(run, work));
+  }
+
+  private read<T>(work: (run: Run) => Promise<T>): Promise<T> {
+    const shared = this.scope.getStore();
+    return shared ? work(shared) : this.transaction(work);
+  }
+
+  /**
    * One read transaction on one pooled connection: opened READ ONLY as `vigil_reader` in a single
    * round trip, then the statements, then COMMIT (ROLLBACK on any error, so the connection goes
-   * back to the pool clean). Every read costs two round trips beyond its own statements.
+   * back to the pool clean).
    */
-  private async read<T>(work: (run: <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {

@@ -95,9 +95,12 @@ export class ToolsService implements OnModuleInit {
     const role = options.projectionRole ?? caller.role;
     // The agent projection can never break glass: emergency access is a person's decision.
     const breakGlassReason = role === 'agent' ? undefined : options.breakGlassReason;
-    const grant = await this.access.grant(caller, patientId, breakGlassReason);
-    const output = await this.tool(name).execute(grant.patientId, query);
-    const patient = output.patient ?? (await this.cohort.patient(grant.patientId));
+    // The access probe, the tool's statements and the header share one read transaction.
+    const { grant, output, patient } = await this.cohort.inOneRead(async () => {
+      const grant = await this.access.grant(caller, patientId, breakGlassReason);
+      const output = await this.tool(name).execute(grant.patientId, query);
+      return { grant, output, patient: output.patient ?? (await this.cohort.patient(grant.patientId)) };
+    });
     if (!patient) throw patientNotFound();
 
     const header = patientHeader(patient, output.ageOn);

@@ -63,4 +63,26 @@ describe('the cohort read session', () => {
     expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
     expect(await sut.patient(patientIdOf('complete-record'))).not.toBeNull();
   });
+
+  it('shares one read transaction among the reads inside inOneRead, and opens its own for a read outside', async () => {
+    const id = patientIdOf('complete-record');
+    const [access, patient] = await sut.inOneRead(async () => [await sut.patientAccess(id, []), await sut.patient(id)] as const);
+    expect(access.exists).toBe(true);
+    expect(patient?.id).toBe(id);
+    expect(probes).toHaveLength(1);
+    await sut.patient(id);
+    expect(probes).toHaveLength(2);
+    expect((await connectionState()).openTransaction).toBeNull();
+  });
+
+  it('rolls the shared transaction back when the work inside fails, and hands the connection back clean', async () => {
+    const owner = (await connectionState()).user;
+    await expect(
+      sut.inOneRead(async () => {
+        await sut.patient(patientIdOf('complete-record'));
+        throw new Error('the caller gave up');
+      }),
+    ).rejects.toThrow('the caller gave up');
+    expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+  });
 });
