@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditOutcome, AuditService } from '../audit';
@@ -14,6 +14,7 @@ import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { KIND_POLICY } from './proposal-policy';
 import { illegalTransition, invalidProposal, notAllowed, proposalNotFound, staleVersion } from './proposal.problems';
+import { OutboxRelay } from './queue/outbox-relay';
 
 /**
  * The proposal lifecycle. Every transition locks the proposal row, checks who may make it, writes
@@ -29,11 +30,18 @@ export class ProposalsService {
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
     private readonly tools: ToolsService,
+    /** Absent where no queue runs (the relay's own polling then picks the job up). */
+    @Optional() private readonly relay?: OutboxRelay,
   ) {}
 
-  /** Tells live streams of this process about a change, once its transaction has committed. */
+  /**
+   * Tells live streams of this process about a change, once its transaction has committed. An
+   * approval has just committed its execute job to the outbox: the relay is woken to hand it to the
+   * queue now rather than at its next poll (it never throws; a failed pass is retried by the poll).
+   */
   private readonly announced = (row: ProposalRow): ProposalRow => {
     this.events.publish(row);
+    if (row.status === ProposalStatus.Approved) void this.relay?.relayNow();
     return row;
   };
 

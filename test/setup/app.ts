@@ -8,6 +8,7 @@ import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
+import { QueueSettings } from '../../src/approvals/queue/queue.settings';
 import { captureLogs } from './log-capture';
 import { TEST_REDIS_URL } from './redis';
 
@@ -21,7 +22,13 @@ export interface TestApp {
 }
 
 /** The real HTTP application (guards, pipes, filters, logger) on the given database. */
-export async function createTestApp(options: { databaseUrl: string; redisUrl?: string; env?: Record<string, string> }): Promise<TestApp> {
+export async function createTestApp(options: {
+  databaseUrl: string;
+  redisUrl?: string;
+  env?: Record<string, string>;
+  /** Queue settings on top of the environment's (they are read from the process environment, not `env`). */
+  queueSettings?: Partial<QueueSettings>;
+}): Promise<TestApp> {
   // nestjs-pino keeps the first app's logger in a module-level variable; each test app needs its own.
   __resetOutOfContextForTests();
   const logs = captureLogs();
@@ -36,7 +43,7 @@ export async function createTestApp(options: { databaseUrl: string; redisUrl?: s
   const logger = createRootLogger('debug', logs.stream);
   // Each test app gets its own queue key prefix: workers of parallel test files share one Redis and
   // must never take each other's jobs.
-  const queue = { settings: { prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
+  const queue = { settings: { ...options.queueSettings, prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
   const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false }, logger, queue });
   await app.init();
   const key = loadOrCreateDevKey(devKeyFile);
