@@ -1,142 +1,28 @@
-import {
-  AllergyClinicalStatus,
-  CodeSystem,
-  ConditionClinicalStatus,
-  EncounterClass,
-  EncounterStatus,
-  Interpretation,
-  MedicationStatus,
-  NoteType,
-  ObservationCategory,
-  ObservationStatus,
-  ProcedureStatus,
-  Sex,
-} from '../cohort/enum';
+import type * as Read from '../cohort/chart.types';
 
 /**
- * One generated row per table, named as the entities name their properties. Instants are epoch
- * milliseconds (UTC) and calendar days `YYYY-MM-DD`, so formatting them is cheap and exact;
- * `copy-format.ts` turns each row into a line of `COPY … FROM STDIN`.
+ * One generated row per table: the columns the cohort repository reads (`chart.types.ts`), with
+ * instants as epoch milliseconds (UTC) instead of ISO text, so formatting them is cheap and exact,
+ * plus the columns a read leaves out (the owning patient, the creation time). Calendar days stay
+ * `YYYY-MM-DD`. `copy-format.ts` turns each row into a line of `COPY … FROM STDIN`.
  */
-export interface PatientRow {
-  id: string;
-  mrn: string;
-  givenName: string;
-  familyName: string;
-  birthDate: string;
-  sex: Sex;
-  phone: string | null;
-  email: string | null;
-  addressLine: string | null;
-  city: string | null;
-  state: string | null;
-  postalCode: string | null;
-  deceasedAt: number | null;
+type Written<Row, Instant extends keyof Row> = Omit<Row, Instant> & { [K in Instant]: null extends Row[K] ? number | null : number } & {
+  patientId: string;
   createdAt: number;
-  updatedAt: number;
-}
+};
+
+export type PatientRow = Omit<Read.PatientRow, 'deceasedAt'> & { deceasedAt: number | null; createdAt: number; updatedAt: number };
+export type EncounterRow = Written<Read.EncounterRow, 'startAt' | 'endAt'>;
+export type ObservationRow = Written<Read.ObservationRow, 'effectiveAt'>;
+export type ConditionRow = Written<Read.ConditionRow, 'recordedAt'>;
+export type MedicationRow = Written<Read.MedicationRow, never>;
+export type ProcedureRow = Written<Read.ProcedureRow, 'performedAt'>;
+export type ClinicalNoteRow = Written<Read.NoteRow, 'authoredAt'>;
+export type AllergyRow = Written<Read.AllergyRow, 'recordedAt'>;
 
 export interface PatientCareTeamRow {
   patientId: string;
   careTeamId: string;
-}
-
-export interface EncounterRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  class: EncounterClass;
-  status: EncounterStatus;
-  typeSystem: CodeSystem | null;
-  typeCode: string | null;
-  typeDisplay: string | null;
-  reasonSystem: CodeSystem | null;
-  reasonCode: string | null;
-  reasonDisplay: string | null;
-  startAt: number;
-  endAt: number | null;
-  disposition: string | null;
-}
-
-export interface ObservationRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  encounterId: string | null;
-  panelId: string | null;
-  category: ObservationCategory;
-  status: ObservationStatus;
-  codeSystem: CodeSystem;
-  code: string;
-  display: string;
-  valueNumeric: number | null;
-  valueText: string | null;
-  unit: string | null;
-  referenceLow: number | null;
-  referenceHigh: number | null;
-  referenceText: string | null;
-  interpretation: Interpretation | null;
-  effectiveAt: number;
-}
-
-export interface ConditionRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  codeSystem: CodeSystem;
-  code: string;
-  display: string;
-  clinicalStatus: ConditionClinicalStatus;
-  onsetDate: string | null;
-  abatementDate: string | null;
-  recordedAt: number;
-}
-
-export interface MedicationRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  codeSystem: CodeSystem;
-  code: string;
-  display: string;
-  status: MedicationStatus;
-  startDate: string;
-  endDate: string | null;
-  dosageText: string | null;
-}
-
-export interface ProcedureRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  encounterId: string | null;
-  codeSystem: CodeSystem;
-  code: string;
-  display: string;
-  status: ProcedureStatus;
-  performedAt: number;
-}
-
-export interface ClinicalNoteRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  encounterId: string | null;
-  noteType: NoteType;
-  authorDisplay: string | null;
-  authoredAt: number;
-  text: string;
-}
-
-export interface AllergyRow {
-  id: string;
-  patientId: string;
-  createdAt: number;
-  codeSystem: CodeSystem;
-  code: string;
-  display: string;
-  clinicalStatus: AllergyClinicalStatus;
-  recordedAt: number;
 }
 
 /** Everything generated for one patient: small, so a patient is built whole and then streamed out. */
