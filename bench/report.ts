@@ -279,9 +279,9 @@ function otherSections(run: BenchRun): string[] {
       '|---|---:|---:|---:|---:|',
       ...approvals.stages.map((s) => `| ${s.name} | ${s.summary.count} | ${ms(s.summary.median)} | ${ms(s.summary.p99)} | ${ms(s.max)} |`),
       '',
-      'Stage 5 is mostly waiting: the approval commits an outbox row, and the outbox relay polls every `QUEUE_RELAY_INTERVAL_MS` (500 ms by default) ' +
-        'before the job reaches BullMQ and the in-process worker; a job waits about half an interval on average, up to a whole one. Lower the interval ' +
-        '(or add a notify on commit) if that matters; the other stages are single requests.',
+      'Stage 5: the approval commits an outbox row and wakes the outbox relay of its process, which hands the job to BullMQ; the in-process ' +
+        'worker then runs it (one transaction with its audit event) and the live queue reports `executed`. The relay\'s poll ' +
+        '(`QUEUE_RELAY_INTERVAL_MS`, 500 ms) is only the safety net. The other stages are single requests.',
     );
   }
   lines.push('');
