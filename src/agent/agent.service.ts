@@ -109,7 +109,11 @@ export class AgentService {
     const { maxTurnsPerHour } = this.config.agent;
     // Stored before anything runs, so a turn that dies half-way is still on record as `running`.
     const started = await this.store.start(context.turnId, patientId, caller.userId, question, maxTurnsPerHour);
-    if (!started.started) throw turnRateLimited(started.retryAfterSeconds, maxTurnsPerHour);
+    if (!started.started) {
+      // A refused turn is on the audit trail too: who was stopped, for which patient, when.
+      await this.audit.record({ actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn', fields: [], rowCount: 0, outcome: AuditOutcome.Denied });
+      throw turnRateLimited(started.retryAfterSeconds, maxTurnsPerHour);
+    }
 
     const budget = new TurnBudget(this.config.agent);
     const droppedStatements: string[] = [];

@@ -336,6 +336,11 @@ describe('agent turn budgets: tokens per turn and turns per clinician per hour',
       [second.username],
     );
     expect(stored).toEqual([{ n: 3 }]);
+    const denied = await database().dataSource.query(
+      `SELECT a.outcome, a.row_count AS "rowCount" FROM audit_events a JOIN staff_users u ON u.id = a.actor_id WHERE u.username = $1 AND a.action = 'agent_turn' AND a.outcome = 'denied'`,
+      [second.username],
+    );
+    expect(denied).toEqual([{ outcome: 'denied', rowCount: 0 }]);
     // The first clinician has used two of their three: the third still runs.
     expect((await askAs(first.username, 'Please prescribe a statin.')).status).toBe(200);
     expect((await askAs(first.username, 'Please prescribe a statin.')).status).toBe(429);
