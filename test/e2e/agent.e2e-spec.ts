@@ -283,7 +283,7 @@ describe('agent turn budgets: tokens per turn and turns per clinician per hour',
   const model = new FakeModel();
   let sut: TestApp;
   const patient = patients.find((fixture) => fixture.key === PATIENT)!;
-  const [first, second] = activeUsers.filter((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient));
+  const [first, second, third] = activeUsers.filter((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient));
   beforeAll(async () => {
     await model.start();
     sut = await createTestApp({
@@ -344,6 +344,17 @@ describe('agent turn budgets: tokens per turn and turns per clinician per hour',
     // The first clinician has used two of their three: the third still runs.
     expect((await askAs(first.username, 'Please prescribe a statin.')).status).toBe(200);
     expect((await askAs(first.username, 'Please prescribe a statin.')).status).toBe(429);
+  });
+
+  it('lets exactly the hour’s turns through when a clinician sends many at once (the per-clinician lock)', async () => {
+    model.script([]);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => askAs(third.username, 'Please prescribe a statin.')));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    const stored = await database().dataSource.query(
+      `SELECT count(*)::int AS n FROM agent_turns t JOIN staff_users u ON u.id = t.clinician_id WHERE u.username = $1`,
+      [third.username],
+    );
+    expect(stored).toEqual([{ n: 3 }]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 
 /**
  * The 80-patient Synthea set beside the project (`../shared/external-data/synthea-r4-smart-80`,
@@ -9,36 +10,9 @@ export const SYNTHEA_80 = join(__dirname, '..', '..', '..', 'shared', 'external-
 export const SYNTHEA_80_NDJSON = join(SYNTHEA_80, 'fhir-r4-ndjson');
 export const SYNTHEA_80_CSV = join(SYNTHEA_80, 'csv');
 
-/** RFC 4180 CSV (quoted fields, doubled quotes, commas and newlines inside quotes) as header-keyed rows. */
+/** A CSV file with a header row, as header-keyed rows (csv-parse: quoting, embedded commas and newlines). */
 export function readCsv(path: string): Record<string, string>[] {
-  const text = readFileSync(path, 'utf8');
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index += 1;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += char;
-  }
-  if (field !== '' || record.length) records.push([...record, field]);
-  const [header, ...rows] = records;
-  return rows.filter((row) => row.length > 1 || row[0] !== '').map((row) => Object.fromEntries(header.map((name, column) => [name, row[column] ?? ''])));
+  return parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 }
 
 const present = (value: string) => (value === '' ? undefined : value);
