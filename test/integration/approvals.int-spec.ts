@@ -31,7 +31,9 @@ describe('approvals', () => {
   const callers: Record<string, Caller> = {};
 
   beforeAll(async () => {
-    sut = await createTestApp({ databaseUrl: database().url });
+    // These tests drive the executor themselves (tampering between approval and execution, racing
+    // executions); a queue worker in the same process would be an uncontrolled extra executor.
+    sut = await createTestApp({ databaseUrl: database().url, queueSettings: { workersInApi: false } });
     app = sut.app;
     proposals = app.get(ProposalsService);
     executor = app.get(ProposalExecutor);
