@@ -1,7 +1,9 @@
 import {
   AllergyClinicalStatus,
-  CodeSystem,
+  CodeSystemUri,
+  ConditionCategory,
   ConditionClinicalStatus,
+  ConditionVerificationStatus,
   EncounterClass,
   EncounterStatus,
   Interpretation,
@@ -10,6 +12,9 @@ import {
   ObservationCategory,
   ObservationStatus,
   ProcedureStatus,
+  RequestIntent,
+  RequestKind,
+  RequestStatus,
   Sex,
 } from './enum';
 
@@ -38,15 +43,19 @@ export interface EncounterRow {
   id: string;
   class: EncounterClass;
   status: EncounterStatus;
-  typeSystem: CodeSystem | null;
+  typeSystem: CodeSystemUri | null;
   typeCode: string | null;
   typeDisplay: string | null;
-  reasonSystem: CodeSystem | null;
+  reasonSystem: CodeSystemUri | null;
   reasonCode: string | null;
   reasonDisplay: string | null;
   startAt: string;
   endAt: string | null;
+  /** The discharge disposition's text (display), as the encounters tool shows it. */
   disposition: string | null;
+  /** `hospitalization.dischargeDisposition` as a code (the eCQMs compare it, e.g. hospice discharge). */
+  dischargeDispositionSystem: CodeSystemUri | null;
+  dischargeDispositionCode: string | null;
 }
 
 export interface ObservationRow {
@@ -55,7 +64,7 @@ export interface ObservationRow {
   panelId: string | null;
   category: ObservationCategory;
   status: ObservationStatus;
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
   code: string;
   display: string;
   valueNumeric: number | null;
@@ -65,15 +74,30 @@ export interface ObservationRow {
   referenceHigh: number | null;
   referenceText: string | null;
   interpretation: Interpretation | null;
+  /** `effectiveDateTime`, or the start of `effectivePeriod` (its end, when the start is absent). */
   effectiveAt: string;
+  /** The end of `effectivePeriod`; null for a point in time. */
+  effectiveEndAt: string | null;
+  /** A coded answer (`valueCodeableConcept`); `valueText` then holds its display. */
+  valueSystem: CodeSystemUri | null;
+  valueCode: string | null;
+  /** Why there is no value (`dataAbsentReason` code), when there is none. */
+  dataAbsentReason: string | null;
 }
 
 export interface ConditionRow {
   id: string;
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
   code: string;
   display: string;
-  clinicalStatus: ConditionClinicalStatus;
+  /** Null when the source gave none (R4 allows it, e.g. for entered-in-error). */
+  clinicalStatus: ConditionClinicalStatus | null;
+  verificationStatus: ConditionVerificationStatus | null;
+  /** The first category the source gave that Vigil names; null when none. */
+  category: ConditionCategory | null;
+  bodySiteSystem: CodeSystemUri | null;
+  bodySiteCode: string | null;
+  /** Calendar days as written in the source (the date part of onset/abatement dateTime or period). */
   onsetDate: string | null;
   abatementDate: string | null;
   recordedAt: string;
@@ -81,23 +105,92 @@ export interface ConditionRow {
 
 export interface MedicationRow {
   id: string;
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
   code: string;
   display: string;
   status: MedicationStatus;
+  /** The first day of the plan: timing bounds start, else authoredOn, else validity start. */
   startDate: string;
   endDate: string | null;
   dosageText: string | null;
+  intent: RequestIntent | null;
+  /** A recorded decision *not* to prescribe (QI-Core MedicationNotRequested). */
+  doNotPerform: boolean;
+  authoredAt: string | null;
+  reasonSystem: CodeSystemUri | null;
+  reasonCode: string | null;
+  /** What CumulativeMedicationDuration reads to compute the period a request covers; null when none given. */
+  supply: MedicationSupply | null;
+}
+
+/** The raw dispense and timing elements of one MedicationRequest (no derived values). */
+export interface MedicationSupply {
+  /** `dosageInstruction[0].timing.repeat.boundsPeriod` as days. */
+  boundsStart: string | null;
+  boundsEnd: string | null;
+  /** `dispenseRequest.validityPeriod.start` as a day. */
+  validityStart: string | null;
+  /** `dispenseRequest.expectedSupplyDuration` converted to days. */
+  expectedSupplyDays: number | null;
+  /** `dispenseRequest.quantity.value`. */
+  quantity: number | null;
+  /** `dispenseRequest.numberOfRepeatsAllowed`. */
+  refills: number | null;
+  /** `timing.repeat.frequencyMax` ?? `frequency`, `period`, `periodUnit` (UCUM: s, min, h, d, wk, mo, a). */
+  frequency: number | null;
+  period: number | null;
+  periodUnit: string | null;
+  /** How many `timing.repeat.timeOfDay` entries. */
+  timesOfDay: number;
+  /** `doseAndRate[0].doseQuantity.value`, or the high of `doseRange`. */
+  dose: number | null;
+  /** How many `dosageInstruction` entries the request has (the library reads exactly one). */
+  dosageCount: number;
 }
 
 export interface ProcedureRow {
   id: string;
   encounterId: string | null;
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
   code: string;
   display: string;
   status: ProcedureStatus;
+  /** `performedDateTime`, or the start of `performedPeriod`. */
   performedAt: string;
+  /** The end of `performedPeriod`; null for a point in time. */
+  performedEndAt: string | null;
+  /** For `not-done`: the reason (`statusReason`). */
+  statusReasonSystem: CodeSystemUri | null;
+  statusReasonCode: string | null;
+  bodySiteSystem: CodeSystemUri | null;
+  bodySiteCode: string | null;
+}
+
+/** A ServiceRequest or DeviceRequest: an order for a service (hospice, a referral…) or a device (a walker…). */
+export interface RequestRow {
+  id: string;
+  kind: RequestKind;
+  codeSystem: CodeSystemUri;
+  code: string;
+  display: string;
+  status: RequestStatus;
+  intent: RequestIntent;
+  /** The request says *not* to do it (`doNotPerform`, or the QI-Core modifier extension on a DeviceRequest). */
+  doNotPerform: boolean;
+  authoredAt: string | null;
+  reasonSystem: CodeSystemUri | null;
+  reasonCode: string | null;
+}
+
+/** An AdverseEvent (e.g. a reaction to a statin), by the substance or event it names. */
+export interface AdverseEventRow {
+  id: string;
+  codeSystem: CodeSystemUri;
+  code: string;
+  display: string;
+  /** `recordedDate`, else `date`. */
+  recordedAt: string;
+  occurredAt: string | null;
 }
 
 export interface NoteRow {
@@ -111,11 +204,14 @@ export interface NoteRow {
 
 export interface AllergyRow {
   id: string;
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
   code: string;
   display: string;
   clinicalStatus: AllergyClinicalStatus;
   recordedAt: string;
+  /** `onsetDateTime`, or `onsetPeriod` start/end. */
+  onsetAt: string | null;
+  onsetEndAt: string | null;
 }
 
 /** Everything the derived tools (care gaps, missing data, attribution) read about one patient. */
@@ -127,9 +223,11 @@ export interface PatientChart {
   medications: MedicationRow[];
   procedures: ProcedureRow[];
   allergies: AllergyRow[];
+  requests: RequestRow[];
+  adverseEvents: AdverseEventRow[];
 }
 
-export type CitationKind = 'pat' | 'enc' | 'obs' | 'cond' | 'med' | 'proc' | 'note' | 'allergy';
+export type CitationKind = 'pat' | 'enc' | 'obs' | 'cond' | 'med' | 'proc' | 'note' | 'allergy' | 'req' | 'ae';
 
 /** The id an answer or a proposal uses to point at one row, e.g. `obs:6b1f…`. */
 export function citationId(kind: CitationKind, id: string): string {

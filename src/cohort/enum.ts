@@ -3,14 +3,28 @@
  * so a value outside these lists can never be stored, whoever writes it.
  */
 
-/** Code systems as their canonical FHIR URIs: every coded value keeps its system. */
+/**
+ * Code systems Vigil's own code names, as their canonical FHIR URIs (the ones VSAC value sets use).
+ * The schema stores any system URI a source sends (a CHECK only asks for a URI's shape): every coded
+ * value keeps its system, and a code in a system Vigil has no name for is kept, not dropped.
+ */
 export enum CodeSystem {
   Loinc = 'http://loinc.org',
   SnomedCt = 'http://snomed.info/sct',
   Icd10Cm = 'http://hl7.org/fhir/sid/icd-10-cm',
+  Icd10Pcs = 'http://www.cms.gov/Medicare/Coding/ICD10',
+  Icd9Cm = 'http://hl7.org/fhir/sid/icd-9-cm',
   RxNorm = 'http://www.nlm.nih.gov/research/umls/rxnorm',
   Cpt = 'http://www.ama-assn.org/go/cpt',
+  Hcpcs = 'http://www.nlm.nih.gov/research/umls/hcpcs',
+  Cvx = 'http://hl7.org/fhir/sid/cvx',
 }
+
+/** A code system URI as stored: any of `CodeSystem`, or another URI the source used. */
+export type CodeSystemUri = CodeSystem | (string & {});
+
+/** The CHECK every `*_system` column carries: a URI (`scheme:rest`), never free text. */
+export const CODE_SYSTEM_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*:[^[:space:]]+$';
 
 export enum StaffRole {
   Clinician = 'clinician',
@@ -37,28 +51,41 @@ export enum EncounterClass {
   Home = 'home',
 }
 
+/** FHIR R4 Encounter.status (all of it: the eCQM status rules read `arrived`, `triaged` and `onleave`). */
 export enum EncounterStatus {
   Planned = 'planned',
+  Arrived = 'arrived',
+  Triaged = 'triaged',
   InProgress = 'in-progress',
+  OnLeave = 'onleave',
   Finished = 'finished',
   Cancelled = 'cancelled',
+  EnteredInError = 'entered-in-error',
+  Unknown = 'unknown',
 }
 
-/** FHIR observation-category codes the tools distinguish. */
+/** FHIR observation-category codes (all of them: the eCQMs read `survey`, `exam` and `procedure`). */
 export enum ObservationCategory {
   Laboratory = 'laboratory',
   VitalSigns = 'vital-signs',
   SocialHistory = 'social-history',
   Survey = 'survey',
+  Exam = 'exam',
+  Imaging = 'imaging',
+  Procedure = 'procedure',
+  Therapy = 'therapy',
+  Activity = 'activity',
 }
 
 export enum ObservationStatus {
+  Registered = 'registered',
   Preliminary = 'preliminary',
   Final = 'final',
   Amended = 'amended',
   Corrected = 'corrected',
   Cancelled = 'cancelled',
   EnteredInError = 'entered-in-error',
+  Unknown = 'unknown',
 }
 
 /** HL7 v3 ObservationInterpretation codes (the common ones). */
@@ -92,11 +119,63 @@ export enum MedicationStatus {
   Unknown = 'unknown',
 }
 
+/** FHIR R4 Procedure.status (all of it). */
 export enum ProcedureStatus {
-  Completed = 'completed',
+  Preparation = 'preparation',
   InProgress = 'in-progress',
   NotDone = 'not-done',
+  OnHold = 'on-hold',
+  Stopped = 'stopped',
+  Completed = 'completed',
   EnteredInError = 'entered-in-error',
+  Unknown = 'unknown',
+}
+
+/** FHIR Condition.category as US Core / QI-Core name it. */
+export enum ConditionCategory {
+  ProblemListItem = 'problem-list-item',
+  EncounterDiagnosis = 'encounter-diagnosis',
+  HealthConcern = 'health-concern',
+}
+
+/** FHIR Condition.verificationStatus. Refuted and entered-in-error rows are kept (the source said so) and never read as facts. */
+export enum ConditionVerificationStatus {
+  Unconfirmed = 'unconfirmed',
+  Provisional = 'provisional',
+  Differential = 'differential',
+  Confirmed = 'confirmed',
+  Refuted = 'refuted',
+  EnteredInError = 'entered-in-error',
+}
+
+/** FHIR request intent (MedicationRequest, ServiceRequest, DeviceRequest). */
+export enum RequestIntent {
+  Proposal = 'proposal',
+  Plan = 'plan',
+  Directive = 'directive',
+  Order = 'order',
+  OriginalOrder = 'original-order',
+  ReflexOrder = 'reflex-order',
+  FillerOrder = 'filler-order',
+  InstanceOrder = 'instance-order',
+  Option = 'option',
+}
+
+/** FHIR request status (ServiceRequest, DeviceRequest). */
+export enum RequestStatus {
+  Draft = 'draft',
+  Active = 'active',
+  OnHold = 'on-hold',
+  Revoked = 'revoked',
+  Completed = 'completed',
+  EnteredInError = 'entered-in-error',
+  Unknown = 'unknown',
+}
+
+/** Which FHIR request a `clinical_requests` row came from. */
+export enum RequestKind {
+  Service = 'service',
+  Device = 'device',
 }
 
 export enum AllergyClinicalStatus {
