@@ -1,28 +1,33 @@
 import { Period } from '../shared/clinical-dates';
 
-/** The measures Vigil evaluates; the query DTO validates measure ids against this tuple. */
-export const MEASURE_IDS = ['CMS122', 'CMS165', 'CMS125', 'CMS130', 'CMS347', 'KHE'] as const;
+/** The measures Vigil evaluates, by CMS id. */
+export const MEASURE_IDS = ['CMS122', 'CMS165', 'CMS125', 'CMS130', 'CMS347', 'CMS951'] as const;
 export type MeasureId = (typeof MEASURE_IDS)[number];
+
+/** Other names a caller may use for a measure (Kidney Health Evaluation was `KHE` before it had a CMS id here). */
+export const MEASURE_ALIASES: Readonly<Record<string, MeasureId>> = { KHE: 'CMS951' };
+
+/** Every name the query accepts. */
+export const MEASURE_NAMES = [...MEASURE_IDS, ...Object.keys(MEASURE_ALIASES)] as const;
+
+export const resolveMeasureId = (name: string): MeasureId => (MEASURE_ALIASES[name] ?? name) as MeasureId;
 
 export type CareGapStatus = 'open-gap' | 'closed-gap' | 'not-applicable';
 
-/**
- * Why a measure came out as it did. Open gaps say what was wrong with the data (nothing found, only
- * older than the look-back, or a value outside the target); not-applicable results say which
- * denominator step failed.
- */
-export type CareGapReasonCode =
-  | 'criteria-met'
-  | 'not-found'
-  | 'date-out-of-range'
-  | 'value-out-of-range'
-  | 'no-result'
-  | 'not-in-denominator'
-  | 'denominator-exclusion'
-  | 'patient-deceased';
+/** The populations of an eCQM population group, in the order the stewards define them. */
+export const POPULATIONS = ['initialPopulation', 'denominator', 'denominatorExclusion', 'denominatorException', 'numerator'] as const;
+export type PopulationName = (typeof POPULATIONS)[number];
 
+export type Populations = Record<PopulationName, boolean>;
+
+/**
+ * Why a group came out as it did: `<population>:<criterion>`, naming the population whose
+ * criterion decided it, e.g. `initial-population:age`, `denominator-exclusion:hospice`,
+ * `denominator-exception:statin-allergy`, `numerator:mammogram` (in the numerator) or
+ * `not-numerator:no-mammogram` (not in it).
+ */
 export interface CareGapReason {
-  code: CareGapReasonCode;
+  code: string;
   /**
    * One or two sentences for a clinician. By design it names no patient-specific date and no age
    * (those are identifiers under Safe Harbor and reach every role): the cited rows carry the dates.
@@ -30,30 +35,54 @@ export interface CareGapReason {
   text: string;
 }
 
-export interface CareGapResult {
-  measureId: MeasureId;
-  /** The eCQM version the logic follows, e.g. `CMS122v12`. */
-  version: string;
-  title: string;
-  /** The measurement period: the 12 months ending on the as-of day, as inclusive days. */
-  period: Period;
+export interface GroupResult {
+  /** The group's id in the stewards' Measure resource (CMS347 has four). */
+  id: string;
+  populations: Populations;
   status: CareGapStatus;
   reason: CareGapReason;
-  /** Citation ids (`cond:…`, `enc:…`, `obs:…`, `proc:…`, `med:…`, `allergy:…`): denominator rows, then numerator rows. */
+  /** Citation ids per population: the rows that put the patient in it (or, for the numerator, that were read and fell short). */
+  evidence: Record<PopulationName, string[]>;
+}
+
+/** Something in the record that the measure logic could not use as it stands: a near miss or an implausible value. */
+export interface DataQualityNote {
+  code: 'near-miss-code' | 'implausible-value';
+  text: string;
+  evidence: string[];
+}
+
+export interface CareGapResult {
+  measureId: MeasureId;
+  /** The eCQM version the logic follows, e.g. `CMS122v13 (0.1.002)`. */
+  version: string;
+  title: string;
+  /** The measurement period as inclusive days in the practice's time zone. */
+  period: Period;
+  /** The patient's status: for CMS347, decided by the first group whose denominator holds the patient. */
+  status: CareGapStatus;
+  reason: CareGapReason;
+  /** Every cited row of the deciding group, denominator rows first. */
   evidence: string[];
   /** What data would close the gap (open), keep it closed (closed) or why nothing is needed (not applicable). */
   toClose: string;
+  groups: GroupResult[];
+  dataQuality: DataQualityNote[];
 }
 
-/** A measure's outcome before the catalogue fields (id, version, title, period) are attached. */
-export type MeasureOutcome = Pick<CareGapResult, 'status' | 'reason' | 'evidence' | 'toClose'>;
-
-/** One entry of the `MEASURES` catalogue: what each measure is and how Vigil's reading differs. */
+/** One entry of the `MEASURES` catalogue. */
 export interface MeasureDefinition {
   id: MeasureId;
+  /** The eCQM (CMS id and version) the QI-Core measure implements. */
   version: string;
+  /** The stewards' CQL library and its version. */
+  library: string;
   title: string;
   description: string;
-  /** Where Vigil's logic is narrower or different from the published specification. */
-  simplifications: readonly string[];
+  /** Population group ids in the Measure resource's order. */
+  groups: readonly string[];
+  /** An inverse measure: the numerator is the gap (CMS122). */
+  inverse: boolean;
+  /** Where Vigil's logic still differs from the stewards' CQL. */
+  differences: readonly string[];
 }

@@ -1,41 +1,57 @@
 import { PatientChart } from '../../../cohort/chart.types';
-import { assertDay } from '../shared/clinical-dates';
-import { isDeceasedBy } from '../shared/chart-rows';
-import { CareGapResult, MEASURE_IDS, MeasureId, MeasureOutcome } from './care-gap.types';
-import { MEASURES } from './measure-catalogue';
-import { MeasureContext, measureContext, notApplicable } from './measure-context';
-import { evaluateCms122 } from './measures/cms122-hba1c-poor-control';
-import { evaluateCms125 } from './measures/cms125-breast-cancer-screening';
-import { evaluateCms130 } from './measures/cms130-colorectal-cancer-screening';
-import { evaluateCms165 } from './measures/cms165-blood-pressure-control';
-import { evaluateCms347 } from './measures/cms347-statin-therapy';
-import { evaluateKidneyHealth } from './measures/kidney-health-evaluation';
+import { assertDay, Period } from '../shared/clinical-dates';
+import { DayOf, dayOfIn } from '../shared/clinical-day';
+import { CareGapResult, GroupResult, MEASURE_IDS, MeasureId } from './care-gap.types';
+import { MeasureContext } from './cql/retrieve';
+import { MEASURES, NOT_APPLICABLE_TO_CLOSE } from './measure-catalogue';
+import { nearMisses } from './near-misses';
+import { scoreGroup } from './population-rules';
 
-const EVALUATORS: Record<MeasureId, (ctx: MeasureContext) => MeasureOutcome> = {
-  CMS122: evaluateCms122,
-  CMS165: evaluateCms165,
-  CMS125: evaluateCms125,
-  CMS130: evaluateCms130,
-  CMS347: evaluateCms347,
-  KHE: evaluateKidneyHealth,
-};
+export interface CareGapOptions {
+  /** The measurement period as inclusive days. */
+  period: Period;
+  measureIds?: readonly MeasureId[];
+  /** The practice's time zone (IANA), which decides the day of every instant. Default UTC. */
+  timeZone?: string;
+}
 
 /**
- * Evaluates the care-gap measures for one chart as of a day (`YYYY-MM-DD`), over the rolling
- * measurement period of the 12 months ending on it. Pure: reads only the chart, never the clock.
- * Results come in `MEASURE_IDS` order (or the order asked), one per measure id.
+ * Evaluates the care-gap measures for one chart over a measurement period. Pure: reads only the
+ * chart, never the clock. Results come in `MEASURE_IDS` order (or the order asked), one per measure.
  */
-export function evaluateCareGaps(chart: PatientChart, asOf: string, measureIds?: readonly MeasureId[]): CareGapResult[] {
-  assertDay(asOf, 'as-of date');
-  const ids = measureIds && measureIds.length > 0 ? [...new Set(measureIds)] : [...MEASURE_IDS];
-  const ctx = measureContext(chart, asOf);
-  // A death on or before the as-of day ends every measure: no care is due, whatever the chart says.
-  const deceased = isDeceasedBy(chart, asOf);
+export function evaluateCareGaps(chart: PatientChart, options: CareGapOptions): CareGapResult[] {
+  const { period } = options;
+  assertDay(period.start, 'period start');
+  assertDay(period.end, 'period end');
+  if (period.end < period.start) throw new RangeError('Invalid period: the end is before the start');
+  const day: DayOf = dayOfIn(options.timeZone);
+  const ids = options.measureIds && options.measureIds.length > 0 ? [...new Set(options.measureIds)] : [...MEASURE_IDS];
+  const ctx = new MeasureContext(chart, period, day);
   return ids.map((id) => {
-    const { version, title } = MEASURES[id];
-    const outcome = deceased
-      ? notApplicable('patient-deceased', 'The patient died on or before the as-of date.', [])
-      : EVALUATORS[id](ctx);
-    return { measureId: id, version, title, period: { ...ctx.period }, ...outcome };
+    const entry = MEASURES[id];
+    const evaluation = entry.logic(ctx);
+    const groups = evaluation.groups.map((criteria) => scoreGroup(criteria, entry.inverse));
+    const deciding = decidingGroup(groups);
+    return {
+      measureId: id,
+      version: entry.version,
+      title: entry.title,
+      period: { ...period },
+      status: deciding.status,
+      reason: deciding.reason,
+      evidence: [...new Set(Object.values(deciding.evidence).flat())],
+      toClose:
+        deciding.status === 'open-gap' ? entry.toClose.open : deciding.status === 'closed-gap' ? entry.toClose.closed : NOT_APPLICABLE_TO_CLOSE,
+      groups,
+      dataQuality: [...evaluation.dataQuality, ...nearMisses(ctx, id, groups)],
+    };
   });
+}
+
+/**
+ * The group that decides the patient's status: the first whose denominator holds the patient
+ * (CMS347's four groups share one numerator), else the first group (which says why none applied).
+ */
+function decidingGroup(groups: GroupResult[]): GroupResult {
+  return groups.find((group) => group.populations.denominator) ?? groups[0];
 }

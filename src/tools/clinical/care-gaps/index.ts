@@ -1,12 +1,15 @@
 export { evaluateCareGaps } from './evaluate-care-gaps';
+export type { CareGapOptions } from './evaluate-care-gaps';
 export { MEASURES } from './measure-catalogue';
-export { MEASURE_IDS } from './care-gap.types';
+export { MEASURE_ALIASES, MEASURE_IDS, MEASURE_NAMES, POPULATIONS, resolveMeasureId } from './care-gap.types';
 export type {
   CareGapReason,
-  CareGapReasonCode,
   CareGapResult,
   CareGapStatus,
+  DataQualityNote,
+  GroupResult,
   MeasureDefinition,
   MeasureId,
+  PopulationName,
+  Populations,
 } from './care-gap.types';
-export * as CARE_GAP_VALUE_SETS from './value-sets';

@@ -1,0 +1,82 @@
+import {
+  AllergyRow,
+  ConditionRow,
+  EncounterRow,
+  MedicationRow,
+  ObservationRow,
+  ProcedureRow,
+} from '../../../../cohort/chart.types';
+import { ConditionCategory, ConditionClinicalStatus } from '../../../../cohort/enum';
+import { DayOf } from '../../shared/clinical-day';
+import { closed, DayInterval, endOf, point, startOf } from './day-interval';
+
+/**
+ * QI-Core's fluent functions (QICoreCommon 2.1.000, FHIRHelpers 4.4.000) over cohort rows, at day
+ * precision. Each function names the CQL definition it implements.
+ */
+
+/** FHIRHelpers `ToInterval(Period)` of `Encounter.period`: a missing end is closed, i.e. still going. */
+export function encounterPeriod(row: EncounterRow, day: DayOf): DayInterval {
+  return closed(day(row.startAt), row.endAt ? day(row.endAt) : null);
+}
+
+/** QICoreCommon `toInterval()` of `Observation.effective` (dateTime → a point, Period → the period). */
+export function effectiveInterval(row: ObservationRow, day: DayOf): DayInterval {
+  return row.effectiveEndAt ? closed(day(row.effectiveAt), day(row.effectiveEndAt)) : point(day(row.effectiveAt));
+}
+
+/** QICoreCommon `latest()`: the end of the interval when it has one, else its start. */
+export function latestDay(interval: DayInterval): string | null {
+  return interval.high !== null ? interval.high : startOf(interval);
+}
+
+/** `Observation.effective.latest()`. */
+export const effectiveLatest = (row: ObservationRow, day: DayOf): string =>
+  row.effectiveEndAt ? day(row.effectiveEndAt) : day(row.effectiveAt);
+
+/**
+ * QICoreCommon `toInterval()` of `Procedure.performed`. The schema keeps a performedPeriod's end in
+ * `performedEndAt`; a period without an end and a dateTime are both stored without one and read as
+ * a point in time (the far more common of the two).
+ */
+export function performedInterval(row: ProcedureRow, day: DayOf): DayInterval {
+  return row.performedEndAt ? closed(day(row.performedAt), day(row.performedEndAt)) : point(day(row.performedAt));
+}
+
+const ACTIVE = new Set<ConditionClinicalStatus | null>([
+  ConditionClinicalStatus.Active,
+  ConditionClinicalStatus.Recurrence,
+  ConditionClinicalStatus.Relapse,
+]);
+
+/**
+ * QICoreCommon `prevalenceInterval()`: an active (recurrence, relapse) condition runs from onset to
+ * abatement, closed, so a missing onset is the beginning of time and a missing abatement means it
+ * is still going; any other status without an abatement ended at an unknown time (open end).
+ */
+export function prevalenceInterval(row: ConditionRow): DayInterval {
+  if (ACTIVE.has(row.clinicalStatus)) return closed(row.onsetDate, row.abatementDate);
+  if (row.abatementDate === null) return { low: row.onsetDate, lowClosed: true, high: null, highClosed: false };
+  return closed(row.onsetDate, row.abatementDate);
+}
+
+/** QICoreCommon `isProblemListItem()` / `isHealthConcern()`. */
+export const isProblemListItemOrHealthConcern = (row: ConditionRow): boolean =>
+  row.category === ConditionCategory.ProblemListItem || row.category === ConditionCategory.HealthConcern;
+
+/** QICoreCommon `toInterval()` of `AllergyIntolerance.onset`; null when no onset is recorded. */
+export function allergyOnset(row: AllergyRow, day: DayOf): DayInterval | null {
+  if (!row.onsetAt) return null;
+  return row.onsetEndAt ? closed(day(row.onsetAt), day(row.onsetEndAt)) : point(day(row.onsetAt));
+}
+
+/** `MedicationRequest.dosageInstruction.timing.repeat.bounds.toInterval()`, when bounds were given. */
+export function timingBounds(row: MedicationRow): DayInterval | null {
+  const supply = row.supply;
+  if (!supply || (supply.boundsStart === null && supply.boundsEnd === null)) return null;
+  // FHIRHelpers ToInterval(Period): without a start the interval is open there (unknown).
+  if (supply.boundsStart === null) return { low: null, lowClosed: false, high: supply.boundsEnd, highClosed: true };
+  return closed(supply.boundsStart, supply.boundsEnd);
+}
+
+export { endOf, startOf };

@@ -1,0 +1,146 @@
+import {
+  AdverseEventRow,
+  AllergyRow,
+  citationId,
+  CitationKind,
+  ConditionRow,
+  EncounterRow,
+  MedicationRow,
+  ObservationRow,
+  PatientChart,
+  ProcedureRow,
+  RequestRow,
+} from '../../../../cohort/chart.types';
+import { RequestKind } from '../../../../cohort/enum';
+import { inValueSet } from '../../../../terminology';
+import { ageOn, Period } from '../../shared/clinical-dates';
+import { DayOf } from '../../shared/clinical-day';
+import { closed, DayInterval } from './day-interval';
+
+/**
+ * What one measure evaluation reads: the chart, the measurement period as days, the clinic's
+ * day-of function, and CQL retrieves (`[Condition: "Diabetes"]`) memoised per value set, so the six
+ * measures and their shared libraries filter each record type once per value set, not once per use.
+ */
+export class MeasureContext {
+  readonly period: DayInterval;
+  readonly ageAtStart: number;
+  readonly ageAtEnd: number;
+  private readonly memo = new Map<string, unknown[]>();
+
+  constructor(
+    readonly chart: PatientChart,
+    readonly measurementPeriod: Period,
+    readonly day: DayOf,
+  ) {
+    this.period = closed(measurementPeriod.start, measurementPeriod.end);
+    // CQL `AgeInYearsAt(date from start/end of "Measurement Period")`.
+    this.ageAtStart = ageOn(chart.patient.birthDate, measurementPeriod.start);
+    this.ageAtEnd = ageOn(chart.patient.birthDate, measurementPeriod.end);
+  }
+
+  private retrieve<T>(key: string, build: () => T[]): T[] {
+    let rows = this.memo.get(key) as T[] | undefined;
+    if (!rows) {
+      rows = build();
+      this.memo.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** `[Encounter: VS]`: by `Encounter.type`. */
+  encounters(oid: string): EncounterRow[] {
+    return this.retrieve(`enc|${oid}`, () =>
+      this.chart.encounters.filter((row) => inValueSet({ codeSystem: row.typeSystem, code: row.typeCode }, oid)),
+    );
+  }
+
+  conditions(oid: string): ConditionRow[] {
+    return this.retrieve(`cond|${oid}`, () => this.chart.conditions.filter((row) => inValueSet(row, oid)));
+  }
+
+  observations(oid: string): ObservationRow[] {
+    return this.retrieve(`obs|${oid}`, () => this.chart.observations.filter((row) => inValueSet(row, oid)));
+  }
+
+  /** `[Observation: "<direct-reference code>"]`. */
+  observationsCoded(system: string, code: string): ObservationRow[] {
+    return this.retrieve(`obs|${system}|${code}`, () =>
+      this.chart.observations.filter((row) => row.code === code && row.codeSystem === system),
+    );
+  }
+
+  procedures(oid: string): ProcedureRow[] {
+    return this.retrieve(`proc|${oid}`, () => this.chart.procedures.filter((row) => inValueSet(row, oid)));
+  }
+
+  /** `[MedicationRequest: VS]`: orders to give the medication (not QI-Core MedicationNotRequested). */
+  medicationRequests(oid: string): MedicationRow[] {
+    return this.retrieve(`med|${oid}`, () => this.chart.medications.filter((row) => !row.doNotPerform && inValueSet(row, oid)));
+  }
+
+  /** `[MedicationNotRequested: VS]`: a recorded decision not to order it. */
+  medicationsNotRequested(oid: string): MedicationRow[] {
+    return this.retrieve(`mednot|${oid}`, () => this.chart.medications.filter((row) => row.doNotPerform && inValueSet(row, oid)));
+  }
+
+  serviceRequests(oid: string): RequestRow[] {
+    return this.retrieve(`sreq|${oid}`, () =>
+      this.chart.requests.filter((row) => row.kind === RequestKind.Service && inValueSet(row, oid)),
+    );
+  }
+
+  deviceRequests(oid: string): RequestRow[] {
+    return this.retrieve(`dreq|${oid}`, () =>
+      this.chart.requests.filter((row) => row.kind === RequestKind.Device && inValueSet(row, oid)),
+    );
+  }
+
+  allergies(oid: string): AllergyRow[] {
+    return this.retrieve(`allergy|${oid}`, () => this.chart.allergies.filter((row) => inValueSet(row, oid)));
+  }
+
+  adverseEvents(oid: string): AdverseEventRow[] {
+    return this.retrieve(`ae|${oid}`, () => this.chart.adverseEvents.filter((row) => inValueSet(row, oid)));
+  }
+
+  encounterById(id: string | null): EncounterRow | undefined {
+    if (id === null) return undefined;
+    return this.chart.encounters.find((row) => row.id === id);
+  }
+}
+
+/**
+ * A criterion's outcome with the rows that decided it: the evidence an answer cites. `met` false
+ * with rows means the rows were read and found wanting (e.g. the HbA1c above 9 %).
+ */
+export interface Finding {
+  met: boolean;
+  evidence: string[];
+}
+
+export const NOT_MET: Finding = Object.freeze({ met: false, evidence: [] }) as Finding;
+
+export const cite = {
+  enc: (row: { id: string }) => citationId('enc', row.id),
+  obs: (row: { id: string }) => citationId('obs', row.id),
+  cond: (row: { id: string }) => citationId('cond', row.id),
+  proc: (row: { id: string }) => citationId('proc', row.id),
+  med: (row: { id: string }) => citationId('med', row.id),
+  req: (row: { id: string }) => citationId('req', row.id),
+  allergy: (row: { id: string }) => citationId('allergy', row.id),
+  ae: (row: { id: string }) => citationId('ae', row.id),
+} satisfies Record<Exclude<CitationKind, 'pat' | 'note'>, (row: { id: string }) => string>;
+
+/** `exists (rows where …)` with the matching rows as evidence. */
+export function anyOf<T extends { id: string }>(rows: readonly T[], kind: keyof typeof cite, test: (row: T) => boolean): Finding {
+  const evidence: string[] = [];
+  for (const row of rows) if (test(row)) evidence.push(cite[kind](row));
+  return { met: evidence.length > 0, evidence };
+}
+
+/** `a or b or …`: met when any is; the evidence of every criterion that was met. */
+export function either(...findings: Finding[]): Finding {
+  const met = findings.filter((finding) => finding.met);
+  return { met: met.length > 0, evidence: met.flatMap((finding) => finding.evidence) };
+}
