@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditOutcome, AuditService } from '../audit';
@@ -9,7 +9,9 @@ import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
 import { CohortRepository } from '../cohort/cohort.repository';
-import { evaluateCareGaps, MeasureId } from '../tools/clinical/care-gaps';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../tools/clinical/care-gaps';
+import { trailingYear } from '../tools/clinical/shared/clinical-dates';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
@@ -39,6 +41,7 @@ export class ProposalExecutor {
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
     private readonly cohort: CohortRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Runs the proposal (below), then tells this process's live streams its new state, whatever the outcome. */
@@ -97,7 +100,11 @@ export class ProposalExecutor {
     const measureId = versions.find((row) => row.version === proposal.currentVersion)?.content.measureId as MeasureId | undefined;
     const { chart } = await this.cohort.chart(proposal.patientId);
     if (!chart || !measureId) return false;
-    const [result] = evaluateCareGaps(chart, this.clock().toISOString().slice(0, 10), [measureId]);
+    const [result] = evaluateCareGaps(chart, {
+      period: trailingYear(this.clock().toISOString().slice(0, 10)),
+      measureIds: [resolveMeasureId(measureId)],
+      timeZone: this.config.clinic.timeZone,
+    });
     return result?.status === 'open-gap';
   }
 

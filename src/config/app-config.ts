@@ -15,6 +15,8 @@ export interface AppConfig {
   fixtures: { anchorDate?: string };
   redis: { url: string };
   log: { level: LogLevel };
+  /** The practice's IANA time zone (clinical days). */
+  clinic: { timeZone: string };
   auth: {
     jwksUrl?: string;
     issuer: string;

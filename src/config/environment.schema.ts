@@ -1,5 +1,25 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEnum, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
+import { isTimeZone } from '../tools/clinical/shared/clinical-day';
+
+@ValidatorConstraint({ name: 'isTimeZoneName' })
+class IsTimeZoneName implements ValidatorConstraintInterface {
+  validate = (value: unknown) => typeof value === 'string' && isTimeZone(value);
+  defaultMessage = () => 'must be an IANA time zone name such as UTC or America/New_York';
+}
 
 export enum NodeEnv {
   Development = 'development',
@@ -76,6 +96,11 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
+
+  /** The practice's IANA time zone: it decides which clinical day every instant falls on. */
+  @IsString()
+  @Validate(IsTimeZoneName)
+  CLINIC_TIME_ZONE = 'UTC';
 
   /** JWKS of the identity provider whose access tokens Vigil accepts (RS256/ES256). */
   @Transform(emptyToUndefined)

@@ -30,6 +30,7 @@ describe(loadConfig.name, () => {
       fixtures: { anchorDate: '2026-06-30' },
       redis: { url: 'redis://cache:6379' },
       log: { level: 'debug' },
+      clinic: { timeZone: 'UTC' },
     });
   });
 

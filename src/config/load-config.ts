@@ -36,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL },
+    clinic: { timeZone: vars.CLINIC_TIME_ZONE },
     auth: {
       jwksUrl: vars.AUTH_JWKS_URL,
       issuer: vars.AUTH_ISSUER,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { MEASURE_IDS } from '../../tools/clinical/care-gaps';
+import { MEASURE_NAMES } from '../../tools/clinical/care-gaps';
 
 /**
  * The typed payload of each proposal kind: closed DTOs, validated exactly like HTTP input (and
@@ -14,8 +14,8 @@ export const ORDERABLE_LOINC = ['4548-4', '33914-3', '62238-1', '9318-7', '2093-
 export const GAP_REMARK_CODES = ['performed-elsewhere', 'patient-declined', 'medical-reason', 'data-entry-correction'] as const;
 
 export class CloseCareGapContentDto {
-  @ApiProperty({ enum: MEASURE_IDS })
-  @IsIn(MEASURE_IDS as unknown as string[])
+  @ApiProperty({ enum: MEASURE_NAMES, description: 'A measure id (KHE is accepted for CMS951).' })
+  @IsIn(MEASURE_NAMES as unknown as string[])
   measureId: string;
 
   @ApiPropertyOptional({ enum: GAP_REMARK_CODES, description: 'Why, alongside the evidence; never enough on its own.' })

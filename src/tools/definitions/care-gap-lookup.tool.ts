@@ -1,47 +1,102 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
-import { evaluateCareGaps } from '../clinical/care-gaps';
+import { ProblemException } from '../../common/http/problem';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { CareGapResult, evaluateCareGaps, MeasureId, resolveMeasureId } from '../clinical/care-gaps';
+import { Period, trailingYear } from '../clinical/shared/clinical-dates';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
-import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION } from '../envelope';
-import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
+import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
+import { loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
+
+/** The longest measurement period a caller may ask for (the measures' own look-backs reach further on their own). */
+const MAX_PERIOD_DAYS = 366 * 5;
 
 @Injectable()
 export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
   readonly name = 'care_gap_lookup' as const;
-  readonly summary = 'Quality measures evaluated as of a date: open, closed or not applicable, with the reason, the evidence rows and what would close the gap.';
+  readonly summary =
+    'Quality measures (eCQM) evaluated over a measurement period: populations per group, open / closed / not applicable with the deciding criterion, the evidence rows and what would close the gap.';
   readonly queryDto = CareGapsQueryDto;
 
-  constructor(private readonly cohort: CohortRepository) {}
+  constructor(
+    private readonly cohort: CohortRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async execute(patientId: string, query: CareGapsQueryDto) {
+    const { period, window, ageOn } = measurementPeriod(query);
     const { chart, partial } = await loadChart(this.cohort, patientId);
-    const { asOf, window } = asOfWindow(query.asOf, (day) => `Measures evaluated as of ${day}; each measurement period is the 12 months ending that day.`);
-    const results = evaluateCareGaps(chart, asOf, query.measure);
+    const measureIds = query.measure?.map(resolveMeasureId) as MeasureId[] | undefined;
+    const results = evaluateCareGaps(chart, { period, measureIds, timeZone: this.config.clinic.timeZone });
     return {
       patient: chart.patient,
-      rows: results.map((result) => ({
-        measureId: result.measureId,
-        version: result.version,
-        title: result.title,
-        periodStart: result.period.start,
-        periodEnd: result.period.end,
-        status: result.status,
-        reasonCode: result.reason.code,
-        reason: result.reason.text,
-        evidence: result.evidence,
-        toClose: result.toClose,
-      })),
+      rows: results.map(toRow),
       window,
       truncated: false,
       partial,
       assumptions: [
         ABSENCE_ASSUMPTION,
         MEDICATION_ASSUMPTION,
-        'Measure logic is a simplified reading of each eCQM (versions and simplifications are documented per measure); it is decision support, not a quality report.',
+        'Measures follow the stewards’ QI-Core CQL for the 2025 reporting year with the official VSAC value-set expansions (see the measure catalogue for versions and the few remaining differences); this is decision support, not a quality report.',
         ...(partial ? [PARTIAL_ASSUMPTION] : []),
       ],
-      ageOn: asOf,
+      ageOn,
     };
   }
+}
+
+/** The flat row a caller reads: the patient's status first, then the populations of every group. */
+function toRow(result: CareGapResult) {
+  return {
+    measureId: result.measureId,
+    version: result.version,
+    title: result.title,
+    periodStart: result.period.start,
+    periodEnd: result.period.end,
+    status: result.status,
+    reasonCode: result.reason.code,
+    reason: result.reason.text,
+    evidence: result.evidence,
+    toClose: result.toClose,
+    groups: result.groups.map((group) => ({
+      id: group.id,
+      populations: group.populations,
+      status: group.status,
+      reasonCode: group.reason.code,
+      reason: group.reason.text,
+      evidence: group.evidence,
+    })),
+    dataQuality: result.dataQuality,
+  };
+}
+
+/** `periodStart` + `periodEnd` (DEQM) when given, else the 12 months ending on `asOf` (default today). */
+function measurementPeriod(query: CareGapsQueryDto): { period: Period; window: AppliedWindow; ageOn: string } {
+  const { periodStart, periodEnd } = query;
+  if (periodStart !== undefined || periodEnd !== undefined) {
+    const problems = [];
+    if (periodStart === undefined) problems.push({ field: 'periodStart', reason: 'required', message: 'periodStart is required with periodEnd' });
+    if (periodEnd === undefined) problems.push({ field: 'periodEnd', reason: 'required', message: 'periodEnd is required with periodStart' });
+    if (periodStart && periodEnd && periodEnd < periodStart) {
+      problems.push({ field: 'periodEnd', reason: 'before_start', message: 'periodEnd must not be before periodStart' });
+    }
+    if (periodStart && periodEnd && (Date.parse(periodEnd) - Date.parse(periodStart)) / 86_400_000 > MAX_PERIOD_DAYS) {
+      problems.push({ field: 'periodEnd', reason: 'too_long', message: 'the measurement period may be at most 5 years' });
+    }
+    if (problems.length > 0) throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'The measurement period is invalid.', problems);
+    const period = { start: periodStart!, end: periodEnd! };
+    return {
+      period,
+      ageOn: period.end,
+      window: { from: period.start, to: period.end, asOf: period.end, semantics: `Measures evaluated over the measurement period ${period.start} to ${period.end} (inclusive days, practice time zone).` },
+    };
+  }
+  const asOf = query.asOf ?? todayUtc();
+  const period = trailingYear(asOf);
+  return {
+    period,
+    ageOn: asOf,
+    window: { from: period.start, to: period.end, asOf, semantics: `Measures evaluated over the 12 months ending ${asOf} (${period.start} to ${period.end}, inclusive days).` },
+  };
 }

@@ -1,0 +1,72 @@
+import request from 'supertest';
+import { rowId } from '../../src/fhir-import/references';
+import { createTestApp, TestApp } from '../setup/app';
+import { useSeededDatabase } from '../setup/database';
+import { bundleFolder, ecqmAvailable, expectedPopulations, readExpectedCases } from '../setup/ecqm-test-cases';
+import { importFhir } from '../setup/fhir-import';
+
+/**
+ * The measure stewards' own test cases (../shared/external-data/ecqm-qicore-2024/test-cases, about
+ * half of each measure's official cases): every Bundle through the real importer into one database,
+ * then `care_gap_lookup` over HTTP for the case's measure and period, and every population of every
+ * group compared with the case's expected MeasureReport. It must agree on all of them.
+ */
+jest.setTimeout(180_000);
+
+const run = ecqmAvailable() ? describe : describe.skip;
+if (!ecqmAvailable()) {
+  // eslint-disable-next-line no-console
+  console.warn('Skipping the eCQM conformance suite: ../shared/external-data/ecqm-qicore-2024 is not present.');
+}
+
+run('eCQM conformance: the stewards’ official test cases, population by population', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  let token: string;
+  const cases = ecqmAvailable() ? readExpectedCases() : [];
+
+  beforeAll(async () => {
+    const folder = bundleFolder();
+    try {
+      const summary = await importFhir(database().dataSource, folder.path, { careTeamCode: 'primary-care-north' });
+      expect(summary.types.get('Patient')?.skipped ?? 0).toBe(0);
+    } finally {
+      folder.remove();
+    }
+    sut = await createTestApp({ databaseUrl: database().url });
+    token = await sut.tokenFor('dr.okafor');
+  });
+  afterAll(() => sut?.close());
+
+  it('reads 444 cases', () => {
+    expect(cases.length).toBe(444);
+  });
+
+  it('agrees with every expected population of every group', async () => {
+    const disagreements: string[] = [];
+    for (const expected of cases) {
+      const { start, end } = expected.period;
+      const response = await request(sut.app.getHttpServer())
+        .get(`/patients/${rowId(`Patient/${expected.patientId}`)}/care-gaps?periodStart=${start}&periodEnd=${end}&measure=${expected.measure}`)
+        .set('authorization', `Bearer ${token}`);
+      if (response.status !== 200) {
+        disagreements.push(`${expected.measure} ${expected.patientId} "${expected.description}": HTTP ${response.status}`);
+        continue;
+      }
+      const [row] = response.body.rows;
+      const actual = row.groups.map((group: { populations: unknown }) => group.populations);
+      const want = expectedPopulations(expected);
+      want.forEach((populations, index) => {
+        const got = actual[index];
+        const wrong = Object.entries(populations).filter(([name, value]) => got?.[name] !== value);
+        if (wrong.length > 0) {
+          disagreements.push(
+            `${expected.measure} ${expected.patientId.slice(0, 8)} g${index + 1} "${expected.description}": ` +
+              wrong.map(([name, value]) => `${name} expected ${value}`).join(', ') + ` (reason ${row.groups[index]?.reasonCode})`,
+          );
+        }
+      });
+    }
+    expect(disagreements).toEqual([]);
+  });
+});
