@@ -37,9 +37,11 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   chartMedications: (c) => [c.patientId, CHART_ROW_CAP + 1],
   chartProcedures: (c) => [c.patientId, CHART_ROW_CAP + 1],
   chartAllergies: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartRequests: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  chartAdverseEvents: (c) => [c.patientId, CHART_ROW_CAP + 1],
   observationsByIds: (c) => [c.patientId, c.observationIds.slice(0, 5)],
   encountersByIds: (c) => [c.patientId, c.encounterIds.slice(0, 5)],
-  citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], []],
+  citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], [], [], []],
 };
 
 /** The highest `$n` in a statement: how many parameters it binds. */

@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
 import {
+  AdverseEventRow,
   AllergyRow,
+  CitationKind,
   ConditionRow,
   EncounterRow,
   MedicationRow,
@@ -12,6 +14,7 @@ import {
   PatientChart,
   PatientRow,
   ProcedureRow,
+  RequestRow,
 } from './chart.types';
 import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
@@ -35,6 +38,9 @@ export interface Capped<T> {
   rows: T[];
   truncated: boolean;
 }
+
+/** Every citation kind, in the order `citedRows` takes their ids as parameters. */
+const CITATION_KINDS: readonly CitationKind[] = ['pat', 'enc', 'obs', 'cond', 'med', 'proc', 'note', 'allergy', 'req', 'ae'];
 
 /** The largest history the derived tools read per record type; more is reported as a partial result. */
 export const CHART_ROW_CAP = 5000;
@@ -109,6 +115,8 @@ export class CohortRepository {
         medications: cut(await run<MedicationRow>('chartMedications', [patientId, limit]), CHART_ROW_CAP),
         procedures: cut(await run<ProcedureRow>('chartProcedures', [patientId, limit]), CHART_ROW_CAP),
         allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
+        requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
+        adverseEvents: cut(await run<AdverseEventRow>('chartAdverseEvents', [patientId, limit]), CHART_ROW_CAP),
       };
       const chart: PatientChart = {
         patient,
@@ -118,6 +126,8 @@ export class CohortRepository {
         medications: parts.medications.rows,
         procedures: parts.procedures.rows,
         allergies: parts.allergies.rows,
+        requests: parts.requests.rows,
+        adverseEvents: parts.adverseEvents.rows,
       };
       return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
     });
@@ -138,7 +148,7 @@ export class CohortRepository {
 
   /** The subset of `citations` (`obs:<uuid>`, …) that name real rows of this patient. */
   async existingCitations(patientId: string, citations: string[]): Promise<Set<string>> {
-    const kinds = ['pat', 'enc', 'obs', 'cond', 'med', 'proc', 'note', 'allergy'];
+    const kinds = CITATION_KINDS;
     const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
     const rows = await this.read((run) => run<{ citation: string }>('citedRows', [patientId, ...kinds.map(idsOf)]));
     return new Set(rows.map((row) => row.citation));

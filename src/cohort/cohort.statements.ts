@@ -6,7 +6,8 @@
  * and an integration test fails when the service runs a statement that is not in it.
  *
  * Column aliases produce the camelCase row types of `chart.types.ts`; timestamps are returned as
- * ISO-8601 UTC text and numerics as float8 so rows need no hydration.
+ * ISO-8601 UTC text, days as `YYYY-MM-DD`, numerics as float8 and jsonb as objects (the pg driver
+ * parses it), so rows need no hydration.
  */
 
 const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
@@ -14,12 +15,14 @@ const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD')
 
 const ENCOUNTER_COLUMNS = `id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
-  ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition`;
+  ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition,
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"`;
 
 const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
-  interpretation, ${ISO('effective_at', 'effectiveAt')}`;
+  interpretation, ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')},
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"`;
 
 export const COHORT_STATEMENTS = {
   /** Identity: the staff user a token's subject names, with the care teams they belong to. */
@@ -67,27 +70,38 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartObservations: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 ORDER BY effective_at DESC, id LIMIT $2`,
 
   chartConditions: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
   ${DAY('onset_date', 'onsetDate')}, ${DAY('abatement_date', 'abatementDate')}, ${ISO('recorded_at', 'recordedAt')}
 FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
 
   chartMedications: `SELECT id, code_system AS "codeSystem", code, display, status,
-  ${DAY('start_date', 'startDate')}, ${DAY('end_date', 'endDate')}, dosage_text AS "dosageText"
+  ${DAY('start_date', 'startDate')}, ${DAY('end_date', 'endDate')}, dosage_text AS "dosageText",
+  intent, do_not_perform AS "doNotPerform", ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
 FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2`,
 
   chartProcedures: `SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
-  ${ISO('performed_at', 'performedAt')}
+  ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')},
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"
 FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2`,
 
   chartAllergies: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
-  ${ISO('recorded_at', 'recordedAt')}
+  ${ISO('recorded_at', 'recordedAt')}, ${ISO('onset_at', 'onsetAt')}, ${ISO('onset_end_at', 'onsetEndAt')}
 FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+
+  chartRequests: `SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
+  ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode"
+FROM clinical_requests WHERE patient_id = $1 ORDER BY authored_at DESC NULLS LAST, id LIMIT $2`,
+
+  chartAdverseEvents: `SELECT id, code_system AS "codeSystem", code, display, ${ISO('recorded_at', 'recordedAt')}, ${ISO('occurred_at', 'occurredAt')}
+FROM adverse_events WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
 
   /** Cited rows, for a proposal's evidence: only rows of patient $1. */
   observationsByIds: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id`,
 
   encountersByIds: `SELECT ${ENCOUNTER_COLUMNS} FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id`,
 
-  /** Which of the cited rows ($2..$8: uuids per kind) exist and belong to the patient $1. */
+  /** Which of the cited rows ($2..$11: uuids per kind, in `CITATION_KINDS` order) exist and belong to the patient $1. */
   citedRows: `SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])
 UNION ALL SELECT 'enc:' || id FROM encounters WHERE patient_id = $1 AND id = ANY($3::uuid[])
 UNION ALL SELECT 'obs:' || id FROM observations WHERE patient_id = $1 AND id = ANY($4::uuid[])
@@ -95,7 +109,9 @@ UNION ALL SELECT 'cond:' || id FROM conditions WHERE patient_id = $1 AND id = AN
 UNION ALL SELECT 'med:' || id FROM medications WHERE patient_id = $1 AND id = ANY($6::uuid[])
 UNION ALL SELECT 'proc:' || id FROM procedures WHERE patient_id = $1 AND id = ANY($7::uuid[])
 UNION ALL SELECT 'note:' || id FROM clinical_notes WHERE patient_id = $1 AND id = ANY($8::uuid[])
-UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = ANY($9::uuid[])`,
+UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = ANY($9::uuid[])
+UNION ALL SELECT 'req:' || id FROM clinical_requests WHERE patient_id = $1 AND id = ANY($10::uuid[])
+UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = ANY($11::uuid[])`,
 } as const;
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;

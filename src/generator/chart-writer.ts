@@ -18,6 +18,9 @@ const CRITICAL: Record<string, { low?: number; high?: number }> = {
   '2951-2': { low: 125, high: 155 },
 };
 
+/** The generator records point-in-time results with a value, never a coded answer or an absent one. */
+const NO_EXTRA_OBSERVATION_FIELDS = { effectiveEndAt: null, valueSystem: null, valueCode: null, dataAbsentReason: null } as const;
+
 /**
  * Collects one patient's rows and gives each a deterministic id: `kind` plus a per-patient counter,
  * so ids depend only on (seed, patient index, order of generation).
@@ -71,6 +74,7 @@ export class ChartWriter {
       referenceText: test.referenceText ?? null,
       interpretation: interpret(test, value),
       effectiveAt: at,
+      ...NO_EXTRA_OBSERVATION_FIELDS,
     });
   }
 
@@ -95,6 +99,7 @@ export class ChartWriter {
       referenceText: test.referenceText ?? null,
       interpretation: valueText === test.referenceText ? Interpretation.Normal : Interpretation.Abnormal,
       effectiveAt: at,
+      ...NO_EXTRA_OBSERVATION_FIELDS,
     });
   }
 
@@ -118,6 +123,7 @@ export class ChartWriter {
       referenceText: null,
       interpretation: null,
       effectiveAt: at,
+      ...NO_EXTRA_OBSERVATION_FIELDS,
     });
   }
 
@@ -141,6 +147,7 @@ export class ChartWriter {
       referenceText: null,
       interpretation: null,
       effectiveAt: at,
+      ...NO_EXTRA_OBSERVATION_FIELDS,
     });
   }
 

@@ -52,39 +52,44 @@ const patientCareTeams: TableFormat<PatientCareTeamRow> = {
 };
 
 const encounters: TableFormat<EncounterRow> = {
-  columns: ['id', 'patient_id', 'created_at', 'class', 'status', 'type_system', 'type_code', 'type_display', 'reason_system', 'reason_code', 'reason_display', 'start_at', 'end_at', 'disposition'],
+  columns: ['id', 'patient_id', 'created_at', 'class', 'status', 'type_system', 'type_code', 'type_display', 'reason_system', 'reason_code', 'reason_display', 'start_at', 'end_at', 'disposition', 'discharge_disposition_system', 'discharge_disposition_code'],
   line: (r) =>
     `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.class}\t${r.status}\t${text(r.typeSystem)}\t${text(r.typeCode)}\t${text(r.typeDisplay)}\t` +
-    `${text(r.reasonSystem)}\t${text(r.reasonCode)}\t${text(r.reasonDisplay)}\t${instant(r.startAt)}\t${instant(r.endAt)}\t${text(r.disposition)}\n`,
+    `${text(r.reasonSystem)}\t${text(r.reasonCode)}\t${text(r.reasonDisplay)}\t${instant(r.startAt)}\t${instant(r.endAt)}\t${text(r.disposition)}\t` +
+    `${text(r.dischargeDispositionSystem)}\t${text(r.dischargeDispositionCode)}\n`,
 };
 
 const observations: TableFormat<ObservationRow> = {
-  columns: ['id', 'patient_id', 'created_at', 'encounter_id', 'panel_id', 'category', 'status', 'code_system', 'code', 'display', 'value_numeric', 'value_text', 'unit', 'reference_low', 'reference_high', 'reference_text', 'interpretation', 'effective_at'],
+  columns: ['id', 'patient_id', 'created_at', 'encounter_id', 'panel_id', 'category', 'status', 'code_system', 'code', 'display', 'value_numeric', 'value_text', 'unit', 'reference_low', 'reference_high', 'reference_text', 'interpretation', 'effective_at', 'effective_end_at', 'value_system', 'value_code', 'data_absent_reason'],
   line: (r) =>
     `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.encounterId ?? NULL}\t${r.panelId ?? NULL}\t${r.category}\t${r.status}\t${r.codeSystem}\t` +
     `${text(r.code)}\t${text(r.display)}\t${num(r.valueNumeric)}\t${text(r.valueText)}\t${text(r.unit)}\t${num(r.referenceLow)}\t` +
-    `${num(r.referenceHigh)}\t${text(r.referenceText)}\t${r.interpretation ?? NULL}\t${instant(r.effectiveAt)}\n`,
+    `${num(r.referenceHigh)}\t${text(r.referenceText)}\t${r.interpretation ?? NULL}\t${instant(r.effectiveAt)}\t${instant(r.effectiveEndAt)}\t` +
+    `${text(r.valueSystem)}\t${text(r.valueCode)}\t${text(r.dataAbsentReason)}\n`,
 };
 
 const conditions: TableFormat<ConditionRow> = {
-  columns: ['id', 'patient_id', 'created_at', 'code_system', 'code', 'display', 'clinical_status', 'onset_date', 'abatement_date', 'recorded_at'],
+  columns: ['id', 'patient_id', 'created_at', 'code_system', 'code', 'display', 'clinical_status', 'onset_date', 'abatement_date', 'recorded_at', 'verification_status', 'category', 'body_site_system', 'body_site_code'],
   line: (r) =>
-    `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.codeSystem}\t${text(r.code)}\t${text(r.display)}\t${r.clinicalStatus}\t` +
-    `${r.onsetDate ?? NULL}\t${r.abatementDate ?? NULL}\t${instant(r.recordedAt)}\n`,
+    `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.codeSystem}\t${text(r.code)}\t${text(r.display)}\t${r.clinicalStatus ?? NULL}\t` +
+    `${r.onsetDate ?? NULL}\t${r.abatementDate ?? NULL}\t${instant(r.recordedAt)}\t${r.verificationStatus ?? NULL}\t${r.category ?? NULL}\t` +
+    `${text(r.bodySiteSystem)}\t${text(r.bodySiteCode)}\n`,
 };
 
 const medications: TableFormat<MedicationRow> = {
-  columns: ['id', 'patient_id', 'created_at', 'code_system', 'code', 'display', 'status', 'start_date', 'end_date', 'dosage_text'],
+  columns: ['id', 'patient_id', 'created_at', 'code_system', 'code', 'display', 'status', 'start_date', 'end_date', 'dosage_text', 'intent', 'do_not_perform', 'authored_at', 'reason_system', 'reason_code', 'supply'],
   line: (r) =>
     `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.codeSystem}\t${text(r.code)}\t${text(r.display)}\t${r.status}\t` +
-    `${r.startDate}\t${r.endDate ?? NULL}\t${text(r.dosageText)}\n`,
+    `${r.startDate}\t${r.endDate ?? NULL}\t${text(r.dosageText)}\t${r.intent ?? NULL}\t${r.doNotPerform ? 't' : 'f'}\t${instant(r.authoredAt)}\t` +
+    `${text(r.reasonSystem)}\t${text(r.reasonCode)}\t${text(r.supply === null ? null : JSON.stringify(r.supply))}\n`,
 };
 
 const procedures: TableFormat<ProcedureRow> = {
-  columns: ['id', 'patient_id', 'created_at', 'encounter_id', 'code_system', 'code', 'display', 'status', 'performed_at'],
+  columns: ['id', 'patient_id', 'created_at', 'encounter_id', 'code_system', 'code', 'display', 'status', 'performed_at', 'performed_end_at', 'status_reason_system', 'status_reason_code', 'body_site_system', 'body_site_code'],
   line: (r) =>
     `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.encounterId ?? NULL}\t${r.codeSystem}\t${text(r.code)}\t${text(r.display)}\t` +
-    `${r.status}\t${instant(r.performedAt)}\n`,
+    `${r.status}\t${instant(r.performedAt)}\t${instant(r.performedEndAt)}\t${text(r.statusReasonSystem)}\t${text(r.statusReasonCode)}\t` +
+    `${text(r.bodySiteSystem)}\t${text(r.bodySiteCode)}\n`,
 };
 
 const clinicalNotes: TableFormat<ClinicalNoteRow> = {
@@ -95,10 +100,10 @@ const clinicalNotes: TableFormat<ClinicalNoteRow> = {
 };
 
 const allergies: TableFormat<AllergyRow> = {
-  columns: ['id', 'patient_id', 'created_at', 'code_system', 'code', 'display', 'clinical_status', 'recorded_at'],
+  columns: ['id', 'patient_id', 'created_at', 'code_system', 'code', 'display', 'clinical_status', 'recorded_at', 'onset_at', 'onset_end_at'],
   line: (r) =>
     `${r.id}\t${r.patientId}\t${instant(r.createdAt)}\t${r.codeSystem}\t${text(r.code)}\t${text(r.display)}\t${r.clinicalStatus}\t` +
-    `${instant(r.recordedAt)}\n`,
+    `${instant(r.recordedAt)}\t${instant(r.onsetAt)}\t${instant(r.onsetEndAt)}\n`,
 };
 
 /** One table's lines for one patient, and the column list its COPY names. */

@@ -28,6 +28,7 @@ const context = (seed: number): CohortContext => ({ seed, anchorMs: Date.parse(`
 const cohort = (seed: number, size: number, from = 0) => Array.from({ length: size }, (_, i) => generatePatientRecord(context(seed), from + i));
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 const ageOf = (record: PatientRecord) => Math.floor((Date.parse(`${ANCHOR}T00:00:00Z`) - Date.parse(record.patient.birthDate)) / YEAR_MS);
 const hasCode = (record: PatientRecord, ...codes: string[]) => record.conditions.some((row) => codes.includes(row.code));
 const share = (records: PatientRecord[], test: (record: PatientRecord) => boolean) => records.filter(test).length / records.length;
@@ -37,11 +38,13 @@ function toChart(record: PatientRecord): PatientChart {
   return {
     patient: { ...record.patient, deceasedAt: record.patient.deceasedAt === null ? null : iso(record.patient.deceasedAt) },
     encounters: record.encounters.map((row) => ({ ...row, startAt: iso(row.startAt), endAt: row.endAt === null ? null : iso(row.endAt) })),
-    observations: record.observations.map((row) => ({ ...row, effectiveAt: iso(row.effectiveAt) })),
+    observations: record.observations.map((row) => ({ ...row, effectiveAt: iso(row.effectiveAt), effectiveEndAt: isoOrNull(row.effectiveEndAt) })),
     conditions: record.conditions.map((row) => ({ ...row, recordedAt: iso(row.recordedAt) })),
-    medications: record.medications,
-    procedures: record.procedures.map((row) => ({ ...row, performedAt: iso(row.performedAt) })),
-    allergies: record.allergies.map((row) => ({ ...row, recordedAt: iso(row.recordedAt) })),
+    medications: record.medications.map((row) => ({ ...row, authoredAt: isoOrNull(row.authoredAt) })),
+    procedures: record.procedures.map((row) => ({ ...row, performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
+    allergies: record.allergies.map((row) => ({ ...row, recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
+    requests: [],
+    adverseEvents: [],
   };
 }
 
@@ -72,7 +75,7 @@ describe(generatePatientRecord.name, () => {
     it('uses only the vocabularies of each table', () => {
       const bad = (rows: object[], ok: (row: never) => boolean) => rows.filter((row) => !ok(row as never));
       const known = (vocabulary: object, value: unknown) => values(vocabulary).has(value);
-      const coded = (system: CodeSystem | null) => system === null || known(CodeSystem, system);
+      const coded = (system: string | null) => system === null || known(CodeSystem, system);
       expect(records.filter((record) => !known(Sex, record.patient.sex))).toEqual([]);
       expect(bad(all('encounters'), (row: PatientRecord['encounters'][number]) =>
         known(EncounterClass, row.class) && known(EncounterStatus, row.status) && coded(row.typeSystem) && coded(row.reasonSystem))).toEqual([]);
@@ -80,11 +83,11 @@ describe(generatePatientRecord.name, () => {
         known(ObservationCategory, row.category) && known(ObservationStatus, row.status) && row.codeSystem === CodeSystem.Loinc &&
         (row.interpretation === null || known(Interpretation, row.interpretation)) && (row.valueNumeric !== null || row.valueText !== null))).toEqual([]);
       expect(bad(all('conditions'), (row: PatientRecord['conditions'][number]) =>
-        [CodeSystem.Icd10Cm, CodeSystem.SnomedCt].includes(row.codeSystem) && known(ConditionClinicalStatus, row.clinicalStatus))).toEqual([]);
+        [CodeSystem.Icd10Cm, CodeSystem.SnomedCt].includes(row.codeSystem as CodeSystem) && known(ConditionClinicalStatus, row.clinicalStatus))).toEqual([]);
       expect(bad(all('medications'), (row: PatientRecord['medications'][number]) =>
         row.codeSystem === CodeSystem.RxNorm && known(MedicationStatus, row.status) && (row.endDate === null || row.endDate >= row.startDate))).toEqual([]);
       expect(bad(all('procedures'), (row: PatientRecord['procedures'][number]) =>
-        [CodeSystem.Cpt, CodeSystem.SnomedCt, CodeSystem.Loinc].includes(row.codeSystem) && known(ProcedureStatus, row.status))).toEqual([]);
+        [CodeSystem.Cpt, CodeSystem.SnomedCt, CodeSystem.Loinc].includes(row.codeSystem as CodeSystem) && known(ProcedureStatus, row.status))).toEqual([]);
       expect(bad(all('clinicalNotes'), (row: PatientRecord['clinicalNotes'][number]) => known(NoteType, row.noteType))).toEqual([]);
       expect(bad(all('allergies'), (row: PatientRecord['allergies'][number]) => known(AllergyClinicalStatus, row.clinicalStatus))).toEqual([]);
     });

@@ -89,6 +89,9 @@ export function generatePatientRecord(context: CohortContext, index: number): Pa
       startAt: encounter.startMs,
       endAt: encounter.endMs,
       disposition: encounter.disposition,
+      // Generated dispositions are free text ("home", "admitted"); none is coded.
+      dischargeDispositionSystem: null,
+      dischargeDispositionCode: null,
     });
     if (encounter.status !== EncounterStatus.Finished) continue;
     visits.record(encounter, encounterId);
@@ -150,6 +153,11 @@ function addProcedure(
     display: coding.display,
     status,
     performedAt: at,
+    performedEndAt: null,
+    statusReasonSystem: null,
+    statusReasonCode: null,
+    bodySiteSystem: null,
+    bodySiteCode: null,
   });
 }
 

@@ -1,4 +1,12 @@
-import { AllergyClinicalStatus, CodeSystem, ConditionClinicalStatus, MedicationStatus } from '../cohort/enum';
+import {
+  AllergyClinicalStatus,
+  CodeSystem,
+  ConditionCategory,
+  ConditionClinicalStatus,
+  ConditionVerificationStatus,
+  MedicationStatus,
+  RequestIntent,
+} from '../cohort/enum';
 import { ChartWriter } from './chart-writer';
 import { ChronicCondition, has, PatientProfile } from './profile';
 import { Random } from './random';
@@ -93,7 +101,17 @@ function addCondition(
     onsetDate: options.onset === null ? null : dayString(options.onset),
     abatementDate: options.abatement ? dayString(options.abatement) : null,
     recordedAt: options.recordedAt,
+    // A generated problem is a confirmed problem-list entry, as a clinician keeps it.
+    verificationStatus: ConditionVerificationStatus.Confirmed,
+    category: ConditionCategory.ProblemListItem,
+    bodySiteSystem: null,
+    bodySiteCode: null,
   });
+}
+
+/** The request fields of a generated order: an order, authored when the plan starts, with no reason or supply given. */
+function orderedOn(startMs: number) {
+  return { intent: RequestIntent.Order, doNotPerform: false, authoredAt: startMs, reasonSystem: null, reasonCode: null, supply: null } as const;
 }
 
 /**
@@ -122,6 +140,7 @@ export function addMedications(writer: ChartWriter, random: Random, profile: Pat
       startDate: dayString(start),
       endDate: end === null ? null : dayString(Math.max(end, start)),
       dosageText: drug.dosage,
+      ...orderedOn(start),
     });
     return start;
   };
@@ -177,6 +196,7 @@ export function addAntibioticCourse(writer: ChartWriter, at: number): void {
     startDate: dayString(at),
     endDate: dayString(at + 10 * DAY_MS),
     dosageText: RX.amoxicillinClavulanate.dosage,
+    ...orderedOn(at),
   });
 }
 
@@ -201,6 +221,8 @@ export function addAllergies(writer: ChartWriter, random: Random, profile: Patie
       display: coding.display,
       clinicalStatus: AllergyClinicalStatus.Active,
       recordedAt,
+      onsetAt: null,
+      onsetEndAt: null,
     });
   }
 }

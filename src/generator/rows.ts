@@ -13,12 +13,12 @@ type Written<Row, Instant extends keyof Row> = Omit<Row, Instant> & { [K in Inst
 
 export type PatientRow = Omit<Read.PatientRow, 'deceasedAt'> & { deceasedAt: number | null; createdAt: number; updatedAt: number };
 export type EncounterRow = Written<Read.EncounterRow, 'startAt' | 'endAt'>;
-export type ObservationRow = Written<Read.ObservationRow, 'effectiveAt'>;
+export type ObservationRow = Written<Read.ObservationRow, 'effectiveAt' | 'effectiveEndAt'>;
 export type ConditionRow = Written<Read.ConditionRow, 'recordedAt'>;
-export type MedicationRow = Written<Read.MedicationRow, never>;
-export type ProcedureRow = Written<Read.ProcedureRow, 'performedAt'>;
+export type MedicationRow = Written<Read.MedicationRow, 'authoredAt'>;
+export type ProcedureRow = Written<Read.ProcedureRow, 'performedAt' | 'performedEndAt'>;
 export type ClinicalNoteRow = Written<Read.NoteRow, 'authoredAt'>;
-export type AllergyRow = Written<Read.AllergyRow, 'recordedAt'>;
+export type AllergyRow = Written<Read.AllergyRow, 'recordedAt' | 'onsetAt' | 'onsetEndAt'>;
 
 export interface PatientCareTeamRow {
   patientId: string;

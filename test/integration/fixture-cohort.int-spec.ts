@@ -147,8 +147,11 @@ describe('fixture cohort', () => {
   describe('the schema refuses what the vocabularies do not allow', () => {
     it.each([
       ['an unknown sex', `UPDATE patients SET sex = 'x' WHERE id = $1`],
-      ['an unknown condition code system', `UPDATE conditions SET code_system = 'http://example.org/cs' WHERE patient_id = $1`],
-      ['an observation without a value', `UPDATE observations SET value_numeric = NULL, value_text = NULL WHERE patient_id = $1`],
+      // Any system URI is kept; free text that is no URI is not a code system.
+      ['a condition code system that is no URI', `UPDATE conditions SET code_system = 'ICD 10' WHERE patient_id = $1`],
+      ['a medication reason system that is no URI', `UPDATE medications SET reason_system = 'rxnorm' WHERE patient_id = $1`],
+      ['an unknown condition verification status', `UPDATE conditions SET verification_status = 'maybe' WHERE patient_id = $1`],
+      ['an observation with neither a value nor a reason for its absence', `UPDATE observations SET value_numeric = NULL, value_text = NULL WHERE patient_id = $1`],
       ['an encounter ending before it starts', `UPDATE encounters SET end_at = start_at - interval '1 day' WHERE patient_id = $1`],
       ['an unknown staff role', `UPDATE staff_users SET role = 'admin' WHERE id = (SELECT staff_user_id FROM care_team_members LIMIT 1) AND $1::uuid IS NOT NULL`],
     ])('%s', async (_name, sql) => {

@@ -4,6 +4,7 @@ import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../../
 import { useEmptyDatabase } from '../setup/database';
 
 const TABLES = [
+  'adverse_events',
   'agent_tool_calls',
   'agent_turns',
   'allergies',
@@ -13,6 +14,7 @@ const TABLES = [
   'care_team_members',
   'care_teams',
   'clinical_notes',
+  'clinical_requests',
   'conditions',
   'encounters',
   'lab_orders',

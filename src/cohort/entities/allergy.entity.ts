@@ -1,6 +1,6 @@
 import { Check, Column, Entity, Index } from 'typeorm';
-import { AllergyClinicalStatus, CodeSystem } from '../enum';
-import { enumCheck } from './check';
+import { AllergyClinicalStatus, CodeSystemUri } from '../enum';
+import { codeSystemCheck, enumCheck } from './check';
 import { PatientRecord } from './patient-record.base';
 
 /**
@@ -9,11 +9,11 @@ import { PatientRecord } from './patient-record.base';
  */
 @Entity('allergies')
 @Index('IDX_allergies_patient', ['patientId'])
-@Check('CHK_allergies_code_system', enumCheck('code_system', CodeSystem))
+@Check('CHK_allergies_code_system', codeSystemCheck('code_system'))
 @Check('CHK_allergies_clinical_status', enumCheck('clinical_status', AllergyClinicalStatus))
 export class Allergy extends PatientRecord {
   @Column('text', { name: 'code_system' })
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
 
   @Column('text')
   code: string;
@@ -26,4 +26,11 @@ export class Allergy extends PatientRecord {
 
   @Column('timestamptz', { name: 'recorded_at' })
   recordedAt: Date;
+
+  /** `onsetDateTime`, or the start of `onsetPeriod`. */
+  @Column('timestamptz', { name: 'onset_at', nullable: true })
+  onsetAt: Date | null;
+
+  @Column('timestamptz', { name: 'onset_end_at', nullable: true })
+  onsetEndAt: Date | null;
 }

@@ -1,3 +1,5 @@
+import { CODE_SYSTEM_PATTERN } from '../enum';
+
 /**
  * Builds the SQL of a CHECK constraint that pins a column to an enum's values. Entities and the
  * migration both use the constraint names given here, so `schema-check` sees them as identical.
@@ -7,5 +9,15 @@ export function enumCheck(column: string, values: Record<string, string>, nullab
     .map((value) => `'${value}'`)
     .join(', ');
   const check = `"${column}" IN (${list})`;
+  return nullable ? `"${column}" IS NULL OR ${check}` : check;
+}
+
+/**
+ * The CHECK of every `*_system` column: the value has a URI's shape (`scheme:rest`). Any system a
+ * source sends is kept (a closed list dropped real codes), but free text such as "ICD10" is not a
+ * system and is refused. The pattern has no quote, so it can be spliced into SQL as a literal.
+ */
+export function codeSystemCheck(column: string, nullable = false): string {
+  const check = `"${column}" ~ '${CODE_SYSTEM_PATTERN}'`;
   return nullable ? `"${column}" IS NULL OR ${check}` : check;
 }

@@ -1,17 +1,23 @@
 import { Check, Column, Entity, Index } from 'typeorm';
-import { CodeSystem, ConditionClinicalStatus } from '../enum';
-import { enumCheck } from './check';
+import { CodeSystemUri, ConditionCategory, ConditionClinicalStatus, ConditionVerificationStatus } from '../enum';
+import { codeSystemCheck, enumCheck } from './check';
 import { PatientRecord } from './patient-record.base';
 
-/** A problem-list entry or diagnosis, coded in ICD-10-CM or SNOMED CT (both occur in real data). */
+/**
+ * A problem-list entry, encounter diagnosis or health concern, in whatever system the source coded it.
+ * Refuted and entered-in-error entries are stored with that status: the measure logic decides what counts.
+ */
 @Entity('conditions')
 @Index('IDX_conditions_patient', ['patientId'])
 @Index('IDX_conditions_code', ['codeSystem', 'code'])
-@Check('CHK_conditions_code_system', `"code_system" IN ('${CodeSystem.Icd10Cm}', '${CodeSystem.SnomedCt}')`)
-@Check('CHK_conditions_clinical_status', enumCheck('clinical_status', ConditionClinicalStatus))
+@Check('CHK_conditions_code_system', codeSystemCheck('code_system'))
+@Check('CHK_conditions_clinical_status', enumCheck('clinical_status', ConditionClinicalStatus, true))
+@Check('CHK_conditions_verification_status', enumCheck('verification_status', ConditionVerificationStatus, true))
+@Check('CHK_conditions_category', enumCheck('category', ConditionCategory, true))
+@Check('CHK_conditions_body_site_system', codeSystemCheck('body_site_system', true))
 export class Condition extends PatientRecord {
   @Column('text', { name: 'code_system' })
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
 
   @Column('text')
   code: string;
@@ -19,8 +25,21 @@ export class Condition extends PatientRecord {
   @Column('text')
   display: string;
 
-  @Column('text', { name: 'clinical_status' })
-  clinicalStatus: ConditionClinicalStatus;
+  /** Nullable: R4 requires none for entered-in-error, and sources omit it. */
+  @Column('text', { name: 'clinical_status', nullable: true })
+  clinicalStatus: ConditionClinicalStatus | null;
+
+  @Column('text', { name: 'verification_status', nullable: true })
+  verificationStatus: ConditionVerificationStatus | null;
+
+  @Column('text', { nullable: true })
+  category: ConditionCategory | null;
+
+  @Column('text', { name: 'body_site_system', nullable: true })
+  bodySiteSystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'body_site_code', nullable: true })
+  bodySiteCode: string | null;
 
   @Column('date', { name: 'onset_date', nullable: true })
   onsetDate: string | null;

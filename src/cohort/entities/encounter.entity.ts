@@ -1,14 +1,15 @@
 import { Check, Column, Entity, Index } from 'typeorm';
-import { CodeSystem, EncounterClass, EncounterStatus } from '../enum';
-import { enumCheck } from './check';
+import { CodeSystemUri, EncounterClass, EncounterStatus } from '../enum';
+import { codeSystemCheck, enumCheck } from './check';
 import { PatientRecord } from './patient-record.base';
 
 @Entity('encounters')
 @Index('IDX_encounters_patient_start', ['patientId', 'startAt'])
 @Check('CHK_encounters_class', enumCheck('class', EncounterClass))
 @Check('CHK_encounters_status', enumCheck('status', EncounterStatus))
-@Check('CHK_encounters_type_system', enumCheck('type_system', CodeSystem, true))
-@Check('CHK_encounters_reason_system', enumCheck('reason_system', CodeSystem, true))
+@Check('CHK_encounters_type_system', codeSystemCheck('type_system', true))
+@Check('CHK_encounters_reason_system', codeSystemCheck('reason_system', true))
+@Check('CHK_encounters_discharge_disposition_system', codeSystemCheck('discharge_disposition_system', true))
 @Check('CHK_encounters_period', '"end_at" IS NULL OR "end_at" >= "start_at"')
 export class Encounter extends PatientRecord {
   @Column('text')
@@ -18,7 +19,7 @@ export class Encounter extends PatientRecord {
   status: EncounterStatus;
 
   @Column('text', { name: 'type_system', nullable: true })
-  typeSystem: CodeSystem | null;
+  typeSystem: CodeSystemUri | null;
 
   @Column('text', { name: 'type_code', nullable: true })
   typeCode: string | null;
@@ -27,7 +28,7 @@ export class Encounter extends PatientRecord {
   typeDisplay: string | null;
 
   @Column('text', { name: 'reason_system', nullable: true })
-  reasonSystem: CodeSystem | null;
+  reasonSystem: CodeSystemUri | null;
 
   @Column('text', { name: 'reason_code', nullable: true })
   reasonCode: string | null;
@@ -44,4 +45,11 @@ export class Encounter extends PatientRecord {
   /** Discharge disposition as recorded (free text from the source system, e.g. "home"). */
   @Column('text', { nullable: true })
   disposition: string | null;
+
+  /** `hospitalization.dischargeDisposition` as a code: the eCQMs compare it (e.g. discharged to hospice). */
+  @Column('text', { name: 'discharge_disposition_system', nullable: true })
+  dischargeDispositionSystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'discharge_disposition_code', nullable: true })
+  dischargeDispositionCode: string | null;
 }

@@ -1,7 +1,9 @@
+import { AdverseEvent } from './adverse-event.entity';
 import { Allergy } from './allergy.entity';
 import { CareTeamMember } from './care-team-member.entity';
 import { CareTeam } from './care-team.entity';
 import { ClinicalNote } from './clinical-note.entity';
+import { ClinicalRequest } from './clinical-request.entity';
 import { Condition } from './condition.entity';
 import { Encounter } from './encounter.entity';
 import { Medication } from './medication.entity';
@@ -12,10 +14,12 @@ import { Procedure } from './procedure.entity';
 import { StaffUser } from './staff-user.entity';
 
 export {
+  AdverseEvent,
   Allergy,
   CareTeam,
   CareTeamMember,
   ClinicalNote,
+  ClinicalRequest,
   Condition,
   Encounter,
   Medication,
@@ -40,4 +44,6 @@ export const COHORT_ENTITIES = [
   Procedure,
   ClinicalNote,
   Allergy,
+  ClinicalRequest,
+  AdverseEvent,
 ];

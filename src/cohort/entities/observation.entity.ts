@@ -1,12 +1,13 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CodeSystem, Interpretation, ObservationCategory, ObservationStatus } from '../enum';
-import { enumCheck } from './check';
+import { CodeSystem, CodeSystemUri, Interpretation, ObservationCategory, ObservationStatus } from '../enum';
+import { codeSystemCheck, enumCheck } from './check';
 import { Encounter } from './encounter.entity';
 import { PatientRecord } from './patient-record.base';
 
 /**
  * A lab result, vital sign or social-history fact. Components of a panel (systolic and diastolic
- * of one blood-pressure reading) are separate rows sharing a `panel_id`.
+ * of one blood-pressure reading) are separate rows sharing a `panel_id`. A row may have no value
+ * (a test done without a result is what some measures count), but then it says why (`data_absent_reason`).
  */
 @Entity('observations')
 @Index('IDX_observations_patient_effective', ['patientId', 'effectiveAt'])
@@ -16,8 +17,12 @@ import { PatientRecord } from './patient-record.base';
 @Check('CHK_observations_category', enumCheck('category', ObservationCategory))
 @Check('CHK_observations_status', enumCheck('status', ObservationStatus))
 @Check('CHK_observations_interpretation', enumCheck('interpretation', Interpretation, true))
-@Check('CHK_observations_code_system', enumCheck('code_system', CodeSystem))
-@Check('CHK_observations_has_value', '"value_numeric" IS NOT NULL OR "value_text" IS NOT NULL')
+@Check('CHK_observations_code_system', codeSystemCheck('code_system'))
+@Check('CHK_observations_value_system', codeSystemCheck('value_system', true))
+@Check(
+  'CHK_observations_value_or_absent',
+  '"value_numeric" IS NOT NULL OR "value_text" IS NOT NULL OR "value_code" IS NOT NULL OR "data_absent_reason" IS NOT NULL',
+)
 export class Observation extends PatientRecord {
   @Column('uuid', { name: 'encounter_id', nullable: true })
   encounterId: string | null;
@@ -36,7 +41,7 @@ export class Observation extends PatientRecord {
   status: ObservationStatus;
 
   @Column('text', { name: 'code_system', default: CodeSystem.Loinc })
-  codeSystem: CodeSystem;
+  codeSystem: CodeSystemUri;
 
   @Column('text')
   code: string;
@@ -69,4 +74,18 @@ export class Observation extends PatientRecord {
 
   @Column('timestamptz', { name: 'effective_at' })
   effectiveAt: Date;
+
+  /** The end of `effectivePeriod`; null for a point in time. */
+  @Column('timestamptz', { name: 'effective_end_at', nullable: true })
+  effectiveEndAt: Date | null;
+
+  /** A coded answer (`valueCodeableConcept`); `value_text` holds its display. */
+  @Column('text', { name: 'value_system', nullable: true })
+  valueSystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'value_code', nullable: true })
+  valueCode: string | null;
+
+  @Column('text', { name: 'data_absent_reason', nullable: true })
+  dataAbsentReason: string | null;
 }

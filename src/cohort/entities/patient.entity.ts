@@ -1,16 +1,21 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Sex } from '../enum';
 import { enumCheck } from './check';
 
 /** Demographics and contact details: nearly every column here is a direct identifier (PHI). */
 @Entity('patients')
+@Index('IDX_patients_mrn', ['mrn'])
 @Check('CHK_patients_sex', enumCheck('sex', Sex))
 @Check('CHK_patients_deceased_after_birth', '"deceased_at" IS NULL OR "deceased_at" >= "birth_date"')
 export class Patient {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column('text', { unique: true })
+  /**
+   * An attribute, not a key: two source systems (or two test decks) can give different patients
+   * the same MRN, and refusing the second patient would lose their record. Indexed for look-ups.
+   */
+  @Column('text')
   mrn: string;
 
   @Column('text', { name: 'given_name' })

@@ -1,4 +1,5 @@
 import {
+  AdverseEventRow,
   AllergyRow,
   ConditionRow,
   EncounterRow,
@@ -7,17 +8,24 @@ import {
   PatientChart,
   PatientRow,
   ProcedureRow,
+  RequestRow,
 } from '../../../cohort/chart.types';
 import {
   AllergyClinicalStatus,
   CodeSystem,
+  CodeSystemUri,
+  ConditionCategory,
   ConditionClinicalStatus,
+  ConditionVerificationStatus,
   EncounterClass,
   EncounterStatus,
   MedicationStatus,
   ObservationCategory,
   ObservationStatus,
   ProcedureStatus,
+  RequestIntent,
+  RequestKind,
+  RequestStatus,
   Sex,
 } from '../../../cohort/enum';
 
@@ -58,6 +66,8 @@ export function chart(rows: Partial<PatientChart> = {}): PatientChart {
     medications: [],
     procedures: [],
     allergies: [],
+    requests: [],
+    adverseEvents: [],
     ...rows,
   };
 }
@@ -76,6 +86,8 @@ export function encounter(cls: EncounterClass, start: string, end: string | null
     startAt: ts(start),
     endAt: end === null ? null : ts(end),
     disposition: null,
+    dischargeDispositionSystem: null,
+    dischargeDispositionCode: null,
     ...overrides,
   };
 }
@@ -102,6 +114,10 @@ export function observation(code: string, value: number | string, at: string, ov
     referenceText: null,
     interpretation: null,
     effectiveAt: ts(at),
+    effectiveEndAt: null,
+    valueSystem: null,
+    valueCode: null,
+    dataAbsentReason: null,
     ...overrides,
   };
 }
@@ -111,13 +127,17 @@ export function bloodPressure(systolic: number, diastolic: number, at: string, e
   return [observation('8480-6', systolic, at, common), observation('8462-4', diastolic, at, common)];
 }
 
-export function condition(system: CodeSystem, code: string, onset: string, overrides: Partial<ConditionRow> = {}): ConditionRow {
+export function condition(system: CodeSystemUri, code: string, onset: string, overrides: Partial<ConditionRow> = {}): ConditionRow {
   return {
     id: id('cond'),
     codeSystem: system,
     code,
     display: code,
     clinicalStatus: ConditionClinicalStatus.Active,
+    verificationStatus: ConditionVerificationStatus.Confirmed,
+    category: ConditionCategory.ProblemListItem,
+    bodySiteSystem: null,
+    bodySiteCode: null,
     onsetDate: onset,
     abatementDate: null,
     recordedAt: ts(onset),
@@ -125,11 +145,34 @@ export function condition(system: CodeSystem, code: string, onset: string, overr
   };
 }
 
-export function medication(code: string, status: MedicationStatus, start: string, end: string | null = null): MedicationRow {
-  return { id: id('med'), codeSystem: CodeSystem.RxNorm, code, display: code, status, startDate: start, endDate: end, dosageText: null };
+/** An RxNorm order authored the day it starts; override `doNotPerform`, `supply`… for other cases. */
+export function medication(
+  code: string,
+  status: MedicationStatus,
+  start: string,
+  end: string | null = null,
+  overrides: Partial<MedicationRow> = {},
+): MedicationRow {
+  return {
+    id: id('med'),
+    codeSystem: CodeSystem.RxNorm,
+    code,
+    display: code,
+    status,
+    startDate: start,
+    endDate: end,
+    dosageText: null,
+    intent: RequestIntent.Order,
+    doNotPerform: false,
+    authoredAt: ts(start),
+    reasonSystem: null,
+    reasonCode: null,
+    supply: null,
+    ...overrides,
+  };
 }
 
-export function procedure(system: CodeSystem, code: string, at: string, overrides: Partial<ProcedureRow> = {}): ProcedureRow {
+export function procedure(system: CodeSystemUri, code: string, at: string, overrides: Partial<ProcedureRow> = {}): ProcedureRow {
   return {
     id: id('proc'),
     encounterId: null,
@@ -138,10 +181,47 @@ export function procedure(system: CodeSystem, code: string, at: string, override
     display: code,
     status: ProcedureStatus.Completed,
     performedAt: ts(at),
+    performedEndAt: null,
+    statusReasonSystem: null,
+    statusReasonCode: null,
+    bodySiteSystem: null,
+    bodySiteCode: null,
     ...overrides,
   };
 }
 
-export function allergy(system: CodeSystem, code: string, recorded: string): AllergyRow {
-  return { id: id('allergy'), codeSystem: system, code, display: code, clinicalStatus: AllergyClinicalStatus.Active, recordedAt: ts(recorded) };
+export function allergy(system: CodeSystemUri, code: string, recorded: string, overrides: Partial<AllergyRow> = {}): AllergyRow {
+  return {
+    id: id('allergy'),
+    codeSystem: system,
+    code,
+    display: code,
+    clinicalStatus: AllergyClinicalStatus.Active,
+    recordedAt: ts(recorded),
+    onsetAt: null,
+    onsetEndAt: null,
+    ...overrides,
+  };
+}
+
+/** An active order (ServiceRequest by default; pass `RequestKind.Device` for a DeviceRequest). */
+export function request(system: CodeSystemUri, code: string, authored: string, overrides: Partial<RequestRow> = {}): RequestRow {
+  return {
+    id: id('req'),
+    kind: RequestKind.Service,
+    codeSystem: system,
+    code,
+    display: code,
+    status: RequestStatus.Active,
+    intent: RequestIntent.Order,
+    doNotPerform: false,
+    authoredAt: ts(authored),
+    reasonSystem: null,
+    reasonCode: null,
+    ...overrides,
+  };
+}
+
+export function adverseEvent(system: CodeSystemUri, code: string, recorded: string, overrides: Partial<AdverseEventRow> = {}): AdverseEventRow {
+  return { id: id('ae'), codeSystem: system, code, display: code, recordedAt: ts(recorded), occurredAt: null, ...overrides };
 }

@@ -37,6 +37,9 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
     medications: byPatient(rows.medications, patientId).map((row) => plain(row)),
     procedures: byPatient(rows.procedures, patientId).map((row) => plain(row)),
     allergies: byPatient(rows.allergies, patientId).map((row) => plain(row)),
+    // The fixture cohort has no service/device requests or adverse events.
+    requests: [],
+    adverseEvents: [],
   };
 }
 
