@@ -1,9 +1,8 @@
 import { citationId, EncounterRow, ObservationRow, PatientChart } from '../../../cohort/chart.types';
 import { CodeSystem, EncounterClass, EncounterStatus } from '../../../cohort/enum';
-import { EGFR } from '../care-gaps/value-sets';
+import { inValueSet as inVsacValueSet, VS } from '../../../terminology';
 import { isResult, numericValue } from '../shared/chart-rows';
 import { addMonths, ageOn, dayOf, daysBetween, latest } from '../shared/clinical-dates';
-import { inValueSet } from '../shared/value-set';
 import { charlsonIndex } from './charlson';
 import { IndexAdmission } from './index-admission';
 import { ReadmissionFeature } from './readmission.types';
@@ -76,7 +75,7 @@ export function lastEgfrBefore(observations: readonly ObservationRow[], until: s
   const usable = observations.filter(
     (row) =>
       isResult(row) &&
-      inValueSet(row, EGFR) &&
+      inVsacValueSet(row, VS['Estimated Glomerular Filtration Rate']) &&
       numericValue(row) !== null &&
       at(row.effectiveAt) <= at(until) &&
       /^ml\/min\b/i.test((row.unit ?? '').trim()),

@@ -25,7 +25,7 @@ import { dayOf, Period } from './clinical-dates';
  */
 const NOT_EVIDENCE = new Set<ObservationStatus>([ObservationStatus.EnteredInError, ObservationStatus.Cancelled]);
 const RESULT = new Set<ObservationStatus>([ObservationStatus.Final, ObservationStatus.Amended, ObservationStatus.Corrected]);
-const ACTIVE_CONDITION = new Set<ConditionClinicalStatus>([
+const ACTIVE_CONDITION = new Set<ConditionClinicalStatus | null>([
   ConditionClinicalStatus.Active,
   ConditionClinicalStatus.Recurrence,
   ConditionClinicalStatus.Relapse,

@@ -25,11 +25,11 @@ export interface ValueSet {
 }
 
 export interface Coded {
-  codeSystem: CodeSystem | null;
+  codeSystem: string | null;
   code: string | null;
 }
 
-const normalize = (system: CodeSystem, code: string) =>
+const normalize = (system: string, code: string) =>
   system === CodeSystem.Icd10Cm ? code.replace(/\./g, '').toUpperCase() : code.trim();
 
 const exact = (system: CodeSystem) => (...codes: string[]): ValueSetCode[] => codes.map((code) => ({ system, code }));
