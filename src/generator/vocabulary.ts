@@ -4,7 +4,7 @@ import { CodeSystem } from '../cohort/enum';
  * The codes generated records carry: the fixture cohort's own (`fixtures/codes.ts`,
  * `fixtures/observations.ts`), spelled again here because `generator` may not import `fixtures`;
  * `vocabulary.spec.ts` fails if a code or display here differs from the fixtures'. A few codes the
- * fixtures do not use (prediabetes, SNOMED essential hypertension) come from the tools' value sets
+ * fixtures do not use (prediabetes, SNOMED essential hypertension) come from the eCQM value sets
  * or ICD-10-CM itself.
  */
 export interface Coding {

@@ -8,18 +8,22 @@ import {
   recordedObservations,
 } from '../shared/chart-rows';
 import { assertDay, dayOf, isWithin, latest, Period, trailingYear } from '../shared/clinical-dates';
-import { inValueSet, ValueSet } from '../shared/value-set';
+import { inAnyValueSet, inValueSet, ValueSetRef, VS } from '../../../terminology';
 import {
+  BLOOD_PRESSURE,
+  BMI,
+  BODY_HEIGHT,
+  BODY_WEIGHT,
   CHRONIC_KIDNEY_DISEASE,
-  DIABETES,
-  EGFR,
-  HBA1C,
-  LDL_CHOLESTEROL,
+  EGFR_MDRD,
   LIPID_PANEL,
-  STATIN_THERAPY,
-} from '../care-gaps/value-sets';
-import { BLOOD_PRESSURE, BMI, BODY_HEIGHT, BODY_WEIGHT, SMOKING_STATUS } from './element-codes';
+  SMOKING_STATUS,
+} from './element-codes';
 import { MissingDataElement, MissingDataItem } from './missing-data.types';
+
+const STATIN_THERAPY = [VS['Low Intensity Statin Therapy'], VS['Moderate Intensity Statin Therapy'], VS['High Intensity Statin Therapy']];
+/** The eCQM sets of the last CKD stage, added to Vigil's any-stage list (they hold SNOMED ESRD codes it lacks). */
+const KIDNEY_FAILURE = [VS['Chronic Kidney Disease, Stage 5'], VS['End Stage Renal Disease']];
 
 /** One row that could satisfy an element: its day and its citation id. */
 interface Sighting {
@@ -36,17 +40,18 @@ export function checkMissingData(chart: PatientChart, asOf: string): MissingData
   assertDay(asOf, 'as-of date');
   const recent = trailingYear(asOf);
   const observations = recordedObservations(chart, asOf);
-  const observed = (...sets: ValueSet[]): Sighting[] =>
+  const observed = (...sets: ValueSetRef[]): Sighting[] =>
     observations
-      .filter((row) => inValueSet(row, ...sets))
+      .filter((row) => inAnyValueSet(row, ...sets))
       .map((row) => ({ day: dayOf(row.effectiveAt), citation: citationId('obs', row.id) }));
   const conditions = activeConditions(chart.conditions, asOf);
   const medications = chart.medications.filter((row) => isActiveMedicationOn(row, asOf));
   const cited = (kind: 'cond' | 'med', rows: { id: string }[]) => rows.map((row) => citationId(kind, row.id));
 
-  const diabetes = cited('cond', conditions.filter((row) => inValueSet(row, DIABETES)));
-  const ckd = cited('cond', conditions.filter((row) => inValueSet(row, CHRONIC_KIDNEY_DISEASE)));
-  const statins = cited('med', medications.filter((row) => inValueSet(row, STATIN_THERAPY)));
+  // The official eCQM sets where one exists (CMS122/CMS951 for diabetes, CMS347 for statins).
+  const diabetes = cited('cond', conditions.filter((row) => inValueSet(row, VS.Diabetes)));
+  const ckd = cited('cond', conditions.filter((row) => inAnyValueSet(row, CHRONIC_KIDNEY_DISEASE, ...KIDNEY_FAILURE)));
+  const statins = cited('med', medications.filter((row) => inAnyValueSet(row, ...STATIN_THERAPY)));
 
   return [
     ...demographics(chart),
@@ -68,9 +73,12 @@ export function checkMissingData(chart: PatientChart, asOf: string): MissingData
       finishedEncounters(chart, asOf).map((row) => ({ day: dayOf(row.startAt), citation: citationId('enc', row.id) })),
       recent,
     ),
-    expected('hba1c', observed(HBA1C), recent, [['diabetes', diabetes]]),
-    expected('egfr', observed(EGFR), recent, [['diabetes', diabetes], ['chronic kidney disease', ckd]]),
-    expected('lipids', observed(LDL_CHOLESTEROL, LIPID_PANEL), recent, [['statin therapy', statins]]),
+    expected('hba1c', observed(VS['HbA1c Laboratory Test']), recent, [['diabetes', diabetes]]),
+    expected('egfr', observed(VS['Estimated Glomerular Filtration Rate'], EGFR_MDRD), recent, [
+      ['diabetes', diabetes],
+      ['chronic kidney disease', ckd],
+    ]),
+    expected('lipids', observed(VS['LDL Cholesterol'], LIPID_PANEL), recent, [['statin therapy', statins]]),
   ];
 }
 
