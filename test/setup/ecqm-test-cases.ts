@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POPULATIONS, PopulationName } from '../../src/tools/clinical/care-gaps';
@@ -45,12 +45,12 @@ export function readExpectedCases(): ExpectedCase[] {
     );
 }
 
-/** A temporary folder of links to every case's Bundle (the importer reads a folder; expected files are not FHIR). */
+/** A temporary folder with a copy of every case's Bundle (the importer reads a folder; expected files are not FHIR). */
 export function bundleFolder(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), 'vigil-ecqm-'));
   for (const measure of readdirSync(ECQM_TEST_CASES)) {
     for (const file of readdirSync(join(ECQM_TEST_CASES, measure)).filter((name) => name.endsWith('.bundle.json'))) {
-      symlinkSync(join(ECQM_TEST_CASES, measure, file), join(path, `${measure}-${file}`));
+      copyFileSync(join(ECQM_TEST_CASES, measure, file), join(path, `${measure}-${file}`));
     }
   }
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };

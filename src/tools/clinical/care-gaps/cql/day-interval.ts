@@ -47,38 +47,62 @@ export const and = (a: Truth, b: Truth): Truth => (a === false || b === false ? 
 export const or = (a: Truth, b: Truth): Truth => (a === true || b === true ? true : a === null || b === null ? null : false);
 export const not = (a: Truth): Truth => (a === null ? null : !a);
 
-/** `a <= b` on days, unknown when either is. */
-export const onOrBefore = (a: string | null, b: string | null): Truth => (a === null || b === null ? null : a <= b);
+/**
+ * The range a boundary is known to lie in: a known day is itself; a closed null is the beginning or
+ * end of time; an open null is unknown but still bounded by the other end (an interval that ended at
+ * an unknown time ended after it began), which is how CQL engines reason about uncertain points.
+ */
+type Range = readonly [low: string, high: string];
+function startRange(x: DayInterval): Range {
+  if (x.low !== null) return [x.low, x.low];
+  return x.lowClosed ? [MIN_DAY, MIN_DAY] : [MIN_DAY, x.high ?? MAX_DAY];
+}
+function endRange(x: DayInterval): Range {
+  if (x.high !== null) return [x.high, x.high];
+  return x.highClosed ? [MAX_DAY, MAX_DAY] : [x.low ?? MIN_DAY, MAX_DAY];
+}
+const pointRange = (day: string): Range => [day, day];
+
+/** `a <= b` for uncertain points: true or false when the ranges decide it, else unknown. */
+function le(a: Range, b: Range): Truth {
+  if (a[1] <= b[0]) return true;
+  if (a[0] > b[1]) return false;
+  return null;
+}
 
 /** `x overlaps day of period`: some day in both. */
 export function overlaps(x: DayInterval | null, period: DayInterval): Truth {
   if (!x) return null;
-  return and(onOrBefore(startOf(x), endOf(period)), onOrBefore(startOf(period), endOf(x)));
+  return and(le(startRange(x), endRange(period)), le(startRange(period), endRange(x)));
 }
 
 /** `x during day of period` (included in): every day of x is in the period. */
 export function during(x: DayInterval | null, period: DayInterval): Truth {
   if (!x) return null;
-  return and(onOrBefore(startOf(period), startOf(x)), onOrBefore(endOf(x), endOf(period)));
+  return and(le(startRange(period), startRange(x)), le(endRange(x), endRange(period)));
 }
 
 /** `day during day of period`, for a single point. */
 export function dayDuring(day: string | null, period: DayInterval): Truth {
   if (day === null) return null;
-  return and(onOrBefore(startOf(period), day), onOrBefore(day, endOf(period)));
+  return and(le(startRange(period), pointRange(day)), le(pointRange(day), endRange(period)));
+}
+
+function rangeDuring(point: Range, period: DayInterval): Truth {
+  return and(le(startRange(period), point), le(point, endRange(period)));
 }
 
 /** `x starts during day of period`. */
-export const startsDuring = (x: DayInterval | null, period: DayInterval): Truth => (x ? dayDuring(startOf(x), period) : null);
+export const startsDuring = (x: DayInterval | null, period: DayInterval): Truth => (x ? rangeDuring(startRange(x), period) : null);
 
 /** `x ends during day of period`. */
-export const endsDuring = (x: DayInterval | null, period: DayInterval): Truth => (x ? dayDuring(endOf(x), period) : null);
+export const endsDuring = (x: DayInterval | null, period: DayInterval): Truth => (x ? rangeDuring(endRange(x), period) : null);
 
 /** `x starts on or before day of d`. */
-export const startsOnOrBefore = (x: DayInterval | null, day: string): Truth => (x ? onOrBefore(startOf(x), day) : null);
+export const startsOnOrBefore = (x: DayInterval | null, day: string): Truth => (x ? le(startRange(x), pointRange(day)) : null);
 
 /** `x ends on or before day of d`. */
-export const endsOnOrBefore = (x: DayInterval | null, day: string): Truth => (x ? onOrBefore(endOf(x), day) : null);
+export const endsOnOrBefore = (x: DayInterval | null, day: string): Truth => (x ? le(endRange(x), pointRange(day)) : null);
 
 /** A CQL `where`: only true passes (false and unknown do not). */
 export const holds = (truth: Truth): boolean => truth === true;
