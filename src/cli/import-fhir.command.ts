@@ -1,17 +1,21 @@
 import { existsSync } from 'node:fs';
-import { FhirImporter, progressReporter, UnknownCareTeamError } from '../fhir-import';
+import { DEFAULT_SOURCE, FhirImporter, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
 import type { Command } from './commands';
 
-const USAGE = 'import-fhir <file|folder> --care-team <code> [--batch-size N]';
+const USAGE = 'import-fhir <file|folder> --care-team <code> [--source <name>] [--patient-bundles] [--batch-size N]';
 
-function parseArgs(args: string[]): { path: string; careTeam: string; batchSize: number } | string {
+function parseArgs(args: string[]): { path: string; careTeam: string; batchSize: number; source: string; patientBundles: boolean } | string {
   let path: string | undefined;
   let careTeam: string | undefined;
   let batchSize = 500;
+  let source = DEFAULT_SOURCE;
+  let patientBundles = false;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
     if (arg === '--care-team') careTeam = args[++index];
     else if (arg === '--batch-size') batchSize = Number(args[++index]);
+    else if (arg === '--source') source = args[++index] ?? '';
+    else if (arg === '--patient-bundles') patientBundles = true;
     else if (arg.startsWith('--')) return `Unknown option ${arg.replace(/[^-\w]/g, '')}. Usage: ${USAGE}`;
     else if (path === undefined) path = arg;
     else return `One file or folder only. Usage: ${USAGE}`;
@@ -19,7 +23,8 @@ function parseArgs(args: string[]): { path: string; careTeam: string; batchSize:
   if (!path) return `Name a file or folder. Usage: ${USAGE}`;
   if (!careTeam) return `--care-team is required: imported patients join that team. Usage: ${USAGE}`;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 5000) return '--batch-size must be an integer from 1 to 5000.';
-  return { path, careTeam, batchSize };
+  if (!SOURCE_NAME.test(source)) return '--source must be 1-64 lower-case letters, digits, dots, dashes or underscores (e.g. epic-north).';
+  return { path, careTeam, batchSize, source, patientBundles };
 }
 
 /**
@@ -44,7 +49,7 @@ export const importFhirCommand: Command = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const progress = progressReporter(out);
-    const importer = new FhirImporter(dataSource, { careTeamCode: parsed.careTeam, batchSize: parsed.batchSize, signal: abort.signal, onProgress: (p) => progress.update(p) });
+    const importer = new FhirImporter(dataSource, { careTeamCode: parsed.careTeam, source: parsed.source, patientBundles: parsed.patientBundles, batchSize: parsed.batchSize, signal: abort.signal, onProgress: (p) => progress.update(p) });
     const started = Date.now();
     try {
       await importer.run(parsed.path);
@@ -65,7 +70,8 @@ export const importFhirCommand: Command = {
     const seconds = (Date.now() - started) / 1000;
     const totals = importer.summary.totals;
     const handled = totals.loaded + totals.updated + totals.unchanged + totals.skipped;
-    out(`${handled} resources in ${seconds.toFixed(1)} s (${Math.round(handled / Math.max(seconds, 0.001))} resources/s).`);
+    const handledAll = handled + importer.summary.acceptedTotal;
+    out(`${handledAll} resources in ${seconds.toFixed(1)} s (${Math.round(handledAll / Math.max(seconds, 0.001))} resources/s).`);
     return importer.summary.aborted ? 130 : 0;
   },
 };

@@ -1,57 +1,74 @@
-import { CodeSystem, EncounterClass, ObservationCategory } from '../cohort/enum';
+import { CODE_SYSTEM_PATTERN, CodeSystem, CodeSystemUri, EncounterClass, ObservationCategory } from '../cohort/enum';
 import { asObject, asObjects, asString, Json } from './json';
 import { cleanText } from './text';
 
 /**
- * Code systems by every name they arrive under: the canonical FHIR URI (what the schema stores) and
- * the HL7 OID forms some exporters still write.
+ * The HL7 OID forms some exporters still write, by the canonical URI the value sets use. Any other
+ * system URI is kept as written: the schema stores every system (a CHECK asks only for a URI).
  */
-const SYSTEM_ALIASES: Record<string, CodeSystem> = {
-  [CodeSystem.Loinc]: CodeSystem.Loinc,
+const OID_SYSTEMS: Record<string, CodeSystem> = {
   'urn:oid:2.16.840.1.113883.6.1': CodeSystem.Loinc,
-  [CodeSystem.SnomedCt]: CodeSystem.SnomedCt,
   'urn:oid:2.16.840.1.113883.6.96': CodeSystem.SnomedCt,
-  [CodeSystem.Icd10Cm]: CodeSystem.Icd10Cm,
   'urn:oid:2.16.840.1.113883.6.90': CodeSystem.Icd10Cm,
-  [CodeSystem.RxNorm]: CodeSystem.RxNorm,
+  'urn:oid:2.16.840.1.113883.6.4': CodeSystem.Icd10Pcs,
+  'urn:oid:2.16.840.1.113883.6.103': CodeSystem.Icd9Cm,
   'urn:oid:2.16.840.1.113883.6.88': CodeSystem.RxNorm,
-  [CodeSystem.Cpt]: CodeSystem.Cpt,
   'urn:oid:2.16.840.1.113883.6.12': CodeSystem.Cpt,
+  'urn:oid:2.16.840.1.113883.6.285': CodeSystem.Hcpcs,
+  'urn:oid:2.16.840.1.113883.12.292': CodeSystem.Cvx,
 };
 
-/** The systems each table's CHECK constraint allows. */
-export const ALLOWED_SYSTEMS = {
-  encounter: Object.values(CodeSystem),
-  observation: Object.values(CodeSystem),
-  condition: [CodeSystem.SnomedCt, CodeSystem.Icd10Cm],
-  medication: [CodeSystem.RxNorm],
-  procedure: [CodeSystem.Cpt, CodeSystem.SnomedCt, CodeSystem.Loinc],
-  allergy: Object.values(CodeSystem),
-} satisfies Record<string, CodeSystem[]>;
+const SYSTEM_SHAPE = new RegExp(CODE_SYSTEM_PATTERN.replace('[:space:]', '\\s'));
+
+/** A coding's system as stored: OIDs of known systems become their URI; text that is no URI is no system. */
+export function normaliseSystem(value: unknown): CodeSystemUri | null {
+  const system = asString(value)?.trim();
+  if (!system) return null;
+  const canonical = OID_SYSTEMS[system.toLowerCase()] ?? system;
+  return SYSTEM_SHAPE.test(canonical) ? canonical : null;
+}
 
 export interface Coded {
-  system: CodeSystem;
+  system: CodeSystemUri;
   code: string;
   display: string;
 }
 
+/** Whether a code belongs to a value set Vigil evaluates (the terminology artifact, when it is installed). */
+export type CodePredicate = (system: string, code: string) => boolean;
+
 /**
- * The first coding of a CodeableConcept (in the source's order) whose system the table allows.
- * `missing`: no coding with a code at all; `disallowed`: codings exist, none in an allowed system.
- * The display falls back to the concept's text, then to the code, so the NOT NULL column is never empty.
+ * The coding a CodeableConcept is stored as: the first coding a value set knows (`isKnownCode`),
+ * else the first in the source's order. Without a predicate that is simply the first coding.
  */
-export function pickCoding(concept: unknown, allowed: readonly CodeSystem[]): Coded | 'missing' | 'disallowed' {
-  const object = asObject(concept);
-  const codings = asObjects(object?.coding).filter((coding) => cleanText(coding.code) !== null);
-  if (codings.length === 0) return 'missing';
-  for (const coding of codings) {
-    const system = SYSTEM_ALIASES[asString(coding.system)?.trim() ?? ''];
-    if (system && allowed.includes(system)) {
-      const code = cleanText(coding.code) as string;
-      return { system, code, display: cleanText(coding.display) ?? cleanText(object?.text) ?? code };
-    }
-  }
-  return 'disallowed';
+export function preferredCoding<T extends { system: string; code: string }>(codings: readonly T[], isKnownCode?: CodePredicate): T | undefined {
+  return (isKnownCode && codings.find((coding) => isKnownCode(coding.system, coding.code))) || codings[0];
+}
+
+/** The usable codings of one or more CodeableConcepts, in order: a code and a system URI each. */
+export function codingsOf(...concepts: unknown[]): (Coded & { conceptText: string | null })[] {
+  return concepts.flatMap((concept) => {
+    const object = asObject(concept);
+    const conceptText = cleanText(object?.text);
+    return asObjects(object?.coding).flatMap((coding) => {
+      const code = cleanText(coding.code);
+      const system = normaliseSystem(coding.system);
+      return code && system ? [{ system, code, display: cleanText(coding.display) ?? conceptText ?? code, conceptText }] : [];
+    });
+  });
+}
+
+/**
+ * The stored coding of a CodeableConcept (or of several, e.g. every `type` of an encounter).
+ * `missing`: no coding with a code at all; `no-system`: codes, but none with a system URI. The display
+ * falls back to the concept's text, then to the code, so the NOT NULL column is never empty.
+ */
+export function pickCoding(concepts: unknown | unknown[], isKnownCode?: CodePredicate): Coded | 'missing' | 'no-system' {
+  const list = Array.isArray(concepts) ? concepts : [concepts];
+  const picked = preferredCoding(codingsOf(...list), isKnownCode);
+  if (picked) return { system: picked.system, code: picked.code, display: picked.display };
+  const anyCode = list.some((concept) => asObjects(asObject(concept)?.coding).some((coding) => cleanText(coding.code) !== null));
+  return anyCode ? 'no-system' : 'missing';
 }
 
 /** The first code of a Coding or CodeableConcept, whatever its system (status and class fields). */
@@ -68,11 +85,14 @@ export function firstCode(value: unknown): string | undefined {
 }
 
 /**
- * HL7 v3 ActCode encounter classes → the schema's classes. ACUTE/NONAC are inpatient kinds and SS
- * (short stay) is an observation stay; anything else (FLD, PRENC, …) has no class here and is skipped.
+ * HL7 v3 ActCode encounter classes (the ActEncounterCode value set, all of it) → the schema's
+ * classes. ACUTE/NONAC are inpatient kinds, SS (short stay) an observation stay; FLD (field) and
+ * PRENC (pre-admission) happen outside a bed, so they are ambulatory.
  */
 export const ENCOUNTER_CLASSES: Record<string, EncounterClass> = {
   AMB: EncounterClass.Ambulatory,
+  FLD: EncounterClass.Ambulatory,
+  PRENC: EncounterClass.Ambulatory,
   EMER: EncounterClass.Emergency,
   IMP: EncounterClass.Inpatient,
   ACUTE: EncounterClass.Inpatient,
@@ -83,40 +103,26 @@ export const ENCOUNTER_CLASSES: Record<string, EncounterClass> = {
   HH: EncounterClass.Home,
 };
 
-/** Every code of FHIR's observation-category value set, so a reason can name one without echoing input. */
-const FHIR_OBSERVATION_CATEGORIES = new Set([
-  'social-history',
-  'vital-signs',
-  'imaging',
-  'laboratory',
-  'procedure',
-  'survey',
-  'exam',
-  'therapy',
-  'activity',
-]);
+/** What an encounter whose class is missing or unknown is stored as (with a warning): the most common, least specific class. */
+export const FALLBACK_ENCOUNTER_CLASS = EncounterClass.Ambulatory;
 
-/** Observation categories → the schema's four; `vital-sign` (Synthea's misspelling) is `vital-signs`. */
+/** Observation categories → the schema's; `vital-sign` (Synthea's misspelling) is `vital-signs`. */
 const OBSERVATION_CATEGORIES: Record<string, ObservationCategory> = {
-  laboratory: ObservationCategory.Laboratory,
-  'vital-signs': ObservationCategory.VitalSigns,
+  ...Object.fromEntries(Object.values(ObservationCategory).map((category) => [category, category])),
   'vital-sign': ObservationCategory.VitalSigns,
-  'social-history': ObservationCategory.SocialHistory,
-  survey: ObservationCategory.Survey,
 };
 
+/** When an observation has several categories, these win (the tools read them first). */
+const PREFERRED_CATEGORIES = [ObservationCategory.Laboratory, ObservationCategory.VitalSigns, ObservationCategory.Survey];
+
 /**
- * The schema category of an observation: the first of its category codes that maps. A category
- * outside the four (exam, imaging, procedure, …) is a skip; the reason names the category only
- * when it is a code of FHIR's own value set.
+ * The schema category of an observation: laboratory, vital signs or survey when it has one of those,
+ * else the first category Vigil names; a code of another system (e.g. a HCPCS code given as a
+ * category) is passed over. No category Vigil names is a skip.
  */
 export function observationCategory(categories: Json[]): ObservationCategory | { skip: string } {
-  const codes = categories.flatMap((category) => asObjects(category.coding).map((coding) => cleanText(coding.code) ?? ''));
-  for (const code of codes) {
-    const mapped = OBSERVATION_CATEGORIES[code];
-    if (mapped) return mapped;
-  }
-  if (codes.length === 0) return { skip: 'no category' };
-  const known = codes.find((code) => FHIR_OBSERVATION_CATEGORIES.has(code));
-  return { skip: `category outside the schema (${known ?? 'unrecognised code'})` };
+  const mapped = categories.flatMap((category) => asObjects(category.coding).flatMap((coding) => OBSERVATION_CATEGORIES[cleanText(coding.code) ?? ''] ?? []));
+  const preferred = PREFERRED_CATEGORIES.find((category) => mapped.includes(category));
+  if (preferred ?? mapped[0]) return preferred ?? mapped[0];
+  return { skip: categories.length === 0 ? 'no category' : 'category outside the FHIR observation-category codes' };
 }

@@ -12,34 +12,49 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['id', 'uuid'], ['patient_id', 'uuid'], ['class', 'text'], ['status', 'text'], ['type_system', 'text'], ['type_code', 'text'],
     ['type_display', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['reason_display', 'text'],
     ['start_at', 'timestamptz'], ['end_at', 'timestamptz'], ['disposition', 'text'],
+    ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'],
   ],
   observations: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['panel_id', 'uuid'], ['category', 'text'], ['status', 'text'],
     ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['value_numeric', 'numeric'], ['value_text', 'text'], ['unit', 'text'],
     ['reference_low', 'numeric'], ['reference_high', 'numeric'], ['reference_text', 'text'], ['interpretation', 'text'],
-    ['effective_at', 'timestamptz'],
+    ['effective_at', 'timestamptz'], ['effective_end_at', 'timestamptz'], ['value_system', 'text'], ['value_code', 'text'],
+    ['data_absent_reason', 'text'],
   ],
   conditions: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
-    ['onset_date', 'date'], ['abatement_date', 'date'], ['recorded_at', 'timestamptz'],
+    ['onset_date', 'date'], ['abatement_date', 'date'], ['recorded_at', 'timestamptz'], ['verification_status', 'text'],
+    ['category', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'],
   ],
   medications: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'],
-    ['start_date', 'date'], ['end_date', 'date'], ['dosage_text', 'text'],
+    ['start_date', 'date'], ['end_date', 'date'], ['dosage_text', 'text'], ['intent', 'text'], ['do_not_perform', 'boolean'],
+    ['authored_at', 'timestamptz'], ['reason_system', 'text'], ['reason_code', 'text'], ['supply', 'jsonb'],
   ],
   procedures: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
-    ['status', 'text'], ['performed_at', 'timestamptz'],
+    ['status', 'text'], ['performed_at', 'timestamptz'], ['performed_end_at', 'timestamptz'], ['status_reason_system', 'text'],
+    ['status_reason_code', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'],
   ],
   allergies: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
-    ['recorded_at', 'timestamptz'],
+    ['recorded_at', 'timestamptz'], ['onset_at', 'timestamptz'], ['onset_end_at', 'timestamptz'],
+  ],
+  clinical_requests: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['kind', 'text'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
+    ['status', 'text'], ['intent', 'text'], ['do_not_perform', 'boolean'], ['authored_at', 'timestamptz'], ['reason_system', 'text'],
+    ['reason_code', 'text'],
+  ],
+  adverse_events: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
+    ['recorded_at', 'timestamptz'], ['occurred_at', 'timestamptz'],
   ],
 };
 
 /** Tables in the order a resource's rows are written (a patient before its care-team link). */
 export const WRITE_ORDER: readonly TableName[] = [
   'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'procedures', 'allergies',
+  'clinical_requests', 'adverse_events',
 ];
 
 /**
@@ -74,6 +89,16 @@ RETURNING "patient_id"::text AS "id", true AS "inserted"`,
   upsertMedications: upsert('medications'),
   upsertProcedures: upsert('procedures'),
   upsertAllergies: upsert('allergies'),
+  upsertRequests: upsert('clinical_requests'),
+  upsertAdverseEvents: upsert('adverse_events'),
+  /**
+   * Which of these patients share their MRN with another patient: a data-quality warning, never a
+   * refusal (two sources, or two test decks, can give two people one MRN). The `fhir:<id>` stand-ins
+   * for a missing MRN are no MRN, so they are not compared.
+   */
+  patientsWithSharedMrn: `SELECT p.id::text AS id FROM patients p
+WHERE p.id = ANY($1::uuid[]) AND p.mrn NOT LIKE 'fhir:%'
+  AND EXISTS (SELECT 1 FROM patients o WHERE o.mrn = p.mrn AND o.id <> p.id)`,
 } as const;
 
 export const STATEMENT_OF_TABLE: Record<TableName, string> = {
@@ -85,4 +110,6 @@ export const STATEMENT_OF_TABLE: Record<TableName, string> = {
   medications: IMPORT_STATEMENTS.upsertMedications,
   procedures: IMPORT_STATEMENTS.upsertProcedures,
   allergies: IMPORT_STATEMENTS.upsertAllergies,
+  clinical_requests: IMPORT_STATEMENTS.upsertRequests,
+  adverse_events: IMPORT_STATEMENTS.upsertAdverseEvents,
 };

@@ -23,8 +23,50 @@ export const SUPPORTED_TYPES = [
   'MedicationRequest',
   'Procedure',
   'AllergyIntolerance',
+  'ServiceRequest',
+  'DeviceRequest',
+  'AdverseEvent',
 ] as const;
 export type SupportedType = (typeof SUPPORTED_TYPES)[number];
+
+/**
+ * Resource types that are read and counted as "accepted (not stored)": who and where (practitioners,
+ * organisations, locations), payers (coverage, claims), provenance, and the Medications and Devices
+ * that requests name (their codes are read into the requests). None is a clinical record of its own,
+ * so the cohort has no table for them; any other type is skipped as unsupported.
+ */
+export const ACCEPTED_TYPES = [
+  'Medication',
+  'Device',
+  'Coverage',
+  'Practitioner',
+  'PractitionerRole',
+  'Organization',
+  'Location',
+  'HealthcareService',
+  'Endpoint',
+  'RelatedPerson',
+  'Person',
+  'Group',
+  'Substance',
+  'Provenance',
+  'AuditEvent',
+  'Claim',
+  'ClaimResponse',
+  'ExplanationOfBenefit',
+  'Account',
+  'CoverageEligibilityRequest',
+  'CoverageEligibilityResponse',
+  'EnrollmentRequest',
+  'EnrollmentResponse',
+  'PaymentNotice',
+  'PaymentReconciliation',
+  'Schedule',
+  'Slot',
+] as const;
+export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+
+export const isAcceptedType = (value: string): value is AcceptedType => (ACCEPTED_TYPES as readonly string[]).includes(value);
 
 export const isSupportedType = (value: string): value is SupportedType => (SUPPORTED_TYPES as readonly string[]).includes(value);
 
@@ -37,7 +79,9 @@ export type TableName =
   | 'conditions'
   | 'medications'
   | 'procedures'
-  | 'allergies';
+  | 'allergies'
+  | 'clinical_requests'
+  | 'adverse_events';
 
 /** One row as column → value; every value goes to Postgres as text (or null) and is cast there. */
 export type Row = Record<string, string | null>;

@@ -1,14 +1,16 @@
 import { DataSource } from 'typeorm';
+import { CodePredicate } from './codes';
 import { IMPORT_STATEMENTS } from './fhir-import.sql';
-import { isSupportedType, MappedResource, SkipResource, SupportedType } from './fhir-import.types';
+import { AcceptedType, isAcceptedType, isSupportedType, MappedResource, Position, SkipResource, SupportedType } from './fhir-import.types';
 import { ImportSummary } from './import-summary';
 import { asString } from './json';
 import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
 import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
-import { mapAllergyIntolerance, mapCondition, mapMedicationRequest, mapProcedure } from './map-records';
-import { EncounterTarget, keysOf, PatientTarget, TargetIndex } from './references';
+import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
+import { codeTargetOf, mapMedicationRequest, mapRequest } from './map-requests';
+import { CodeTarget, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceNamespace, TargetIndex } from './references';
 import { ResourceWriter } from './resource-writer';
 import { listSourceFiles, readSourceFile, SourceFile } from './source-reader';
 import { cleanText } from './text';
@@ -16,6 +18,20 @@ import { cleanText } from './text';
 export interface ImportOptions {
   /** The care team every imported patient joins; it must exist. */
   careTeamCode: string;
+  /**
+   * The source system (`--source`): ids are v5 UUIDs in this source's namespace, so two EHRs'
+   * `Patient/123` stay two patients. Default `default`, whose ids are those imports always had.
+   */
+  source?: string;
+  /** Prefers, among a concept's codings, one a value set knows (the terminology module, when present). */
+  isKnownCode?: CodePredicate;
+  /**
+   * Each Bundle is one patient's record (`--patient-bundles`): in a Bundle holding exactly one
+   * Patient, a subject that resolves to no Patient of the import is read as that Patient, with a
+   * warning. This is how CQL engines read a patient Bundle (the stewards' test cases rely on it);
+   * off by default, because in other data it could give a record to the wrong patient.
+   */
+  patientBundles?: boolean;
   /** Resources per transaction (default 500). */
   batchSize?: number;
   /** Stops after the batch being written: what was written stays, and a re-run finishes the job. */
@@ -48,11 +64,22 @@ export class UnknownCareTeamError extends Error {
  * reference points at something already written: Patients first, then Encounters (which name a
  * patient), then everything else (which names a patient and perhaps an encounter).
  */
-const PASSES: { label: string; types: readonly SupportedType[] }[] = [
-  { label: 'patients', types: ['Patient'] },
-  { label: 'encounters', types: ['Encounter'] },
-  { label: 'clinical records', types: ['Observation', 'Condition', 'MedicationRequest', 'Procedure', 'AllergyIntolerance'] },
+const PASSES: { label: string; types: readonly SupportedType[]; accepted: 'indexed' | 'other' | 'none' }[] = [
+  { label: 'patients', types: ['Patient'], accepted: 'none' },
+  // Medications and Devices are read with the encounters: the requests of the last pass name them.
+  { label: 'encounters', types: ['Encounter'], accepted: 'indexed' },
+  {
+    label: 'clinical records',
+    types: ['Observation', 'Condition', 'MedicationRequest', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent'],
+    accepted: 'other',
+  },
 ];
+
+/** Accepted types whose codes requests read (`medicationReference`, `codeReference`). */
+const INDEXED_TYPES: readonly AcceptedType[] = ['Medication', 'Device'];
+
+/** Patients per query when looking for shared MRNs. */
+const MRN_CHECK_CHUNK = 5000;
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 /** A resource type is named in a reason only when it looks like one (never arbitrary input). */
@@ -70,6 +97,12 @@ export class FhirImporter {
   private readonly writer: ResourceWriter;
   private readonly patients = new TargetIndex<PatientTarget>();
   private readonly encounters = new TargetIndex<EncounterTarget>();
+  private readonly medications = new TargetIndex<CodeTarget>();
+  private readonly devices = new TargetIndex<CodeTarget>();
+  /** Where each patient written by this run was read, for the shared-MRN warnings. */
+  private readonly patientPositions = new Map<string, Position>();
+  /** Per Bundle file, the reference of its only Patient (null when it holds several), for `patientBundles`. */
+  private readonly bundlePatients = new Map<string, string | null>();
   private readonly seen = new Set<string>();
   private written = 0;
   private bytesDone = 0;
@@ -85,13 +118,23 @@ export class FhirImporter {
     const careTeamId = await this.careTeamId();
     const files = await listSourceFiles(root);
     this.summary.files = files.length;
-    const context: MapContext = { careTeamId, patients: this.patients, encounters: this.encounters, nowMillis: (this.options.now ?? new Date()).getTime() };
+    const context: MapContext = {
+      careTeamId,
+      namespace: sourceNamespace(this.options.source),
+      patients: this.patients,
+      encounters: this.encounters,
+      medications: this.medications,
+      devices: this.devices,
+      isKnownCode: this.options.isKnownCode,
+      nowMillis: (this.options.now ?? new Date()).getTime(),
+    };
     const bytesTotal = files.reduce((sum, file) => sum + file.bytes, 0) * PASSES.length;
     for (const [index, pass] of PASSES.entries()) {
       if (this.options.signal?.aborted) break;
       const progress = (): void =>
         this.options.onProgress?.({ pass: index + 1, passes: PASSES.length, label: pass.label, bytesDone: this.bytesDone, bytesTotal, written: this.written });
       await this.runPass(index, files, context, progress);
+      if (index === 0 && !this.options.signal?.aborted) await this.warnSharedMrns();
     }
     this.summary.aborted = this.options.signal?.aborted ?? false;
     return this.summary;
@@ -105,7 +148,7 @@ export class FhirImporter {
   }
 
   private async runPass(index: number, files: SourceFile[], context: MapContext, progress: () => void): Promise<void> {
-    const { types } = PASSES[index];
+    const { types, accepted } = PASSES[index];
     const first = index === 0;
     const last = index === PASSES.length - 1;
     const batchSize = this.options.batchSize ?? 500;
@@ -119,6 +162,11 @@ export class FhirImporter {
           continue;
         }
         const type = asString(entry.resource.resourceType);
+        if (type && isAcceptedType(type)) {
+          const indexed = INDEXED_TYPES.includes(type);
+          if (indexed ? accepted === 'indexed' : accepted === 'other') this.accept(type, entry.resource, entry.fullUrl);
+          continue;
+        }
         if (!type || !isSupportedType(type)) {
           if (first && !type) this.summary.skip(entry.position, 'no resourceType');
           if (last && type) this.summary.skip(entry.position, `unsupported resource type (${TYPE_NAME.test(type) ? type : 'unrecognised'})`);
@@ -127,7 +175,12 @@ export class FhirImporter {
         if (!types.includes(type)) continue;
         const sourceId = cleanText(entry.resource.id) ?? /^urn:uuid:(.+)$/i.exec(entry.fullUrl ?? '')?.[1]?.toLowerCase();
         const source: SourceResource = { type, sourceId: sourceId ?? '', resource: entry.resource, fullUrl: entry.fullUrl, position: entry.position };
+        if (first && type === 'Patient' && entry.position.entry !== undefined) {
+          this.bundlePatients.set(entry.position.file, this.bundlePatients.has(entry.position.file) ? null : `Patient/${source.sourceId}`);
+        }
+        const warning = this.options.patientBundles ? this.adoptBundlePatient(source) : undefined;
         const mapped = this.map(source, context);
+        if (mapped && warning) mapped.mapped.warnings.push(warning);
         if (!mapped) continue;
         batch.push(mapped);
         if (batch.length >= batchSize) {
@@ -161,7 +214,11 @@ export class FhirImporter {
       switch (type) {
         case 'Patient': {
           const { mapped, target, keys } = mapPatient(source, context);
-          return { mapped, onWritten: () => this.patients.add(keys, target), onRefused: () => this.patients.refuse(keys) };
+          const onWritten = () => {
+            this.patients.add(keys, target);
+            this.patientPositions.set(target.rowId, position);
+          };
+          return { mapped, onWritten, onRefused: () => this.patients.refuse(keys) };
         }
         case 'Encounter': {
           const { mapped, target, keys } = mapEncounter(source, context);
@@ -177,6 +234,11 @@ export class FhirImporter {
           return { mapped: mapProcedure(source, context) };
         case 'AllergyIntolerance':
           return { mapped: mapAllergyIntolerance(source, context) };
+        case 'ServiceRequest':
+        case 'DeviceRequest':
+          return { mapped: mapRequest(source, context) };
+        case 'AdverseEvent':
+          return { mapped: mapAdverseEvent(source, context) };
       }
     } catch (error) {
       // Only the error's kind is reported: a message could quote the record.
@@ -187,6 +249,46 @@ export class FhirImporter {
         index.refuse(keysOf(type, source.sourceId, source.fullUrl));
       }
       return undefined;
+    }
+  }
+
+  /** Under `patientBundles`: points a dangling subject (or `patient`) at the Bundle's only Patient; returns the warning. */
+  private adoptBundlePatient(source: SourceResource): string | undefined {
+    if (source.position.entry === undefined || source.type === 'Patient') return undefined;
+    const only = this.bundlePatients.get(source.position.file);
+    const field = source.type === 'AllergyIntolerance' ? 'patient' : 'subject';
+    const reference = referenceOf(source.resource[field]);
+    if (!only || reference === undefined || !('dangling' in this.patients.resolve(reference))) return undefined;
+    source.resource = { ...source.resource, [field]: { reference: only } };
+    return `${field} resolves to no Patient (read as the Bundle's only Patient, --patient-bundles)`;
+  }
+
+  /** Counts an administrative resource; a Medication or Device is also indexed by its code for the requests. */
+  private accept(type: AcceptedType, resource: Record<string, unknown>, fullUrl?: string): void {
+    this.summary.accept(type);
+    if (!INDEXED_TYPES.includes(type)) return;
+    const id = cleanText(resource.id) ?? /^urn:uuid:(.+)$/i.exec(fullUrl ?? '')?.[1]?.toLowerCase();
+    if (!id || !FHIR_ID.test(id)) return;
+    const index = type === 'Medication' ? this.medications : this.devices;
+    const target = codeTargetOf(resource);
+    if (target) index.add(keysOf(type, id, fullUrl), target);
+    else index.refuse(keysOf(type, id, fullUrl));
+  }
+
+  /**
+   * MRN is an attribute, not a key: a patient whose MRN another patient (of this import or already
+   * in the database) also has is imported, and counted here as a data-quality warning with its
+   * position (never the MRN). Checked once all patients are written, so the count does not depend
+   * on batch size or on which of the two came first.
+   */
+  private async warnSharedMrns(): Promise<void> {
+    const ids = [...this.patientPositions.keys()];
+    for (let start = 0; start < ids.length; start += MRN_CHECK_CHUNK) {
+      const rows: { id: string }[] = await this.dataSource.query(IMPORT_STATEMENTS.patientsWithSharedMrn, [ids.slice(start, start + MRN_CHECK_CHUNK)]);
+      const shared = new Set(rows.map((row) => row.id));
+      for (const id of ids.slice(start, start + MRN_CHECK_CHUNK)) {
+        if (shared.has(id)) this.summary.warn(this.patientPositions.get(id) as Position, 'Patient', 'MRN also held by another patient (imported; MRN is not an identity)');
+      }
     }
   }
 

@@ -24,6 +24,8 @@ export class ImportSummary {
   readonly types = new Map<string, TypeCounts>(SUPPORTED_TYPES.map((type) => [type, { loaded: 0, updated: 0, unchanged: 0, skipped: 0 }]));
   readonly skips = new Map<string, ReasonCount>();
   readonly warnings = new Map<string, ReasonCount>();
+  /** Administrative resources read and counted but not stored (`ACCEPTED_TYPES`), by type. */
+  readonly accepted = new Map<string, number>();
   files = 0;
   aborted = false;
 
@@ -35,6 +37,14 @@ export class ImportSummary {
   skip(position: Position, reason: string, type?: string): void {
     if (type && this.types.has(type)) this.countsOf(type).skipped += 1;
     note(this.skips, type && this.types.has(type) ? `${type}: ${reason}` : reason, position);
+  }
+
+  accept(type: string): void {
+    this.accepted.set(type, (this.accepted.get(type) ?? 0) + 1);
+  }
+
+  get acceptedTotal(): number {
+    return [...this.accepted.values()].reduce((sum, count) => sum + count, 0);
   }
 
   warn(position: Position, type: string, warning: string): void {
@@ -63,6 +73,10 @@ export class ImportSummary {
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
     const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
     const lines = [`FHIR import ${this.aborted ? 'ABORTED' : 'finished'}: ${this.files} file(s)`, line(header), ...rows.map(line)];
+    if (this.accepted.size) {
+      const accepted = [...this.accepted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, count]) => `${count} ${type}`);
+      lines.push(`Accepted (not stored: administrative, no cohort table): ${this.acceptedTotal} (${accepted.join(', ')})`);
+    }
     lines.push(...reasonLines('Skipped', this.skips), ...reasonLines('Warnings (loaded anyway)', this.warnings));
     if (this.aborted) lines.push('The import stopped early. Every batch written so far is complete; run the same command again to finish (it is idempotent).');
     return lines;

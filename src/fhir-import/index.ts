@@ -1,3 +1,4 @@
 export { FhirImporter, ImportOptions, ImportProgress, UnknownCareTeamError } from './fhir-importer';
 export { ImportSummary } from './import-summary';
 export { progressReporter } from './import-progress';
+export { DEFAULT_SOURCE, SOURCE_NAME } from './references';

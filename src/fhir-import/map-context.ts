@@ -1,5 +1,6 @@
+import { Coded, CodePredicate, pickCoding } from './codes';
 import { Json, asString } from './json';
-import { EncounterTarget, PatientTarget, referenceOf, rowId, TargetIndex } from './references';
+import { CodeTarget, EncounterTarget, PatientTarget, referenceOf, rowIdIn, TargetIndex } from './references';
 import { Position, SkipResource, SupportedType } from './fhir-import.types';
 import { parseFhirDate } from './text';
 
@@ -15,13 +16,21 @@ export interface SourceResource {
 /** What mapping may look up: the care team new patients join and the targets written so far. */
 export interface MapContext {
   careTeamId: string;
+  /** The id namespace of the source system (`--source`). */
+  namespace: string;
   patients: TargetIndex<PatientTarget>;
   encounters: TargetIndex<EncounterTarget>;
+  /** Medications and Devices of this import, for `medicationReference` and `codeReference`. */
+  medications: TargetIndex<CodeTarget>;
+  devices: TargetIndex<CodeTarget>;
+  /** Prefers, among several codings, one a value set knows (see `preferredCoding`). */
+  isKnownCode?: CodePredicate;
   /** "Now", for the birth-date check; fixed in tests. */
   nowMillis: number;
 }
 
-export const idOf = (source: SourceResource, ...parts: string[]) => rowId(`${source.type}/${source.sourceId}`, ...parts);
+export const idOf = (context: Pick<MapContext, 'namespace'>, source: SourceResource, ...parts: string[]) =>
+  rowIdIn(context.namespace, `${source.type}/${source.sourceId}`, ...parts);
 
 /** The patient a resource belongs to; a resource whose patient is unknown is skipped. */
 export function patientOf(context: MapContext, element: unknown): PatientTarget {
@@ -61,6 +70,15 @@ export function optionalInstant(value: unknown, field: string): { instant: strin
   return value === undefined ? null : requiredInstant(value, field);
 }
 
+/** A date that may be absent, partial or impossible without costing the resource: null, with a warning. */
+export function lenientInstant(value: unknown, field: string, warnings: string[]): { instant: string; day: string; millis: number } | null {
+  if (value === undefined) return null;
+  const parsed = parseFhirDate(value);
+  if (parsed.ok) return parsed;
+  warnings.push(`${field} ${parsed.problem === 'missing' ? 'missing' : `is ${parsed.problem}`} (left empty)`);
+  return null;
+}
+
 /** The first of several `[x]` choices that is present (e.g. effectiveDateTime, effectivePeriod.start). */
 export function firstPresent(...values: unknown[]): unknown {
   return values.find((value) => value !== undefined && value !== null);
@@ -79,3 +97,22 @@ export function mappedStatus<T extends string>(value: unknown, mapping: Record<s
 }
 
 export const afterDeath = (patient: PatientTarget, millis: number) => patient.deceasedAtMillis !== null && millis > patient.deceasedAtMillis;
+
+/** A required code: the stored coding (see `pickCoding`), or a skip saying what is missing. */
+export function requiredCode(context: MapContext, concepts: unknown | unknown[], what = 'code'): Coded {
+  const picked = pickCoding(concepts, context.isKnownCode);
+  if (picked === 'missing') throw new SkipResource(`${what} missing`);
+  if (picked === 'no-system') throw new SkipResource(`${what} has no code system URI`);
+  return picked;
+}
+
+/** An optional code (a reason, a body site…): null when absent; a code without a system is left empty, with a warning. */
+export function optionalCode(context: MapContext, concepts: unknown | unknown[], what: string, warnings: string[]): Coded | null {
+  const picked = pickCoding(concepts, context.isKnownCode);
+  if (picked === 'no-system') warnings.push(`${what} has no code system URI (left empty)`);
+  return typeof picked === 'string' ? null : picked;
+}
+
+/** A vocabulary as a mapping from each of its codes to itself. */
+export const identity = <T extends string>(values: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.values(values).map((value) => [value, value]));

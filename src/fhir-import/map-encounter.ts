@@ -1,51 +1,45 @@
 import { EncounterStatus } from '../cohort/enum';
-import { ALLOWED_SYSTEMS, ENCOUNTER_CLASSES, firstCode, pickCoding } from './codes';
+import { ENCOUNTER_CLASSES, FALLBACK_ENCOUNTER_CLASS, firstCode } from './codes';
 import { asArray, asObject, asObjects } from './json';
-import { afterDeath, MapContext, mappedStatus, optionalInstant, patientOf, requiredInstant, SourceResource, idOf } from './map-context';
+import { afterDeath, identity, idOf, MapContext, mappedStatus, optionalCode, optionalInstant, patientOf, requiredInstant, SourceResource } from './map-context';
 import { EncounterTarget, keysOf } from './references';
 import { MappedResource, SkipResource } from './fhir-import.types';
 import { cleanText } from './text';
 
-const FHIR_STATUSES = ['planned', 'arrived', 'triaged', 'in-progress', 'onleave', 'finished', 'cancelled', 'entered-in-error', 'unknown'];
+/** Every R4 status is stored as it is: the eCQMs' own status rules decide which count. */
+const STATUSES = identity(EncounterStatus);
 
-/** Arrived, triaged and on leave are stages of an encounter in progress; entered-in-error and unknown have no place. */
-const STATUSES: Record<string, EncounterStatus> = {
-  planned: EncounterStatus.Planned,
-  arrived: EncounterStatus.InProgress,
-  triaged: EncounterStatus.InProgress,
-  'in-progress': EncounterStatus.InProgress,
-  onleave: EncounterStatus.InProgress,
-  finished: EncounterStatus.Finished,
-  cancelled: EncounterStatus.Cancelled,
-};
-
-/** An optional coded field (type, reason): a code in a system the schema does not allow is left empty, with a warning. */
-function optionalCoding(concept: unknown, field: string, warnings: string[]) {
-  const picked = pickCoding(concept, ALLOWED_SYSTEMS.encounter);
-  if (picked === 'disallowed') warnings.push(`${field} coded outside the schema's systems (left empty)`);
-  return typeof picked === 'string' ? null : picked;
+/**
+ * The schema class of an encounter. R4 has one Coding; R5 a list of CodeableConcepts. A missing
+ * class, or one outside v3 ActEncounterCode (the stewards' test data has a HCPCS code there), is
+ * stored as the fallback class with a warning: the encounter itself is a fact the measures read.
+ */
+function classOf(resource: Record<string, unknown>, warnings: string[]) {
+  const classCode = firstCode(asObject(resource.class) ?? asArray(resource.class)[0]);
+  const mapped = classCode ? ENCOUNTER_CLASSES[classCode.toUpperCase()] : undefined;
+  if (mapped) return mapped;
+  warnings.push(`class ${classCode ? 'outside v3 ActEncounterCode' : 'missing'} (stored as ${FALLBACK_ENCOUNTER_CLASS})`);
+  return FALLBACK_ENCOUNTER_CLASS;
 }
 
 export function mapEncounter(source: SourceResource, context: MapContext): { mapped: MappedResource; target: EncounterTarget; keys: string[] } {
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  const status = mappedStatus(resource.status, STATUSES, FHIR_STATUSES);
-  // R4 has one Coding; R5 a list of CodeableConcepts. Either way the v3 ActCode is what maps.
-  const classCode = firstCode(asObject(resource.class) ?? asArray(resource.class)[0]);
-  if (!classCode) throw new SkipResource('class missing');
-  const encounterClass = ENCOUNTER_CLASSES[classCode.toUpperCase()];
-  if (!encounterClass) throw new SkipResource('class has no counterpart in the schema');
+  const status = mappedStatus(resource.status, STATUSES, Object.values(EncounterStatus));
+  const encounterClass = classOf(resource, warnings);
   const period = asObject(resource.period);
   const start = requiredInstant(period?.start, 'period.start');
   const end = optionalInstant(period?.end, 'period.end');
   if (end && end.millis < start.millis) throw new SkipResource('period.end is before period.start');
   if (afterDeath(patient, start.millis)) warnings.push("starts after the patient's death (kept)");
 
-  const type = optionalCoding(asArray(resource.type)[0], 'type', warnings);
-  const reason = optionalCoding(asArray(resource.reasonCode)[0], 'reasonCode', warnings);
+  // Every `type` and `reasonCode` is a candidate: the stored coding is the one a value set knows, else the first.
+  const type = optionalCode(context, asArray(resource.type), 'type', warnings);
+  const reason = optionalCode(context, asArray(resource.reasonCode), 'reasonCode', warnings);
   const disposition = asObject(asObject(resource.hospitalization)?.dischargeDisposition);
-  const id = idOf(source);
+  const dispositionCode = optionalCode(context, disposition, 'hospitalization.dischargeDisposition', warnings);
+  const id = idOf(context, source);
   const mapped: MappedResource = {
     type: 'Encounter',
     key: `Encounter/${source.sourceId}`,
@@ -67,6 +61,8 @@ export function mapEncounter(source: SourceResource, context: MapContext): { map
           start_at: start.instant,
           end_at: end?.instant ?? null,
           disposition: cleanText(disposition?.text) ?? cleanText(asObjects(disposition?.coding)[0]?.display) ?? firstCode(disposition) ?? null,
+          discharge_disposition_system: dispositionCode?.system ?? null,
+          discharge_disposition_code: dispositionCode?.code ?? null,
         },
       ],
     },

@@ -1,60 +1,104 @@
 import { Interpretation, ObservationStatus } from '../cohort/enum';
-import { ALLOWED_SYSTEMS, Coded, firstCode, observationCategory, pickCoding } from './codes';
+import { Coded, codingsOf, firstCode, observationCategory, preferredCoding } from './codes';
 import { asNumber, asObject, asObjects, asString, Json } from './json';
-import { afterDeath, encounterOf, firstPresent, idOf, MapContext, mappedStatus, patientOf, requiredInstant, SourceResource } from './map-context';
+import {
+  afterDeath,
+  encounterOf,
+  identity,
+  idOf,
+  MapContext,
+  mappedStatus,
+  optionalInstant,
+  patientOf,
+  requiredCode,
+  SourceResource,
+} from './map-context';
 import { MappedResource, Row, SkipResource } from './fhir-import.types';
-import { cleanText } from './text';
+import { cleanText, parseFhirDate } from './text';
 
-const FHIR_STATUSES = ['registered', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error', 'unknown'];
-
-/** `registered` (no result yet) and `unknown` have no counterpart; the rest are the schema's own. */
-const STATUSES: Record<string, ObservationStatus> = Object.fromEntries(Object.values(ObservationStatus).map((status) => [status, status]));
+/** Every R4 status is stored: `registered` and `unknown` too (a test ordered, a result not yet known). */
+const STATUSES = identity(ObservationStatus);
 
 const INTERPRETATIONS = new Set<string>(Object.values(Interpretation));
 
 const UCUM = 'http://unitsofmeasure.org';
 
-/** The value[x] kinds that exist in R4 but have no column here. */
-const UNSTORED_VALUES = ['valueRange', 'valueRatio', 'valueSampledData', 'valuePeriod'];
+/**
+ * What is stored when the source gives neither a value nor a `dataAbsentReason`: FHIR's own
+ * data-absent-reason code for "a value is expected but not known". The measures count a test
+ * performed without a result, so the row is kept; the summary counts such rows under a warning.
+ */
+export const NO_VALUE_GIVEN = 'unknown';
 
-interface Value {
+export interface Value {
   value_numeric: string | null;
   value_text: string | null;
   unit: string | null;
+  value_system: string | null;
+  value_code: string | null;
 }
+
+const text = (value: string, unit: string | null = null): Value => ({ value_numeric: null, value_text: value, unit, value_system: null, value_code: null });
+const quantityNumber = (quantity: unknown) => asNumber(asObject(quantity)?.value);
+const unitOf = (quantity: Json | undefined) =>
+  (quantity?.system === UCUM ? cleanText(quantity.code) : null) ?? cleanText(quantity?.unit) ?? cleanText(quantity?.code);
 
 /**
  * An observation's (or component's) value. Numbers keep every digit JSON gave them; a quantity
- * with a comparator (`<5`) is text, because it is not the number 5. Coded and string values are
- * text (the concept's text, else the first coding's display, else its code). The unit is the UCUM
- * code when the quantity gives one, else its printable unit: exactly as recorded, never converted.
+ * with a comparator (`<5`) is text, because it is not the number 5. A coded value keeps its coding
+ * (`value_system`/`value_code`) with its display as text. Ranges, ratios and periods have no column
+ * of their own and are kept as text (`1-3 mg`, `1:128`, `start/end`). The unit is the UCUM code when
+ * the quantity gives one, else its printable unit: exactly as recorded, never converted.
  */
-export function valueOf(element: Json): Value | null {
+export function valueOf(element: Json, context?: Pick<MapContext, 'isKnownCode'>): Value | null {
   const quantity = asObject(element.valueQuantity);
   if (quantity) {
     const number = asNumber(quantity.value);
     if (number === undefined) return null;
-    const unit = (quantity.system === UCUM ? cleanText(quantity.code) : null) ?? cleanText(quantity.unit) ?? cleanText(quantity.code);
+    const unit = unitOf(quantity);
     const comparator = asString(quantity.comparator);
     return comparator && ['<', '<=', '>=', '>'].includes(comparator)
-      ? { value_numeric: null, value_text: `${comparator}${number}`, unit }
-      : { value_numeric: String(number), value_text: null, unit };
+      ? text(`${comparator}${number}`, unit)
+      : { value_numeric: String(number), value_text: null, unit, value_system: null, value_code: null };
   }
   const concept = asObject(element.valueCodeableConcept);
   if (concept) {
-    const text = cleanText(concept.text) ?? cleanText(asObjects(concept.coding)[0]?.display) ?? firstCode(concept) ?? null;
-    return text === null ? null : { value_numeric: null, value_text: text, unit: null };
+    const coding = preferredCoding(codingsOf(concept), context?.isKnownCode);
+    const display = coding?.display ?? cleanText(concept.text) ?? firstCode(concept) ?? null;
+    if (display === null) return null;
+    return { value_numeric: null, value_text: display, unit: null, value_system: coding?.system ?? null, value_code: coding?.code ?? null };
   }
   const integer = asNumber(element.valueInteger);
-  if (integer !== undefined) return { value_numeric: String(integer), value_text: null, unit: null };
-  if (typeof element.valueBoolean === 'boolean') return { value_numeric: null, value_text: String(element.valueBoolean), unit: null };
-  const text = cleanText(element.valueString) ?? cleanText(element.valueDateTime) ?? cleanText(element.valueTime);
-  return text === null ? null : { value_numeric: null, value_text: text, unit: null };
+  if (integer !== undefined) return { value_numeric: String(integer), value_text: null, unit: null, value_system: null, value_code: null };
+  if (typeof element.valueBoolean === 'boolean') return text(String(element.valueBoolean));
+  const plain = cleanText(element.valueString) ?? cleanText(element.valueDateTime) ?? cleanText(element.valueTime);
+  if (plain !== null) return text(plain);
+  return structuredValue(element);
 }
 
-function noValueReason(element: Json): string {
-  const unstored = UNSTORED_VALUES.find((kind) => element[kind] !== undefined);
-  return unstored ? `value type without a column in the schema (${unstored})` : 'no value (and no components with one)';
+function structuredValue(element: Json): Value | null {
+  const range = asObject(element.valueRange);
+  if (range) {
+    const [low, high] = [quantityNumber(range.low), quantityNumber(range.high)];
+    if (low === undefined && high === undefined) return null;
+    return text(`${low ?? ''}-${high ?? ''}`, unitOf(asObject(range.low) ?? asObject(range.high)));
+  }
+  const ratio = asObject(element.valueRatio);
+  if (ratio) {
+    const [numerator, denominator] = [quantityNumber(ratio.numerator), quantityNumber(ratio.denominator)];
+    return numerator === undefined || denominator === undefined ? null : text(`${numerator}:${denominator}`);
+  }
+  const period = asObject(element.valuePeriod);
+  const [start, end] = [cleanText(period?.start), cleanText(period?.end)];
+  return start || end ? text(`${start ?? ''}/${end ?? ''}`) : null;
+}
+
+/** When a value is absent: the source's `dataAbsentReason` code, or `NO_VALUE_GIVEN` with a warning. */
+function absentReason(element: Json, warnings: string[], what: string): string {
+  const reason = firstCode(element.dataAbsentReason);
+  if (reason) return reason;
+  warnings.push(element.valueSampledData !== undefined ? `${what} is SampledData (no column; stored as data absent)` : `${what} has no value and no dataAbsentReason (stored as data absent)`);
+  return NO_VALUE_GIVEN;
 }
 
 function referenceRange(element: Json): Pick<Row, 'reference_low' | 'reference_high' | 'reference_text'> {
@@ -71,69 +115,92 @@ function interpretationOf(element: Json): string | null {
   return code && INTERPRETATIONS.has(code) ? code : null;
 }
 
-function coded(concept: unknown, what: string): Coded {
-  const picked = pickCoding(concept, ALLOWED_SYSTEMS.observation);
-  if (picked === 'missing') throw new SkipResource(`${what} missing`);
-  if (picked === 'disallowed') throw new SkipResource(`${what} system outside the schema`);
-  return picked;
+/**
+ * When the observation was made: `effectiveDateTime`, `effectiveInstant`, or `effectivePeriod`
+ * (its start, or its end when that is all it has; the end is kept as `effective_end_at`). With no
+ * effective[x] at all, `issued` dates it (with a warning): a result needs a time to be read at all.
+ */
+function effectiveOf(resource: Json, warnings: string[]) {
+  const period = asObject(resource.effectivePeriod);
+  const end = optionalInstant(period?.end, 'effectivePeriod.end');
+  const point = resource.effectiveDateTime ?? resource.effectiveInstant ?? period?.start;
+  if (point !== undefined) {
+    const parsed = parseFhirDate(point);
+    if (!parsed.ok) throw new SkipResource(`effective[x] ${parsed.problem === 'missing' ? 'missing' : `is ${parsed.problem}`}`);
+    if (end && end.millis < parsed.millis) throw new SkipResource('effectivePeriod.end is before its start');
+    return { start: parsed, end };
+  }
+  if (end) return { start: end, end };
+  const issued = parseFhirDate(resource.issued);
+  if (issued.ok) {
+    warnings.push('effective[x] missing (dated by issued)');
+    return { start: issued, end: null };
+  }
+  throw new SkipResource('neither effective[x] nor issued given');
 }
 
 /**
  * One row per observation; a panel (a blood pressure 55284-4 with systolic 8480-6 and diastolic
  * 8462-4 components) is one row per component with a value, all sharing a `panel_id`, plus a row
  * for the panel's own value if it has one. Component row ids derive from the component's code, so
- * a re-import finds them whatever their order.
+ * a re-import finds them whatever their order. An observation with no value at all is stored with
+ * its data-absent reason: a test performed without a result is what some measures count.
  */
 export function mapObservation(source: SourceResource, context: MapContext): MappedResource {
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  const status = mappedStatus(resource.status, STATUSES, FHIR_STATUSES);
+  const status = mappedStatus(resource.status, STATUSES, Object.values(ObservationStatus));
   const category = observationCategory(asObjects(resource.category));
   if (typeof category === 'object') throw new SkipResource(category.skip);
-  const code = coded(resource.code, 'code');
-  const effective = requiredInstant(
-    firstPresent(resource.effectiveDateTime, resource.effectiveInstant, asObject(resource.effectivePeriod)?.start),
-    'effective[x]',
-  );
+  const code = requiredCode(context, resource.code);
+  const effective = effectiveOf(resource, warnings);
   const encounterId = encounterOf(context, resource.encounter, patient, warnings);
-  if (afterDeath(patient, effective.millis)) warnings.push("dated after the patient's death (kept)");
+  if (afterDeath(patient, effective.start.millis)) warnings.push("dated after the patient's death (kept)");
 
-  const common = { patient_id: patient.rowId, encounter_id: encounterId, category, status, effective_at: effective.instant };
-  const row = (id: string, panelId: string | null, what: Coded, value: Value, element: Json): Row => ({
+  const common = {
+    patient_id: patient.rowId,
+    encounter_id: encounterId,
+    category,
+    status,
+    effective_at: effective.start.instant,
+    effective_end_at: effective.end?.instant ?? null,
+  };
+  const row = (id: string, panelId: string | null, what: Coded, value: Value | null, element: Json, absent: string | null): Row => ({
     id,
     ...common,
     panel_id: panelId,
     code_system: what.system,
     code: what.code,
     display: what.display,
-    ...value,
+    ...(value ?? { value_numeric: null, value_text: null, unit: null, value_system: null, value_code: null }),
+    data_absent_reason: value ? null : absent,
     ...referenceRange(element),
     interpretation: interpretationOf(element),
   });
+  const result = (rows: Row[]): MappedResource => ({ type: 'Observation', key: `Observation/${source.sourceId}`, position: source.position, warnings, rows: { observations: rows } });
 
   const components = asObjects(resource.component);
-  const value = valueOf(resource);
-  if (components.length === 0) {
-    if (!value) throw new SkipResource(noValueReason(resource));
-    return { type: 'Observation', key: `Observation/${source.sourceId}`, position: source.position, warnings, rows: { observations: [row(idOf(source), null, code, value, resource)] } };
-  }
+  const value = valueOf(resource, context);
+  if (components.length === 0) return result([row(idOf(context, source), null, code, value, resource, value ? null : absentReason(resource, warnings, 'observation'))]);
 
-  const panelId = idOf(source);
-  const rows: Row[] = value ? [row(idOf(source, 'value'), panelId, code, value, resource)] : [];
+  const panelId = idOf(context, source);
+  const rows: Row[] = value ? [row(idOf(context, source, 'value'), panelId, code, value, resource, null)] : [];
   const seen = new Set<string>();
   for (const component of components) {
-    const componentCode = coded(component.code, 'component code');
+    const componentCode = requiredCode(context, component.code, 'component code');
     const identity = `${componentCode.system}|${componentCode.code}`;
     if (seen.has(identity)) throw new SkipResource('two components with the same code');
     seen.add(identity);
-    const componentValue = valueOf(component);
+    const componentValue = valueOf(component, context);
+    // A component without a value is left out: a blood pressure with one half is not a reading.
     if (!componentValue) {
       warnings.push('component without a value (omitted)');
       continue;
     }
-    rows.push(row(idOf(source, identity), panelId, componentCode, componentValue, component));
+    rows.push(row(idOf(context, source, identity), panelId, componentCode, componentValue, component, null));
   }
-  if (rows.length === 0) throw new SkipResource('no value (and no components with one)');
-  return { type: 'Observation', key: `Observation/${source.sourceId}`, position: source.position, warnings, rows: { observations: rows } };
+  // Nothing with a value: the panel itself is kept, without one, as the record that it was done.
+  if (rows.length === 0) rows.push(row(idOf(context, source, 'value'), panelId, code, null, resource, absentReason(resource, warnings, 'panel')));
+  return result(rows);
 }

@@ -48,7 +48,7 @@ export function mapPatient(source: SourceResource, context: MapContext): { mappe
   const address = addresses.find((candidate) => candidate.use === 'home') ?? addresses[0];
   const lines = (Array.isArray(address?.line) ? address.line : []).map(cleanText).filter((line): line is string => line !== null);
 
-  const id = idOf(source);
+  const id = idOf(context, source);
   const mapped: MappedResource = {
     type: 'Patient',
     key: `Patient/${source.sourceId}`,

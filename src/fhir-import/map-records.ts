@@ -1,65 +1,98 @@
-import { AllergyClinicalStatus, CodeSystem, ConditionClinicalStatus, MedicationStatus, ProcedureStatus } from '../cohort/enum';
-import { ALLOWED_SYSTEMS, Coded, firstCode, pickCoding } from './codes';
-import { asObject, asObjects } from './json';
-import { encounterOf, firstPresent, idOf, MapContext, mappedStatus, optionalInstant, patientOf, requiredInstant, SourceResource } from './map-context';
-import { MappedResource, SkipResource, TableName } from './fhir-import.types';
-import { cleanText } from './text';
+import {
+  AllergyClinicalStatus,
+  ConditionCategory,
+  ConditionClinicalStatus,
+  ConditionVerificationStatus,
+  ProcedureStatus,
+} from '../cohort/enum';
+import { firstCode } from './codes';
+import { asArray, asObject, asObjects, asString } from './json';
+import {
+  encounterOf,
+  firstPresent,
+  identity,
+  idOf,
+  lenientInstant,
+  MapContext,
+  mappedStatus,
+  optionalCode,
+  optionalInstant,
+  patientOf,
+  requiredCode,
+  requiredInstant,
+  SourceResource,
+} from './map-context';
+import { MappedResource, Row, SkipResource, TableName } from './fhir-import.types';
 
-function coded(concept: unknown, allowed: readonly CodeSystem[], what = 'code'): Coded {
-  const picked = pickCoding(concept, allowed);
-  if (picked === 'missing') throw new SkipResource(`${what} missing`);
-  if (picked === 'disallowed') throw new SkipResource(`${what} system outside the schema`);
-  return picked;
-}
-
-const identity = <T extends string>(values: Record<string, T>): Record<string, T> =>
-  Object.fromEntries(Object.values(values).map((value) => [value, value]));
-
-function one(source: SourceResource, table: TableName, row: Record<string, string | null>, warnings: string[]): MappedResource {
+export function one(source: SourceResource, table: TableName, row: Row, warnings: string[]): MappedResource {
   return { type: source.type, key: `${source.type}/${source.sourceId}`, position: source.position, warnings, rows: { [table]: [row] } };
 }
 
-/** Refuted and entered-in-error records are not facts about the patient: skipped, not stored. */
-function refuseUnverified(resource: Record<string, unknown>): void {
-  const verification = firstCode(resource.verificationStatus);
-  if (verification === 'refuted' || verification === 'entered-in-error') throw new SkipResource(`verificationStatus is ${verification}`);
+/** An optional coded status: null when absent; a code outside the vocabulary is left empty with a warning. */
+function optionalStatus<T extends string>(value: unknown, vocabulary: Record<string, T>, field: string, warnings: string[]): T | null {
+  const code = firstCode(value);
+  if (code === undefined) return null;
+  const known = (Object.values(vocabulary) as string[]).includes(code);
+  if (!known) warnings.push(`${field} outside the FHIR value set (left empty)`);
+  return known ? (code as T) : null;
 }
 
-const CONDITION_STATUSES = identity(ConditionClinicalStatus);
+/** The first category (HL7 or US Core condition-category, by code) Vigil names. */
+function conditionCategory(resource: Record<string, unknown>): ConditionCategory | null {
+  const codes = asObjects(resource.category).flatMap((category) => asObjects(category.coding).map((coding) => asString(coding.code)?.trim()));
+  return (codes.find((code) => (Object.values(ConditionCategory) as (string | undefined)[]).includes(code)) as ConditionCategory | undefined) ?? null;
+}
 
 /**
- * Conditions keep their SNOMED CT or ICD-10-CM code. Without a clinicalStatus (allowed in R4 for
- * some categories), the status is `resolved` when an abatement is recorded and `active` otherwise,
- * and the resource is counted under a warning. Onset and abatement keep their calendar day as written.
+ * Condition onset and abatement as a day. dateTime as written; a Period by its start for onset and
+ * its end for abatement (the day the condition began, the day it ended), else its other end. An Age,
+ * Range or string onset names no calendar day: left empty, with a warning (documented choice: an age
+ * would need the birth date and still only give a year). A partial date is left empty too.
+ */
+function conditionDay(resource: Record<string, unknown>, element: 'onset' | 'abatement', warnings: string[]) {
+  const period = asObject(resource[`${element}Period`]);
+  const [first, second] = element === 'onset' ? [period?.start, period?.end] : [period?.end, period?.start];
+  const value = firstPresent(resource[`${element}DateTime`], first, second);
+  if (value !== undefined) return lenientInstant(value, `${element}[x]`, warnings);
+  const unstored = ['Age', 'Range', 'String'].find((kind) => resource[`${element}${kind}`] !== undefined);
+  if (unstored) warnings.push(`${element}${unstored} names no day (left empty)`);
+  return null;
+}
+
+/**
+ * Conditions keep their code in whatever system the source used, and their verification status:
+ * refuted and entered-in-error conditions are stored as such (the measure logic decides what counts).
+ * `recorded_at` is `recordedDate`, else onset, else abatement; a condition with none of them is a skip.
  */
 export function mapCondition(source: SourceResource, context: MapContext): MappedResource {
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  refuseUnverified(resource);
-  const code = coded(resource.code, ALLOWED_SYSTEMS.condition);
-  const onset = optionalInstant(firstPresent(resource.onsetDateTime, asObject(resource.onsetPeriod)?.start), 'onset[x]');
-  const abatement = optionalInstant(firstPresent(resource.abatementDateTime, asObject(resource.abatementPeriod)?.start), 'abatement[x]');
-  if (onset && abatement && abatement.millis < onset.millis) throw new SkipResource('abatement is before onset');
-  const recorded = optionalInstant(resource.recordedDate, 'recordedDate') ?? onset;
-  if (!recorded) throw new SkipResource('neither recordedDate nor onset[x] given');
-  let clinicalStatus: string;
-  if (resource.clinicalStatus === undefined) {
-    clinicalStatus = abatement ? ConditionClinicalStatus.Resolved : ConditionClinicalStatus.Active;
-    warnings.push('clinicalStatus missing (derived from abatement)');
-  } else {
-    clinicalStatus = mappedStatus(firstCode(resource.clinicalStatus), CONDITION_STATUSES, Object.values(ConditionClinicalStatus), 'clinicalStatus');
+  const code = requiredCode(context, resource.code);
+  const onset = conditionDay(resource, 'onset', warnings);
+  let abatement = conditionDay(resource, 'abatement', warnings);
+  if (onset && abatement && abatement.day < onset.day) {
+    warnings.push('abatement is before onset (abatement left empty)');
+    abatement = null;
   }
+  const recorded = optionalInstant(resource.recordedDate, 'recordedDate') ?? onset ?? abatement;
+  if (!recorded) throw new SkipResource('neither recordedDate, onset[x] nor abatement[x] gives a day');
+  if (resource.recordedDate === undefined && !onset) warnings.push('recordedDate and onset missing (recorded at the abatement)');
+  const bodySite = optionalCode(context, asArray(resource.bodySite), 'bodySite', warnings);
   return one(
     source,
     'conditions',
     {
-      id: idOf(source),
+      id: idOf(context, source),
       patient_id: patient.rowId,
       code_system: code.system,
       code: code.code,
       display: code.display,
-      clinical_status: clinicalStatus,
+      clinical_status: optionalStatus(resource.clinicalStatus, ConditionClinicalStatus, 'clinicalStatus', warnings),
+      verification_status: optionalStatus(resource.verificationStatus, ConditionVerificationStatus, 'verificationStatus', warnings),
+      category: conditionCategory(resource),
+      body_site_system: bodySite?.system ?? null,
+      body_site_code: bodySite?.code ?? null,
       onset_date: onset?.day ?? null,
       abatement_date: abatement?.day ?? null,
       recorded_at: recorded.instant,
@@ -68,59 +101,34 @@ export function mapCondition(source: SourceResource, context: MapContext): Mappe
   );
 }
 
-const MEDICATION_STATUSES = identity(MedicationStatus);
+/** QI-Core's `recorded` extension: when the procedure was recorded, which dates it when performed[x] is absent. */
+const QICORE_RECORDED = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
 
 /**
- * A medication order (RxNorm). The start is `authoredOn`, else the first dosage's bounds; the end is
- * the dispense validity or dosage bounds end, when given. `medicationReference` (a separate
- * Medication resource) is not followed: skipped with a reason.
+ * Procedures in any system (CPT, HCPCS, ICD-10-PCS, SNOMED CT…), every R4 status; `not-done` keeps
+ * its `statusReason`. performed[x]: dateTime, or a Period (start, else end; the end is kept). A
+ * procedure not performed often has no performed[x]: QI-Core's `recorded` extension dates it then.
  */
-export function mapMedicationRequest(source: SourceResource, context: MapContext): MappedResource {
-  const { resource } = source;
-  const patient = patientOf(context, resource.subject);
-  if (resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined) {
-    throw new SkipResource('medicationReference is not supported (only medicationCodeableConcept)');
-  }
-  const code = coded(resource.medicationCodeableConcept, ALLOWED_SYSTEMS.medication, 'medication code');
-  const status = mappedStatus(resource.status, MEDICATION_STATUSES, Object.values(MedicationStatus));
-  const dosage = asObjects(resource.dosageInstruction)[0];
-  const bounds = asObject(asObject(asObject(dosage?.timing)?.repeat)?.boundsPeriod);
-  const validity = asObject(asObject(resource.dispenseRequest)?.validityPeriod);
-  const start = requiredInstant(firstPresent(resource.authoredOn, bounds?.start, validity?.start), 'authoredOn');
-  const end = optionalInstant(firstPresent(validity?.end, bounds?.end), 'end of validity or dosage bounds');
-  if (end && end.day < start.day) throw new SkipResource('end is before start');
-  return one(
-    source,
-    'medications',
-    {
-      id: idOf(source),
-      patient_id: patient.rowId,
-      code_system: code.system,
-      code: code.code,
-      display: code.display,
-      status,
-      start_date: start.day,
-      end_date: end?.day ?? null,
-      dosage_text: cleanText(dosage?.text),
-    },
-    [],
-  );
-}
-
-const PROCEDURE_FHIR_STATUSES = ['preparation', 'in-progress', 'not-done', 'on-hold', 'stopped', 'completed', 'entered-in-error', 'unknown'];
-
 export function mapProcedure(source: SourceResource, context: MapContext): MappedResource {
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  const code = coded(resource.code, ALLOWED_SYSTEMS.procedure);
-  const status = mappedStatus(resource.status, identity(ProcedureStatus), PROCEDURE_FHIR_STATUSES);
-  const performed = requiredInstant(firstPresent(resource.performedDateTime, asObject(resource.performedPeriod)?.start), 'performed[x]');
+  const code = requiredCode(context, resource.code);
+  const status = mappedStatus(resource.status, identity(ProcedureStatus), Object.values(ProcedureStatus));
+  const period = asObject(resource.performedPeriod);
+  const end = optionalInstant(period?.end, 'performedPeriod.end');
+  const recordedExtension = asObjects(resource.extension).find((extension) => extension.url === QICORE_RECORDED)?.valueDateTime;
+  const performedValue = firstPresent(resource.performedDateTime, period?.start, period?.end);
+  if (performedValue === undefined && recordedExtension !== undefined) warnings.push('performed[x] missing (dated by the QI-Core recorded extension)');
+  const performed = requiredInstant(firstPresent(performedValue, recordedExtension), 'performed[x]');
+  if (end && end.millis < performed.millis) throw new SkipResource('performedPeriod.end is before its start');
+  const statusReason = optionalCode(context, resource.statusReason, 'statusReason', warnings);
+  const bodySite = optionalCode(context, asArray(resource.bodySite), 'bodySite', warnings);
   return one(
     source,
     'procedures',
     {
-      id: idOf(source),
+      id: idOf(context, source),
       patient_id: patient.rowId,
       encounter_id: encounterOf(context, resource.encounter, patient, warnings),
       code_system: code.system,
@@ -128,36 +136,74 @@ export function mapProcedure(source: SourceResource, context: MapContext): Mappe
       display: code.display,
       status,
       performed_at: performed.instant,
+      performed_end_at: end?.instant ?? null,
+      status_reason_system: statusReason?.system ?? null,
+      status_reason_code: statusReason?.code ?? null,
+      body_site_system: bodySite?.system ?? null,
+      body_site_code: bodySite?.code ?? null,
     },
     warnings,
   );
 }
 
-const ALLERGY_STATUSES = identity(AllergyClinicalStatus);
-
-/** AllergyIntolerance names its patient in `patient`, not `subject`. A missing clinicalStatus is `active`, with a warning. */
+/**
+ * AllergyIntolerance names its patient in `patient`, not `subject`. Refuted and entered-in-error
+ * entries are skipped (the table has no verification column, and they are no allergy). A missing
+ * clinicalStatus is `active`, with a warning. `recorded_at` is recordedDate, else the onset.
+ */
 export function mapAllergyIntolerance(source: SourceResource, context: MapContext): MappedResource {
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.patient);
-  refuseUnverified(resource);
-  const code = coded(resource.code, ALLOWED_SYSTEMS.allergy);
-  const recorded = requiredInstant(firstPresent(resource.recordedDate, resource.onsetDateTime), 'recordedDate');
+  const verification = firstCode(resource.verificationStatus);
+  if (verification === 'refuted' || verification === 'entered-in-error') throw new SkipResource(`verificationStatus is ${verification}`);
+  const code = requiredCode(context, resource.code);
+  const period = asObject(resource.onsetPeriod);
+  const onset = optionalInstant(firstPresent(resource.onsetDateTime, period?.start), 'onset[x]');
+  const onsetEnd = optionalInstant(period?.end, 'onsetPeriod.end');
+  const recorded = optionalInstant(resource.recordedDate, 'recordedDate') ?? onset ?? onsetEnd;
+  if (!recorded) throw new SkipResource('neither recordedDate nor onset[x] given');
   let clinicalStatus: string = AllergyClinicalStatus.Active;
   if (resource.clinicalStatus === undefined) warnings.push('clinicalStatus missing (stored as active)');
-  else clinicalStatus = mappedStatus(firstCode(resource.clinicalStatus), ALLERGY_STATUSES, Object.values(AllergyClinicalStatus), 'clinicalStatus');
+  else clinicalStatus = mappedStatus(firstCode(resource.clinicalStatus), identity(AllergyClinicalStatus), Object.values(AllergyClinicalStatus), 'clinicalStatus');
   return one(
     source,
     'allergies',
     {
-      id: idOf(source),
+      id: idOf(context, source),
       patient_id: patient.rowId,
       code_system: code.system,
       code: code.code,
       display: code.display,
       clinical_status: clinicalStatus,
       recorded_at: recorded.instant,
+      onset_at: onset?.instant ?? null,
+      onset_end_at: onsetEnd?.instant ?? null,
     },
     warnings,
+  );
+}
+
+/** An AdverseEvent by the event (or substance) it names; `recorded_at` is recordedDate, else date. */
+export function mapAdverseEvent(source: SourceResource, context: MapContext): MappedResource {
+  const { resource } = source;
+  const patient = patientOf(context, resource.subject);
+  const code = requiredCode(context, resource.event, 'event');
+  const occurred = optionalInstant(resource.date, 'date');
+  const recorded = optionalInstant(resource.recordedDate, 'recordedDate') ?? occurred;
+  if (!recorded) throw new SkipResource('neither recordedDate nor date given');
+  return one(
+    source,
+    'adverse_events',
+    {
+      id: idOf(context, source),
+      patient_id: patient.rowId,
+      code_system: code.system,
+      code: code.code,
+      display: code.display,
+      recorded_at: recorded.instant,
+      occurred_at: occurred?.instant ?? null,
+    },
+    [],
   );
 }

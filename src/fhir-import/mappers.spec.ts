@@ -4,11 +4,13 @@ import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
 import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
-import { mapAllergyIntolerance, mapCondition, mapMedicationRequest, mapProcedure } from './map-records';
-import { EncounterTarget, keysOf, PatientTarget, TargetIndex } from './references';
+import { mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
+import { mapMedicationRequest } from './map-requests';
+import { CodeTarget, EncounterTarget, keysOf, PatientTarget, sourceNamespace, TargetIndex } from './references';
 
 const LOINC = 'http://loinc.org';
 const SNOMED = 'http://snomed.info/sct';
+const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 const PATIENT: PatientTarget = { rowId: 'patient-row', deceasedAtMillis: Date.parse('2020-06-01T00:00:00Z') };
 
 function context(): MapContext {
@@ -18,7 +20,11 @@ function context(): MapContext {
   const encounters = new TargetIndex<EncounterTarget>();
   encounters.add(keysOf('Encounter', 'e1'), { rowId: 'encounter-row', patientRowId: PATIENT.rowId });
   encounters.add(keysOf('Encounter', 'other'), { rowId: 'other-row', patientRowId: 'someone-else' });
-  return { careTeamId: 'team', patients, encounters, nowMillis: Date.parse('2026-01-01T00:00:00Z') };
+  const medications = new TargetIndex<CodeTarget>();
+  medications.add(keysOf('Medication', 'm1'), { concept: code(RXNORM, '312836', 'rivastigmine 6 MG Oral Capsule') });
+  const devices = new TargetIndex<CodeTarget>();
+  devices.add(keysOf('Device', 'd1'), { concept: code(SNOMED, '705417005', 'Wheelchair') });
+  return { careTeamId: 'team', namespace: sourceNamespace(), patients, encounters, medications, devices, nowMillis: Date.parse('2026-01-01T00:00:00Z') };
 }
 
 const source = (type: SupportedType, resource: Json): SourceResource => ({

@@ -4,11 +4,29 @@ import { asObject, asString } from './json';
 /**
  * Namespace of the ids of imported rows: a row's id is a v5 UUID of its source identity
  * (`Patient/<id>`, `Observation/<id>#<code>` …), so importing the same resource again finds the
- * same row. Distinct from the fixture namespace, so imported and fixture ids never collide.
+ * same row. Distinct from the fixture namespace, so imported and fixture ids never collide. This is
+ * the namespace of the default source; every other `--source` gets its own (`sourceNamespace`).
  */
 const IMPORT_NAMESPACE = '8d7b2f6e-31a4-4c55-9e0b-6a2f1c9d4e73';
 
-export const rowId = (...parts: string[]): string => uuidv5(parts.join('#'), IMPORT_NAMESPACE);
+/** The source an import belongs to when none is named: its ids are those imports always had. */
+export const DEFAULT_SOURCE = 'default';
+
+/** A source name: short, and plain enough to appear in a command line and a log. */
+export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/**
+ * The id namespace of a source system: two EHRs' `Patient/123` are different patients, so each
+ * source has its own namespace, derived from its name (stable: the same name gives the same ids).
+ */
+export function sourceNamespace(source: string = DEFAULT_SOURCE): string {
+  return source === DEFAULT_SOURCE ? IMPORT_NAMESPACE : uuidv5(`source:${source}`, IMPORT_NAMESPACE);
+}
+
+/** The row id of a source identity in a namespace (the default source's when none is given). */
+export const rowIdIn = (namespace: string, ...parts: string[]): string => uuidv5(parts.join('#'), namespace);
+
+export const rowId = (...parts: string[]): string => rowIdIn(IMPORT_NAMESPACE, ...parts);
 
 /**
  * The keys a reference may use for a resource: `Type/id`, `urn:uuid:<id>` (bulk NDJSON exports
@@ -41,6 +59,11 @@ export function referenceOf(element: unknown): string | undefined {
 export interface PatientTarget {
   rowId: string;
   deceasedAtMillis: number | null;
+}
+
+/** A Medication or Device of this import, by the code a request naming it is stored with. */
+export interface CodeTarget {
+  concept: unknown;
 }
 
 export interface EncounterTarget {

@@ -8,9 +8,12 @@ export type WriteResult = { resource: MappedResource; outcome: WriteOutcome } | 
 /** SQLSTATE classes that mean "this row's data", not "the database or connection": 21 cardinality, 22 data exception, 23 integrity. */
 const isDataError = (error: unknown) => /^2[123]/.test(String((error as { code?: unknown }).code ?? ''));
 
-/** Known constraints, as reasons a reader can act on; others are named by constraint (never by value). */
+/**
+ * Known constraints, as reasons a reader can act on; others are named by constraint (never by value).
+ * (A shared MRN is no longer one: it is imported and reported as a warning, see `patientsWithSharedMrn`.)
+ */
 const CONSTRAINT_REASONS: Record<string, string> = {
-  UQ_2fe90c44da84b034e30bdadb9d0: 'MRN already belongs to another patient in the database',
+  CHK_observations_value_or_absent: 'observation has neither a value nor a data-absent reason',
 };
 
 function refusal(error: unknown): string {

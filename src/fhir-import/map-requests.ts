@@ -1,0 +1,157 @@
+import { MedicationStatus, RequestIntent, RequestKind, RequestStatus } from '../cohort/enum';
+import { asArray, asObject, asObjects, asString, Json } from './json';
+import {
+  firstPresent,
+  identity,
+  idOf,
+  MapContext,
+  mappedStatus,
+  optionalCode,
+  optionalInstant,
+  patientOf,
+  requiredCode,
+  requiredInstant,
+  SourceResource,
+} from './map-context';
+import { medicationSupply } from './medication-supply';
+import { one } from './map-records';
+import { referenceOf, TargetIndex, CodeTarget } from './references';
+import { SkipResource } from './fhir-import.types';
+import { cleanText } from './text';
+
+/**
+ * The concept a `…Reference` names: a Medication or Device of this import (any file of the run),
+ * or one `contained` in the resource (`#id`).
+ */
+function referencedConcept(resource: Json, reference: unknown, index: TargetIndex<CodeTarget>, type: 'Medication' | 'Device', codeField: string): unknown {
+  const target = referenceOf(reference);
+  if (target === undefined) throw new SkipResource(`${type.toLowerCase()} reference without a reference`);
+  if (target.startsWith('#')) {
+    const contained = asObjects(resource.contained).find((item) => item.resourceType === type && `#${asString(item.id)}` === target);
+    if (!contained) throw new SkipResource(`contained ${type} not found`);
+    return codeField === 'type' ? contained.type : contained.code;
+  }
+  const resolved = index.resolve(target);
+  if ('found' in resolved) return resolved.found.concept;
+  throw new SkipResource(`${type.toLowerCase()} reference does not resolve to a ${type} in this import`);
+}
+
+/** A request's `reasonCode` (every one is a candidate, see `preferredCoding`). */
+const reasonOf = (context: MapContext, resource: Json, warnings: string[]) => optionalCode(context, asArray(resource.reasonCode), 'reasonCode', warnings);
+
+/**
+ * A medication order, or a recorded decision not to order (`doNotPerform`: QI-Core
+ * MedicationNotRequested, stored with its status, authoredOn and reason). The medication is
+ * `medicationCodeableConcept` or `medicationReference` (to a Medication of this import, or a
+ * contained one). The start is the first dosage's bounds start, else authoredOn, else the dispense
+ * validity start; the end is the bounds end, else the validity end (an end before the start is left
+ * empty, with a warning). Dosage and dispense elements go to `supply` as given.
+ */
+export function mapMedicationRequest(source: SourceResource, context: MapContext) {
+  const { resource } = source;
+  const warnings: string[] = [];
+  const patient = patientOf(context, resource.subject);
+  const concept = resource.medicationCodeableConcept ?? (resource.medicationReference !== undefined
+    ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
+    : undefined);
+  const code = requiredCode(context, concept, 'medication code');
+  const status = mappedStatus(resource.status, identity(MedicationStatus), Object.values(MedicationStatus));
+  const intent = asString(resource.intent)?.trim();
+  const knownIntent = intent !== undefined && (Object.values(RequestIntent) as string[]).includes(intent) ? intent : null;
+  if (!knownIntent) warnings.push(`intent ${intent ? 'outside the FHIR value set' : 'missing'} (left empty)`);
+  const supply = medicationSupply(resource, warnings);
+  const dosage = asObjects(resource.dosageInstruction)[0];
+  const bounds = asObject(asObject(asObject(dosage?.timing)?.repeat)?.boundsPeriod);
+  const validity = asObject(asObject(resource.dispenseRequest)?.validityPeriod);
+  const authored = optionalInstant(resource.authoredOn, 'authoredOn');
+  const start = requiredInstant(firstPresent(bounds?.start, resource.authoredOn, validity?.start), 'start (dosage bounds, authoredOn or validity)');
+  let end = optionalInstant(firstPresent(bounds?.end, validity?.end), 'end of dosage bounds or validity');
+  if (end && end.day < start.day) {
+    warnings.push('end is before start (end left empty)');
+    end = null;
+  }
+  const reason = reasonOf(context, resource, warnings);
+  return one(
+    source,
+    'medications',
+    {
+      id: idOf(context, source),
+      patient_id: patient.rowId,
+      code_system: code.system,
+      code: code.code,
+      display: code.display,
+      status,
+      start_date: start.day,
+      end_date: end?.day ?? null,
+      dosage_text: cleanText(dosage?.text),
+      intent: knownIntent,
+      do_not_perform: String(resource.doNotPerform === true),
+      authored_at: authored?.instant ?? null,
+      reason_system: reason?.system ?? null,
+      reason_code: reason?.code ?? null,
+      supply: supply === null ? null : JSON.stringify(supply),
+    },
+    warnings,
+  );
+}
+
+/**
+ * DeviceRequest has no `doNotPerform` in R4; QI-Core carries it as a modifier extension. Every URL
+ * it has gone by is read: the QI-Core one, the misspelt one the stewards' test cases use, and the
+ * R5 cross-version extension.
+ */
+const DEVICE_DO_NOT_PERFORM = new Set([
+  'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerform',
+  'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPeform',
+  'http://hl7.org/fhir/5.0/StructureDefinition/extension-DeviceRequest.doNotPerform',
+]);
+
+/**
+ * A ServiceRequest (hospice care, a referral…) or DeviceRequest (a walker…) → `clinical_requests`.
+ * Status and intent are required by FHIR and by the table: outside their value sets, a skip.
+ */
+export function mapRequest(source: SourceResource, context: MapContext) {
+  const { resource } = source;
+  const warnings: string[] = [];
+  const kind = source.type === 'DeviceRequest' ? RequestKind.Device : RequestKind.Service;
+  const patient = patientOf(context, resource.subject);
+  const concept =
+    kind === RequestKind.Service
+      ? resource.code
+      : (resource.codeCodeableConcept ??
+        (resource.codeReference !== undefined ? referencedConcept(resource, resource.codeReference, context.devices, 'Device', 'type') : undefined));
+  const code = requiredCode(context, concept);
+  const status = mappedStatus(resource.status, identity(RequestStatus), Object.values(RequestStatus));
+  const intent = mappedStatus(resource.intent, identity(RequestIntent), Object.values(RequestIntent), 'intent');
+  const doNotPerform =
+    kind === RequestKind.Service
+      ? resource.doNotPerform === true
+      : asObjects(resource.modifierExtension).some((extension) => DEVICE_DO_NOT_PERFORM.has(asString(extension.url) ?? '') && extension.valueBoolean === true);
+  const authored = optionalInstant(resource.authoredOn, 'authoredOn');
+  const reason = reasonOf(context, resource, warnings);
+  return one(
+    source,
+    'clinical_requests',
+    {
+      id: idOf(context, source),
+      patient_id: patient.rowId,
+      kind,
+      code_system: code.system,
+      code: code.code,
+      display: code.display,
+      status,
+      intent,
+      do_not_perform: String(doNotPerform),
+      authored_at: authored?.instant ?? null,
+      reason_system: reason?.system ?? null,
+      reason_code: reason?.code ?? null,
+    },
+    warnings,
+  );
+}
+
+/** A Medication or Device of this import, by the concept a request naming it is coded with (Device: its `type`). */
+export function codeTargetOf(resource: Json): CodeTarget | null {
+  const concept = resource.resourceType === 'Device' ? resource.type : resource.code;
+  return asObjects(asObject(concept)?.coding).length > 0 ? { concept } : null;
+}
