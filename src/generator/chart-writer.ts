@@ -3,7 +3,9 @@ import { IdFactory } from './ids';
 import { Random } from './random';
 import { ObservationRow, PatientRecord } from './rows';
 import { HOUR_MS } from './time';
-import { LabTest, SMOKING_STATUS, SmokingStatus, VITAL } from './vocabulary';
+import { IMAGING, LabTest, SMOKING_STATUS, SmokingStatus, VITAL } from './vocabulary';
+
+type ImagingStudy = (typeof IMAGING)[keyof typeof IMAGING];
 
 type Vital = (typeof VITAL)[keyof typeof VITAL];
 
@@ -141,6 +143,34 @@ export class ChartWriter {
       display: SMOKING_STATUS.display,
       valueNumeric: null,
       valueText: status,
+      unit: null,
+      referenceLow: null,
+      referenceHigh: null,
+      referenceText: null,
+      interpretation: null,
+      effectiveAt: at,
+      ...NO_EXTRA_OBSERVATION_FIELDS,
+    });
+  }
+
+  /**
+   * The final report of an imaging study (category imaging), its impression as text. Ids have their own
+   * kind, so adding reports leaves the ids of every other observation as they were.
+   */
+  imagingReport(study: ImagingStudy, impression: string, at: number, encounterId: string | null): ObservationRow {
+    return this.push({
+      id: this.nextId('imaging'),
+      patientId: this.patientId,
+      createdAt: at + RESULT_DELAY_MS,
+      encounterId,
+      panelId: null,
+      category: ObservationCategory.Imaging,
+      status: ObservationStatus.Final,
+      codeSystem: CodeSystem.Loinc,
+      code: study.code,
+      display: study.display,
+      valueNumeric: null,
+      valueText: impression,
       unit: null,
       referenceLow: null,
       referenceHigh: null,

@@ -8,7 +8,7 @@ import { buildProfile, PatientProfile } from './profile';
 import { Random } from './random';
 import { PatientRecord } from './rows';
 import { dayString, YEAR_MS } from './time';
-import { Coding, CONDITION, PROCEDURE } from './vocabulary';
+import { Coding, CONDITION, IMAGING, PROCEDURE } from './vocabulary';
 import { VisitObservations } from './visit-observations';
 
 export interface CohortContext {
@@ -119,7 +119,10 @@ function afterVisit(
   const at = encounter.startMs + 15 * 60_000;
   if (encounter.purpose === 'mammogram') {
     const coding = random.chance(0.7) ? PROCEDURE.mammogramCpt : PROCEDURE.mammogramSnomed;
-    addProcedure(writer, coding, at, encounterId, random.chance(0.02) ? ProcedureStatus.NotDone : ProcedureStatus.Completed);
+    const status = random.chance(0.02) ? ProcedureStatus.NotDone : ProcedureStatus.Completed;
+    addProcedure(writer, coding, at, encounterId, status);
+    // A study that was done has a radiology report, which is what CMS125 reads (LOINC "Mammography").
+    if (status === ProcedureStatus.Completed) writer.imagingReport(IMAGING.mammogramScreening, 'BI-RADS 1: negative', at, encounterId);
   } else if (encounter.purpose === 'colonoscopy') {
     addProcedure(writer, random.chance(0.7) ? PROCEDURE.colonoscopyCpt : PROCEDURE.colonoscopySnomed, at, encounterId);
   } else if (reason === CONDITION.hipFractureRight && encounter.purpose === 'inpatient') {

@@ -7,6 +7,7 @@ import {
   MedicationStatus,
   RequestIntent,
 } from '../cohort/enum';
+import type { MedicationSupply } from '../cohort/chart.types';
 import { ChartWriter } from './chart-writer';
 import { ChronicCondition, has, PatientProfile } from './profile';
 import { Random } from './random';
@@ -109,9 +110,29 @@ function addCondition(
   });
 }
 
-/** The request fields of a generated order: an order, authored when the plan starts, with no reason or supply given. */
-function orderedOn(startMs: number) {
-  return { intent: RequestIntent.Order, doNotPerform: false, authoredAt: startMs, reasonSystem: null, reasonCode: null, supply: null } as const;
+/**
+ * The request fields of a generated order: an order, authored when the plan starts, with no reason
+ * given. Its timing bounds (`dosageInstruction.timing.repeat.boundsPeriod`) say for how long it is to be
+ * taken: from the start day to the end day, open while it runs, so a long-term order still overlaps a
+ * later measurement period (CMS347 reads an order authored in the period or whose bounds overlap it).
+ * No dispense details are given.
+ */
+function orderedOn(startMs: number, endMs: number | null) {
+  const supply: MedicationSupply = {
+    boundsStart: dayString(startMs),
+    boundsEnd: endMs === null ? null : dayString(Math.max(endMs, startMs)),
+    validityStart: null,
+    expectedSupplyDays: null,
+    quantity: null,
+    refills: null,
+    frequency: null,
+    period: null,
+    periodUnit: null,
+    timesOfDay: 0,
+    dose: null,
+    dosageCount: 1,
+  };
+  return { intent: RequestIntent.Order, doNotPerform: false, authoredAt: startMs, reasonSystem: null, reasonCode: null, supply } as const;
 }
 
 /**
@@ -140,7 +161,7 @@ export function addMedications(writer: ChartWriter, random: Random, profile: Pat
       startDate: dayString(start),
       endDate: end === null ? null : dayString(Math.max(end, start)),
       dosageText: drug.dosage,
-      ...orderedOn(start),
+      ...orderedOn(start, end),
     });
     return start;
   };
@@ -196,7 +217,7 @@ export function addAntibioticCourse(writer: ChartWriter, at: number): void {
     startDate: dayString(at),
     endDate: dayString(at + 10 * DAY_MS),
     dosageText: RX.amoxicillinClavulanate.dosage,
-    ...orderedOn(at),
+    ...orderedOn(at, at + 10 * DAY_MS),
   });
 }
 

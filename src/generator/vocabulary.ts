@@ -17,16 +17,30 @@ const icd10 = (code: string, display: string): Coding => ({ system: CodeSystem.I
 const sct = (code: string, display: string): Coding => ({ system: CodeSystem.SnomedCt, code, display });
 const cpt = (code: string, display: string): Coding => ({ system: CodeSystem.Cpt, code, display });
 
+/**
+ * Encounter types. Outpatient visit types are members of the official VSAC sets the care-gap measures
+ * read by `Encounter.type` (office visits: CPT E/M in 'Office Visit'; the check-up: 'Annual Wellness
+ * Visit'; the video visit: 'Virtual Encounter'; the home visit: 'Home Healthcare Services').
+ */
 export const ENCOUNTER_TYPE = {
-  checkUp: sct('185349003', 'Encounter for check up (procedure)'),
-  followUp: sct('390906007', 'Follow-up encounter (procedure)'),
-  symptom: sct('185345009', 'Encounter for symptom (procedure)'),
+  checkUp: sct('86013001', 'Periodic reevaluation and management of healthy individual (procedure)'),
+  followUp: cpt(
+    '99214',
+    'Office or other outpatient visit for the evaluation and management of an established patient, which requires a medically appropriate history and/or examination and moderate level of medical decision making. When using total time on the date of the encounter for code selection, 30 minutes must be met or exceeded.',
+  ),
+  symptom: cpt(
+    '99213',
+    'Office or other outpatient visit for the evaluation and management of an established patient, which requires a medically appropriate history and/or examination and low level of medical decision making. When using total time on the date of the encounter for code selection, 20 minutes must be met or exceeded.',
+  ),
   outpatientProcedure: sct('371883000', 'Outpatient procedure (procedure)'),
   emergencyRoom: sct('50849002', 'Emergency room admission (procedure)'),
   emergencyAdmission: sct('183452005', 'Emergency hospital admission (procedure)'),
   surgicalAdmission: sct('305408004', 'Admission to surgical department (procedure)'),
   homeVisit: sct('439708006', 'Home visit (procedure)'),
-  telemedicine: sct('448337001', 'Telemedicine consultation with patient (procedure)'),
+  telemedicine: cpt(
+    '99422',
+    'Online digital evaluation and management service, for an established patient, for up to 7 days, cumulative time during the 7 days; 11-20 minutes',
+  ),
 };
 
 export const CONDITION = {
@@ -250,6 +264,11 @@ export const LAB = {
     decimals: 0,
   },
 } satisfies Record<string, LabTest>;
+
+/** Imaging reports (LOINC) as `fixtures/observations.ts` records them: CMS125 reads `[Observation: "Mammography"]`. */
+export const IMAGING = {
+  mammogramScreening: { code: '24606-6', display: 'MG Breast Screening' },
+};
 
 /** Vital signs (LOINC, UCUM) as `fixtures/observations.ts` records them: no range, no flag. */
 export const VITAL = {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CareGapStatus, MeasureId } from '../care-gaps';
+import { resolveMeasureId, type CareGapStatus, type MeasureId } from '../care-gaps/care-gap.types';
 
 /**
  * Reads the expectation tables of `fixtures/README.md`, so the tests assert exactly what the README
@@ -30,7 +30,8 @@ export function expectedCareGaps(): Map<string, Record<MeasureId, CareGapStatus>
   const lines = section('### care_gap_lookup at 2026-06-30');
   const header = lines.find((line) => line.startsWith('| Key |'));
   if (!header) throw new Error('care_gap_lookup table has no header row');
-  const measures = header.split('|').slice(2, -1).map((cell) => cell.trim() as MeasureId);
+  // Columns name measures by id or by an accepted alias (`KHE` → `CMS951`).
+  const measures = header.split('|').slice(2, -1).map((cell) => resolveMeasureId(cell.trim()));
   return new Map(
     keyedRows(lines).map(([key, ...cells]) => {
       const statuses = cells.map((cell) => {
