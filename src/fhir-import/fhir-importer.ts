@@ -178,7 +178,7 @@ export class FhirImporter {
         if (first && type === 'Patient' && entry.position.entry !== undefined) {
           this.bundlePatients.set(entry.position.file, this.bundlePatients.has(entry.position.file) ? null : `Patient/${source.sourceId}`);
         }
-        const warning = this.options.patientBundles ? this.adoptBundlePatient(source) : undefined;
+        const warning = this.adoptBundlePatient(source, this.options.patientBundles === true);
         const mapped = this.map(source, context);
         if (mapped && warning) mapped.mapped.warnings.push(warning);
         if (!mapped) continue;
@@ -252,15 +252,26 @@ export class FhirImporter {
     }
   }
 
-  /** Under `patientBundles`: points a dangling subject (or `patient`) at the Bundle's only Patient; returns the warning. */
-  private adoptBundlePatient(source: SourceResource): string | undefined {
+  /**
+   * Under `patientBundles`: points a subject (or `patient`) that names no Patient, or one outside its
+   * Bundle, at the Bundle's only Patient; returns the warning. Without it, only warns of the second.
+   */
+  private adoptBundlePatient(source: SourceResource, adopt: boolean): string | undefined {
     if (source.position.entry === undefined || source.type === 'Patient') return undefined;
     const only = this.bundlePatients.get(source.position.file);
     const field = source.type === 'AllergyIntolerance' ? 'patient' : 'subject';
     const reference = referenceOf(source.resource[field]);
-    if (!only || reference === undefined || !('dangling' in this.patients.resolve(reference))) return undefined;
+    if (!only || reference === undefined) return undefined;
+    const named = this.patients.resolve(reference);
+    if ('found' in named) {
+      const own = this.patients.resolve(only);
+      // A subject naming a Patient of another file (test decks copy resources between cases) is re-pointed too.
+      if (!('found' in own) || own.found.rowId === named.found.rowId) return undefined;
+      // Without the option the record stays with the patient it names, and the summary says so.
+      if (!adopt) return `${field} names a Patient outside its single-patient Bundle (kept on that patient; see --patient-bundles)`;
+    } else if (!('dangling' in named) || !adopt) return undefined;
     source.resource = { ...source.resource, [field]: { reference: only } };
-    return `${field} resolves to no Patient (read as the Bundle's only Patient, --patient-bundles)`;
+    return `${field} names no Patient or one outside its Bundle (read as the Bundle's only Patient, --patient-bundles)`;
   }
 
   /** Counts an administrative resource; a Medication or Device is also indexed by its code for the requests. */

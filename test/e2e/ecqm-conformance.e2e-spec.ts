@@ -13,6 +13,23 @@ import { importFhir } from '../setup/fhir-import';
  */
 jest.setTimeout(180_000);
 
+/**
+ * Where Vigil knowingly answers differently from a case's expected result, by case id, with the
+ * population Vigil reports instead and why. Each is asserted exactly, so a change either way fails.
+ */
+const KNOWN_DIFFERENCES: Record<string, { group: number; population: string; vigil: boolean; why: string }> = {
+  '45e01fed-56bb-483d-a860-af3d566bda11': {
+    group: 0,
+    population: 'denominatorExclusion',
+    vigil: true,
+    why:
+      'CMS165 "DENEXPass DementiaMedAsReferenceCQLIT412": the dementia medication is a medicationReference to a bundled Medication. ' +
+      'MADiE and fqm-execution do not follow the reference in AdvancedIllnessandFrailty (ONC CQL issue CQLIT-412; checked: the same ' +
+      'request with medicationCodeableConcept makes the engine exclude), so the expected result is "not excluded". Vigil stores the ' +
+      'Medication\'s code on the request and excludes, as the case\'s own title says it should.',
+  },
+};
+
 const run = ecqmAvailable() ? describe : describe.skip;
 if (!ecqmAvailable()) {
   // eslint-disable-next-line no-console
@@ -28,7 +45,8 @@ run('eCQM conformance: the stewards’ official test cases, population by popula
   beforeAll(async () => {
     const folder = bundleFolder();
     try {
-      const summary = await importFhir(database().dataSource, folder.path, { careTeamCode: 'primary-care-north' });
+      // Each test-case Bundle is one patient's record, as the stewards' engine reads it (--patient-bundles).
+      const summary = await importFhir(database().dataSource, folder.path, { careTeamCode: 'primary-care-north', patientBundles: true });
       expect(summary.types.get('Patient')?.skipped ?? 0).toBe(0);
     } finally {
       folder.remove();
@@ -56,6 +74,11 @@ run('eCQM conformance: the stewards’ official test cases, population by popula
       const [row] = response.body.rows;
       const actual = row.groups.map((group: { populations: unknown }) => group.populations);
       const want = expectedPopulations(expected);
+      const known = KNOWN_DIFFERENCES[expected.patientId];
+      if (known) {
+        expect(actual[known.group][known.population]).toBe(known.vigil);
+        want[known.group] = { ...want[known.group], [known.population]: known.vigil };
+      }
       want.forEach((populations, index) => {
         const got = actual[index];
         const wrong = Object.entries(populations).filter(([name, value]) => got?.[name] !== value);

@@ -1,5 +1,5 @@
 import { CodeListField, DateOnlyField } from '../../common/validation/fields';
-import { MEASURE_NAMES } from '../clinical/care-gaps';
+import { MEASURE_IDS, MEASURE_NAMES } from '../clinical/care-gaps';
 
 export class CareGapsQueryDto {
   @DateOnlyField(
@@ -15,7 +15,7 @@ export class CareGapsQueryDto {
 
   @CodeListField({
     pattern: new RegExp(`^(${MEASURE_NAMES.join('|')})$`),
-    max: MEASURE_NAMES.length,
+    max: MEASURE_IDS.length,
     description: `Only these measures (${MEASURE_NAMES.join(', ')}; KHE is CMS951). Default: all.`,
     example: ['CMS122', 'CMS165'],
     itemName: `measure id (${MEASURE_NAMES.join(', ')})`,

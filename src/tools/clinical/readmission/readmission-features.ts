@@ -71,11 +71,15 @@ export function readmissionFeatures(chart: PatientChart, index: IndexAdmission):
  * `mL/min/1.73m2`, or a bare `mL/min` some interfaces send) is read as mL/min/1.73 m²; a result in
  * any other unit is not used.
  */
+/** The VSAC eGFR set, plus MDRD eGFR (LOINC 33914-3), which the set leaves out but is still an eGFR. */
+const isEgfr = (row: ObservationRow) =>
+  inVsacValueSet(row, VS['Estimated Glomerular Filtration Rate']) || (row.codeSystem === CodeSystem.Loinc && row.code === '33914-3');
+
 export function lastEgfrBefore(observations: readonly ObservationRow[], until: string): ObservationRow | undefined {
   const usable = observations.filter(
     (row) =>
       isResult(row) &&
-      inVsacValueSet(row, VS['Estimated Glomerular Filtration Rate']) &&
+      isEgfr(row) &&
       numericValue(row) !== null &&
       at(row.effectiveAt) <= at(until) &&
       /^ml\/min\b/i.test((row.unit ?? '').trim()),

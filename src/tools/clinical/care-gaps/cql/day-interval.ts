@@ -49,17 +49,18 @@ export const not = (a: Truth): Truth => (a === null ? null : !a);
 
 /**
  * The range a boundary is known to lie in: a known day is itself; a closed null is the beginning or
- * end of time; an open null is unknown but still bounded by the other end (an interval that ended at
- * an unknown time ended after it began), which is how CQL engines reason about uncertain points.
+ * end of time; an open null is unknown (the whole range). cql-execution does not narrow an unknown
+ * end by the interval's start, and the stewards' expected results follow it (CMS347 695b64d8: an
+ * inactive condition with no abatement does not overlap the period), so neither does Vigil.
  */
 type Range = readonly [low: string, high: string];
 function startRange(x: DayInterval): Range {
   if (x.low !== null) return [x.low, x.low];
-  return x.lowClosed ? [MIN_DAY, MIN_DAY] : [MIN_DAY, x.high ?? MAX_DAY];
+  return x.lowClosed ? [MIN_DAY, MIN_DAY] : [MIN_DAY, MAX_DAY];
 }
 function endRange(x: DayInterval): Range {
   if (x.high !== null) return [x.high, x.high];
-  return x.highClosed ? [MAX_DAY, MAX_DAY] : [x.low ?? MIN_DAY, MAX_DAY];
+  return x.highClosed ? [MAX_DAY, MAX_DAY] : [MIN_DAY, MAX_DAY];
 }
 const pointRange = (day: string): Range => [day, day];
 
