@@ -201,6 +201,8 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
     rows.push(row(idOf(context, source, identity), panelId, componentCode, componentValue, component, null));
   }
   // Nothing with a value: the panel itself is kept, without one, as the record that it was done.
-  if (rows.length === 0) rows.push(row(idOf(context, source, 'value'), panelId, code, null, resource, absentReason(resource, warnings, 'panel')));
+  // Its reason: the panel's own dataAbsentReason, else its components' (the same "not performed", usually).
+  const reasonSource = resource.dataAbsentReason !== undefined ? resource : (components.find((component) => component.dataAbsentReason !== undefined) ?? resource);
+  if (rows.length === 0) rows.push(row(idOf(context, source, 'value'), panelId, code, null, resource, absentReason(reasonSource, warnings, 'panel')));
   return result(rows);
 }

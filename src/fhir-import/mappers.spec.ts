@@ -1,50 +1,10 @@
-import { SkipResource, SupportedType } from './fhir-import.types';
-import { Json } from './json';
-import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
 import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
-import { mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
-import { mapMedicationRequest } from './map-requests';
-import { CodeTarget, EncounterTarget, keysOf, PatientTarget, sourceNamespace, TargetIndex } from './references';
+import { rowId, sourceNamespace } from './references';
+import { code, context, LOINC, reasonOf, SNOMED, source } from './testing/mapper-context';
+import { Json } from './json';
 
-const LOINC = 'http://loinc.org';
-const SNOMED = 'http://snomed.info/sct';
-const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
-const PATIENT: PatientTarget = { rowId: 'patient-row', deceasedAtMillis: Date.parse('2020-06-01T00:00:00Z') };
-
-function context(): MapContext {
-  const patients = new TargetIndex<PatientTarget>();
-  patients.add(keysOf('Patient', 'p1'), PATIENT);
-  patients.refuse(keysOf('Patient', 'refused'));
-  const encounters = new TargetIndex<EncounterTarget>();
-  encounters.add(keysOf('Encounter', 'e1'), { rowId: 'encounter-row', patientRowId: PATIENT.rowId });
-  encounters.add(keysOf('Encounter', 'other'), { rowId: 'other-row', patientRowId: 'someone-else' });
-  const medications = new TargetIndex<CodeTarget>();
-  medications.add(keysOf('Medication', 'm1'), { concept: code(RXNORM, '312836', 'rivastigmine 6 MG Oral Capsule') });
-  const devices = new TargetIndex<CodeTarget>();
-  devices.add(keysOf('Device', 'd1'), { concept: code(SNOMED, '705417005', 'Wheelchair') });
-  return { careTeamId: 'team', namespace: sourceNamespace(), patients, encounters, medications, devices, nowMillis: Date.parse('2026-01-01T00:00:00Z') };
-}
-
-const source = (type: SupportedType, resource: Json): SourceResource => ({
-  type,
-  sourceId: String(resource.id ?? 'x1'),
-  resource: { resourceType: type, id: 'x1', ...resource },
-  position: { file: 'f.ndjson', line: 1 },
-});
-
-const reasonOf = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SkipResource) return error.reason;
-    throw error;
-  }
-  throw new Error('expected a skip');
-};
-
-const code = (system: string, value: string, display?: string) => ({ coding: [{ system, code: value, display }] });
 const category = (value: string) => [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: value }] }];
 const observation = (extra: Json): Json => ({
   status: 'final',
@@ -101,29 +61,63 @@ describe(mapEncounter.name, () => {
 
   it.each([
     ['AMB', 'ambulatory'],
+    ['FLD', 'ambulatory'],
+    ['PRENC', 'ambulatory'],
     ['EMER', 'emergency'],
     ['IMP', 'inpatient'],
+    ['ACUTE', 'inpatient'],
+    ['NONAC', 'inpatient'],
     ['OBSENC', 'observation'],
+    ['SS', 'observation'],
     ['VR', 'virtual'],
     ['HH', 'home'],
   ])('maps class %s to %s', (classCode, expected) => {
-    expect(encounter({ class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: classCode } }).rows.encounters?.[0].class).toBe(expected);
+    const mapped = encounter({ class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: classCode } });
+    expect([mapped.rows.encounters?.[0].class, mapped.warnings]).toEqual([expected, []]);
   });
 
-  it('maps arrived/triaged/onleave to in-progress and skips entered-in-error and unknown', () => {
-    expect(encounter({ status: 'triaged' }).rows.encounters?.[0].status).toBe('in-progress');
-    expect(reasonOf(() => encounter({ status: 'entered-in-error' }))).toBe('status outside the schema (entered-in-error)');
+  it('stores an unknown or missing class as ambulatory, with a warning (never a skip)', () => {
+    const hcpcs = encounter({ class: { system: 'http://www.nlm.nih.gov/research/umls/hcpcs', code: 'G9473' } });
+    expect([hcpcs.rows.encounters?.[0].class, hcpcs.warnings]).toEqual(['ambulatory', ['class outside v3 ActEncounterCode (stored as ambulatory)']]);
+    expect(encounter({ class: undefined }).warnings).toEqual(['class missing (stored as ambulatory)']);
+  });
+
+  it.each(['planned', 'arrived', 'triaged', 'in-progress', 'onleave', 'finished', 'cancelled', 'entered-in-error', 'unknown'])('stores status %s as it is', (status) => {
+    expect(encounter({ status }).rows.encounters?.[0].status).toBe(status);
+  });
+
+  it('skips a status outside the FHIR value set without echoing it', () => {
     expect(reasonOf(() => encounter({ status: 'made-up' }))).toBe('status outside the schema (unrecognised code)');
+  });
+
+  it('keeps the discharge disposition as code and display, and a period without an end', () => {
+    const hospice = { coding: [{ system: SNOMED, code: '428361000124107', display: 'Discharge to home for hospice care' }] };
+    expect(encounter({ hospitalization: { dischargeDisposition: hospice } }).rows.encounters?.[0]).toMatchObject({
+      discharge_disposition_system: SNOMED,
+      discharge_disposition_code: '428361000124107',
+      disposition: 'Discharge to home for hospice care',
+      end_at: null,
+    });
+  });
+
+  it('ids follow the source namespace: the default keeps the ids imports always had, another source gets others', () => {
+    const withSource = (namespace: string) =>
+      mapEncounter(source('Encounter', { status: 'finished', class: { code: 'AMB' }, subject: { reference: 'Patient/p1' }, period: { start: '2019-05-01' } }), { ...context(), namespace }).mapped.rows.encounters?.[0].id;
+    expect(withSource(sourceNamespace('default'))).toBe(rowId('Encounter/x1'));
+    expect(withSource(sourceNamespace('epic-north'))).not.toBe(rowId('Encounter/x1'));
+    expect(withSource(sourceNamespace('epic-north'))).toBe(withSource(sourceNamespace('epic-north')));
   });
 
   it('keeps an encounter after death, with a warning', () => {
     expect(encounter({ period: { start: '2020-07-01T00:00:00Z' } }).warnings).toEqual(["starts after the patient's death (kept)"]);
   });
 
-  it('leaves a type in a foreign system empty, with a warning', () => {
-    const mapped = encounter({ type: [code('http://example.org/local', 'X1')] });
-    expect(mapped.rows.encounters?.[0]).toMatchObject({ type_system: null, type_code: null });
-    expect(mapped.warnings).toEqual(["type coded outside the schema's systems (left empty)"]);
+  it('keeps a type in any system URI (the first coding), and leaves one without a system empty, with a warning', () => {
+    const local = encounter({ type: [code('http://example.org/local', 'X1'), code(SNOMED, '185349003')] });
+    expect(local.rows.encounters?.[0]).toMatchObject({ type_system: 'http://example.org/local', type_code: 'X1' });
+    const bare = encounter({ type: [{ coding: [{ code: 'X1' }] }] });
+    expect(bare.rows.encounters?.[0]).toMatchObject({ type_system: null, type_code: null });
+    expect(bare.warnings).toEqual(['type has no code system URI (left empty)']);
   });
 
   it('skips a dangling, refused or missing subject, each with its own reason', () => {
@@ -153,8 +147,14 @@ describe(mapObservation.name, () => {
     expect(reversed.map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort());
   });
 
-  it('skips the whole panel when one component is coded outside the schema (never half of it)', () => {
-    expect(reasonOf(() => bp([systolic, { ...diastolic, code: code('http://example.org/local', 'DIA') }]))).toBe('component code system outside the schema');
+  it('skips the whole panel when one component has no usable code (never half of it)', () => {
+    expect(reasonOf(() => bp([systolic, { ...diastolic, code: { coding: [{ code: 'DIA' }] } }]))).toBe('component code has no code system URI');
+  });
+
+  it('keeps a panel none of whose components has a value as one row, marked absent', () => {
+    const rows = bp([{ code: systolic.code, dataAbsentReason: code('x', 'not-performed') }]).rows.observations ?? [];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ code: '55284-4', value_numeric: null, data_absent_reason: 'not-performed' });
   });
 
   it('loads a panel without the component that has no value, with a warning', () => {
@@ -163,11 +163,48 @@ describe(mapObservation.name, () => {
     expect(mapped.warnings).toEqual(['component without a value (omitted)']);
   });
 
-  it('reads vital-sign as vital-signs and skips categories outside the schema', () => {
+  it('reads vital-sign as vital-signs, keeps every FHIR category, prefers laboratory/vital-signs/survey', () => {
     expect(map({ category: category('vital-sign') }).rows.observations?.[0].category).toBe('vital-signs');
-    expect(reasonOf(() => map({ category: category('exam') }))).toBe('category outside the schema (exam)');
-    expect(reasonOf(() => map({ category: category('my-own') }))).toBe('category outside the schema (unrecognised code)');
+    for (const name of ['exam', 'imaging', 'procedure', 'therapy', 'activity', 'social-history']) expect(map({ category: category(name) }).rows.observations?.[0].category).toBe(name);
+    expect(map({ category: [...category('procedure'), ...category('survey')] }).rows.observations?.[0].category).toBe('survey');
+    const hcpcsFirst = [{ coding: [{ system: 'http://www.nlm.nih.gov/research/umls/hcpcs', code: 'G9054' }] }, ...category('exam')];
+    expect(map({ category: hcpcsFirst }).rows.observations?.[0].category).toBe('exam');
+    expect(reasonOf(() => map({ category: category('my-own') }))).toBe('category outside the FHIR observation-category codes');
     expect(reasonOf(() => map({ category: undefined }))).toBe('no category');
+  });
+
+  it('dates by effectivePeriod (start, end kept; an end alone), effectiveInstant, else issued with a warning', () => {
+    const period = map({ effectiveDateTime: undefined, effectivePeriod: { start: '2019-01-01T08:00:00Z', end: '2019-01-02T08:00:00Z' } });
+    expect(period.rows.observations?.[0]).toMatchObject({ effective_at: '2019-01-01T08:00:00Z', effective_end_at: '2019-01-02T08:00:00Z' });
+    const endOnly = map({ effectiveDateTime: undefined, effectivePeriod: { end: '2019-01-02T08:00:00Z' } });
+    expect(endOnly.rows.observations?.[0]).toMatchObject({ effective_at: '2019-01-02T08:00:00Z', effective_end_at: '2019-01-02T08:00:00Z' });
+    expect(map({ effectiveDateTime: undefined, effectiveInstant: '2019-03-01T08:00:00.123Z' }).rows.observations?.[0].effective_at).toBe('2019-03-01T08:00:00.123Z');
+    const issued = map({ effectiveDateTime: undefined, issued: '2019-03-01T08:00:00+00:00' });
+    expect([issued.rows.observations?.[0].effective_at, issued.warnings]).toEqual(['2019-03-01T08:00:00+00:00', ['effective[x] missing (dated by issued)']]);
+  });
+
+  it('stores an observation without a value with its dataAbsentReason, or as unknown with a warning', () => {
+    const reasoned = map({ valueQuantity: undefined, dataAbsentReason: code('http://terminology.hl7.org/CodeSystem/data-absent-reason', 'not-performed') });
+    expect([reasoned.rows.observations?.[0].data_absent_reason, reasoned.warnings]).toEqual(['not-performed', []]);
+    const bare = map({ valueQuantity: undefined });
+    expect(bare.rows.observations?.[0]).toMatchObject({ value_numeric: null, value_text: null, value_code: null, data_absent_reason: 'unknown' });
+    expect(bare.warnings).toEqual(['observation has no value and no dataAbsentReason (stored as data absent)']);
+  });
+
+  it('keeps a coded value as its coding plus display, booleans, integers, ranges and ratios as values', () => {
+    const yes = map({ valueQuantity: undefined, valueCodeableConcept: { coding: [{ system: SNOMED, code: '373066001', display: 'Yes (qualifier value)' }] } });
+    expect(yes.rows.observations?.[0]).toMatchObject({ value_system: SNOMED, value_code: '373066001', value_text: 'Yes (qualifier value)', data_absent_reason: null });
+    expect(map({ valueQuantity: undefined, valueBoolean: true }).rows.observations?.[0].value_text).toBe('true');
+    expect(map({ valueQuantity: undefined, valueInteger: 7 }).rows.observations?.[0].value_numeric).toBe('7');
+    expect(map({ valueQuantity: undefined, valueRatio: { numerator: { value: 1 }, denominator: { value: 128 } } }).rows.observations?.[0].value_text).toBe('1:128');
+    expect(map({ valueQuantity: undefined, valueRange: { low: { value: 1, unit: 'mg' }, high: { value: 3, unit: 'mg' } } }).rows.observations?.[0]).toMatchObject({ value_text: '1-3', unit: 'mg' });
+  });
+
+  it('prefers a coding the terminology knows, else the first (preferredCoding)', () => {
+    const twoCodes = { coding: [{ system: 'http://example.org/local', code: 'L1' }, { system: LOINC, code: '4548-4' }] };
+    expect(map({ code: twoCodes }).rows.observations?.[0].code).toBe('L1');
+    const known = mapObservation(source('Observation', observation({ code: twoCodes })), { ...context(), isKnownCode: (system) => system === LOINC });
+    expect(known.rows.observations?.[0]).toMatchObject({ code_system: LOINC, code: '4548-4' });
   });
 
   it('stores coded and string values as text, and a comparator quantity as text', () => {
@@ -185,12 +222,11 @@ describe(mapObservation.name, () => {
   });
 
   it.each([
-    [{ status: 'registered' }, 'status outside the schema (registered)'],
-    [{ valueQuantity: undefined }, 'no value (and no components with one)'],
-    [{ valueQuantity: undefined, valueRatio: {} }, 'value type without a column in the schema (valueRatio)'],
-    [{ code: code('http://example.org/local', 'X') }, 'code system outside the schema'],
+    [{ status: 'made-up' }, 'status outside the schema (unrecognised code)'],
+    [{ code: { coding: [{ code: 'X' }] } }, 'code has no code system URI'],
+    [{ code: undefined }, 'code missing'],
     [{ effectiveDateTime: '2019-02-29T00:00:00Z' }, 'effective[x] is impossible'],
-    [{ effectiveDateTime: undefined }, 'effective[x] missing'],
+    [{ effectiveDateTime: undefined }, 'neither effective[x] nor issued given'],
     [{ encounter: { reference: 'Encounter/other' } }, 'encounter belongs to another patient'],
   ])('skips %j: %s', (extra, reason) => {
     expect(reasonOf(() => map(extra))).toBe(reason);
@@ -207,45 +243,5 @@ describe(mapObservation.name, () => {
     const row = map({ referenceRange: [{ low: { value: 4 }, high: { value: 5.6 } }], interpretation: [code('x', 'H')] }).rows.observations?.[0];
     expect(row).toMatchObject({ reference_low: '4', reference_high: '5.6', interpretation: 'H' });
     expect(map({ interpretation: [code('x', 'POS')] }).rows.observations?.[0].interpretation).toBeNull();
-  });
-});
-
-describe('clinical records', () => {
-  const subject = { subject: { reference: 'urn:uuid:p1' } };
-
-  it('keeps SNOMED CT and ICD-10-CM conditions, skips other systems, refuted and entered-in-error', () => {
-    const condition = (extra: Json) =>
-      mapCondition(source('Condition', { ...subject, code: code(SNOMED, '44054006', 'Diabetes'), clinicalStatus: code('x', 'active'), onsetDateTime: '2015-04-01T08:00:00+00:00', ...extra }), context());
-    expect(condition({}).rows.conditions?.[0]).toMatchObject({ code_system: SNOMED, onset_date: '2015-04-01', recorded_at: '2015-04-01T08:00:00+00:00', clinical_status: 'active' });
-    expect(reasonOf(() => condition({ code: code('http://hl7.org/fhir/sid/icd-9-cm', '250.00') }))).toBe('code system outside the schema');
-    expect(reasonOf(() => condition({ verificationStatus: code('x', 'refuted') }))).toBe('verificationStatus is refuted');
-    expect(reasonOf(() => condition({ abatementDateTime: '2014-01-01' }))).toBe('abatement is before onset');
-  });
-
-  it('derives a missing condition clinicalStatus from the abatement, with a warning', () => {
-    const mapped = mapCondition(source('Condition', { ...subject, code: code('http://hl7.org/fhir/sid/icd-10-cm', 'I10'), onsetDateTime: '2001-01-01', abatementDateTime: '2002-01-01' }), context());
-    expect(mapped.rows.conditions?.[0]).toMatchObject({ clinical_status: 'resolved', abatement_date: '2002-01-01' });
-    expect(mapped.warnings).toEqual(['clinicalStatus missing (derived from abatement)']);
-  });
-
-  it('maps RxNorm medication requests and refuses medicationReference', () => {
-    const request = (extra: Json) =>
-      mapMedicationRequest(source('MedicationRequest', { ...subject, status: 'stopped', medicationCodeableConcept: code('http://www.nlm.nih.gov/research/umls/rxnorm', '316672', 'Simvistatin 10 MG'), authoredOn: '2019-01-02T03:04:05Z', ...extra }), context());
-    expect(request({}).rows.medications?.[0]).toMatchObject({ code: '316672', display: 'Simvistatin 10 MG', status: 'stopped', start_date: '2019-01-02', end_date: null });
-    expect(reasonOf(() => request({ medicationCodeableConcept: undefined, medicationReference: { reference: 'Medication/m1' } }))).toMatch(/medicationReference/);
-    expect(reasonOf(() => request({ medicationCodeableConcept: code('http://hl7.org/fhir/sid/ndc', '0000') }))).toBe('medication code system outside the schema');
-  });
-
-  it('maps procedures with the statuses the schema has and skips the rest', () => {
-    const procedure = (extra: Json) =>
-      mapProcedure(source('Procedure', { ...subject, status: 'completed', code: code('http://www.ama-assn.org/go/cpt', '83036'), performedPeriod: { start: '2020-01-01T10:00:00Z' }, ...extra }), context());
-    expect(procedure({}).rows.procedures?.[0]).toMatchObject({ code: '83036', display: '83036', performed_at: '2020-01-01T10:00:00Z' });
-    expect(reasonOf(() => procedure({ status: 'stopped' }))).toBe('status outside the schema (stopped)');
-  });
-
-  it('reads the allergy patient from `patient` and stores a missing clinicalStatus as active, with a warning', () => {
-    const mapped = mapAllergyIntolerance(source('AllergyIntolerance', { patient: { reference: 'Patient/p1' }, code: code(SNOMED, '91936005'), recordedDate: '2012-03-03' }), context());
-    expect(mapped.rows.allergies?.[0]).toMatchObject({ patient_id: PATIENT.rowId, clinical_status: 'active', recorded_at: '2012-03-03T00:00:00Z' });
-    expect(mapped.warnings).toEqual(['clinicalStatus missing (stored as active)']);
   });
 });
