@@ -13,7 +13,16 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { isTimeZone } from '../tools/clinical/shared/clinical-day';
+
+/** Whether the runtime knows the IANA zone name (config may not import the clinical code that uses it). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 @ValidatorConstraint({ name: 'isTimeZoneName' })
 class IsTimeZoneName implements ValidatorConstraintInterface {

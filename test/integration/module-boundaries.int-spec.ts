@@ -34,18 +34,20 @@ const RULES: Record<string, readonly string[] | '*'> = {
   database: ['agent/entities', 'approvals', 'audit', 'cohort', 'config'],
   redis: ['common', 'config'],
   auth: ['audit', 'cohort', 'common', 'config', 'phi'],
-  tools: ['audit', 'auth', 'cohort', 'common', 'config', 'phi'],
+  // The official value-set expansions and the one membership function: data, importing nothing.
+  terminology: [],
+  tools: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'terminology'],
   // Proposals name tool vocabulary (measures) and wait in a Redis queue; tools never import approvals.
   approvals: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'tools'],
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // The synthetic cohort generator writes cohort's tables with cohort's vocabularies; only the CLI runs it.
-  generator: ['cohort', 'config'],
+  generator: ['cohort', 'config', 'terminology'],
   // The fixture cohort is data in cohort's shapes.
   fixtures: ['cohort'],
   // The FHIR import writes cohort's tables in cohort's vocabularies; only the cli imports it.
-  'fhir-import': ['cohort', 'config', 'phi'],
+  'fhir-import': ['cohort', 'config', 'phi', 'terminology'],
 };
 
 /**
