@@ -32,7 +32,6 @@ const KNOWN_DIFFERENCES: Record<string, { group: number; population: string; vig
 
 const run = ecqmAvailable() ? describe : describe.skip;
 if (!ecqmAvailable()) {
-  // eslint-disable-next-line no-console
   console.warn('Skipping the eCQM conformance suite: ../shared/external-data/ecqm-qicore-2024 is not present.');
 }
 

@@ -26,8 +26,7 @@ export interface CatalogueEntry extends MeasureDefinition {
   toClose: { open: string; closed: string };
 }
 
-const NOT_APPLICABLE_TO_CLOSE = 'Nothing: the patient is not in this measure’s denominator, or is excluded from it.';
-export { NOT_APPLICABLE_TO_CLOSE };
+export const NOT_APPLICABLE_TO_CLOSE = 'Nothing: the patient is not in this measure’s denominator, or is excluded from it.';
 
 export const MEASURES: Readonly<Record<MeasureId, CatalogueEntry>> = {
   CMS122: {

@@ -27,6 +27,7 @@ export class MeasureContext {
   readonly ageAtStart: number;
   readonly ageAtEnd: number;
   private readonly memo = new Map<string, unknown[]>();
+  private encountersById: Map<string, EncounterRow> | undefined;
 
   constructor(
     readonly chart: PatientChart,
@@ -104,9 +105,11 @@ export class MeasureContext {
     return this.retrieve(`ae|${oid}`, () => this.chart.adverseEvents.filter((row) => inValueSet(row, oid)));
   }
 
+  /** The encounter a record was made in (CQL `getEncounter()`), by id; indexed once per evaluation. */
   encounterById(id: string | null): EncounterRow | undefined {
     if (id === null) return undefined;
-    return this.chart.encounters.find((row) => row.id === id);
+    this.encountersById ??= new Map(this.chart.encounters.map((row) => [row.id, row]));
+    return this.encountersById.get(id);
   }
 }
 

@@ -13,8 +13,5 @@ export function quantityIn(row: ObservationRow, ...units: string[]): number | nu
   return units.includes((row.unit ?? '').trim()) ? row.valueNumeric : null;
 }
 
-/** A number as a clinician writes it: at most `decimals` places, no trailing zeros beyond one. */
-export function clinical(value: number, decimals: number): string {
-  const rounded = Math.round(value * 10 ** decimals) / 10 ** decimals;
-  return decimals > 0 && Number.isInteger(rounded) && decimals === 1 ? rounded.toFixed(1) : String(rounded);
-}
+/** A number as a clinician writes it: fixed decimals (an HbA1c of 9 is "9.0", a pressure "138"). */
+export const clinical = (value: number, decimals: number): string => value.toFixed(decimals);

@@ -1,8 +1,9 @@
+import { ConditionRow } from '../../../../cohort/chart.types';
 import { AllergyClinicalStatus, CodeSystem, EncounterStatus, MedicationStatus, ObservationStatus, ProcedureStatus, RequestIntent } from '../../../../cohort/enum';
-import { inValueSet, VS } from '../../../../terminology';
+import { inValueSet, ValueSetName, VS } from '../../../../terminology';
 import { dayDuring, during, holds, overlaps, startsOnOrBefore } from '../cql/day-interval';
 import { allergyOnset, effectiveInterval, encounterPeriod, isProblemListItemOrHealthConcern, performedInterval, prevalenceInterval, timingBounds } from '../cql/qicore';
-import { anyOf, either, Finding, MeasureContext } from '../cql/retrieve';
+import { anyOf, cite, either, Finding, MeasureContext } from '../cql/retrieve';
 import { hasHospiceServices, hasPalliativeCare } from '../cql/shared-libraries';
 import { quantityIn } from '../cql/values';
 import { ageCriterion, allOf, criterion, Criterion, firstMet } from '../population-rules';
@@ -34,10 +35,10 @@ const GROUP_IDS = ['ascvd', 'ldl-190-or-familial-hypercholesterolemia', 'diabete
 /** StatinTherapyforthePreventionandTreatmentofCardiovascularDiseaseFHIR 0.2.000 (CMS347v8): four population groups. */
 export function evaluateCms347(ctx: MeasureContext): MeasureEvaluation {
   const { day, period, measurementPeriod: mp } = ctx;
-  const problem = (names: readonly string[], test: (row: Parameters<typeof prevalenceInterval>[0]) => boolean): Finding =>
-    anyOf(names.flatMap((name) => ctx.conditions(VS[name as keyof typeof VS])), 'cond', (row) => isProblemListItemOrHealthConcern(row) && test(row));
-  const startsByEnd = (row: Parameters<typeof prevalenceInterval>[0]) => holds(startsOnOrBefore(prevalenceInterval(row), mp.end));
-  const overlapsPeriod = (row: Parameters<typeof prevalenceInterval>[0]) => holds(overlaps(prevalenceInterval(row), period));
+  const problem = (names: readonly string[], test: (row: ConditionRow) => boolean): Finding =>
+    anyOf(names.flatMap((name) => ctx.conditions(VS[name as ValueSetName])), 'cond', (row) => isProblemListItemOrHealthConcern(row) && test(row));
+  const startsByEnd = (row: ConditionRow) => holds(startsOnOrBefore(prevalenceInterval(row), mp.end));
+  const overlapsPeriod = (row: ConditionRow) => holds(overlaps(prevalenceInterval(row), period));
 
   // "ASVCD Diagnosis or Procedure before End of Measurement Period" union "Myocardial Infarction before End …".
   const ascvd = either(
@@ -64,7 +65,7 @@ export function evaluateCms347(ctx: MeasureContext): MeasureEvaluation {
     (row) => row.status === EncounterStatus.Finished && holds(during(encounterPeriod(row, day), period)),
   );
   const encounter = criterion(
-    { met: visits.length > 0, evidence: visits.map((row) => `enc:${row.id}`) },
+    { met: visits.length > 0, evidence: visits.map(cite.enc) },
     ['qualifying-encounter', ''],
     ['qualifying-encounter', 'No qualifying encounter during the measurement period.'],
   );
