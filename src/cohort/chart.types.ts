@@ -42,6 +42,8 @@ export interface PatientRow {
 export interface EncounterRow {
   id: string;
   class: EncounterClass;
+  /** The class as the source coded it (HL7 v3 ActCode); null when written without one (see `encounterClassCode`). */
+  classCode: string | null;
   status: EncounterStatus;
   typeSystem: CodeSystemUri | null;
   typeCode: string | null;
@@ -116,6 +118,8 @@ export interface MedicationRow {
   intent: RequestIntent | null;
   /** A recorded decision *not* to prescribe (QI-Core MedicationNotRequested). */
   doNotPerform: boolean;
+  /** The code came from a referenced Medication (`medicationReference`): the eCQM retrieves do not read it. */
+  codeFromReference: boolean;
   authoredAt: string | null;
   reasonSystem: CodeSystemUri | null;
   reasonCode: string | null;

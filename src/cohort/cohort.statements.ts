@@ -13,7 +13,7 @@
 const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
-const ENCOUNTER_COLUMNS = `id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"`;
@@ -76,7 +76,7 @@ FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
 
   chartMedications: `SELECT id, code_system AS "codeSystem", code, display, status,
   ${DAY('start_date', 'startDate')}, ${DAY('end_date', 'endDate')}, dosage_text AS "dosageText",
-  intent, do_not_perform AS "doNotPerform", ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
 FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2`,
 
   chartProcedures: `SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,

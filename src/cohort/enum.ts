@@ -51,6 +51,19 @@ export enum EncounterClass {
   Home = 'home',
 }
 
+/**
+ * The HL7 v3 ActCode each class stands for when a row carries no code of its own (fixtures, the
+ * generator): the code a FHIR export writes, and the one the eCQMs compare (`Encounter.class.code`).
+ */
+export const ENCOUNTER_CLASS_V3_CODE: Readonly<Record<EncounterClass, string>> = {
+  [EncounterClass.Ambulatory]: 'AMB',
+  [EncounterClass.Emergency]: 'EMER',
+  [EncounterClass.Inpatient]: 'IMP',
+  [EncounterClass.Observation]: 'OBSENC',
+  [EncounterClass.Virtual]: 'VR',
+  [EncounterClass.Home]: 'HH',
+};
+
 /** FHIR R4 Encounter.status (all of it: the eCQM status rules read `arrived`, `triaged` and `onleave`). */
 export enum EncounterStatus {
   Planned = 'planned',

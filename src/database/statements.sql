@@ -25,7 +25,7 @@ SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(
 FROM patients WHERE id = $1;
 
 -- name: encountersInWindow
-SELECT id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
@@ -52,7 +52,7 @@ WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($
 ORDER BY effective_at DESC, id LIMIT $5;
 
 -- name: chartEncounters
-SELECT id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode" FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2;
@@ -73,7 +73,7 @@ FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 -- name: chartMedications
 SELECT id, code_system AS "codeSystem", code, display, status,
   to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
-  intent, do_not_perform AS "doNotPerform", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
 FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2;
 
 -- name: chartProcedures
@@ -105,7 +105,7 @@ SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, statu
   value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason" FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id;
 
 -- name: encountersByIds
-SELECT id, class, status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode" FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id;

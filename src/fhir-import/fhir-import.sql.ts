@@ -12,7 +12,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['id', 'uuid'], ['patient_id', 'uuid'], ['class', 'text'], ['status', 'text'], ['type_system', 'text'], ['type_code', 'text'],
     ['type_display', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['reason_display', 'text'],
     ['start_at', 'timestamptz'], ['end_at', 'timestamptz'], ['disposition', 'text'],
-    ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'],
+    ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'], ['class_code', 'text'],
   ],
   observations: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['panel_id', 'uuid'], ['category', 'text'], ['status', 'text'],
@@ -29,7 +29,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
   medications: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'],
     ['start_date', 'date'], ['end_date', 'date'], ['dosage_text', 'text'], ['intent', 'text'], ['do_not_perform', 'boolean'],
-    ['authored_at', 'timestamptz'], ['reason_system', 'text'], ['reason_code', 'text'], ['supply', 'jsonb'],
+    ['authored_at', 'timestamptz'], ['reason_system', 'text'], ['reason_code', 'text'], ['supply', 'jsonb'], ['code_from_reference', 'boolean'],
   ],
   procedures: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],

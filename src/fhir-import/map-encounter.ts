@@ -10,16 +10,18 @@ import { cleanText } from './text';
 const STATUSES = identity(EncounterStatus);
 
 /**
- * The schema class of an encounter. R4 has one Coding; R5 a list of CodeableConcepts. A missing
- * class, or one outside v3 ActEncounterCode (the stewards' test data has a HCPCS code there), is
- * stored as the fallback class with a warning: the encounter itself is a fact the measures read.
+ * The schema class of an encounter, and its code as the source wrote it (the eCQMs compare the raw
+ * code: CMS165 excludes PRENC and SS, which Vigil's classes group with ambulatory and observation
+ * stays). R4 has one Coding; R5 a list of CodeableConcepts. A missing class, or one outside v3
+ * ActEncounterCode (the stewards' test data has a HCPCS code there), is stored as the fallback class
+ * with a warning: the encounter itself is a fact the measures read.
  */
 function classOf(resource: Record<string, unknown>, warnings: string[]) {
-  const classCode = firstCode(asObject(resource.class) ?? asArray(resource.class)[0]);
-  const mapped = classCode ? ENCOUNTER_CLASSES[classCode.toUpperCase()] : undefined;
-  if (mapped) return mapped;
-  warnings.push(`class ${classCode ? 'outside v3 ActEncounterCode' : 'missing'} (stored as ${FALLBACK_ENCOUNTER_CLASS})`);
-  return FALLBACK_ENCOUNTER_CLASS;
+  const code = firstCode(asObject(resource.class) ?? asArray(resource.class)[0]) ?? null;
+  const mapped = code ? ENCOUNTER_CLASSES[code.toUpperCase()] : undefined;
+  if (mapped) return { encounterClass: mapped, code };
+  warnings.push(`class ${code ? 'outside v3 ActEncounterCode' : 'missing'} (stored as ${FALLBACK_ENCOUNTER_CLASS})`);
+  return { encounterClass: FALLBACK_ENCOUNTER_CLASS, code };
 }
 
 export function mapEncounter(source: SourceResource, context: MapContext): { mapped: MappedResource; target: EncounterTarget; keys: string[] } {
@@ -27,7 +29,7 @@ export function mapEncounter(source: SourceResource, context: MapContext): { map
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
   const status = mappedStatus(resource.status, STATUSES, Object.values(EncounterStatus));
-  const encounterClass = classOf(resource, warnings);
+  const { encounterClass, code: classCode } = classOf(resource, warnings);
   const period = asObject(resource.period);
   const start = requiredInstant(period?.start, 'period.start');
   const end = optionalInstant(period?.end, 'period.end');
@@ -51,6 +53,7 @@ export function mapEncounter(source: SourceResource, context: MapContext): { map
           id,
           patient_id: patient.rowId,
           class: encounterClass,
+          class_code: classCode,
           status,
           type_system: type?.system ?? null,
           type_code: type?.code ?? null,

@@ -37,10 +37,22 @@ function optionalStatus<T extends string>(value: unknown, vocabulary: Record<str
   return known ? (code as T) : null;
 }
 
-/** The first category (HL7 or US Core condition-category, by code) Vigil names. */
+/**
+ * The categories Vigil names, by system and code as QICoreCommon declares them (`C ~ "health-concern"`
+ * matches only the US Core system's code), in order of preference: a condition in several categories
+ * is stored as the one the measures ask for (problem list or health concern, CMS347) before an
+ * encounter diagnosis, which no measure reads.
+ */
+const CONDITION_CATEGORIES: readonly (readonly [system: string, category: ConditionCategory])[] = [
+  ['http://terminology.hl7.org/CodeSystem/condition-category', ConditionCategory.ProblemListItem],
+  ['http://hl7.org/fhir/us/core/CodeSystem/condition-category', ConditionCategory.HealthConcern],
+  ['http://terminology.hl7.org/CodeSystem/condition-category', ConditionCategory.EncounterDiagnosis],
+];
+
 function conditionCategory(resource: Record<string, unknown>): ConditionCategory | null {
-  const codes = asObjects(resource.category).flatMap((category) => asObjects(category.coding).map((coding) => asString(coding.code)?.trim()));
-  return (codes.find((code) => (Object.values(ConditionCategory) as (string | undefined)[]).includes(code)) as ConditionCategory | undefined) ?? null;
+  const codings = asObjects(resource.category).flatMap((category) => asObjects(category.coding));
+  const has = (system: string, code: string) => codings.some((coding) => asString(coding.system)?.trim() === system && asString(coding.code)?.trim() === code);
+  return CONDITION_CATEGORIES.find(([system, category]) => has(system, category))?.[1] ?? null;
 }
 
 /**

@@ -51,9 +51,11 @@ export function mapMedicationRequest(source: SourceResource, context: MapContext
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  const concept = resource.medicationCodeableConcept ?? (resource.medicationReference !== undefined
+  // A referenced Medication's code is stored, and flagged: the eCQM retrieves read only the request's own concept.
+  const fromReference = resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined;
+  const concept = fromReference
     ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
-    : undefined);
+    : resource.medicationCodeableConcept;
   const code = requiredCode(context, concept, 'medication code');
   const status = mappedStatus(resource.status, identity(MedicationStatus), Object.values(MedicationStatus));
   const intent = asString(resource.intent)?.trim();
@@ -86,6 +88,7 @@ export function mapMedicationRequest(source: SourceResource, context: MapContext
       dosage_text: cleanText(dosage?.text),
       intent: knownIntent,
       do_not_perform: String(resource.doNotPerform === true),
+      code_from_reference: String(fromReference),
       authored_at: authored?.instant ?? null,
       reason_system: reason?.system ?? null,
       reason_code: reason?.code ?? null,

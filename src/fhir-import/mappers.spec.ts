@@ -73,13 +73,15 @@ describe(mapEncounter.name, () => {
     ['HH', 'home'],
   ])('maps class %s to %s', (classCode, expected) => {
     const mapped = encounter({ class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: classCode } });
-    expect([mapped.rows.encounters?.[0].class, mapped.warnings]).toEqual([expected, []]);
+    // The raw code is kept beside the class: CMS165 tells PRENC from AMB and SS from OBSENC.
+    expect([mapped.rows.encounters?.[0].class, mapped.rows.encounters?.[0].class_code, mapped.warnings]).toEqual([expected, classCode, []]);
   });
 
   it('stores an unknown or missing class as ambulatory, with a warning (never a skip)', () => {
     const hcpcs = encounter({ class: { system: 'http://www.nlm.nih.gov/research/umls/hcpcs', code: 'G9473' } });
-    expect([hcpcs.rows.encounters?.[0].class, hcpcs.warnings]).toEqual(['ambulatory', ['class outside v3 ActEncounterCode (stored as ambulatory)']]);
-    expect(encounter({ class: undefined }).warnings).toEqual(['class missing (stored as ambulatory)']);
+    expect([hcpcs.rows.encounters?.[0].class, hcpcs.rows.encounters?.[0].class_code, hcpcs.warnings]).toEqual(['ambulatory', 'G9473', ['class outside v3 ActEncounterCode (stored as ambulatory)']]);
+    const missing = encounter({ class: undefined });
+    expect([missing.rows.encounters?.[0].class_code, missing.warnings]).toEqual([null, ['class missing (stored as ambulatory)']]);
   });
 
   it.each(['planned', 'arrived', 'triaged', 'in-progress', 'onleave', 'finished', 'cancelled', 'entered-in-error', 'unknown'])('stores status %s as it is', (status) => {

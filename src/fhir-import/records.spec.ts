@@ -47,6 +47,18 @@ describe(mapCondition.name, () => {
     expect(row({})?.category).toBeNull();
   });
 
+  it('prefers the category the measures read (problem list, health concern) over an encounter diagnosis, in any position', () => {
+    const hl7 = 'http://terminology.hl7.org/CodeSystem/condition-category';
+    const both = [...categoryOf(hl7, 'encounter-diagnosis'), ...categoryOf(hl7, 'problem-list-item')];
+    expect(row({ category: both })?.category).toBe('problem-list-item');
+    expect(row({ category: [...categoryOf(hl7, 'encounter-diagnosis'), ...categoryOf('http://hl7.org/fhir/us/core/CodeSystem/condition-category', 'health-concern')] })?.category).toBe('health-concern');
+  });
+
+  it('matches a category by system and code, as CQL `~` does (health-concern is US Core’s, problem-list-item HL7’s)', () => {
+    expect(row({ category: categoryOf('http://terminology.hl7.org/CodeSystem/condition-category', 'health-concern') })?.category).toBeNull();
+    expect(row({ category: categoryOf('http://example.org/local-categories', 'problem-list-item') })?.category).toBeNull();
+  });
+
   it('reads onsetPeriod by its start and abatementPeriod by its end, and the body site', () => {
     const mapped = row({ onsetDateTime: undefined, onsetPeriod: { start: '2020-01-01T00:00:00Z' }, abatementPeriod: { end: '2024-12-31T08:00:00+00:00' }, bodySite: [code(SNOMED, '7771000', 'Left')] });
     expect(mapped).toMatchObject({ onset_date: '2020-01-01', abatement_date: '2024-12-31', body_site_system: SNOMED, body_site_code: '7771000' });
@@ -91,9 +103,10 @@ describe(mapMedicationRequest.name, () => {
   });
 
   it('resolves medicationReference to a Medication of the import or a contained one', () => {
-    expect(row({ medicationCodeableConcept: undefined, medicationReference: { reference: 'Medication/m1' } })).toMatchObject({ code: '312836', display: 'rivastigmine 6 MG Oral Capsule' });
+    expect(row({ medicationCodeableConcept: undefined, medicationReference: { reference: 'Medication/m1' } })).toMatchObject({ code: '312836', display: 'rivastigmine 6 MG Oral Capsule', code_from_reference: 'true' });
     const contained = [{ resourceType: 'Medication', id: 'med', code: code(RXNORM, '197361', 'amlodipine 5 MG') }];
-    expect(row({ medicationCodeableConcept: undefined, contained, medicationReference: { reference: '#med' } })?.code).toBe('197361');
+    expect(row({ medicationCodeableConcept: undefined, contained, medicationReference: { reference: '#med' } })).toMatchObject({ code: '197361', code_from_reference: 'true' });
+    expect(row({})?.code_from_reference).toBe('false');
     expect(reasonOf(() => request({ medicationCodeableConcept: undefined, medicationReference: { reference: 'Medication/nowhere' } }))).toBe('medication reference does not resolve to a Medication in this import');
   });
 

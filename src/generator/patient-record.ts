@@ -79,6 +79,7 @@ export function generatePatientRecord(context: CohortContext, index: number): Pa
       patientId,
       createdAt: encounter.startMs,
       class: encounter.class,
+      classCode: null,
       status: encounter.status,
       typeSystem: encounter.type.system,
       typeCode: encounter.type.code,

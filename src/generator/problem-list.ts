@@ -132,7 +132,7 @@ function orderedOn(startMs: number, endMs: number | null) {
     dose: null,
     dosageCount: 1,
   };
-  return { intent: RequestIntent.Order, doNotPerform: false, authoredAt: startMs, reasonSystem: null, reasonCode: null, supply } as const;
+  return { intent: RequestIntent.Order, doNotPerform: false, codeFromReference: false, authoredAt: startMs, reasonSystem: null, reasonCode: null, supply } as const;
 }
 
 /**

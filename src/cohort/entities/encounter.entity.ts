@@ -15,6 +15,10 @@ export class Encounter extends PatientRecord {
   @Column('text')
   class: EncounterClass;
 
+  /** The class as the source coded it (HL7 v3 ActCode, e.g. `PRENC`): the eCQMs compare the raw code. */
+  @Column('text', { name: 'class_code', nullable: true })
+  classCode: string | null;
+
   @Column('text')
   status: EncounterStatus;
 

@@ -44,6 +44,10 @@ export class Medication extends PatientRecord {
   @Column('boolean', { name: 'do_not_perform', default: false })
   doNotPerform: boolean;
 
+  /** The code came from a referenced Medication (`medicationReference`), not the request's own concept. */
+  @Column('boolean', { name: 'code_from_reference', default: false })
+  codeFromReference: boolean;
+
   @Column('timestamptz', { name: 'authored_at', nullable: true })
   authoredAt: Date | null;
 

@@ -45,9 +45,12 @@ export interface GroupResult {
   evidence: Record<PopulationName, string[]>;
 }
 
-/** Something in the record that the measure logic could not use as it stands: a near miss or an implausible value. */
+/**
+ * Something in the record that the measure logic could not use as it stands: a near miss, an
+ * implausible value, or a medication order coded only through a referenced Medication.
+ */
 export interface DataQualityNote {
-  code: 'near-miss-code' | 'implausible-value';
+  code: 'near-miss-code' | 'implausible-value' | 'medication-by-reference';
   text: string;
   evidence: string[];
 }

@@ -4,7 +4,7 @@ import { DayOf, dayOfIn } from '../shared/clinical-day';
 import { CareGapResult, GroupResult, MEASURE_IDS, MeasureId } from './care-gap.types';
 import { MeasureContext } from './cql/retrieve';
 import { MEASURES, NOT_APPLICABLE_TO_CLOSE } from './measure-catalogue';
-import { nearMisses } from './near-misses';
+import { medicationsByReference, nearMisses } from './near-misses';
 import { scoreGroup } from './population-rules';
 
 export interface CareGapOptions {
@@ -29,6 +29,7 @@ export function evaluateCareGaps(chart: PatientChart, options: CareGapOptions): 
   const ctx = new MeasureContext(chart, period, day);
   return ids.map((id) => {
     const entry = MEASURES[id];
+    ctx.beginMeasure();
     const evaluation = entry.logic(ctx);
     const groups = evaluation.groups.map((criteria) => scoreGroup(criteria, entry.inverse));
     const deciding = decidingGroup(groups);
@@ -43,7 +44,7 @@ export function evaluateCareGaps(chart: PatientChart, options: CareGapOptions): 
       toClose:
         deciding.status === 'open-gap' ? entry.toClose.open : deciding.status === 'closed-gap' ? entry.toClose.closed : NOT_APPLICABLE_TO_CLOSE,
       groups,
-      dataQuality: [...evaluation.dataQuality, ...nearMisses(ctx, id, groups)],
+      dataQuality: [...evaluation.dataQuality, ...nearMisses(ctx, id, groups), ...medicationsByReference(ctx)],
     };
   });
 }

@@ -58,12 +58,11 @@ export const MEASURES: Readonly<Record<MeasureId, CatalogueEntry>> = {
     inverse: false,
     differences: [
       ...COMMON,
-      'Readings in emergency or inpatient encounters are ignored by Vigil’s encounter class (emergency, inpatient); the CQL lists the v3 codes EMER, IMP, ACUTE, NONAC, PRENC and SS.',
       'Only readings in mm[Hg] are compared.',
     ],
     logic: evaluateCms165,
     toClose: {
-      open: 'A blood pressure below 140/90 mmHg (lowest of the day) recorded outside emergency and inpatient care, later in the measurement period.',
+      open: 'A blood pressure below 140/90 mmHg (lowest of the day) recorded outside emergency, inpatient, pre-admission and short-stay encounters, later in the measurement period.',
       closed: 'Nothing now; a later reading day at or above 140/90 would open it.',
     },
   },

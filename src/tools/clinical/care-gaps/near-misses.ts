@@ -50,3 +50,22 @@ export function nearMisses(ctx: MeasureContext, measureId: MeasureId, groups: Gr
   }
   return notes;
 }
+
+/**
+ * Orders the measure's medication retrieves passed over because their code came from a referenced
+ * Medication (`medicationReference`): the stewards' logic filters on the request's own concept, and
+ * their expected results (case "DementiaMedAsReferenceCQLIT412", CQL tooling ticket CQLIT-412)
+ * count such an order as absent. Vigil follows them and says so, so someone can code the order.
+ */
+export function medicationsByReference(ctx: MeasureContext): CareGapResult['dataQuality'] {
+  return ctx.medicationsPassedOver().map(({ row, valueSet }) => {
+    const { title, oid } = valueSetInfo(valueSet);
+    return {
+      code: 'medication-by-reference' as const,
+      text:
+        `A medication order names its drug only through a referenced Medication (code ${row.code}, in the ${title} value set, ${oid}); ` +
+        'the measure reads the order’s own medication code, so it does not count. Code the order itself to have it count.',
+      evidence: [cite.med(row)],
+    };
+  });
+}

@@ -76,6 +76,7 @@ export function encounter(cls: EncounterClass, start: string, end: string | null
   return {
     id: id('enc'),
     class: cls,
+    classCode: null,
     status: EncounterStatus.Finished,
     typeSystem: null,
     typeCode: null,
@@ -164,6 +165,7 @@ export function medication(
     dosageText: null,
     intent: RequestIntent.Order,
     doNotPerform: false,
+    codeFromReference: false,
     authoredAt: ts(start),
     reasonSystem: null,
     reasonCode: null,

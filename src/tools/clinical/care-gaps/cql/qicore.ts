@@ -6,7 +6,7 @@ import {
   ObservationRow,
   ProcedureRow,
 } from '../../../../cohort/chart.types';
-import { ConditionCategory, ConditionClinicalStatus } from '../../../../cohort/enum';
+import { ConditionCategory, ConditionClinicalStatus, ENCOUNTER_CLASS_V3_CODE } from '../../../../cohort/enum';
 import { DayOf } from '../../shared/clinical-day';
 import { closed, DayInterval, endOf, point, startOf } from './day-interval';
 
@@ -80,3 +80,8 @@ export function timingBounds(row: MedicationRow): DayInterval | null {
 }
 
 export { endOf, startOf };
+
+/** `Encounter.class.code`: the code as the source wrote it, else the v3 code Vigil's class stands for. */
+export function encounterClassCode(row: EncounterRow): string {
+  return row.classCode ?? ENCOUNTER_CLASS_V3_CODE[row.class];
+}

@@ -75,14 +75,64 @@ export class MeasureContext {
     return this.retrieve(`proc|${oid}`, () => this.chart.procedures.filter((row) => inValueSet(row, oid)));
   }
 
-  /** `[MedicationRequest: VS]`: orders to give the medication (not QI-Core MedicationNotRequested). */
+  /**
+   * `[MedicationRequest: VS]`: orders to give the medication (not QI-Core MedicationNotRequested).
+   * The retrieve filters on the request's own `medication` concept: an order coded only through a
+   * referenced Medication is not found, as in the stewards' engine and expected results (their case
+   * "DementiaMedAsReferenceCQLIT412" expects no exclusion). Such rows are remembered for a note.
+   */
   medicationRequests(oid: string): MedicationRow[] {
-    return this.retrieve(`med|${oid}`, () => this.chart.medications.filter((row) => !row.doNotPerform && inValueSet(row, oid)));
+    this.medicationSetsRead.add(oid);
+    return this.retrieve(`med|${oid}`, () => this.chart.medications.filter((row) => !row.doNotPerform && !row.codeFromReference && inValueSet(row, oid)));
   }
 
-  /** `[MedicationNotRequested: VS]`: a recorded decision not to order it. */
+  /** `[MedicationNotRequested: VS]`: a recorded decision not to order it (same rule for referenced codes). */
   medicationsNotRequested(oid: string): MedicationRow[] {
-    return this.retrieve(`mednot|${oid}`, () => this.chart.medications.filter((row) => row.doNotPerform && inValueSet(row, oid)));
+    this.medicationSetsRead.add(oid);
+    return this.retrieve(`mednot|${oid}`, () => this.chart.medications.filter((row) => row.doNotPerform && !row.codeFromReference && inValueSet(row, oid)));
+  }
+
+  /** The medication value sets the current measure's retrieves read (see `beginMeasure`). */
+  private medicationSetsRead = new Set<string>();
+  private readonly definitions = new Map<string, { finding: Finding; medicationSets: readonly string[] }>();
+
+  /**
+   * A shared library's definition (`"Has Hospice Services"`), computed once for all the measures
+   * that include it. A later measure reusing it is still told which medication value sets it read.
+   */
+  once(name: string, build: () => Finding): Finding {
+    const cached = this.definitions.get(name);
+    if (cached) {
+      for (const oid of cached.medicationSets) this.medicationSetsRead.add(oid);
+      return cached.finding;
+    }
+    const outer = this.medicationSetsRead;
+    this.medicationSetsRead = new Set();
+    const finding = build();
+    const medicationSets = [...this.medicationSetsRead];
+    this.medicationSetsRead = outer;
+    for (const oid of medicationSets) outer.add(oid);
+    this.definitions.set(name, { finding, medicationSets });
+    return finding;
+  }
+
+  /** Starts one measure's evaluation: what `medicationsPassedOver` reports is that measure's alone. */
+  beginMeasure(): void {
+    this.medicationSetsRead = new Set();
+  }
+
+  /**
+   * Orders coded only through a referenced Medication whose code is in a value set the current
+   * measure read: records the measure's retrieves passed over, for a data-quality note.
+   */
+  medicationsPassedOver(): { row: MedicationRow; valueSet: string }[] {
+    const found: { row: MedicationRow; valueSet: string }[] = [];
+    for (const row of this.chart.medications) {
+      if (!row.codeFromReference) continue;
+      const valueSet = [...this.medicationSetsRead].find((oid) => inValueSet(row, oid));
+      if (valueSet) found.push({ row, valueSet });
+    }
+    return found;
   }
 
   serviceRequests(oid: string): RequestRow[] {

@@ -21,14 +21,7 @@ const HOSPICE_DISCHARGES = new Set(['428371000124100', '428361000124107']);
 
 const valueIs = (row: ObservationRow, system: string, code: string) => row.valueSystem === system && row.valueCode === code;
 
-const memo = new WeakMap<MeasureContext, Map<string, Finding>>();
-function once(ctx: MeasureContext, name: string, build: () => Finding): Finding {
-  let cache = memo.get(ctx);
-  if (!cache) memo.set(ctx, (cache = new Map()));
-  let finding = cache.get(name);
-  if (!finding) cache.set(name, (finding = build()));
-  return finding;
-}
+const once = (ctx: MeasureContext, name: string, build: () => Finding): Finding => ctx.once(name, build);
 
 /** Hospice `"Has Hospice Services"`. */
 export function hasHospiceServices(ctx: MeasureContext): Finding {

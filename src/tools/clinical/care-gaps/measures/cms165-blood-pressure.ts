@@ -1,9 +1,9 @@
 import { ObservationRow } from '../../../../cohort/chart.types';
-import { CodeSystem, EncounterClass } from '../../../../cohort/enum';
+import { CodeSystem } from '../../../../cohort/enum';
 import { VS } from '../../../../terminology';
 import { addDays, addMonths } from '../../shared/clinical-dates';
 import { closed, dayDuring, endsOnOrBefore, holds, overlaps, startsOnOrBefore } from '../cql/day-interval';
-import { effectiveLatest, encounterPeriod, performedInterval, prevalenceInterval } from '../cql/qicore';
+import { effectiveLatest, encounterClassCode, encounterPeriod, performedInterval, prevalenceInterval } from '../cql/qicore';
 import { anyOf, cite, MeasureContext } from '../cql/retrieve';
 import {
   hasHospiceServices,
@@ -24,11 +24,11 @@ const MM_HG = 'mm[Hg]';
 const PLAUSIBLE = { [SYSTOLIC]: { low: 50, high: 300 }, [DIASTOLIC]: { low: 20, high: 200 } } as const;
 
 /**
- * Readings in these encounters do not count: CQL `class.code in { 'EMER', 'IMP', 'ACUTE', 'NONAC',
- * 'PRENC', 'SS' }`. Vigil stores the class as its own vocabulary, in which emergency and inpatient
- * hold those codes (observation stays, OBSENC, are not in the list).
+ * Readings in encounters of these classes do not count: CQL `( BloodPressure.encounter.getEncounter ( ) ).class.code
+ * in { 'EMER', 'IMP', 'ACUTE', 'NONAC', 'PRENC', 'SS' }`, compared on the code as the source wrote it
+ * (an observation encounter, OBSENC, is not in the list; a short stay, SS, is).
  */
-const HOSPITAL_CLASSES = new Set<EncounterClass>([EncounterClass.Emergency, EncounterClass.Inpatient]);
+const EXCLUDED_CLASS_CODES = new Set(['EMER', 'IMP', 'ACUTE', 'NONAC', 'PRENC', 'SS']);
 
 /** ControllingHighBloodPressureFHIR 0.1.000 (CMS165v13). */
 export function evaluateCms165(ctx: MeasureContext): MeasureEvaluation {
@@ -86,15 +86,16 @@ interface Panel {
 
 /**
  * "Qualifying Systolic/Diastolic Blood Pressure Reading": blood-pressure panels that are results,
- * not taken in an emergency or inpatient encounter, whose latest time is during the period.
+ * not taken in an encounter of an excluded class, whose latest time is during the period.
  */
 function qualifyingReadings(ctx: MeasureContext): Panel[] {
   const panels = new Map<string, Panel>();
   for (const row of ctx.chart.observations) {
     if (row.panelId === null || row.codeSystem !== CodeSystem.Loinc || (row.code !== SYSTOLIC && row.code !== DIASTOLIC)) continue;
     if (!isObservationResult(row)) continue;
+    // No encounter, or one not in the record: `null in {…}` is false, so the reading counts.
     const encounter = ctx.encounterById(row.encounterId);
-    if (encounter && HOSPITAL_CLASSES.has(encounter.class)) continue;
+    if (encounter && EXCLUDED_CLASS_CODES.has(encounterClassCode(encounter))) continue;
     const when = effectiveLatest(row, ctx.day);
     if (!holds(dayDuring(when, ctx.period))) continue;
     let panel = panels.get(row.panelId);
@@ -112,7 +113,7 @@ function qualifyingReadings(ctx: MeasureContext): Panel[] {
  */
 function bloodPressureNumerator(ctx: MeasureContext, panels: Panel[]): Criterion {
   if (panels.length === 0) {
-    return { met: false, evidence: [], code: 'no-blood-pressure', text: 'No blood pressure recorded outside emergency and inpatient care in the measurement period.' };
+    return { met: false, evidence: [], code: 'no-blood-pressure', text: 'No blood pressure recorded outside emergency, inpatient, pre-admission and short-stay encounters in the measurement period.' };
   }
   const mostRecentDay = panels.reduce((last, panel) => (panel.day > last ? panel.day : last), '');
   const sameDay = panels.filter((panel) => panel.day === mostRecentDay);
