@@ -80,6 +80,8 @@ export interface ObservationRow {
   effectiveAt: string;
   /** The end of `effectivePeriod`; null for a point in time. */
   effectiveEndAt: string | null;
+  /** `effectivePeriod` had a start and no end: still going, not a point in time. */
+  effectivePeriodOpen: boolean;
   /** A coded answer (`valueCodeableConcept`); `valueText` then holds its display. */
   valueSystem: CodeSystemUri | null;
   valueCode: string | null;
@@ -163,6 +165,8 @@ export interface ProcedureRow {
   performedAt: string;
   /** The end of `performedPeriod`; null for a point in time. */
   performedEndAt: string | null;
+  /** `performedPeriod` had a start and no end: still going, not a point in time. */
+  performedPeriodOpen: boolean;
   /** For `not-done`: the reason (`statusReason`). */
   statusReasonSystem: CodeSystemUri | null;
   statusReasonCode: string | null;
@@ -216,6 +220,8 @@ export interface AllergyRow {
   /** `onsetDateTime`, or `onsetPeriod` start/end. */
   onsetAt: string | null;
   onsetEndAt: string | null;
+  /** `onsetPeriod` had a start and no end: still going, not a point in time. */
+  onsetPeriodOpen: boolean;
 }
 
 /** Everything the derived tools (care gaps, missing data, attribution) read about one patient. */

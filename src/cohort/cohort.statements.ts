@@ -21,7 +21,7 @@ const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_sy
 const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
-  interpretation, ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')},
+  interpretation, ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')}, effective_period_open AS "effectivePeriodOpen",
   value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"`;
 
 export const COHORT_STATEMENTS = {
@@ -80,13 +80,13 @@ FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
 FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2`,
 
   chartProcedures: `SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
-  ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')},
+  ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')}, performed_period_open AS "performedPeriodOpen",
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
   body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"
 FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2`,
 
   chartAllergies: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
-  ${ISO('recorded_at', 'recordedAt')}, ${ISO('onset_at', 'onsetAt')}, ${ISO('onset_end_at', 'onsetEndAt')}
+  ${ISO('recorded_at', 'recordedAt')}, ${ISO('onset_at', 'onsetAt')}, ${ISO('onset_end_at', 'onsetEndAt')}, onset_period_open AS "onsetPeriodOpen"
 FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
 
   chartRequests: `SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",

@@ -19,7 +19,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['value_numeric', 'numeric'], ['value_text', 'text'], ['unit', 'text'],
     ['reference_low', 'numeric'], ['reference_high', 'numeric'], ['reference_text', 'text'], ['interpretation', 'text'],
     ['effective_at', 'timestamptz'], ['effective_end_at', 'timestamptz'], ['value_system', 'text'], ['value_code', 'text'],
-    ['data_absent_reason', 'text'],
+    ['data_absent_reason', 'text'], ['effective_period_open', 'boolean'],
   ],
   conditions: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
@@ -34,11 +34,11 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
   procedures: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
     ['status', 'text'], ['performed_at', 'timestamptz'], ['performed_end_at', 'timestamptz'], ['status_reason_system', 'text'],
-    ['status_reason_code', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'],
+    ['status_reason_code', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'], ['performed_period_open', 'boolean'],
   ],
   allergies: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
-    ['recorded_at', 'timestamptz'], ['onset_at', 'timestamptz'], ['onset_end_at', 'timestamptz'],
+    ['recorded_at', 'timestamptz'], ['onset_at', 'timestamptz'], ['onset_end_at', 'timestamptz'], ['onset_period_open', 'boolean'],
   ],
   clinical_requests: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['kind', 'text'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],

@@ -116,3 +116,6 @@ export function optionalCode(context: MapContext, concepts: unknown | unknown[],
 /** A vocabulary as a mapping from each of its codes to itself. */
 export const identity = <T extends string>(values: Record<string, T>): Record<string, T> =>
   Object.fromEntries(Object.values(values).map((value) => [value, value]));
+
+/** A Period with a start and no end: FHIRHelpers `Interval[start, null]`, which runs to the end of time. */
+export const openPeriod = (period: Record<string, unknown> | undefined): boolean => period?.start !== undefined && period.end === undefined;

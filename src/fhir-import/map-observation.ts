@@ -8,6 +8,7 @@ import {
   idOf,
   MapContext,
   mappedStatus,
+  openPeriod,
   optionalInstant,
   patientOf,
   requiredCode,
@@ -128,13 +129,13 @@ function effectiveOf(resource: Json, warnings: string[]) {
     const parsed = parseFhirDate(point);
     if (!parsed.ok) throw new SkipResource(`effective[x] ${parsed.problem === 'missing' ? 'missing' : `is ${parsed.problem}`}`);
     if (end && end.millis < parsed.millis) throw new SkipResource('effectivePeriod.end is before its start');
-    return { start: parsed, end };
+    return { start: parsed, end, open: resource.effectiveDateTime === undefined && resource.effectiveInstant === undefined && openPeriod(period) };
   }
-  if (end) return { start: end, end };
+  if (end) return { start: end, end, open: false };
   const issued = parseFhirDate(resource.issued);
   if (issued.ok) {
     warnings.push('effective[x] missing (dated by issued)');
-    return { start: issued, end: null };
+    return { start: issued, end: null, open: false };
   }
   throw new SkipResource('neither effective[x] nor issued given');
 }
@@ -165,6 +166,7 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
     status,
     effective_at: effective.start.instant,
     effective_end_at: effective.end?.instant ?? null,
+    effective_period_open: String(effective.open),
   };
   const row = (id: string, panelId: string | null, what: Coded, value: Value | null, element: Json, absent: string | null): Row => ({
     id,

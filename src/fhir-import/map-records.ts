@@ -10,6 +10,7 @@ import { asArray, asObject, asObjects, asString } from './json';
 import {
   encounterOf,
   firstPresent,
+  openPeriod,
   identity,
   idOf,
   lenientInstant,
@@ -149,6 +150,7 @@ export function mapProcedure(source: SourceResource, context: MapContext): Mappe
       status,
       performed_at: performed.instant,
       performed_end_at: end?.instant ?? null,
+      performed_period_open: String(resource.performedDateTime === undefined && openPeriod(period)),
       status_reason_system: statusReason?.system ?? null,
       status_reason_code: statusReason?.code ?? null,
       body_site_system: bodySite?.system ?? null,
@@ -191,6 +193,7 @@ export function mapAllergyIntolerance(source: SourceResource, context: MapContex
       recorded_at: recorded.instant,
       onset_at: onset?.instant ?? null,
       onset_end_at: onsetEnd?.instant ?? null,
+      onset_period_open: String(resource.onsetDateTime === undefined && openPeriod(period)),
     },
     warnings,
   );

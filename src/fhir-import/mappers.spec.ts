@@ -177,7 +177,10 @@ describe(mapObservation.name, () => {
 
   it('dates by effectivePeriod (start, end kept; an end alone), effectiveInstant, else issued with a warning', () => {
     const period = map({ effectiveDateTime: undefined, effectivePeriod: { start: '2019-01-01T08:00:00Z', end: '2019-01-02T08:00:00Z' } });
-    expect(period.rows.observations?.[0]).toMatchObject({ effective_at: '2019-01-01T08:00:00Z', effective_end_at: '2019-01-02T08:00:00Z' });
+    expect(period.rows.observations?.[0]).toMatchObject({ effective_at: '2019-01-01T08:00:00Z', effective_end_at: '2019-01-02T08:00:00Z', effective_period_open: 'false' });
+    const open = map({ effectiveDateTime: undefined, effectivePeriod: { start: '2019-01-01T08:00:00Z' } });
+    expect(open.rows.observations?.[0]).toMatchObject({ effective_at: '2019-01-01T08:00:00Z', effective_end_at: null, effective_period_open: 'true' });
+    expect(map({}).rows.observations?.[0].effective_period_open).toBe('false');
     const endOnly = map({ effectiveDateTime: undefined, effectivePeriod: { end: '2019-01-02T08:00:00Z' } });
     expect(endOnly.rows.observations?.[0]).toMatchObject({ effective_at: '2019-01-02T08:00:00Z', effective_end_at: '2019-01-02T08:00:00Z' });
     expect(map({ effectiveDateTime: undefined, effectiveInstant: '2019-03-01T08:00:00.123Z' }).rows.observations?.[0].effective_at).toBe('2019-03-01T08:00:00.123Z');

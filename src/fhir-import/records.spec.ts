@@ -187,6 +187,16 @@ describe('procedures, allergies and adverse events', () => {
     expect(notDone).toMatchObject({ status: 'not-done', status_reason_system: SNOMED, status_reason_code: '183944003', body_site_code: '24028007' });
   });
 
+  it('marks a performed, effective or onset Period given without an end as open (to the end of time, as FHIRHelpers reads it); a dateTime never', () => {
+    expect(procedure({}).rows.procedures?.[0].performed_period_open).toBe('false');
+    expect(procedure({ performedPeriod: { start: '2020-01-01T10:00:00Z' } }).rows.procedures?.[0]).toMatchObject({ performed_end_at: null, performed_period_open: 'true' });
+    expect(procedure({ performedPeriod: undefined, performedDateTime: '2020-01-01T10:00:00Z' }).rows.procedures?.[0].performed_period_open).toBe('false');
+    const allergy = (extra: Json) => mapAllergyIntolerance(source('AllergyIntolerance', { patient: { reference: 'Patient/p1' }, code: code(RXNORM, '301542'), ...extra }), context()).rows.allergies?.[0];
+    expect(allergy({ onsetPeriod: { start: '2020-01-01T08:00:00Z' } })).toMatchObject({ onset_at: '2020-01-01T08:00:00Z', onset_end_at: null, onset_period_open: 'true' });
+    expect(allergy({ onsetDateTime: '2020-01-01T08:00:00Z' })?.onset_period_open).toBe('false');
+    expect(allergy({ onsetPeriod: { start: '2020-01-01T08:00:00Z', end: '2020-02-01T08:00:00Z' } })?.onset_period_open).toBe('false');
+  });
+
   it('dates a procedure without performed[x] by the QI-Core recorded extension, with a warning', () => {
     const recorded = procedure({ performedPeriod: undefined, extension: [{ url: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded', valueDateTime: '2025-01-01T09:00:00.000+00:00' }] });
     expect([recorded.rows.procedures?.[0].performed_at, recorded.warnings]).toEqual(['2025-01-01T09:00:00.000+00:00', ['performed[x] missing (dated by the QI-Core recorded extension)']]);

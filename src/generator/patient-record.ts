@@ -158,6 +158,7 @@ function addProcedure(
     status,
     performedAt: at,
     performedEndAt: null,
+    performedPeriodOpen: false,
     statusReasonSystem: null,
     statusReasonCode: null,
     bodySiteSystem: null,

@@ -244,6 +244,7 @@ export function addAllergies(writer: ChartWriter, random: Random, profile: Patie
       recordedAt,
       onsetAt: null,
       onsetEndAt: null,
+      onsetPeriodOpen: false,
     });
   }
 }

@@ -33,4 +33,8 @@ export class Allergy extends PatientRecord {
 
   @Column('timestamptz', { name: 'onset_end_at', nullable: true })
   onsetEndAt: Date | null;
+
+  /** `onsetPeriod` had a start and no end: still going (CQL reads it to the end of time). */
+  @Column('boolean', { name: 'onset_period_open', default: false })
+  onsetPeriodOpen: boolean;
 }

@@ -79,6 +79,10 @@ export class Observation extends PatientRecord {
   @Column('timestamptz', { name: 'effective_end_at', nullable: true })
   effectiveEndAt: Date | null;
 
+  /** `effectivePeriod` had a start and no end: still going (CQL reads it to the end of time). */
+  @Column('boolean', { name: 'effective_period_open', default: false })
+  effectivePeriodOpen: boolean;
+
   /** A coded answer (`valueCodeableConcept`); `value_text` holds its display. */
   @Column('text', { name: 'value_system', nullable: true })
   valueSystem: CodeSystemUri | null;

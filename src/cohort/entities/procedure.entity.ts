@@ -40,6 +40,10 @@ export class Procedure extends PatientRecord {
   @Column('timestamptz', { name: 'performed_end_at', nullable: true })
   performedEndAt: Date | null;
 
+  /** `performedPeriod` had a start and no end: still going (CQL reads it to the end of time). */
+  @Column('boolean', { name: 'performed_period_open', default: false })
+  performedPeriodOpen: boolean;
+
   /** For `not-done`: why (`statusReason`). */
   @Column('text', { name: 'status_reason_system', nullable: true })
   statusReasonSystem: CodeSystemUri | null;

@@ -18,7 +18,6 @@ import { MeasureLogic } from './measures/measure-evaluation';
 const COMMON: readonly string[] = [
   'Every comparison is made at day precision in the practice time zone (CLINIC_TIME_ZONE); the CQL compares a few criteria (e.g. CMS951 visits, CMS165 renal diagnoses) to the millisecond.',
   'A CodeableConcept is stored as one coding (the first that belongs to a value set Vigil uses, else the first): a resource whose codings fall in two different value sets counts only for the first.',
-  'A procedure performed over a period with no end is read as a point in time at its start.',
 ];
 
 export interface CatalogueEntry extends MeasureDefinition {

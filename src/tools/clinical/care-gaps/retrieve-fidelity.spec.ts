@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CodeSystem, EncounterClass, MedicationStatus } from '../../../cohort/enum';
 import { VS } from '../../../terminology';
-import { bloodPressure, chart, condition, encounter, medication, patient, visit } from '../testing/chart-builder';
+import { allergy, bloodPressure, chart, condition, encounter, medication, observation, patient, procedure, visit } from '../testing/chart-builder';
+import { closed, holds, overlaps } from './cql/day-interval';
+import { allergyOnset, effectiveInterval, effectiveLatest } from './cql/qicore';
 import { evaluateCareGaps } from '.';
 
 /**
@@ -94,5 +96,33 @@ describe('medication orders coded only through a referenced Medication are passe
     expect(noted).toContain('CMS165');
     expect(noted).not.toContain('CMS951');
     expect(noted).not.toContain('CMS347');
+  });
+});
+
+describe('a Period given without an end runs to the end of time (FHIRHelpers `Interval[start, null]`); a dateTime is a point', () => {
+  const day = (instant: string) => instant.slice(0, 10);
+
+  it.each([
+    // [stored as an open period, what "overlaps 2025" says for an onset on 2020-05-01]
+    [true, true],
+    [false, false],
+  ])('a statin allergy since 2020, open period = %s, overlaps the 2025 period = %s', (open, overlapsPeriod) => {
+    const row = allergy(CodeSystem.RxNorm, '36567', '2020-05-01', { onsetAt: '2020-05-01T08:00:00Z', onsetPeriodOpen: open });
+    const onset = allergyOnset(row, day)!;
+    expect(holds(overlaps(onset, closed(PERIOD.start, PERIOD.end)))).toBe(overlapsPeriod);
+  });
+
+  it('CMS165: dialysis "ends on or before the end of the period": a dialysis still going (open period) does not exclude; one on a day does', () => {
+    const dialysis = (open: boolean) => procedure(CodeSystem.Cpt, '90935', '2025-04-01T09:00:00Z', { performedPeriodOpen: open });
+    const withDialysis = (open: boolean) =>
+      chart({ patient: patient({ birthDate: '1970-03-01' }), encounters: [officeVisit], conditions: [essentialHypertension], procedures: [dialysis(open)] });
+    expect(cms165(withDialysis(false)).reason.code).toBe('denominator-exclusion:esrd-procedure');
+    expect(cms165(withDialysis(true)).groups[0].populations.denominatorExclusion).toBe(false);
+  });
+
+  it('an observation with an open effective period is dated by its start for `latest()` (no end: `hasEnd()` is false)', () => {
+    const row = observation('4548-4', 7, '2025-03-01T10:00:00Z', { effectivePeriodOpen: true });
+    expect(effectiveLatest(row, day)).toBe('2025-03-01');
+    expect(effectiveInterval(row, day)).toEqual(closed('2025-03-01', null));
   });
 });

@@ -116,6 +116,7 @@ export function observation(code: string, value: number | string, at: string, ov
     interpretation: null,
     effectiveAt: ts(at),
     effectiveEndAt: null,
+    effectivePeriodOpen: false,
     valueSystem: null,
     valueCode: null,
     dataAbsentReason: null,
@@ -184,6 +185,7 @@ export function procedure(system: CodeSystemUri, code: string, at: string, overr
     status: ProcedureStatus.Completed,
     performedAt: ts(at),
     performedEndAt: null,
+    performedPeriodOpen: false,
     statusReasonSystem: null,
     statusReasonCode: null,
     bodySiteSystem: null,
@@ -202,6 +204,7 @@ export function allergy(system: CodeSystemUri, code: string, recorded: string, o
     recordedAt: ts(recorded),
     onsetAt: null,
     onsetEndAt: null,
+    onsetPeriodOpen: false,
     ...overrides,
   };
 }

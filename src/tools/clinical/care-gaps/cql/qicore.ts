@@ -20,9 +20,18 @@ export function encounterPeriod(row: EncounterRow, day: DayOf): DayInterval {
   return closed(day(row.startAt), row.endAt ? day(row.endAt) : null);
 }
 
+/**
+ * FHIRHelpers `ToInterval(Period)` of a stored period: `[start, end]`, or `[start, null]` (to the end
+ * of time) for a Period given without an end; a dateTime is one point.
+ */
+function periodOrPoint(day: DayOf, start: string, end: string | null, open: boolean): DayInterval {
+  if (end) return closed(day(start), day(end));
+  return open ? closed(day(start), null) : point(day(start));
+}
+
 /** QICoreCommon `toInterval()` of `Observation.effective` (dateTime → a point, Period → the period). */
 export function effectiveInterval(row: ObservationRow, day: DayOf): DayInterval {
-  return row.effectiveEndAt ? closed(day(row.effectiveAt), day(row.effectiveEndAt)) : point(day(row.effectiveAt));
+  return periodOrPoint(day, row.effectiveAt, row.effectiveEndAt, row.effectivePeriodOpen);
 }
 
 /** QICoreCommon `latest()`: the end of the interval when it has one, else its start. */
@@ -30,17 +39,13 @@ export function latestDay(interval: DayInterval): string | null {
   return interval.high !== null ? interval.high : startOf(interval);
 }
 
-/** `Observation.effective.latest()`. */
+/** `Observation.effective.latest()`: an open period has no end (`hasEnd()` is false), so its start. */
 export const effectiveLatest = (row: ObservationRow, day: DayOf): string =>
   row.effectiveEndAt ? day(row.effectiveEndAt) : day(row.effectiveAt);
 
-/**
- * QICoreCommon `toInterval()` of `Procedure.performed`. The schema keeps a performedPeriod's end in
- * `performedEndAt`; a period without an end and a dateTime are both stored without one and read as
- * a point in time (the far more common of the two).
- */
+/** QICoreCommon `toInterval()` of `Procedure.performed` (dateTime → a point, Period → the period). */
 export function performedInterval(row: ProcedureRow, day: DayOf): DayInterval {
-  return row.performedEndAt ? closed(day(row.performedAt), day(row.performedEndAt)) : point(day(row.performedAt));
+  return periodOrPoint(day, row.performedAt, row.performedEndAt, row.performedPeriodOpen);
 }
 
 const ACTIVE = new Set<ConditionClinicalStatus | null>([
@@ -67,7 +72,7 @@ export const isProblemListItemOrHealthConcern = (row: ConditionRow): boolean =>
 /** QICoreCommon `toInterval()` of `AllergyIntolerance.onset`; null when no onset is recorded. */
 export function allergyOnset(row: AllergyRow, day: DayOf): DayInterval | null {
   if (!row.onsetAt) return null;
-  return row.onsetEndAt ? closed(day(row.onsetAt), day(row.onsetEndAt)) : point(day(row.onsetAt));
+  return periodOrPoint(day, row.onsetAt, row.onsetEndAt, row.onsetPeriodOpen);
 }
 
 /** `MedicationRequest.dosageInstruction.timing.repeat.bounds.toInterval()`, when bounds were given. */
