@@ -20,11 +20,21 @@ const VISIBLE_TO_USER = `EXISTS (SELECT 1 FROM patient_care_teams t
     JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
     WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))`;
 
+/**
+ * The one rule for which approvals count (`d` over `proposal_decisions`, `v` its version): of
+ * exactly the content hash `hash` (the version's, or the executor's hash of the bytes it is about to
+ * run), by someone other than the version's author (a reviewer who edited a proposal cannot be the
+ * one who approves the edit), and not withdrawn since. One approval per person per version is a
+ * database rule, so a withdrawn approval stays withdrawn.
+ */
+const countingApproval = (hash: string) => `d.decision = 'approve' AND d.content_hash = ${hash} AND d.actor_id <> v.created_by
+    AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
+      AND w.actor_id = d.actor_id AND w.decision = 'withdraw')`;
+
 /** The queue's rows also say how many counting approvals the current version has. */
 const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
-    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
-      AND d.content_hash = v.content_hash) AS "approvalsGiven"`;
+    WHERE d.proposal_id = p.id AND d.version = p.current_version AND ${countingApproval('v.content_hash')}) AS "approvalsGiven"`;
 
 /** $1 teams, $2 status, $3 kind, $4 patient, $5 proposer, ($6, $7) the cursor's (created_at, id), $8 page size + 1. */
 function reviewQueue(order: 'ASC' | 'DESC'): string {
@@ -57,15 +67,22 @@ VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
   bumpVersion: `UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1`,
 
-  /**
-   * Approvals that count for a version: of exactly its content hash ($3), by people other than the
-   * version's author (a reviewer who edited a proposal cannot be the one who approves the edit).
-   */
+  /** Approvals of version $2 that count for the content hash $3 (see `countingApproval`). */
   countApprovals: `SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
 JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
-WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by`,
+WHERE d.proposal_id = $1 AND d.version = $2 AND ${countingApproval('$3')}`,
 
-  approvalsBy: `SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve' AND actor_id = $3`,
+  /** What user $3 has said of version $2: whether they approved it, and whether they withdrew that approval. */
+  decisionsBy: `SELECT bool_or(decision = 'approve') AS "approved", bool_or(decision = 'withdraw') AS "withdrawn"
+FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND actor_id = $3`,
+
+  /**
+   * People who could still give a counting approval: active, of a deciding role ($2), on a care team
+   * of patient $1, and none of $3 (the proposer, and the author of the version to approve).
+   */
+  eligibleApprovers: `SELECT count(DISTINCT u.id)::int AS n FROM staff_users u
+JOIN care_team_members m ON m.staff_user_id = u.id JOIN patient_care_teams t ON t.care_team_id = m.care_team_id
+WHERE t.patient_id = $1 AND u.active AND u.role = ANY($2::text[]) AND u.id <> ALL($3::uuid[])`,
 
   versionsOf: `SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", ${ISO('created_at', 'createdAt')}
 FROM proposal_versions WHERE proposal_id = $1 ORDER BY version`,

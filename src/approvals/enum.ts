@@ -33,6 +33,8 @@ export enum DecisionKind {
   Reject = 'reject',
   Cancel = 'cancel',
   Edit = 'edit',
+  /** A reviewer takes back their approval of a version while the proposal is still pending. */
+  Withdraw = 'withdraw',
 }
 
 export enum OutboxJob {

@@ -13,3 +13,6 @@ export const notAllowed = (detail: string) => new ProblemException(HttpStatus.FO
 
 export const invalidProposal = (field: string, reason: string, message: string) =>
   new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', message, [{ field, reason, message }]);
+
+/** An edit after which the care team could no longer give the approvals the kind needs. */
+export const quorumUnreachable = (detail: string) => new ProblemException(HttpStatus.CONFLICT, 'quorum_unreachable', 'Conflict', detail);

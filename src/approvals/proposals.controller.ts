@@ -95,9 +95,19 @@ export class ProposalsController {
   @AuditedAction('proposal.edit_and_approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
-  @ApiConflictResponse({ type: ProblemDto })
+  @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or the edit would leave too few reviewers to approve it (`quorum_unreachable`).' })
   editAndApprove(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
     return this.proposals.editAndApprove(caller, proposalId, body);
+  }
+
+  @Post('proposals/:proposalId/withdraw-approval')
+  @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.withdraw_approval')
+  @Roles(StaffRole.Reviewer)
+  @ApiOperation({ operationId: 'withdraw_approval', summary: 'Take back your approval of the given version while the proposal is still pending.' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or no approval of yours to withdraw.' })
+  withdrawApproval(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.withdrawApproval(caller, proposalId, body);
   }
 
   @Post('proposals/:proposalId/cancel')

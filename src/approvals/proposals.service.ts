@@ -13,7 +13,7 @@ import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDt
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { KIND_POLICY } from './proposal-policy';
-import { illegalTransition, invalidProposal, notAllowed, proposalNotFound, staleVersion } from './proposal.problems';
+import { illegalTransition, invalidProposal, notAllowed, proposalNotFound, quorumUnreachable, staleVersion } from './proposal.problems';
 import { OutboxRelay } from './queue/outbox-relay';
 
 /**
@@ -72,7 +72,7 @@ export class ProposalsService {
   }
 
   async approve(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    return this.decide(caller, proposalId, dto.version, async (manager, proposal, version) => {
+    return this.decide(caller, proposalId, dto.version, 'approve', async (manager, proposal, version) => {
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
       const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
       if (n >= proposal.requiredApprovals) {
@@ -87,7 +87,8 @@ export class ProposalsService {
 
   async reject(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
     if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A rejection needs a reason.');
-    return this.decide(caller, proposalId, dto.version, async (manager, _proposal, version) => {
+    // A reviewer who approved may still reject while the proposal waits (e.g. for a second approval).
+    return this.decide(caller, proposalId, dto.version, 'reject', async (manager, _proposal, version) => {
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Reject, caller.userId, caller.role, dto.reason, version.contentHash]);
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Rejected, null, null]);
       return { action: 'proposal.reject', hash: version.contentHash };
@@ -108,7 +109,20 @@ export class ProposalsService {
         throw invalidProposal('citations', 'unknownCitation', 'Citations must name rows of this patient.');
       }
     }
-    return this.decide(caller, proposalId, dto.version, async (manager, proposal, version) => {
+    return this.decide(caller, proposalId, dto.version, 'edit', async (manager, proposal, version) => {
+      // The editor authors the new version, so neither they nor the proposer can approve it: refuse
+      // an edit after which the care team no longer has enough reviewers to reach the quorum.
+      const [{ n: eligible }] = await manager.query<{ n: number }[]>(SQL.eligibleApprovers, [
+        proposal.patientId,
+        KIND_POLICY[kind].deciders,
+        [proposal.proposerId, caller.userId],
+      ]);
+      if (eligible < proposal.requiredApprovals) {
+        throw quorumUnreachable(
+          `${kind} needs ${proposal.requiredApprovals} approvals from reviewers other than the proposer and the editor, and the patient's ` +
+            `care teams have ${eligible}. Approve or reject this version instead, or ask the proposer to file a corrected proposal.`,
+        );
+      }
       const citations = dto.citations ? [...new Set(dto.citations)].sort() : version.citations;
       const rationale = dto.rationale ?? version.rationale;
       const next = version.version + 1;
@@ -120,6 +134,18 @@ export class ProposalsService {
       // executes once someone else approves exactly these bytes (countApprovals skips the author).
       await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
       return { action: 'proposal.edit_and_approve', hash: contentHash };
+    });
+  }
+
+  /**
+   * A reviewer takes back their approval of the current version while the proposal is still pending
+   * (a quorum not yet reached). The approval stops counting; the decision log keeps both.
+   */
+  async withdrawApproval(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    return this.decide(caller, proposalId, dto.version, 'withdraw', async (manager, _proposal, version) => {
+      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Withdraw, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
+      await manager.query(SQL.touchProposal, [proposalId]); // still pending; the queue shows one approval fewer
+      return { action: 'proposal.withdraw_approval', hash: version.contentHash };
     });
   }
 
@@ -217,6 +243,7 @@ export class ProposalsService {
     caller: Caller,
     proposalId: string,
     expectedVersion: number,
+    decision: 'approve' | 'reject' | 'edit' | 'withdraw',
     apply: (manager: EntityManager, proposal: ProposalRow, version: VersionRow) => Promise<{ action: string; hash: string }>,
   ): Promise<ProposalRow> {
     // Access is checked before the transaction: the cohort read uses a connection of its own, and on
@@ -232,8 +259,8 @@ export class ProposalsService {
       if (new Date(proposal.expiresAt) <= new Date()) throw illegalTransition('The proposal is past its deadline and expires unexecuted.');
       if (expectedVersion !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
-      const alreadyApproved = await manager.query<{ n: number }[]>(SQL.approvalsBy, [proposalId, version.version, caller.userId]);
-      if (alreadyApproved[0].n > 0) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
+      const [{ approved, withdrawn }] = await manager.query<{ approved: boolean | null; withdrawn: boolean | null }[]>(SQL.decisionsBy, [proposalId, version.version, caller.userId]);
+      refuseRepeatedDecision(decision, approved === true, withdrawn === true);
       const { action, hash } = await apply(manager, proposal, version);
       await this.auditTransition(manager, caller, proposal.patientId, action, [`proposal:${proposalId}`, `hash:${hash}`]);
       return this.lock(manager, proposalId);
@@ -270,6 +297,17 @@ export class ProposalsService {
       manager,
     );
   }
+}
+
+/**
+ * What a reviewer's own earlier decisions on this version rule out: a second approval (it must come
+ * from someone else; a withdrawn one is not given again), and withdrawing what was never given or is
+ * already withdrawn. Rejecting stays open to a reviewer who approved.
+ */
+function refuseRepeatedDecision(decision: 'approve' | 'reject' | 'edit' | 'withdraw', approved: boolean, withdrawn: boolean): void {
+  if (decision === 'approve' && withdrawn) throw illegalTransition('You withdrew your approval of this version; it cannot be given again. Reject it, or leave it to other reviewers.');
+  if ((decision === 'approve' || decision === 'edit') && approved) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
+  if (decision === 'withdraw' && (!approved || withdrawn)) throw illegalTransition('You have no approval of this version to withdraw.');
 }
 
 function encodeCursor(row: ProposalRow): string {

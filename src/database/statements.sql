@@ -191,10 +191,18 @@ UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1;
 -- name: countApprovals
 SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
 JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
-WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by;
+WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by
+    AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
+      AND w.actor_id = d.actor_id AND w.decision = 'withdraw');
 
--- name: approvalsBy
-SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND decision = 'approve' AND actor_id = $3;
+-- name: decisionsBy
+SELECT bool_or(decision = 'approve') AS "approved", bool_or(decision = 'withdraw') AS "withdrawn"
+FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND actor_id = $3;
+
+-- name: eligibleApprovers
+SELECT count(DISTINCT u.id)::int AS n FROM staff_users u
+JOIN care_team_members m ON m.staff_user_id = u.id JOIN patient_care_teams t ON t.care_team_id = m.care_team_id
+WHERE t.patient_id = $1 AND u.active AND u.role = ANY($2::text[]) AND u.id <> ALL($3::uuid[]);
 
 -- name: versionsOf
 SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
@@ -210,8 +218,9 @@ SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "pr
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
-    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
-      AND d.content_hash = v.content_hash) AS "approvalsGiven" FROM proposals p
+    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
+    AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
+      AND w.actor_id = d.actor_id AND w.decision = 'withdraw')) AS "approvalsGiven" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
@@ -224,8 +233,9 @@ SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "pr
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
-    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.actor_id <> v.created_by
-      AND d.content_hash = v.content_hash) AS "approvalsGiven" FROM proposals p
+    WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
+    AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
+      AND w.actor_id = d.actor_id AND w.decision = 'withdraw')) AS "approvalsGiven" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)

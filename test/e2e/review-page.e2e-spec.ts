@@ -134,4 +134,23 @@ describeWithChromium('the review page, in headless Chromium against the running 
     ]);
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
   });
+
+  it('withdraws an approval of an order_lab still waiting for its second reviewer', async () => {
+    const orderLab = await file('diabetes-a1c-9-4', 'order_lab', { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' }, 'No uACR this year.');
+    await row(orderLab.id).waitFor({ timeout: 10_000 });
+    await row(orderLab.id).getByRole('button').click();
+    await heading(/Order lab: pending/);
+    await page.getByRole('button', { name: 'Approve version 1' }).click();
+    await page.getByText('Approved version 1 by reviewer').waitFor();
+    await heading(/Order lab: pending/); // one of the two approvals it needs
+    await page.getByRole('button', { name: 'Withdraw my approval' }).click();
+    await page.getByText('Approval withdrawn version 1 by reviewer').waitFor();
+    const decisions = await database().dataSource.query(`SELECT decision FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`, [orderLab.id]);
+    expect(decisions.map((d: { decision: string }) => d.decision)).toEqual(['approve', 'withdraw']);
+    // A second withdrawal has nothing to withdraw: the server's refusal is shown, nothing changes.
+    await page.getByRole('button', { name: 'Withdraw my approval' }).click();
+    await page.getByText('You have no approval of this version to withdraw.', { exact: false }).waitFor();
+    // The only console line is the browser's own note of that 409 answer: no script error.
+    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 409 (Conflict)']);
+  }, 60_000);
 });

@@ -32,6 +32,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /proposals/{proposalId}/approve': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/reject': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/edit-and-approve': [StaffRole.Reviewer],
+  'POST /proposals/{proposalId}/withdraw-approval': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/cancel': [StaffRole.Clinician, StaffRole.CareCoordinator],
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
   'GET /review': 'public',

@@ -193,6 +193,60 @@ describe('approvals', () => {
     ).rejects.toMatchObject({ status: 400 });
   });
 
+  describe('decisions a reviewer can change', () => {
+    const approvalsGiven = async (by: string, proposalId: string) =>
+      (await proposals.list(callers[by], { status: ProposalStatus.Pending, limit: 100 })).items.find((item) => item.id === proposalId)?.approvalsGiven;
+
+    it('withdraws an approval while pending: it stops counting, the log keeps both, and it is not given again', async () => {
+      const proposal = await file(ProposalKind.OrderLab);
+      await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
+      expect(await approvalsGiven('rev.nakamura', proposal.id)).toBe(1);
+      expect((await proposals.withdrawApproval(callers['rev.santos'], proposal.id, { version: 1, reason: 'Wrong panel' })).status).toBe('pending');
+      expect(await approvalsGiven('rev.nakamura', proposal.id)).toBe(0);
+      // Santos's withdrawn approval no longer counts: Nakamura alone does not reach order_lab's two.
+      expect((await proposals.approve(callers['rev.nakamura'], proposal.id, { version: 1 })).status).toBe('pending');
+      await expect(proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409, code: 'illegal_transition' });
+      await expect(proposals.withdrawApproval(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+      const decisions = await database().dataSource.query(`SELECT decision FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`, [proposal.id]);
+      expect(decisions.map((row: { decision: string }) => row.decision)).toEqual(['approve', 'withdraw', 'approve']);
+    });
+
+    it.each([
+      ['never approved', async (_id: string) => undefined],
+      ['another reviewer’s approval only', async (id: string) => void (await proposals.approve(callers['rev.nakamura'], id, { version: 1 }))],
+    ])('refuses to withdraw an approval the reviewer never gave (%s)', async (_name, before) => {
+      const proposal = await file(ProposalKind.OrderLab);
+      await before(proposal.id);
+      await expect(proposals.withdrawApproval(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409, code: 'illegal_transition' });
+    });
+
+    it('refuses to withdraw once the quorum is reached (the proposal is approved and executes)', async () => {
+      const proposal = await file(ProposalKind.AddCareNote);
+      expect((await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 })).status).toBe('approved');
+      await expect(proposals.withdrawApproval(callers['rev.santos'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 409 });
+    });
+
+    it('lets a reviewer who approved reject while the proposal still waits for a second approval', async () => {
+      const proposal = await file(ProposalKind.OrderLab);
+      await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
+      expect((await proposals.reject(callers['rev.santos'], proposal.id, { version: 1, reason: 'On reflection, not indicated' })).status).toBe('rejected');
+      expect(await executor.execute(proposal.id)).toBe('noop');
+    });
+
+    it('refuses an edit after which the care team cannot reach the quorum, saying why, and changes nothing', async () => {
+      // North has two reviewers: an order_lab edited by one of them could only ever get one counting approval.
+      const proposal = await file(ProposalKind.OrderLab);
+      const refusal = proposals.editAndApprove(callers['rev.santos'], proposal.id, { version: 1, content: { ...CONTENT.order_lab, priority: 'urgent' } });
+      await expect(refusal).rejects.toMatchObject({ status: 409, code: 'quorum_unreachable' });
+      await expect(refusal).rejects.toMatchObject({ detail: expect.stringContaining('needs 2 approvals') });
+      const [row] = await database().dataSource.query(`SELECT current_version, status FROM proposals WHERE id = $1`, [proposal.id]);
+      expect(row).toEqual({ current_version: 1, status: 'pending' });
+      // A one-approval kind can still be edited: the other reviewer approves the edit.
+      const note = await file(ProposalKind.AddCareNote);
+      expect((await proposals.editAndApprove(callers['rev.santos'], note.id, { version: 1, content: { noteType: 'follow-up', text: 'Edited.' } })).currentVersion).toBe(2);
+    });
+  });
+
   it('lets only the proposer cancel, with a reason, and only while pending', async () => {
     const proposal = await file(ProposalKind.AddCareNote, 'cc.mensah');
     await expect(proposals.cancel(callers['cc.mensah'], proposal.id, { version: 1 })).rejects.toMatchObject({ status: 400 });

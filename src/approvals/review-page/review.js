@@ -11,7 +11,7 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const KINDS = { close_care_gap: 'Close care gap', order_lab: 'Order lab', add_care_note: 'Add care note', schedule_outreach: 'Schedule outreach' };
 const ROLES = { clinician: 'Clinician', care_coordinator: 'Care coordinator', reviewer: 'Reviewer', analyst: 'Analyst' };
 const FIELDS = { measureId: 'Measure', remarkCode: 'Remark code', loincCode: 'LOINC code', noteType: 'Note type', dueDate: 'Due date' };
-const DECISIONS = { approve: 'Approved', reject: 'Rejected', cancel: 'Cancelled', edit: 'Edited' };
+const DECISIONS = { approve: 'Approved', reject: 'Rejected', cancel: 'Cancelled', edit: 'Edited', withdraw: 'Approval withdrawn' };
 
 /** @param {string} id */
 const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -127,10 +127,11 @@ function fillFacts(list, facts) {
 /** @param {any} detail */
 function approvalsOf(detail) {
   const author = detail.versions.find((/** @type {any} */ v) => v.version === detail.currentVersion)?.createdBy;
-  // As the server counts: the version's author (a reviewer who edited it) does not approve their own edit.
-  const approvers = detail.decisions.filter(
-    (/** @type {any} */ d) => d.decision === 'approve' && d.version === detail.currentVersion && d.actorId !== author,
-  );
+  // As the server counts: the version's author (a reviewer who edited it) does not approve their own
+  // edit, and a withdrawn approval no longer counts.
+  const ofVersion = detail.decisions.filter((/** @type {any} */ d) => d.version === detail.currentVersion);
+  const withdrawn = new Set(ofVersion.filter((/** @type {any} */ d) => d.decision === 'withdraw').map((/** @type {any} */ d) => d.actorId));
+  const approvers = ofVersion.filter((/** @type {any} */ d) => d.decision === 'approve' && d.actorId !== author && !withdrawn.has(d.actorId));
   return new Set(approvers.map((/** @type {any} */ d) => d.actorId)).size;
 }
 
@@ -285,7 +286,9 @@ function historyOf(detail) {
   });
 }
 
-/** @param {'approve' | 'reject'} decision @param {string} [reason] */
+const DONE = { approve: 'Approved', reject: 'Rejected', 'withdraw-approval': 'Approval withdrawn' };
+
+/** @param {'approve' | 'reject' | 'withdraw-approval'} decision @param {string} [reason] */
 async function decide(decision, reason) {
   const detail = state.detail;
   if (!detail) return;
@@ -296,7 +299,7 @@ async function decide(decision, reason) {
     const body = reason === undefined ? { version } : { version, reason };
     const result = await api(`/proposals/${encodeURIComponent(detail.id)}/${decision}`, { method: 'POST', body });
     showError(null);
-    announce(`${decision === 'approve' ? 'Approved' : 'Rejected'}: ${label(KINDS, detail.kind)} for patient ${shortId(detail.patientId)} is now ${result.status}.`);
+    announce(`${DONE[decision]}: ${label(KINDS, detail.kind)} for patient ${shortId(detail.patientId)} is now ${result.status}.`);
     /** @type {HTMLTextAreaElement} */ (el('reject-reason')).value = '';
   } catch (error) {
     const message = /** @type {Error} */ (error).message;
@@ -449,6 +452,7 @@ el('sign-in-form').addEventListener('submit', (event) => {
 });
 el('sign-out').addEventListener('click', () => signOut());
 el('approve').addEventListener('click', () => void decide('approve'));
+el('withdraw-approval').addEventListener('click', () => void decide('withdraw-approval'));
 el('reject-form').addEventListener('submit', onReject);
 el('load-more').addEventListener('click', () => loadQueue(true).catch((error) => showError(error.message)));
 window.setInterval(() => state.token && renderQueue(), 30_000); // ages move on
