@@ -13,6 +13,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { auditOutcomeOf } from '../tools/tool-audit';
 import { ToolsService } from '../tools/tools.service';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './grounding';
+import { readModelReply } from './model-reply';
 import { clinicalAdviceRequested } from './clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
 import { agentTools, asModelTools } from './tool-catalog';
@@ -57,6 +58,15 @@ export const agentNotConfigured = () =>
     'Service Unavailable',
     'No model is configured for the agent: set AGENT_MODEL_BASE_URL (an OpenAI-compatible endpoint) and AGENT_MODEL_NAME, and AGENT_MODEL_API_KEY if the server needs one.',
   );
+
+/** What the model sent, for the token estimate when it reports no usage (never throws). */
+function receivedText(completion: unknown): string {
+  try {
+    return JSON.stringify((completion as { choices?: { message?: unknown }[] } | null)?.choices?.[0]?.message ?? '') ?? '';
+  } catch {
+    return '';
+  }
+}
 
 /**
  * One agent turn: access first, then a bounded loop of model calls whose tool calls run through the
@@ -136,7 +146,29 @@ export class AgentService {
 
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: question }];
     const modelTools = asModelTools(catalog);
-    while ((budgetExhausted = budget.stop()) === null) {
+    try {
+      return await this.loop(model, context, budget, messages, modelTools, droppedStatements, finish, (stop) => (budgetExhausted = stop));
+    } catch (error) {
+      // Whatever goes wrong inside the loop, the turn ends stored and audited as a failure, never a 500
+      // with the turn left `running`. Only the error's type is logged (a message could quote the record).
+      this.logger.warn({ msg: 'agent turn failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
+      return finish('failure');
+    }
+  }
+
+  /** The bounded model loop of one turn (see `turn`): model calls, governed tool calls, the grounded answer. */
+  private async loop(
+    model: { client: OpenAI; name: string },
+    context: TurnContext,
+    budget: TurnBudget,
+    messages: ChatCompletionMessageParam[],
+    modelTools: ReturnType<typeof asModelTools>,
+    droppedStatements: string[],
+    finish: (status: TurnStatus, statements?: Statement[]) => Promise<AgentTurn>,
+    exhausted: (stop: BudgetStop | null) => void,
+  ): Promise<AgentTurn> {
+    let stop: BudgetStop | null;
+    while ((stop = budget.stop()) === null) {
       const offerTools = budget.toolsLeft();
       let completion: ChatCompletion;
       try {
@@ -149,26 +181,34 @@ export class AgentService {
         this.logger.warn({ msg: 'agent model call failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
         return finish('failure');
       }
-      const message = completion?.choices?.[0]?.message;
-      budget.recordTokens(completion?.usage, () => JSON.stringify(messages), () => JSON.stringify(message ?? ''));
-      if (!message || typeof message !== 'object') return finish('failure');
-      const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
-      if (calls.length === 0) {
+      const reply = readModelReply(completion);
+      budget.recordTokens((completion as { usage?: unknown } | null)?.usage, () => JSON.stringify(messages), () => receivedText(completion));
+      if (reply.kind === 'malformed') {
+        this.logger.warn({ msg: 'agent model reply malformed', turnId: context.turnId, reason: reply.reason });
+        return finish('failure');
+      }
+      if (reply.kind === 'answer') {
         // A final answer is judged even when it spent the last of a budget: its tokens are already paid.
-        const answer = parseFinalAnswer(message.content);
+        const answer = parseFinalAnswer(reply.content);
         if (!answer) return finish('failure');
         const grounded = groundAnswer(answer, context.cited);
         droppedStatements.push(...grounded.dropped);
         return finish(grounded.status, grounded.statements);
       }
-      messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
-      for (const call of calls) {
+      // The model is shown its calls as the server read them (unusable arguments as `{}`, refused below).
+      const echoed = reply.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments ?? '{}' } }));
+      messages.push({ role: 'assistant', content: reply.content, tool_calls: echoed });
+      for (const call of reply.calls) {
         let result: Parameters<typeof renderForModel>[0];
         if (!offerTools || !budget.takeToolCall()) {
-          context.toolCalls.push({ name: call.function.name, arguments: null, status: 'tool_budget_exhausted' });
-          result = refusal(call.function.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.');
+          context.toolCalls.push({ name: call.name, arguments: null, status: 'tool_budget_exhausted' });
+          result = refusal(call.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.');
+        } else if (call.problem || call.arguments === null) {
+          const problem = call.problem ?? { kind: 'invalid_arguments' as const, nextSteps: 'Send the arguments as one JSON object.' };
+          context.toolCalls.push({ name: call.name, arguments: null, status: problem.kind });
+          result = refusal(call.name, problem.kind, true, problem.nextSteps);
         } else {
-          result = await this.runner.run(context, call.function.name, call.function.arguments);
+          result = await this.runner.run(context, call.name, call.arguments);
         }
         const content = renderForModel(result);
         await this.recordToolCall(context, result, content);
@@ -176,6 +216,7 @@ export class AgentService {
       }
     }
     // A budget ran out before a final answer: nothing grounded to stand behind.
+    exhausted(stop);
     return finish('insufficient_data');
   }
 

@@ -3,6 +3,7 @@
  * row a tool returned in this turn and every number in its text appears in one of its cited rows.
  * Anything else is dropped, never passed through.
  */
+import { storableText } from './model-reply';
 
 export type TurnStatus = 'answered' | 'insufficient_data' | 'refused' | 'access_denied' | 'conflict' | 'failure';
 
@@ -76,9 +77,11 @@ export function parseFinalAnswer(content: string | null | undefined): { status: 
 
 function asStatement(value: unknown): Statement | null {
   if (!value || typeof value !== 'object') return null;
-  const { text, citations } = value as { text?: unknown; citations?: unknown };
-  if (typeof text !== 'string' || text.trim() === '' || text.length > 1000) return null;
-  const list = Array.isArray(citations) ? citations.filter((item): item is string => typeof item === 'string') : [];
+  const { text: raw, citations } = value as { text?: unknown; citations?: unknown };
+  // JSON escapes (`\u0000`) survive the reply's cleaning and come back here: clean again before storage.
+  const text = typeof raw === 'string' ? storableText(raw) : null;
+  if (text === null || text.trim() === '' || text.length > 1000) return null;
+  const list = Array.isArray(citations) ? citations.filter((item): item is string => typeof item === 'string').map(storableText) : [];
   return { text: text.trim(), citations: [...new Set(list)] };
 }
 

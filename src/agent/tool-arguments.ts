@@ -53,6 +53,8 @@ export function callKey(name: string, args: unknown): string {
   return `${name}:${JSON.stringify(sorted(args))}`;
 }
 
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Validates parsed arguments with the tool's own DTO (closed: an unknown field is refused by name).
  * A `patientId` is refused before anything else: the patient is bound by the route, never chosen.
@@ -63,6 +65,17 @@ export async function validateArguments(tool: AgentTool, args: unknown): Promise
       ok: false,
       refusal: refusal(tool.name, 'patient_bound_by_route', true, 'The patient is fixed by the request; remove the patient argument.', [
         { field: 'patientId' in args ? 'patientId' : 'patient_id', reason: 'not_a_parameter' },
+      ]),
+    };
+  }
+  // JSON.parse keeps `__proto__` as an own key, and class-transformer then drops it silently: refuse it
+  // by name, like any argument the schema does not list.
+  const prototypeKey = args && typeof args === 'object' && !Array.isArray(args) ? Object.keys(args).find((key) => PROTOTYPE_KEYS.has(key)) : undefined;
+  if (prototypeKey !== undefined) {
+    return {
+      ok: false,
+      refusal: refusal(tool.name, 'invalid_arguments', true, 'Remove the named argument; the schema lists every allowed argument.', [
+        { field: prototypeKey, reason: 'not_a_parameter' },
       ]),
     };
   }

@@ -9,10 +9,15 @@ export interface TurnLimits {
   timeoutMs: number;
 }
 
-/** Tokens reported by the endpoint for one completion; absent when the server does not count. */
+/** Tokens reported by the endpoint for one completion; absent when the server does not count. Unchecked: see `reportedCount`. */
 export interface ReportedUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+}
+
+/** A count the endpoint reported, if it is one (a non-negative safe integer); else undefined, and the text is estimated instead. */
+export function reportedCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /**
@@ -71,8 +76,10 @@ export class TurnBudget {
   }
 
   /** Counts one completion's tokens: as reported, or estimated from the text when not. */
-  recordTokens(reported: ReportedUsage | undefined | null, sentText: () => string, receivedText: () => string): void {
-    this.promptTokens += reported?.prompt_tokens ?? estimateTokens(sentText());
-    this.completionTokens += reported?.completion_tokens ?? estimateTokens(receivedText());
+  recordTokens(reported: unknown, sentText: () => string, receivedText: () => string): void {
+    // A negative, fractional or non-numeric report (`-1e12`, `"lots"`) would switch the budget off: estimate instead.
+    const usage = (typeof reported === 'object' && reported !== null ? reported : {}) as ReportedUsage;
+    this.promptTokens += reportedCount(usage.prompt_tokens) ?? estimateTokens(sentText());
+    this.completionTokens += reportedCount(usage.completion_tokens) ?? estimateTokens(receivedText());
   }
 }

@@ -195,7 +195,7 @@ describe('approvals', () => {
 
   describe('decisions a reviewer can change', () => {
     const approvalsGiven = async (by: string, proposalId: string) =>
-      (await proposals.list(callers[by], { status: ProposalStatus.Pending, limit: 100 })).items.find((item) => item.id === proposalId)?.approvalsGiven;
+      ((await proposals.list(callers[by], { status: ProposalStatus.Pending, limit: 100 })).items.find((item) => item.id === proposalId) as { approvalsGiven?: number } | undefined)?.approvalsGiven;
 
     it('withdraws an approval while pending: it stops counting, the log keeps both, and it is not given again', async () => {
       const proposal = await file(ProposalKind.OrderLab);

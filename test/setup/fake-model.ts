@@ -8,6 +8,10 @@ export type ScriptedReply =
   | { content: string }
   /** A body that is not a chat completion at all (bytes, not JSON), with a 200. */
   | { garbage: string }
+  /** A completion whose first choice's `message` is exactly this value, whatever its shape (hostile or broken servers). */
+  | { rawMessage: unknown }
+  /** A whole response body of any shape (JSON-encoded), with a 200. */
+  | { rawBody: unknown }
   | { httpStatus: number }
   | { delayMs: number; then: ScriptedReply };
 
@@ -32,8 +36,8 @@ export class FakeModel {
    * overhead benchmark subtracts it from a turn's wall time to leave the server's own share.
    */
   busyMs = 0;
-  /** The usage every completion reports; `null` sends none (as some local servers do). */
-  usage: { prompt_tokens: number; completion_tokens: number } | null = { prompt_tokens: 100, completion_tokens: 20 };
+  /** The usage every completion reports, as sent (a broken server may send anything); `null` sends none (as some local servers do). */
+  usage: { prompt_tokens: unknown; completion_tokens: unknown } | null = { prompt_tokens: 100, completion_tokens: 20 };
   private queue: Step[] = [];
   private fallback: Step = { httpStatus: 500 };
   private server?: Server;
@@ -91,9 +95,15 @@ export class FakeModel {
       res.writeHead(200, { 'content-type': 'application/json' }).end(reply.garbage);
       return;
     }
+    if ('rawBody' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.rawBody));
+      return;
+    }
     this.counter += 1;
     const message =
-      'toolCalls' in reply
+      'rawMessage' in reply
+        ? reply.rawMessage
+        : 'toolCalls' in reply
         ? {
             role: 'assistant',
             content: null,
@@ -110,7 +120,7 @@ export class FakeModel {
       created: Math.floor(Date.now() / 1000),
       model: request.model,
       choices: [{ index: 0, message, finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop' }],
-      ...(this.usage ? { usage: { ...this.usage, total_tokens: this.usage.prompt_tokens + this.usage.completion_tokens } } : {}),
+      ...(this.usage ? { usage: { ...this.usage, total_tokens: Number(this.usage.prompt_tokens) + Number(this.usage.completion_tokens) } } : {}),
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
