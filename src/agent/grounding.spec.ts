@@ -36,6 +36,23 @@ describe(groundAnswer.name, () => {
   });
 });
 
+describe(indexCitations.name, () => {
+  const OTHER = 'obs:11111111-2222-4333-8444-555555555555';
+  it('takes ids only from identity and evidence fields, never from text inside a record', () => {
+    const encounter = {
+      citation: ENC,
+      reason: OTHER,
+      notes: [{ citation: 'note:0b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d13', text: OTHER, type: `see ${OTHER}` }],
+    };
+    const gap = { measureId: 'CMS122', evidence: [OBS], groups: [{ evidence: { numerator: [OBS], denominator: [ENC] } }], reason: { text: OTHER } };
+    expect([...indexCitations([encounter, gap]).keys()].sort()).toEqual([ENC, 'note:0b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d13', OBS].sort());
+  });
+
+  it('refuses ids that are not of the shape the tools write', () => {
+    expect([...indexCitations([{ citation: 'obs:not-a-uuid' }, { citation: 'gap:CMS122' }, { evidence: ['x'] }]).keys()]).toEqual([]);
+  });
+});
+
 describe(parseFinalAnswer.name, () => {
   it('reads the JSON answer, fenced or not, and refuses anything else', () => {
     expect(parseFinalAnswer('```json\n{"status":"answered","statements":[]}\n```')).toEqual({ status: 'answered', statements: [] });

@@ -25,15 +25,35 @@ const NUMBER = /(?<![A-Za-z\d.])\d+(?:\.\d+)?/g;
  */
 const TREATMENT_ADVICE = /\b(recommend\w*|should (?:start|stop|begin|take|increase|decrease|switch|be (?:started|given|prescribed))|prescrib(?:e|ing)|consider (?:starting|stopping|adding|increasing|decreasing)|initiate)\b/i;
 
-/** Every citation id anywhere in a tool row, mapped to the rows it appears in. */
+/** Keys under which the tools put a row's own identity (and its encounter's); never free text. */
+const IDENTITY_KEYS = new Set(['citation', 'encounterCitation']);
+/** Keys under which the derived tools list the rows they read (strings, arrays or records of arrays of ids). */
+const EVIDENCE_KEYS = new Set(['evidence']);
+const CITATION_ID = /^(pat|enc|obs|cond|med|proc|note|allergy|req|ae):[0-9a-f-]{36}$/;
+
+/**
+ * The citation ids a turn may cite, mapped to the rows they appear in: taken only from the fields
+ * where the tools write row identity (`citation`, `encounterCitation`) and evidence lists
+ * (`evidence`), never from any other value. Text inside a record (a note, a display, a reason) is
+ * data: a note whose text is another patient's citation id does not make that id citable.
+ */
 export function indexCitations(rows: Record<string, unknown>[], into = new Map<string, Record<string, unknown>[]>()): Map<string, Record<string, unknown>[]> {
-  const collect = (value: unknown, row: Record<string, unknown>) => {
-    if (typeof value === 'string' && /^(pat|enc|obs|cond|med|proc|note|allergy):\S+$/.test(value)) {
-      const list = into.get(value) ?? [];
-      if (!list.includes(row)) list.push(row);
-      into.set(value, list);
-    } else if (value && typeof value === 'object') {
-      Object.values(value).forEach((item) => collect(item, row));
+  const add = (id: string, row: Record<string, unknown>) => {
+    if (!CITATION_ID.test(id)) return;
+    const list = into.get(id) ?? [];
+    if (!list.includes(row)) list.push(row);
+    into.set(id, list);
+  };
+  const evidence = (value: unknown, row: Record<string, unknown>): void => {
+    if (typeof value === 'string') add(value, row);
+    else if (value && typeof value === 'object') Object.values(value).forEach((item) => evidence(item, row));
+  };
+  const collect = (value: unknown, row: Record<string, unknown>): void => {
+    if (!value || typeof value !== 'object') return;
+    for (const [key, item] of Object.entries(value)) {
+      if (IDENTITY_KEYS.has(key) && typeof item === 'string') add(item, row);
+      else if (EVIDENCE_KEYS.has(key)) evidence(item, row);
+      else collect(item, row);
     }
   };
   rows.forEach((row) => collect(row, row));

@@ -28,7 +28,9 @@ describe('agent turns', () => {
     await model.start();
     sut = await createTestApp({
       databaseUrl: database().url,
-      env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '2000' },
+      // The turn's wall-time budget: generous, so the budget tests below end on the budget they test even on a
+      // loaded machine (a slower model is a separate case, 'too slow', which waits past it).
+      env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '8000' },
     });
   });
   afterAll(async () => {
@@ -253,7 +255,7 @@ describe('agent turns', () => {
     ['down (503)', { httpStatus: 503 }],
     ['garbage bytes', { garbage: '<html>not json' }],
     ['prose instead of the answer format', { content: 'The patient is doing well.' }],
-    ['too slow', { delayMs: 3000, then: finalAnswer('insufficient_data') }],
+    ['too slow', { delayMs: 10_000, then: finalAnswer('insufficient_data') }],
   ] as const)('makes a failure turn, never a 500, when the model is %s', async (_name, reply) => {
     model.script([reply]);
     const res = await ask('What are the latest labs?');
@@ -264,7 +266,7 @@ describe('agent turns', () => {
     expect(stored.body.finishedAt).toEqual(expect.any(String));
     const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1`, [`agent-turn:${res.body.turnId}`]);
     expect(audited).toEqual([{ action: 'agent_turn', outcome: 'error' }]);
-  });
+  }, 30_000);
 
   it('answers 404 for a patient outside the caller’s teams, before any model call', async () => {
     model.script([]);
