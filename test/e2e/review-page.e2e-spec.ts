@@ -35,7 +35,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await sut.app.listen(0, '127.0.0.1');
     base = baseUrlOf(sut.app.getHttpServer());
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
+  }, 60_000); // starting Chromium takes seconds, many on a busy machine
   afterAll(async () => {
     await browser?.close(); // first: the page holds the event stream open
     await sut?.close();
