@@ -52,7 +52,7 @@ describe('cohort generator (npm run db:generate)', () => {
     before = await schemaObjects(first().dataSource);
     const result = await run(first().dataSource, args);
     expect(result).toMatchObject({ code: 0 });
-  });
+  }, 120_000); // generating and loading 300 patients: seconds, more on a busy machine
 
   it('loads the cohort and reports rows and phases without patient data', async () => {
     const { dataSource } = first();
