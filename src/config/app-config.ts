@@ -30,6 +30,7 @@ export interface AppConfig {
     addressRequests: number;
     breakGlassRequests: number;
     breakGlassWindowSeconds: number;
+    keyPrefix: string;
   };
   fixtures: { anchorDate?: string };
   redis: { url: string };

@@ -188,6 +188,10 @@ export class EnvironmentVariables {
   @Max(604800)
   RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS = 3600;
 
+  /** Redis key prefix of the limits: deployments (or test runs) sharing one Redis give each their own. */
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, dots, dashes or underscores' })
+  RATE_LIMIT_KEY_PREFIX = 'vigil';
+
   /** JWKS of the identity provider whose access tokens Vigil accepts (RS256/ES256). */
   @Transform(emptyToUndefined)
   @IsOptional()

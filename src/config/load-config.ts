@@ -51,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       addressRequests: vars.RATE_LIMIT_ADDRESS_REQUESTS,
       breakGlassRequests: vars.RATE_LIMIT_BREAK_GLASS_REQUESTS,
       breakGlassWindowSeconds: vars.RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS,
+      keyPrefix: vars.RATE_LIMIT_KEY_PREFIX,
     },
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
     redis: { url: vars.REDIS_URL },
