@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { NestStartupLogger } from './common/logging/nest-startup-logger';
 import { declareRateLimits } from './rate-limit/rate-limit.openapi';
 
 export const DOCS_PATH = 'docs';
@@ -15,7 +16,7 @@ export const DOCS_PATH = 'docs';
  * (the benchmarks) that must still clean up after it.
  */
 export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError });
+  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, logger: new NestStartupLogger(options.logger) });
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);

@@ -8,6 +8,7 @@ import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
+import { connectionTimeouts } from '../../src/database/data-source.options';
 import { QueueSettings } from '../../src/approvals/queue/queue.settings';
 import { captureLogs } from './log-capture';
 import { TEST_REDIS_URL } from './redis';
@@ -52,7 +53,7 @@ export async function createTestApp(options: {
   // Each test app gets its own queue key prefix: workers of parallel test files share one Redis and
   // must never take each other's jobs.
   const queue = { settings: { ...options.queueSettings, prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
-  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false }, logger, queue });
+  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) }, logger, queue });
   await app.init();
   const key = loadOrCreateDevKey(config.auth.devKeyFile);
   const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>
