@@ -38,5 +38,7 @@ bootstrap().catch((error: unknown) => {
   } else {
     console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil failed to start', err: startupErrorFields(error) }));
   }
-  process.exit(1);
+  // Exit once the last line is written: stdout to a pipe is asynchronous.
+  if (logger) logger.flush(() => process.exit(1));
+  else process.exit(1);
 });

@@ -92,6 +92,8 @@ if (require.main === module) {
     } else {
       console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil worker failed to start', err: startupErrorFields(error) }));
     }
-    process.exit(1);
+    // Exit once the last line is written: stdout to a pipe is asynchronous.
+    if (logger) logger.flush(() => process.exit(1));
+    else process.exit(1);
   });
 }
