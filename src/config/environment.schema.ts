@@ -152,7 +152,7 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(0)
   @Max(3600)
-  STARTUP_REDIS_WAIT_SECONDS = 10;
+  STARTUP_REDIS_WAIT_SECONDS = 5;
 
   /** Requests one authenticated user (token subject) may make per window, over every API process. */
   @Transform(toInt)
