@@ -34,8 +34,9 @@ export async function prepareDatabase(config: AppConfig, log: Logger): Promise<P
   );
   const embedded = await startEmbeddedPostgres(database.embeddedDir);
   // PGlite is a single backend shared by every client: one pooled connection keeps transactions apart.
-  // No connection bounds: PGlite accepts statement_timeout and lock_timeout but, without timer signals
-  // in WebAssembly, never enforces them (test/integration/connection-bounds.int-spec.ts shows both).
+  // No connection bounds: PGlite (0.5) ignores them in the start-up packet, and even after
+  // `SET statement_timeout` a `pg_sleep(2)` runs to the end: without timer signals in WebAssembly it
+  // cannot enforce them.
   const target = { url: embedded.url, poolSize: 1, embedded: true };
   try {
     await initialise(target, true, true, config, log);

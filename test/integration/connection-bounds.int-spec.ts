@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
 import { connectionTimeouts, dataSourceOptions } from '../../src/database/data-source.options';
-import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { useSeededDatabase } from '../setup/database';
 
 const BOUNDS = { statementTimeoutMs: 400, lockTimeoutMs: 300, idleInTransactionTimeoutMs: 1500 };
@@ -62,16 +61,4 @@ describe('connection bounds', () => {
     expect(await failureOf(runner.query('SELECT 1'))).not.toBe('no error');
     await runner.release().catch(() => undefined);
   });
-
-  it('are not enforced by the embedded database (PGlite has no timer signals), which is why it is not given them', async () => {
-    const embedded = await startEmbeddedPostgres('memory://');
-    const source = await new DataSource(dataSourceOptions({ url: embedded.url, poolSize: 1 })).initialize();
-    try {
-      await source.query("SET statement_timeout = '200ms'");
-      expect(await failureOf(source.query('SELECT pg_sleep(0.6)'))).toBe('no error');
-    } finally {
-      await source.destroy();
-      await embedded.stop();
-    }
-  }, 60_000);
 });
