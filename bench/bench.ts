@@ -70,6 +70,11 @@ async function main(): Promise<void> {
       AGENT_MODEL_NAME: 'scripted',
       // The per-clinician hourly quota (default 60) would refuse the agent benchmark's turns with 429.
       AGENT_MAX_TURNS_PER_HOUR: '10000',
+      // The benchmark measures the service, not its request limits, and mints day-long tokens.
+      RATE_LIMIT_USER_REQUESTS: '1000000',
+      RATE_LIMIT_ADDRESS_REQUESTS: '1000000',
+      RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
+      AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
     };
     const config = loadConfig(vigilEnv);
     const key = loadOrCreateDevKey(config.auth.devKeyFile);

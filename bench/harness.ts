@@ -60,7 +60,13 @@ export async function withBenchApp<T>(label: string, env: Record<string, string>
     const url = await createDatabase(name);
     created = true;
     const postgres = await migrateAndSeed(url);
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'), ...env });
+    const config = loadConfig({
+      NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+      // Thousands of requests from one user and address: the benchmark measures the service, not its request limits.
+      RATE_LIMIT_USER_REQUESTS: '1000000', RATE_LIMIT_ADDRESS_REQUESTS: '1000000', RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
+      AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
+      ...env,
+    });
     app = await createApp(
       { config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') },
       { abortOnError: false },

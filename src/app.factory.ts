@@ -5,6 +5,8 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { NestStartupLogger } from './common/logging/nest-startup-logger';
+import { declareRateLimits } from './rate-limit/rate-limit.openapi';
 
 export const DOCS_PATH = 'docs';
 
@@ -14,7 +16,7 @@ export const DOCS_PATH = 'docs';
  * (the benchmarks) that must still clean up after it.
  */
 export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError });
+  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, logger: new NestStartupLogger(options.logger) });
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);
@@ -39,8 +41,16 @@ function setUpOpenApi(app: INestApplication): void {
         'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id.',
     )
     .setVersion('0.1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'A JWS access token from the identity provider (AUTH_JWKS_URL), verified as RFC8725 recommends: asymmetric algorithms only ' +
+        '(RS256, ES256, PS256, EdDSA; never `none` or HMAC), the key chosen by `kid` from the JWKS, `iss` and `aud` checked, ' +
+        '`exp` required and the lifetime bounded (AUTH_MAX_TOKEN_LIFETIME_SECONDS).',
+    })
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = declareRateLimits(SwaggerModule.createDocument(app, config));
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
 }

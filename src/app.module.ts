@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
 
@@ -37,6 +38,7 @@ export class AppModule {
         CohortModule,
         AuditModule,
         AuthModule,
+        RateLimitModule,
         ToolsModule,
         ApprovalsModule,
         AgentModule,

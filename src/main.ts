@@ -1,16 +1,22 @@
 import 'reflect-metadata';
+import { Logger } from 'pino';
 import { createApp, DOCS_PATH } from './app.factory';
 import { createRootLogger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './database/database-bootstrap';
-import { toSafeError } from './phi/log-redaction';
+import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
+
+let logger: Logger | undefined;
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const logger = createRootLogger(config.log.level);
+  logger = createRootLogger(config.log.level);
+  // A Postgres (or Redis) that comes up after Vigil is waited for, with backoff, not a reason to exit.
+  if (config.database.url) await waitForPostgres(config.database.url, config.startup.maxWaitSeconds * 1000, logger);
   const database = await prepareDatabase(config, logger);
+  await waitForRedis(config.redis.url, config.startup.redisWaitSeconds * 1000, logger, { required: false });
 
-  const app = await createApp({ config, database: database.target, logger });
+  const app = await createApp({ config, database: database.target, logger }, { abortOnError: false });
   app.getHttpServer().on('close', () => void database.stop());
   await app.listen(config.http.port, config.http.host);
 
@@ -26,9 +32,13 @@ bootstrap().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     // Before the logger exists: plain text, one line per bad variable (names only, never values).
     console.error(error.message);
+  } else if (logger) {
+    // Type and code only: a driver's message names hosts and ports, and may quote SQL.
+    logger.fatal({ err: startupErrorFields(error) }, 'Vigil failed to start');
   } else {
-    const err = error instanceof Error ? toSafeError(error) : { type: typeof error };
-    console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil failed to start', err }));
+    console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil failed to start', err: startupErrorFields(error) }));
   }
-  process.exit(1);
+  // Exit once the last line is written: stdout to a pipe is asynchronous.
+  if (logger) logger.flush(() => process.exit(1));
+  else process.exit(1);
 });

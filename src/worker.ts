@@ -15,8 +15,9 @@ import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './database/database-bootstrap';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
-import { toSafeError } from './phi/log-redaction';
 import { RedisModule } from './redis/redis.module';
+import { NestStartupLogger } from './common/logging/nest-startup-logger';
+import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
 
 export interface WorkerModuleOptions {
   config: AppConfig;
@@ -52,7 +53,11 @@ export class WorkerModule {
 }
 
 export async function createWorker(options: WorkerModuleOptions): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(options), { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(options), {
+    bufferLogs: true,
+    abortOnError: false,
+    logger: new NestStartupLogger(options.logger),
+  });
   app.useLogger(app.get(Logger));
   app.flushLogs();
   // SIGTERM/SIGINT close the context: the worker finishes or releases its in-flight jobs first.
@@ -61,13 +66,18 @@ export async function createWorker(options: WorkerModuleOptions): Promise<INestA
   return app;
 }
 
+let logger: PinoLogger | undefined;
+
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   if (!config.database.url) {
     // The embedded database (PGlite) lives inside one process; a separate worker cannot share it.
     throw new ConfigError(['DATABASE_URL: required by `npm run worker` (the embedded database cannot be shared between processes)']);
   }
-  const logger = createRootLogger(config.log.level);
+  logger = createRootLogger(config.log.level);
+  // The worker needs both: it waits for each, with backoff, up to STARTUP_MAX_WAIT_SECONDS.
+  await waitForPostgres(config.database.url, config.startup.maxWaitSeconds * 1000, logger);
+  await waitForRedis(config.redis.url, config.startup.maxWaitSeconds * 1000, logger, { required: true });
   const database = await prepareDatabase(config, logger);
   await createWorker({ config, database: database.target, logger });
   logger.info({ pid: process.pid }, 'Vigil worker started');
@@ -77,10 +87,13 @@ if (require.main === module) {
   bootstrap().catch((error: unknown) => {
     if (error instanceof ConfigError) {
       console.error(error.message);
+    } else if (logger) {
+      logger.fatal({ err: startupErrorFields(error) }, 'Vigil worker failed to start');
     } else {
-      const err = error instanceof Error ? toSafeError(error) : { type: typeof error };
-      console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil worker failed to start', err }));
+      console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil worker failed to start', err: startupErrorFields(error) }));
     }
-    process.exit(1);
+    // Exit once the last line is written: stdout to a pipe is asynchronous.
+    if (logger) logger.flush(() => process.exit(1));
+    else process.exit(1);
   });
 }

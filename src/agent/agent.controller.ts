@@ -1,3 +1,4 @@
+import { ApiUuidParam } from '../common/validation/uuid';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Caller } from '../auth/caller';
@@ -32,6 +33,7 @@ export class AgentController {
   @Roles(StaffRole.Clinician)
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'agent_turn', summary: 'Ask the agent a question about this patient; every statement cites rows its tools returned.' })
+  @ApiUuidParam('patientId')
   @ApiOkResponse({ type: AgentTurnDto })
   @ApiUnauthorizedResponse({ type: ProblemDto })
   @ApiForbiddenResponse({ type: ProblemDto })
@@ -48,6 +50,8 @@ export class AgentController {
   @Roles(StaffRole.Clinician)
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'get_agent_turn', summary: 'A stored turn: its outcome and every tool call with the envelope the model read.' })
+  @ApiUuidParam('patientId')
+  @ApiUuidParam('turnId')
   @ApiOkResponse({ type: StoredAgentTurnDto })
   @ApiUnauthorizedResponse({ type: ProblemDto })
   @ApiForbiddenResponse({ type: ProblemDto })

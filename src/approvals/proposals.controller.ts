@@ -1,3 +1,4 @@
+import { ApiUuidParam } from '../common/validation/uuid';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -48,6 +49,7 @@ export class ProposalsController {
   @AuditedAction('proposal.create')
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
+  @ApiUuidParam('patientId')
   @ApiCreatedResponse({ description: 'The pending proposal.' })
   create(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
     return this.proposals.create(caller, patientId, body);
@@ -66,6 +68,7 @@ export class ProposalsController {
   @AuditedAction('proposal.read')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
+  @ApiUuidParam('proposalId')
   get(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string) {
     return this.proposals.get(caller, proposalId);
   }
@@ -75,6 +78,7 @@ export class ProposalsController {
   @AuditedAction('proposal.approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
+  @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
   approve(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.approve(caller, proposalId, body);
@@ -85,6 +89,7 @@ export class ProposalsController {
   @AuditedAction('proposal.reject')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
+  @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto })
   reject(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.reject(caller, proposalId, body);
@@ -95,6 +100,7 @@ export class ProposalsController {
   @AuditedAction('proposal.edit_and_approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
+  @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or the edit would leave too few reviewers to approve it (`quorum_unreachable`).' })
   editAndApprove(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
     return this.proposals.editAndApprove(caller, proposalId, body);
@@ -105,6 +111,7 @@ export class ProposalsController {
   @AuditedAction('proposal.withdraw_approval')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'withdraw_approval', summary: 'Take back your approval of the given version while the proposal is still pending.' })
+  @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or no approval of yours to withdraw.' })
   withdrawApproval(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.withdrawApproval(caller, proposalId, body);
@@ -115,6 +122,7 @@ export class ProposalsController {
   @AuditedAction('proposal.cancel')
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
+  @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto })
   cancel(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.cancel(caller, proposalId, body);

@@ -62,8 +62,9 @@ export class AuthGuard implements CanActivate {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthenticated();
     let subject: string;
+    let tokenExpiresAt: number;
     try {
-      subject = await this.tokens.subjectOf(token);
+      ({ subject, expiresAt: tokenExpiresAt } = await this.tokens.verify(token));
     } catch (error) {
       if (error instanceof InvalidTokenError) throw unauthenticated();
       throw error;
@@ -71,7 +72,7 @@ export class AuthGuard implements CanActivate {
     const user = await this.cohort.staffUserByUsername(subject);
     if (!user || !user.active || !STAFF_ROLES.has(user.role)) throw unauthenticated();
 
-    request.caller = { userId: user.id, username: user.username, role: user.role as StaffRole, careTeamIds: user.careTeamIds };
+    request.caller = { userId: user.id, username: user.username, role: user.role as StaffRole, careTeamIds: user.careTeamIds, tokenExpiresAt };
     if (!allowed.includes(user.role as StaffRole)) throw forbidden();
     return true;
   }

@@ -6,6 +6,8 @@ export interface Caller {
   username: string;
   role: StaffRole;
   careTeamIds: string[];
+  /** When the caller's token expires (ms since the epoch); long-lived responses (event streams) end then. */
+  tokenExpiresAt?: number;
 }
 
 /** The request property the auth guard fills in. */

@@ -7,10 +7,23 @@ export const DEV_TOKEN_ALGORITHM = 'HS256';
 
 export class InvalidTokenError extends Error {}
 
+/** Signature algorithms accepted from the identity provider: asymmetric only, so a token HMAC-signed with a public key (alg confusion) or `none` never verifies. */
+const PROVIDER_ALGORITHMS = ['RS256', 'ES256', 'PS256', 'EdDSA'];
+/** Seconds of clock difference tolerated between Vigil and the issuer. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+export interface VerifiedToken {
+  /** The staff username the token names. */
+  subject: string;
+  /** When the token stops being valid (ms since the epoch): sessions and streams end then. */
+  expiresAt: number;
+}
+
 /**
  * Verifies bearer tokens: against the identity provider's JWKS, or in development against the
- * local signing key. Issuer, audience, expiry and signature are all checked; only the subject is
- * used, since roles and care teams come from the database.
+ * local signing key. Issuer, audience, signature and a bounded lifetime are checked (`exp` is
+ * required, `exp` − `iat` at most AUTH_MAX_TOKEN_LIFETIME_SECONDS, no `iat` in the future); only the
+ * subject and expiry are used, since roles and care teams come from the database.
  */
 @Injectable()
 export class TokenService {
@@ -18,25 +31,45 @@ export class TokenService {
   private readonly devKey?: Uint8Array;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    if (config.auth.jwksUrl) this.jwks = createRemoteJWKSet(new URL(config.auth.jwksUrl));
+    if (config.auth.jwksUrl) {
+      // The JWKS is refetched after AUTH_JWKS_CACHE_SECONDS, so a key the provider removed stops verifying within it.
+      const cacheMaxAge = config.auth.jwksCacheSeconds * 1000;
+      this.jwks = createRemoteJWKSet(new URL(config.auth.jwksUrl), { cacheMaxAge, cooldownDuration: Math.min(cacheMaxAge, 30_000), timeoutDuration: 5000 });
+    }
     if (config.auth.devMode) this.devKey = loadOrCreateDevKey(config.auth.devKeyFile);
   }
 
-  /** The token's subject (a staff username); throws InvalidTokenError for any defect. */
-  async subjectOf(token: string): Promise<string> {
-    const options = { issuer: this.config.auth.issuer, audience: this.config.auth.audience, clockTolerance: 5 };
+
+  /** The token's subject and expiry; throws InvalidTokenError for any defect. */
+  async verify(token: string, now = Date.now()): Promise<VerifiedToken> {
+    const options = {
+      issuer: this.config.auth.issuer,
+      audience: this.config.auth.audience,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['exp', 'sub'],
+      currentDate: new Date(now),
+    };
     let payload: JWTPayload | undefined;
     try {
       if (this.devKey && isHmacToken(token)) {
         payload = (await jwtVerify(token, this.devKey, { ...options, algorithms: [DEV_TOKEN_ALGORITHM] })).payload;
       } else if (this.jwks) {
-        payload = (await jwtVerify(token, this.jwks, { ...options, algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA'] })).payload;
+        payload = (await jwtVerify(token, this.jwks, { ...options, algorithms: PROVIDER_ALGORITHMS })).payload;
       }
     } catch {
       throw new InvalidTokenError();
     }
-    if (!payload || typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError();
-    return payload.sub;
+    if (!payload || typeof payload.sub !== 'string' || payload.sub.length === 0 || typeof payload.exp !== 'number') throw new InvalidTokenError();
+    if (!this.lifetimeIsBounded(payload, Math.floor(now / 1000))) throw new InvalidTokenError();
+    return { subject: payload.sub, expiresAt: payload.exp * 1000 };
+  }
+
+  /** A token may not live longer than the configured maximum, counted from `iat` (or from now without one). */
+  private lifetimeIsBounded(payload: JWTPayload, nowSeconds: number): boolean {
+    const { exp, iat } = payload as { exp: number; iat?: number };
+    if (iat !== undefined && iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) return false;
+    const start = iat ?? nowSeconds;
+    return exp - start <= this.config.auth.maxTokenLifetimeSeconds + CLOCK_TOLERANCE_SECONDS;
   }
 }
 

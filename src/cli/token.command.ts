@@ -15,9 +15,11 @@ export async function tokenCommand(args: string[], out: (line: string) => void):
   }
   const [username] = args.filter((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--ttl');
   const ttlIndex = args.indexOf('--ttl');
-  const ttlSeconds = ttlIndex >= 0 ? Number(args[ttlIndex + 1]) : 3600;
-  if (!username || !Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > 86_400) {
-    out('usage: npm run token -- <username> [--ttl seconds (1-86400)]   e.g. npm run token -- dr.okafor');
+  // The service refuses tokens living longer than AUTH_MAX_TOKEN_LIFETIME_SECONDS: never mint one.
+  const maxTtl = config.auth.maxTokenLifetimeSeconds;
+  const ttlSeconds = ttlIndex >= 0 ? Number(args[ttlIndex + 1]) : Math.min(3600, maxTtl);
+  if (!username || !Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > maxTtl) {
+    out(`usage: npm run token -- <username> [--ttl seconds (1-${maxTtl}, AUTH_MAX_TOKEN_LIFETIME_SECONDS)]   e.g. npm run token -- dr.okafor`);
     return 2;
   }
   const key = loadOrCreateDevKey(config.auth.devKeyFile);

@@ -11,6 +11,26 @@ export interface AppConfig {
     migrateOnStart: boolean;
     seedOnStart: boolean;
     embeddedDir: string;
+    /** Refuse to start in production on the embedded database unless this is true. */
+    allowEmbeddedInProduction: boolean;
+    /** Bounds set on every connection (milliseconds; 0 = no bound). */
+    statementTimeoutMs: number;
+    lockTimeoutMs: number;
+    idleInTransactionTimeoutMs: number;
+  };
+  startup: {
+    /** Longest wait for Postgres (and, in the worker, Redis) before start-up fails. */
+    maxWaitSeconds: number;
+    /** Longest the API waits for Redis before starting without it. */
+    redisWaitSeconds: number;
+  };
+  rateLimit: {
+    windowSeconds: number;
+    userRequests: number;
+    addressRequests: number;
+    breakGlassRequests: number;
+    breakGlassWindowSeconds: number;
+    keyPrefix: string;
   };
   fixtures: { anchorDate?: string };
   redis: { url: string };
@@ -24,6 +44,9 @@ export interface AppConfig {
     /** Development tokens (HS256, local key) accepted; false in production. */
     devMode: boolean;
     devKeyFile: string;
+    /** Longest accepted token lifetime; `exp` is required. */
+    maxTokenLifetimeSeconds: number;
+    jwksCacheSeconds: number;
   };
   agent: {
     /** Undefined means: no model configured (the agent routes answer 503). */

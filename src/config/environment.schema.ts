@@ -111,11 +111,106 @@ export class EnvironmentVariables {
   @Validate(IsTimeZoneName)
   CLINIC_TIME_ZONE = 'UTC';
 
+  /**
+   * Production without DATABASE_URL would run the embedded database seeded with the fixture staff;
+   * it refuses to start unless this says that is really wanted (a demo).
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION = false;
+
+  /** Longest any one SQL statement may run (Postgres `statement_timeout`); 0 turns the bound off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 30000;
+
+  /** Longest a statement waits for a lock (`lock_timeout`). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600000)
+  DATABASE_LOCK_TIMEOUT_MS = 10000;
+
+  /** A session idle inside an open transaction this long is ended (`idle_in_transaction_session_timeout`). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600000)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60000;
+
+  /** How long the API and the worker wait at start-up for Postgres (and the worker for Redis) before giving up. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  STARTUP_MAX_WAIT_SECONDS = 120;
+
+  /** How long the API waits at start-up for Redis before it starts without it (reads need no Redis). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  STARTUP_REDIS_WAIT_SECONDS = 5;
+
+  /** Requests one authenticated user (token subject) may make per window, over every API process. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  RATE_LIMIT_USER_REQUESTS = 600;
+
+  /** Requests one client address may make per window without a valid token (public routes, refused tokens). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  RATE_LIMIT_ADDRESS_REQUESTS = 300;
+
+  /** The window of the user and address limits. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  RATE_LIMIT_WINDOW_SECONDS = 60;
+
+  /** Requests with X-Break-Glass-Reason one user may make per break-glass window (on top of the user limit). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  RATE_LIMIT_BREAK_GLASS_REQUESTS = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(604800)
+  RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS = 3600;
+
+  /** Redis key prefix of the limits: deployments (or test runs) sharing one Redis give each their own. */
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, dots, dashes or underscores' })
+  RATE_LIMIT_KEY_PREFIX = 'vigil';
+
   /** JWKS of the identity provider whose access tokens Vigil accepts (RS256/ES256). */
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
   AUTH_JWKS_URL?: string;
+
+  /** Longest token lifetime accepted (`exp` − `iat`, or `exp` − now without `iat`); `exp` is always required. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  AUTH_MAX_TOKEN_LIFETIME_SECONDS = 3600;
+
+  /** How long the JWKS is trusted before it is fetched again: a key removed at the provider stops working within this. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  AUTH_JWKS_CACHE_SECONDS = 300;
 
   @IsString()
   AUTH_ISSUER = 'vigil-dev';

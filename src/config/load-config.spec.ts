@@ -43,6 +43,28 @@ describe(loadConfig.name, () => {
     );
   });
 
+  it('refuses in production a plain-http JWKS and the embedded database unless explicitly allowed', () => {
+    const production = { NODE_ENV: 'production', AUTH_JWKS_URL: 'https://idp.example.org/jwks', DATABASE_URL: 'postgres://vigil@db/vigil' };
+    expect(loadConfig(production).env).toBe('production');
+    expect(() => loadConfig({ ...production, AUTH_JWKS_URL: 'http://idp.example.org/jwks' })).toThrow(/- AUTH_JWKS_URL: must be an https URL/);
+    expect(loadConfig({ AUTH_JWKS_URL: 'http://127.0.0.1:8080/jwks' }).auth.jwksUrl).toBe('http://127.0.0.1:8080/jwks');
+    expect(() => loadConfig({ ...production, DATABASE_URL: '' })).toThrow(/- DATABASE_URL: required in production/);
+    expect(loadConfig({ ...production, DATABASE_URL: '', VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: 'true' }).database.url).toBeUndefined();
+  });
+
+  it('bounds token lifetimes, statements, locks and start-up waits by default, and reads each bound', () => {
+    const defaults = loadConfig({});
+    expect(defaults.auth).toMatchObject({ maxTokenLifetimeSeconds: 3600, jwksCacheSeconds: 300 });
+    expect(defaults.database).toMatchObject({ statementTimeoutMs: 30000, lockTimeoutMs: 10000, idleInTransactionTimeoutMs: 60000 });
+    expect(defaults.startup).toEqual({ maxWaitSeconds: 120, redisWaitSeconds: 5 });
+    expect(defaults.rateLimit).toEqual({ windowSeconds: 60, userRequests: 600, addressRequests: 300, breakGlassRequests: 20, breakGlassWindowSeconds: 3600, keyPrefix: 'vigil' });
+    const set = loadConfig({
+      AUTH_MAX_TOKEN_LIFETIME_SECONDS: '600', DATABASE_STATEMENT_TIMEOUT_MS: '5000', STARTUP_MAX_WAIT_SECONDS: '30', RATE_LIMIT_BREAK_GLASS_REQUESTS: '3',
+    });
+    expect([set.auth.maxTokenLifetimeSeconds, set.database.statementTimeoutMs, set.startup.maxWaitSeconds, set.rateLimit.breakGlassRequests]).toEqual([600, 5000, 30, 3]);
+    expect(() => loadConfig({ AUTH_MAX_TOKEN_LIFETIME_SECONDS: '0' })).toThrow(/- AUTH_MAX_TOKEN_LIFETIME_SECONDS:/);
+  });
+
   it('configures no model by default, reads the agent variables, and needs a model name with a base URL', () => {
     expect(loadConfig({}).agent).toEqual({ maxModelCalls: 6, maxToolCalls: 8, timeoutMs: 30000, maxTokens: 60000, maxTurnsPerHour: 60 });
     expect(

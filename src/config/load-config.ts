@@ -20,6 +20,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production && vars.AUTH_DEV_MODE === true) problems.push('AUTH_DEV_MODE: development tokens are never accepted in production');
   const devMode = vars.AUTH_DEV_MODE ?? (!production && !vars.AUTH_JWKS_URL);
   if (!devMode && !vars.AUTH_JWKS_URL) problems.push('AUTH_JWKS_URL: required unless AUTH_DEV_MODE is on (it is off in production)');
+  if (production && vars.AUTH_JWKS_URL && !vars.AUTH_JWKS_URL.startsWith('https://'))
+    problems.push('AUTH_JWKS_URL: must be an https URL in production (keys fetched in clear text can be replaced on the way)');
+  if (production && !vars.DATABASE_URL && !vars.VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION)
+    problems.push(
+      'DATABASE_URL: required in production (without it Vigil would run the embedded database with the fixture staff; ' +
+        'set VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=true if that is really wanted)',
+    );
   if (vars.AGENT_MODEL_BASE_URL && !vars.AGENT_MODEL_NAME) problems.push('AGENT_MODEL_NAME: required when AGENT_MODEL_BASE_URL is set');
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -32,6 +39,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       migrateOnStart: vars.DATABASE_MIGRATE_ON_START,
       seedOnStart: vars.FIXTURES_SEED_ON_START,
       embeddedDir: vars.EMBEDDED_DATABASE_DIR,
+      allowEmbeddedInProduction: vars.VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION,
+      statementTimeoutMs: vars.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: vars.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: vars.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    startup: { maxWaitSeconds: vars.STARTUP_MAX_WAIT_SECONDS, redisWaitSeconds: vars.STARTUP_REDIS_WAIT_SECONDS },
+    rateLimit: {
+      windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS,
+      userRequests: vars.RATE_LIMIT_USER_REQUESTS,
+      addressRequests: vars.RATE_LIMIT_ADDRESS_REQUESTS,
+      breakGlassRequests: vars.RATE_LIMIT_BREAK_GLASS_REQUESTS,
+      breakGlassWindowSeconds: vars.RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS,
+      keyPrefix: vars.RATE_LIMIT_KEY_PREFIX,
     },
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
     redis: { url: vars.REDIS_URL },
@@ -43,6 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       audience: vars.AUTH_AUDIENCE,
       devMode,
       devKeyFile: vars.AUTH_DEV_KEY_FILE,
+      maxTokenLifetimeSeconds: vars.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
+      jwksCacheSeconds: vars.AUTH_JWKS_CACHE_SECONDS,
     },
     agent: {
       baseUrl: vars.AGENT_MODEL_BASE_URL,

@@ -4,16 +4,33 @@ import { AGENT_ENTITIES } from '../agent/entities';
 import { APPROVAL_ENTITIES } from '../approvals/entities';
 import { COHORT_ENTITIES } from '../cohort/entities';
 import { MIGRATIONS } from './migrations';
+import { AppConfig } from '../config/app-config';
 
 export interface DatabaseTarget {
   url: string;
   poolSize: number;
   /** True when the URL points at the in-process PGlite server started by Vigil. */
   embedded: boolean;
+  /** Bounds on every connection of the service (the CLI's batch jobs connect without them). */
+  timeouts?: ConnectionTimeouts;
+}
+
+/** Milliseconds; 0 turns a bound off. */
+export interface ConnectionTimeouts {
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+/** The service's connection bounds, from its configuration. */
+export function connectionTimeouts(config: AppConfig): ConnectionTimeouts {
+  const { statementTimeoutMs, lockTimeoutMs, idleInTransactionTimeoutMs } = config.database;
+  return { statementTimeoutMs, lockTimeoutMs, idleInTransactionTimeoutMs };
 }
 
 /** The single definition of how Vigil talks to Postgres: the app, the CLI and the tests all use it. */
-export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize'>): DataSourceOptions {
+export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize' | 'timeouts'>): DataSourceOptions {
+  const timeouts = target.timeouts;
   return {
     type: 'postgres',
     url: target.url,
@@ -28,6 +45,16 @@ export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize
     migrationsRun: false,
     // TypeORM's logger prints SQL and parameters (PHI); failures surface as errors we log safely.
     logging: false,
-    extra: { max: target.poolSize, application_name: 'vigil' },
+    extra: {
+      max: target.poolSize,
+      application_name: 'vigil',
+      // Sent in each connection's start-up packet, so every session of the pool has them from its first
+      // statement: no query runs, and no lock is waited for, without bound; nor is a transaction left open.
+      ...(timeouts && {
+        statement_timeout: timeouts.statementTimeoutMs,
+        lock_timeout: timeouts.lockTimeoutMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+      }),
+    },
   };
 }

@@ -2,9 +2,9 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
-import { DatabaseTarget, dataSourceOptions } from './data-source.options';
+import { connectionTimeouts, DatabaseTarget, dataSourceOptions } from './data-source.options';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { describeDatabaseUrl, runMigrations } from './schema';
+import { runMigrations } from './schema';
 
 export interface PreparedDatabase {
   target: DatabaseTarget;
@@ -20,18 +20,23 @@ export interface PreparedDatabase {
 export async function prepareDatabase(config: AppConfig, log: Logger): Promise<PreparedDatabase> {
   const { database } = config;
   if (database.url) {
-    log.info({ database: describeDatabaseUrl(database.url) }, 'Using the Postgres server from DATABASE_URL');
-    const target = { url: database.url, poolSize: database.poolSize, embedded: false };
+    // Neither host nor port in the log: start-up lines are shipped to log stores that need neither.
+    log.info('Using the Postgres server from DATABASE_URL');
+    const target = { url: database.url, poolSize: database.poolSize, embedded: false, timeouts: connectionTimeouts(config) };
     await initialise(target, database.migrateOnStart, database.seedOnStart, config, log);
     return { target, stop: async () => undefined };
   }
 
+  if (config.env === 'production') log.warn('Production on the embedded database with the fixture staff (VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION)');
   log.info(
     { location: database.embeddedDir },
     'No DATABASE_URL set: starting the embedded Postgres (PGlite); it will be migrated and loaded with the fixture cohort',
   );
   const embedded = await startEmbeddedPostgres(database.embeddedDir);
   // PGlite is a single backend shared by every client: one pooled connection keeps transactions apart.
+  // No connection bounds: PGlite (0.5) ignores them in the start-up packet, and even after
+  // `SET statement_timeout` a `pg_sleep(2)` runs to the end: without timer signals in WebAssembly it
+  // cannot enforce them.
   const target = { url: embedded.url, poolSize: 1, embedded: true };
   try {
     await initialise(target, true, true, config, log);

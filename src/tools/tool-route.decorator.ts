@@ -1,3 +1,4 @@
+import { ApiUuidParam } from '../common/validation/uuid';
 import { applyDecorators, createParamDecorator, ExecutionContext, Get, HttpStatus, Param, ParseUUIDPipe, SetMetadata } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -6,7 +7,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { AuthenticatedRequest, Caller } from '../auth/caller';
@@ -32,10 +32,11 @@ export function ToolRoute(name: ToolName, path: string, summary: string): Method
     Roles(...TOOL_ROLES),
     ApiBearerAuth(),
     ApiOperation({ operationId: name, summary }),
-    ApiParam({ name: 'patientId', format: 'uuid' }),
+    ApiUuidParam('patientId'),
     ApiHeader({
       name: BREAK_GLASS_HEADER,
       required: false,
+      schema: { type: 'string', minLength: 10, maxLength: 500 },
       description: 'Emergency access (clinicians only): the reason, 10–500 characters. Allowed, audited and flagged.',
     }),
     ApiOkResponse({ type: ToolEnvelopeDto }),

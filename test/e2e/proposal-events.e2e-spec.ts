@@ -83,6 +83,24 @@ describe('GET /proposals/events', () => {
     stream.close();
   });
 
+  it('ends when the token that opened it expires, with a last comment saying so, while a long-lived token keeps its stream', async () => {
+    const token = await sut.tokenFor('rev.santos', { ttlSeconds: 3 });
+    const minted = Date.now();
+    const shortLived = await openEventStream(base, '/proposals/events', token);
+    const longLived = await open('rev.santos');
+    expect(shortLived.status).toBe(200);
+    await shortLived.ended;
+    const lasted = Date.now() - minted;
+    // exp = iat + 3 s in whole seconds, so the stream lives between 2 and 3 s (plus scheduling).
+    expect(lasted).toBeGreaterThan(1_900);
+    expect(lasted).toBeLessThan(4_500);
+    expect(shortLived.comments.at(-1)).toBe('token expired');
+    expect(longLived.comments).not.toContain('token expired');
+    // Once past the verifier's clock tolerance (5 s) the same token opens nothing.
+    await sleep(Math.max(0, 9_000 - (Date.now() - minted)));
+    expect((await openEventStream(base, '/proposals/events', token)).status).toBe(401);
+  }, 20_000);
+
   it('sends each reviewer their own teams’ changes, never another team’s, with ids and states only', async () => {
     const north = await open('rev.santos');
     const south = await open('rev.haddad');

@@ -26,6 +26,15 @@ describe('starting the service', () => {
     expect(result.stderr + result.stdout).not.toContain('hunter2');
   });
 
+  it('refuses to start in production on the embedded database (fixture staff) or with a plain-http JWKS, unless told to', () => {
+    const production = { ...baseEnv, NODE_ENV: 'production', AUTH_JWKS_URL: 'http://idp.example.org/jwks' };
+    const result = spawnSync(process.execPath, [MAIN], { env: production, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/- DATABASE_URL: required in production/);
+    expect(result.stderr).toMatch(/- AUTH_JWKS_URL: must be an https URL in production/);
+    expect(result.stdout).not.toMatch(/embedded/);
+  });
+
   describe('with no DATABASE_URL', () => {
     let child: ChildProcess;
     const output: string[] = [];

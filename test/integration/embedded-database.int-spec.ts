@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { connectionTimeouts, dataSourceOptions } from '../../src/database/data-source.options';
 import { prepareDatabase, PreparedDatabase } from '../../src/database/database-bootstrap';
 import { pendingSchemaChanges } from '../../src/database/schema';
 import { patients } from '../../fixtures';
@@ -59,7 +59,7 @@ describe('external database (DATABASE_URL set)', () => {
     // An address where nothing listens: if prepareDatabase tried to connect, it would throw.
     const config = loadConfig({ DATABASE_URL: 'postgres://vigil:secret@127.0.0.1:1/vigil' });
     const prepared = await prepareDatabase(config, pino({}, logs.stream));
-    expect(prepared.target).toEqual({ url: config.database.url, poolSize: 10, embedded: false });
+    expect(prepared.target).toEqual({ url: config.database.url, poolSize: 10, embedded: false, timeouts: connectionTimeouts(config) });
     expect(logs.lines.join('\n')).not.toContain('secret');
     expect(logs.lines.join('\n')).not.toContain('fixture');
   });

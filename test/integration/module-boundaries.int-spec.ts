@@ -42,6 +42,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
+  // Request limits: the caller from auth's token check, counted in Redis.
+  'rate-limit': ['auth', 'common', 'config', 'redis'],
   // The synthetic cohort generator writes cohort's tables with cohort's vocabularies; only the CLI runs it.
   generator: ['cohort', 'config', 'terminology'],
   // The fixture cohort is data in cohort's shapes.

@@ -2,12 +2,13 @@ import { INestApplication } from '@nestjs/common';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
+import { connectionTimeouts } from '../../src/database/data-source.options';
 import { QueueSettings } from '../../src/approvals/queue/queue.settings';
 import { captureLogs } from './log-capture';
 import { TEST_REDIS_URL } from './redis';
@@ -28,9 +29,11 @@ export async function createTestApp(options: {
   env?: Record<string, string>;
   /** Queue settings on top of the environment's (they are read from the process environment, not `env`). */
   queueSettings?: Partial<QueueSettings>;
+  /** A second app running beside the first (two API processes): it keeps the first app's out-of-context logger. */
+  besideAnother?: boolean;
 }): Promise<TestApp> {
   // nestjs-pino keeps the first app's logger in a module-level variable; each test app needs its own.
-  __resetOutOfContextForTests();
+  if (!options.besideAnother) __resetOutOfContextForTests();
   const logs = captureLogs();
   const devKeyFile = join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key');
   const config = loadConfig({
@@ -38,15 +41,21 @@ export async function createTestApp(options: {
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl ?? TEST_REDIS_URL,
     AUTH_DEV_KEY_FILE: devKeyFile,
+    // Test files share one Redis and send thousands of requests as a few users from one address:
+    // their own key prefix, and limits no test reaches unless it sets its own (rate-limits.e2e-spec).
+    RATE_LIMIT_KEY_PREFIX: `vigil-test-${basename(dirname(devKeyFile))}`,
+    RATE_LIMIT_USER_REQUESTS: '1000000',
+    RATE_LIMIT_ADDRESS_REQUESTS: '1000000',
+    RATE_LIMIT_BREAK_GLASS_REQUESTS: '100000',
     ...options.env,
   });
   const logger = createRootLogger('debug', logs.stream);
   // Each test app gets its own queue key prefix: workers of parallel test files share one Redis and
   // must never take each other's jobs.
   const queue = { settings: { ...options.queueSettings, prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
-  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false }, logger, queue });
+  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) }, logger, queue });
   await app.init();
-  const key = loadOrCreateDevKey(devKeyFile);
+  const key = loadOrCreateDevKey(config.auth.devKeyFile);
   const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>
     mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ...token });
   return { app, logs: logs.lines, tokenFor, close: () => app.close() };

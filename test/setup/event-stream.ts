@@ -17,6 +17,8 @@ export interface EventStreamClient {
   /** The first event (already received or still to come) that matches, or a rejection after `timeoutMs`. */
   next(matches: (event: StreamEvent) => boolean, timeoutMs?: number): Promise<StreamEvent>;
   close(): void;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
 }
 
 /**
@@ -30,6 +32,7 @@ export function openEventStream(baseUrl: string, path: string, token?: string): 
     const request = get(`${baseUrl}${path}`, { headers }, (response) => {
       response.setEncoding('utf8');
       response.on('error', () => undefined); // "aborted", when close() hangs up
+      const ended = new Promise<void>((done) => response.on('end', () => done()));
       let raw = '';
       let pending = '';
       const events: StreamEvent[] = [];
@@ -69,6 +72,7 @@ export function openEventStream(baseUrl: string, path: string, token?: string): 
             check();
           }),
         close: () => request.destroy(),
+        ended,
       };
       if (client.status === 200) return resolve(client);
       response.on('end', () => resolve({ ...client, body: raw }));

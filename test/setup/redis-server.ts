@@ -91,7 +91,7 @@ export function describeWithRedisServer(name: string, body: (server: () => TestR
   });
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -68,5 +68,7 @@ export class ScheduleOutreachContentDto {
 
 /** Citation ids as the tools return them (`obs:<uuid>`), up to 50. */
 export const CITATION = /^(pat|enc|obs|cond|med|proc|note|allergy):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The longest string CITATION matches (`allergy:` and a UUID), declared in the OpenAPI document. */
+export const CITATION_MAX_LENGTH = 'allergy:'.length + 36;
 export const MAX_CITATIONS = 50;
 export const citationListValidators = [ArrayMaxSize(MAX_CITATIONS)];

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { ProposalKind, ProposalStatus } from '../enum';
-import { CITATION, MAX_CITATIONS } from './proposal-content.dto';
+import { CITATION, CITATION_MAX_LENGTH, MAX_CITATIONS } from './proposal-content.dto';
 
 export class CreateProposalDto {
   @ApiProperty({ enum: ProposalKind })
@@ -23,7 +23,7 @@ export class CreateProposalDto {
   @Length(10, 2000)
   rationale: string;
 
-  @ApiProperty({ type: [String], maxItems: MAX_CITATIONS, example: ['obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11'], description: 'Rows of this patient the proposal rests on.' })
+  @ApiProperty({ type: [String], maxItems: MAX_CITATIONS, items: { type: 'string', maxLength: CITATION_MAX_LENGTH }, example: ['obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11'], description: 'Rows of this patient the proposal rests on.' })
   @IsArray()
   @ArrayMaxSize(MAX_CITATIONS)
   @Matches(CITATION, { each: true, message: 'each citation must look like obs:<uuid>' })
@@ -54,7 +54,7 @@ export class EditAndApproveDto extends DecisionDto {
   @Length(10, 2000)
   rationale?: string;
 
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_CITATIONS })
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_CITATIONS, items: { type: 'string', maxLength: CITATION_MAX_LENGTH } })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_CITATIONS)
@@ -73,12 +73,12 @@ export class ListProposalsQueryDto {
   @IsIn(Object.values(ProposalKind))
   kind?: ProposalKind;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', maxLength: 36 })
   @IsOptional()
   @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'patientId must be a UUID' })
   patientId?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only proposals filed by this staff user.' })
+  @ApiPropertyOptional({ format: 'uuid', maxLength: 36, description: 'Only proposals filed by this staff user.' })
   @IsOptional()
   @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'proposerId must be a UUID' })
   proposerId?: string;
@@ -96,7 +96,7 @@ export class ListProposalsQueryDto {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page’s `nextCursor`.' })
+  @ApiPropertyOptional({ maxLength: 200, description: 'Opaque cursor from the previous page’s `nextCursor`.' })
   @IsOptional()
   @IsString()
   @Length(1, 200)

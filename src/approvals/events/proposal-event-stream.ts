@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, Observable, of, takeUntil } from 'rxjs';
+import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, NEVER, Observable, of, takeUntil, takeWhile, timer } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { toSafeError } from '../../phi/log-redaction';
 import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
@@ -27,6 +27,7 @@ export const DEFAULT_STREAM_SETTINGS: ProposalStreamSettings = { pollMs: 2_000, 
 
 export const EVENT_CREATED = 'proposal.created';
 export const EVENT_UPDATED = 'proposal.updated';
+const TOKEN_EXPIRED: MessageEvent = { comment: 'token expired' };
 
 /**
  * One caller's live review queue: changes announced in this process (filtered by a care-team
@@ -46,9 +47,14 @@ export class ProposalEventStream {
     this.settings = { ...DEFAULT_STREAM_SETTINGS, ...settings };
   }
 
-  /** The stream for staff user `userId`, while they are active, on the patient's team, and hold one of `roles`. */
-  open(userId: string, roles: readonly string[]): Observable<MessageEvent> {
-    return defer(() => {
+  /**
+   * The stream for staff user `userId`, while they are active, on the patient's team, and hold one of
+   * `roles`; it ends when their token does (`endsAt`, ms since the epoch): a stream never outlives
+   * the credential that opened it, and the client reconnects with a fresh token.
+   */
+  open(userId: string, roles: readonly string[], endsAt?: number): Observable<MessageEvent> {
+    const expiry = endsAt === undefined ? NEVER : timer(new Date(endsAt)).pipe(map((): MessageEvent => TOKEN_EXPIRED));
+    const stream = defer(() => {
       const log = new ChangeLog(isoMicros(Date.now()));
       const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, userId, roles)));
       // exhaustMap: a tick that comes while a slow poll runs is dropped, not queued behind it.
@@ -63,7 +69,12 @@ export class ProposalEventStream {
       const heartbeat = interval(this.settings.heartbeatMs).pipe(map((): MessageEvent => ({ comment: 'heartbeat' })));
       // Sent at once: Nest writes the response headers with the first message.
       return merge(of<MessageEvent>({ comment: 'connected' }), changes, heartbeat);
-    }).pipe(takeUntil(this.bus.shutdown));
+    });
+    // The expiry comment is the last message sent; then the stream completes and Nest ends the response.
+    return merge(stream, expiry).pipe(
+      takeWhile((message) => message !== TOKEN_EXPIRED, true),
+      takeUntil(this.bus.shutdown),
+    );
   }
 
   private ifVisible(change: ProposalChange, userId: string, roles: readonly string[]): Observable<ProposalChange> {

@@ -51,7 +51,8 @@ export class ProposalEventsController {
       `Events \`${EVENT_CREATED}\` and \`${EVENT_UPDATED}\`; each \`data\` is one JSON object (ids and states only). ` +
       'A comment line every 15 s keeps the connection open. Send the token in the Authorization header ' +
       '(a browser reads the stream with fetch(), never a token in the URL). The stream may repeat a change ' +
-      'from the seconds before it opened; re-read the queue after (re)connecting.',
+      'from the seconds before it opened; re-read the queue after (re)connecting. The stream ends when the token expires ' +
+      '(a last comment says so): reconnect with a fresh token.',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: ProposalChangeEventDto, description: 'A stream of events whose `data` has this shape.' })
@@ -63,6 +64,6 @@ export class ProposalEventsController {
       throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
         unknown.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));
     }
-    return this.stream.open(caller.userId, QUEUE_READERS);
+    return this.stream.open(caller.userId, QUEUE_READERS, caller.tokenExpiresAt);
   }
 }

@@ -15,7 +15,7 @@ const LATEST = '2100-12-31';
 /** A calendar date `YYYY-MM-DD` that exists, between 1900 and 2100. */
 export function DateOnlyField(description: string, example = '2026-06-30'): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'date', description, example }),
+    ApiPropertyOptional({ type: String, format: 'date', maxLength: 10, description, example }),
     IsOptional(),
     Matches(DATE_ONLY, { message: '$property must be a date as YYYY-MM-DD' }),
     IsExistingDate(),
@@ -68,14 +68,22 @@ export function OneOfField(values: readonly string[], description: string): Prop
  * A bounded list of codes, each matching `pattern`; accepts repeated parameters (`?code=a&code=b`)
  * or one comma-separated value (`?code=a,b`).
  */
-export function CodeListField(options: { pattern: RegExp; max: number; description: string; example: string[]; itemName: string }): PropertyDecorator {
+export function CodeListField(options: {
+  pattern: RegExp;
+  max: number;
+  /** The longest code `pattern` matches (declared in the OpenAPI document). */
+  maxLength: number;
+  description: string;
+  example: string[];
+  itemName: string;
+}): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
-      type: [String],
+      type: 'array',
       description: `${options.description} At most ${options.max}; repeat the parameter or separate with commas.`,
       example: options.example,
       maxItems: options.max,
-      items: { type: 'string', pattern: options.pattern.source },
+      items: { type: 'string', pattern: options.pattern.source, maxLength: options.maxLength },
     }),
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value)),
     IsOptional(),

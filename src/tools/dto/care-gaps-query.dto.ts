@@ -16,6 +16,7 @@ export class CareGapsQueryDto {
   @CodeListField({
     pattern: new RegExp(`^(${MEASURE_NAMES.join('|')})$`),
     max: MEASURE_IDS.length,
+    maxLength: Math.max(...MEASURE_NAMES.map((name) => name.length)),
     description: `Only these measures (${MEASURE_NAMES.join(', ')}; KHE is CMS951). Default: all.`,
     example: ['CMS122', 'CMS165'],
     itemName: `measure id (${MEASURE_NAMES.join(', ')})`,

@@ -7,6 +7,7 @@ export class LabsQueryDto extends WindowQueryDto {
   @CodeListField({
     pattern: /^\d{1,7}-\d$/,
     max: MAX_LOINC_CODES,
+    maxLength: 9,
     description: 'Only results with these LOINC codes.',
     example: ['4548-4', '33914-3'],
     itemName: 'LOINC code such as 4548-4',

@@ -1,0 +1,101 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { describeWithRedis } from '../setup/redis';
+
+/** A north-team patient: dr.okafor's and dr.lindqvist's own; for dr.ferreira (south) a break-glass read. */
+const NORTH = `/patients/${patientIdOf('diabetes-a1c-8-1')}/labs`;
+const SOUTH = `/patients/${patientIdOf('south-asthma')}/labs`;
+const BREAK_GLASS = { 'x-break-glass-reason': 'Unconscious in ED, own team unreachable' };
+const USER_LIMIT = 6;
+const ADDRESS_LIMIT = 3;
+const BREAK_GLASS_LIMIT = 2;
+
+/**
+ * Request limits on every route, kept in Redis: two API processes (two apps on one Redis key prefix)
+ * share each caller's count; authenticated callers are counted by token subject, the rest by address.
+ */
+describeWithRedis('rate limits', () => {
+  const database = useSeededDatabase();
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    const shared = {
+      AUTH_DEV_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key'),
+      RATE_LIMIT_KEY_PREFIX: `vigil-test-rate-limits-${process.pid}-${Date.now()}`,
+      RATE_LIMIT_USER_REQUESTS: String(USER_LIMIT),
+      RATE_LIMIT_ADDRESS_REQUESTS: String(ADDRESS_LIMIT),
+      RATE_LIMIT_BREAK_GLASS_REQUESTS: String(BREAK_GLASS_LIMIT),
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS: '3600',
+    };
+    first = await createTestApp({ databaseUrl: database().url, env: shared });
+    second = await createTestApp({ databaseUrl: database().url, env: shared, besideAnother: true });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  const get = (app: TestApp, path: string, headers: Record<string, string> = {}) => request(app.app.getHttpServer()).get(path).set(headers);
+  const bearer = async (username: string) => ({ authorization: `Bearer ${await first.tokenFor(username)}` });
+  const remaining = (header: string | undefined, policy: string) => Number(new RegExp(`"${policy}";r=(\\d+);t=(\\d+)`).exec(header ?? '')?.[1]);
+
+  it('counts one user across both processes, says so in RateLimit/RateLimit-Policy, and answers 429 with Retry-After when spent', async () => {
+    const auth = await bearer('dr.okafor');
+    for (let n = 1; n <= USER_LIMIT; n += 1) {
+      const res = await get(n % 2 ? first : second, NORTH, auth);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-policy']).toBe(`"user";q=${USER_LIMIT};w=60`);
+      expect(res.headers.ratelimit).toMatch(/^"user";r=\d+;t=([1-9]|[1-5]\d|60)$/);
+      expect(remaining(res.headers.ratelimit, 'user')).toBe(USER_LIMIT - n);
+    }
+    const refused = await get(second, NORTH, auth);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', correlationId: refused.headers['x-correlation-id'] });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(remaining(refused.headers.ratelimit, 'user')).toBe(0);
+    // Another user has a count of their own.
+    expect((await get(first, NORTH, await bearer('dr.lindqvist'))).status).toBe(200);
+  });
+
+  it('counts calls without a valid token by client address, refused tokens included, with the headers on 401s too', async () => {
+    const health = await get(first, '/health');
+    expect(health.status).toBe(200);
+    expect(health.headers['ratelimit-policy']).toBe(`"address";q=${ADDRESS_LIMIT};w=60`);
+    const forged = await get(second, NORTH, { authorization: 'Bearer a.b.c' });
+    expect(forged.status).toBe(401);
+    expect(remaining(forged.headers.ratelimit, 'address')).toBe(ADDRESS_LIMIT - 2);
+    expect((await get(first, NORTH)).status).toBe(401);
+    const refused = await get(second, '/health');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    // A valid token is counted by its user, not by the spent address.
+    expect((await get(first, NORTH, await bearer('dr.lindqvist'))).status).toBe(200);
+  });
+
+  it('gives break glass its own tighter limit on top of the user’s, and leaves the user’s other requests alone', async () => {
+    const auth = await bearer('dr.ferreira');
+    for (let n = 1; n <= BREAK_GLASS_LIMIT; n += 1) {
+      const res = await get(n % 2 ? first : second, NORTH, { ...auth, ...BREAK_GLASS });
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-policy']).toBe(`"user";q=${USER_LIMIT};w=60, "break-glass";q=${BREAK_GLASS_LIMIT};w=3600`);
+      expect(remaining(res.headers.ratelimit, 'break-glass')).toBe(BREAK_GLASS_LIMIT - n);
+    }
+    const refused = await get(first, NORTH, { ...auth, ...BREAK_GLASS });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'break_glass_rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
+    expect(remaining(refused.headers.ratelimit, 'user')).toBeGreaterThan(0);
+    const ordinary = await get(second, SOUTH, auth);
+    expect(ordinary.status).toBe(200);
+    expect(ordinary.headers['ratelimit-policy']).toBe(`"user";q=${USER_LIMIT};w=60`);
+  });
+});
