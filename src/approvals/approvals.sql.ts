@@ -4,6 +4,7 @@
  */
 // Microseconds kept: the review queue's cursor compares timestamps, and rows created within one
 // second would otherwise be skipped between pages.
+import { onCareTeams, onCareTeamsOfActiveUser } from '../access/access.sql';
 import { isoTimestamp as ISO } from '../common/sql';
 
 const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
@@ -15,11 +16,6 @@ const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p
 const CHANGE_COLUMNS = `p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
   ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
 
-/** `p.patient_id` is on a care team of user $1, who is active and has one of the roles $2. */
-const VISIBLE_TO_USER = `EXISTS (SELECT 1 FROM patient_care_teams t
-    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
-    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))`;
-
 /** The queue's rows also say how many counting approvals the current version has. */
 const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
@@ -29,7 +25,7 @@ const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::i
 /** $1 teams, $2 status, $3 kind, $4 patient, $5 proposer, ($6, $7) the cursor's (created_at, id), $8 page size + 1. */
 function reviewQueue(order: 'ASC' | 'DESC'): string {
   return `SELECT ${LIST_COLUMNS} FROM proposals p
-WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+WHERE ${onCareTeams('p.patient_id', '$1')}
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) ${order === 'DESC' ? '<' : '>'} ($6, $7::uuid))
@@ -103,11 +99,8 @@ FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
    * taken from the token, so a stream stops showing a team the moment its member is removed.
    */
   changedSince: `SELECT ${CHANGE_COLUMNS} FROM proposals p
-WHERE p.updated_at >= $3::timestamptz AND ${VISIBLE_TO_USER}
+WHERE p.updated_at >= $3::timestamptz AND ${onCareTeamsOfActiveUser('p.patient_id', '$1', '$2')}
 ORDER BY p.updated_at, p.id LIMIT $4`,
-
-  /** The same test for one patient ($3): the filter of changes announced in this process. */
-  patientVisibleToUser: `SELECT 1 AS visible FROM (SELECT $3::uuid AS patient_id) p WHERE ${VISIBLE_TO_USER}`,
 } as const;
 
 export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'RESET ROLE' } as const;

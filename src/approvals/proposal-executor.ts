@@ -1,14 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditOutcome, AuditService } from '../audit';
+import { systemContext } from '../access/access-context';
+import { AuditChannel, AuditOutcome, AuditService } from '../audit';
+import { PhiReadService } from '../tools/phi-read.service';
 import { toSafeError } from '../phi/log-redaction';
 import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow, WRITER_SESSION } from './approvals.sql';
 import { proposalContentHash } from './content-hash';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
-import { CohortRepository } from '../cohort/cohort.repository';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../tools/clinical/care-gaps';
 import { trailingYear } from '../tools/clinical/shared/clinical-dates';
@@ -17,6 +18,9 @@ export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
 /** After this many failed attempts a proposal is marked `failed` with the error's kind. */
 export const MAX_EXECUTION_ATTEMPTS = 5;
+
+/** The correlation id of an execution's audit rows: the queue's job id for it. */
+const executionCorrelationId = (proposalId: string) => `execute-${proposalId}`;
 
 class ExecutionRefused extends Error {
   constructor(readonly kind: string) {
@@ -40,7 +44,7 @@ export class ProposalExecutor {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
-    private readonly cohort: CohortRepository,
+    private readonly phi: PhiReadService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -98,14 +102,18 @@ export class ProposalExecutor {
     if (proposal?.kind !== ProposalKind.CloseCareGap) return null;
     const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
     const measureId = versions.find((row) => row.version === proposal.currentVersion)?.content.measureId as MeasureId | undefined;
-    const { chart } = await this.cohort.chart(proposal.patientId);
-    if (!chart || !measureId) return false;
-    const [result] = evaluateCareGaps(chart, {
-      period: trailingYear(this.clock().toISOString().slice(0, 10)),
-      measureIds: [resolveMeasureId(measureId)],
-      timeZone: this.config.clinic.timeZone,
+    // The service reads the whole chart as itself: one audited access by the system actor, tied to the job.
+    const context = systemContext('proposal.execute.chart_read', executionCorrelationId(proposalId));
+    return this.phi.audited(context, proposal.patientId, async (scope) => {
+      const chart = await scope.chart(proposal.patientId);
+      if (!chart || !measureId) return { value: false, fields: [], rowCount: 0 };
+      const [result] = evaluateCareGaps(chart, {
+        period: trailingYear(this.clock().toISOString().slice(0, 10)),
+        measureIds: [resolveMeasureId(measureId)],
+        timeZone: this.config.clinic.timeZone,
+      });
+      return { value: result?.status === 'open-gap', fields: [`measure:${measureId}`], rowCount: 1 };
     });
-    return result?.status === 'open-gap';
   }
 
   private async executeLocked(manager: EntityManager, proposalId: string, gapOpen: boolean | null): Promise<ExecutionResult> {
@@ -136,6 +144,9 @@ export class ProposalExecutor {
         fields: [`proposal:${proposalId}`, `hash:${version.contentHash}`],
         rowCount: outcome === ExecutionOutcome.Applied ? 1 : 0,
         outcome: AuditOutcome.Success,
+        actorName: 'system',
+        channel: AuditChannel.System,
+        correlationId: executionCorrelationId(proposalId),
       },
       manager,
     );
@@ -183,7 +194,10 @@ export class ProposalExecutor {
       if (!proposal || proposal.status !== ProposalStatus.Executing) return;
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Failed, null, kind.slice(0, 64)]);
       await this.audit.record(
-        { actorId: null, actorRole: 'system', patientId: proposal.patientId, action: 'proposal.execute.failed', fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Error },
+        {
+          actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action: 'proposal.execute.failed',
+          fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Error, channel: AuditChannel.System, correlationId: executionCorrelationId(proposalId),
+        },
         manager,
       );
     });

@@ -10,18 +10,18 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { Caller } from '../auth/caller';
+import { AccessContext } from '../access/access-context';
+import { QUEUE_READERS } from '../access/access.service';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
+import { RestAccess } from '../tools/rest-access';
+import { PatientIdParam } from '../tools/tool-route.decorator';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { ProposalsService } from './proposals.service';
 
 const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
-/** Who may read the queue: its list, one proposal, and its live event stream. */
-export const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 const ProposalIdParam = () =>
   Param(
     'proposalId',
@@ -49,8 +49,8 @@ export class ProposalsController {
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
   @ApiCreatedResponse({ description: 'The pending proposal.' })
-  create(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
-    return this.proposals.create(caller, patientId, body);
+  create(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
+    return this.proposals.create(access, patientId, body);
   }
 
   @Get('proposals')
@@ -58,16 +58,16 @@ export class ProposalsController {
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
   @ApiOkResponse({ description: '`items` and `nextCursor`.' })
-  list(@CurrentCaller() caller: Caller, @Query() query: ListProposalsQueryDto) {
-    return this.proposals.list(caller, query);
+  list(@RestAccess() access: AccessContext, @Query() query: ListProposalsQueryDto) {
+    return this.proposals.list(access, query);
   }
 
   @Get('proposals/:proposalId')
   @AuditedAction('proposal.read')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
-  get(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string) {
-    return this.proposals.get(caller, proposalId);
+  get(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {
+    return this.proposals.get(access, proposalId);
   }
 
   @Post('proposals/:proposalId/approve')
@@ -76,8 +76,8 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
-  approve(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.approve(caller, proposalId, body);
+  approve(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.approve(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/reject')
@@ -86,8 +86,8 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
   @ApiConflictResponse({ type: ProblemDto })
-  reject(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.reject(caller, proposalId, body);
+  reject(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.reject(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/edit-and-approve')
@@ -96,8 +96,8 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
   @ApiConflictResponse({ type: ProblemDto })
-  editAndApprove(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
-    return this.proposals.editAndApprove(caller, proposalId, body);
+  editAndApprove(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
+    return this.proposals.editAndApprove(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/cancel')
@@ -106,7 +106,7 @@ export class ProposalsController {
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
   @ApiConflictResponse({ type: ProblemDto })
-  cancel(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.cancel(caller, proposalId, body);
+  cancel(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.cancel(access, proposalId, body);
   }
 }

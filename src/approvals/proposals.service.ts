@@ -1,12 +1,14 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditOutcome, AuditService } from '../audit';
+import { AccessContext, withPurpose } from '../access/access-context';
+import { AccessService } from '../access/access.service';
+import { AuditChannel, AuditOutcome, AuditService } from '../audit';
 import { Caller } from '../auth/caller';
-import { PatientAccessService } from '../auth/patient-access.service';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { validateDto } from '../common/validation/validate-dto';
-import { CitedEvidence, ToolsService } from '../tools/tools.service';
+import { AuditScope, PhiReadService } from '../tools/phi-read.service';
+import { CitedEvidence } from '../tools/tools.service';
 import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow } from './approvals.sql';
 import { proposalContentHash } from './content-hash';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
@@ -19,17 +21,18 @@ import { OutboxRelay } from './queue/outbox-relay';
 /**
  * The proposal lifecycle. Every transition locks the proposal row, checks who may make it, writes
  * the decision, the state change, any outbox job and its audit event in ONE transaction: none of
- * them can exist without the others.
+ * them can exist without the others. Every call is one audited access (`PhiReadService.audited`):
+ * a refusal (404, 403, 409, bad input) leaves its row too, with the request's correlation id.
  */
 @Injectable()
 export class ProposalsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly access: PatientAccessService,
+    private readonly access: AccessService,
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
-    private readonly tools: ToolsService,
+    private readonly phi: PhiReadService,
     /** Absent where no queue runs (the relay's own polling then picks the job up). */
     @Optional() private readonly relay?: OutboxRelay,
   ) {}
@@ -45,10 +48,16 @@ export class ProposalsService {
     return row;
   };
 
-  async create(caller: Caller, patientId: string, dto: CreateProposalDto, agentTurnId: string | null = null): Promise<ProposalRow> {
+  create(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string | null = null): Promise<ProposalRow> {
+    return this.phi.audited(withPurpose(context, 'proposal.create'), patientId, (scope) => this.createAudited(context, scope, patientId, dto, agentTurnId));
+  }
+
+  private async createAudited(context: AccessContext, scope: AuditScope, patientId: string, dto: CreateProposalDto, agentTurnId: string | null) {
+    const caller = callerOf(context);
     const policy = KIND_POLICY[dto.kind];
     if (!policy.proposers.includes(caller.role)) throw notAllowed(`A ${caller.role} may not propose ${dto.kind}.`);
-    await this.access.grant(caller, patientId);
+    // Proposals are filed for the caller's own patients: no emergency access here.
+    await this.access.patientRead({ ...context, breakGlassReason: null }, patientId);
     const content = storedForm(await validateDto(policy.content, dto.content, 'content'));
     const citations = [...new Set(dto.citations)].sort();
     if (dto.kind === ProposalKind.CloseCareGap && citations.length === 0) {
@@ -60,19 +69,21 @@ export class ProposalsService {
 
     const contentHash = proposalContentHash({ kind: dto.kind, content, rationale: dto.rationale, citations });
     const expiresAt = new Date(Date.now() + policy.expiresAfterHours * 3_600_000);
-    return this.dataSource.transaction(async (manager) => {
+    const row = await this.dataSource.transaction(async (manager) => {
       const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [
         patientId, dto.kind, caller.userId, caller.role, agentTurnId, policy.approvals, expiresAt,
       ]);
       await manager.query(SQL.insertVersion, [id, 1, JSON.stringify(content), dto.rationale, citations, contentHash, caller.userId]);
       await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
-      await this.auditTransition(manager, caller, patientId, 'proposal.create', [`proposal:${id}`, `hash:${contentHash}`]);
+      await scope.recordIn(manager, [`proposal:${id}`, `hash:${contentHash}`], 1);
       return this.lock(manager, id);
-    }).then(this.announced);
+    });
+    return { value: this.announced(row), fields: [], rowCount: 1 };
   }
 
-  async approve(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    return this.decide(caller, proposalId, dto.version, async (manager, proposal, version) => {
+  approve(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    return this.decide(withPurpose(context, 'proposal.approve'), proposalId, dto.version, async (manager, proposal, version) => {
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
       const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
       if (n >= proposal.requiredApprovals) {
@@ -81,34 +92,41 @@ export class ProposalsService {
       } else {
         await manager.query(SQL.touchProposal, [proposalId]); // still pending, but the queue shows the approval live
       }
-      return { action: 'proposal.approve', hash: version.contentHash };
+      return version.contentHash;
     });
   }
 
-  async reject(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A rejection needs a reason.');
-    return this.decide(caller, proposalId, dto.version, async (manager, _proposal, version) => {
+  reject(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    const check = async () => {
+      if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A rejection needs a reason.');
+    };
+    return this.decide(withPurpose(context, 'proposal.reject'), proposalId, dto.version, async (manager, _proposal, version) => {
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Reject, caller.userId, caller.role, dto.reason, version.contentHash]);
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Rejected, null, null]);
-      return { action: 'proposal.reject', hash: version.contentHash };
-    });
+      return version.contentHash;
+    }, check);
   }
 
   /** A reviewer's edit makes a new version (re-validated); the approval binds to its hash. */
-  async editAndApprove(caller: Caller, proposalId: string, dto: EditAndApproveDto): Promise<ProposalRow> {
-    const current = await this.visible(caller, proposalId);
-    const kind = current.kind as ProposalKind;
-    const content = storedForm(await validateDto(KIND_POLICY[kind].content, dto.content, 'content'));
-    if (kind === ProposalKind.CloseCareGap && dto.citations?.length === 0) {
-      throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
-    }
-    if (dto.citations) {
-      const existing = await this.cohort.existingCitations(current.patientId, dto.citations);
-      if (dto.citations.some((citation) => !existing.has(citation))) {
-        throw invalidProposal('citations', 'unknownCitation', 'Citations must name rows of this patient.');
+  editAndApprove(context: AccessContext, proposalId: string, dto: EditAndApproveDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    let content: Record<string, unknown> = {};
+    const check = async (current: ProposalRow) => {
+      const kind = current.kind as ProposalKind;
+      content = storedForm(await validateDto(KIND_POLICY[kind].content, dto.content, 'content'));
+      if (kind === ProposalKind.CloseCareGap && dto.citations?.length === 0) {
+        throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
       }
-    }
-    return this.decide(caller, proposalId, dto.version, async (manager, proposal, version) => {
+      if (dto.citations) {
+        const existing = await this.cohort.existingCitations(current.patientId, dto.citations);
+        if (dto.citations.some((citation) => !existing.has(citation))) {
+          throw invalidProposal('citations', 'unknownCitation', 'Citations must name rows of this patient.');
+        }
+      }
+    };
+    return this.decide(withPurpose(context, 'proposal.edit_and_approve'), proposalId, dto.version, async (manager, proposal, version) => {
+      const kind = proposal.kind as ProposalKind;
       const citations = dto.citations ? [...new Set(dto.citations)].sort() : version.citations;
       const rationale = dto.rationale ?? version.rationale;
       const next = version.version + 1;
@@ -119,15 +137,17 @@ export class ProposalsService {
       // The editor's approval is recorded, but the editor is now the new version's author: it only
       // executes once someone else approves exactly these bytes (countApprovals skips the author).
       await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
-      return { action: 'proposal.edit_and_approve', hash: contentHash };
-    });
+      return contentHash;
+    }, check);
   }
 
   /** The proposer withdraws a pending proposal. */
-  async cancel(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A cancellation needs a reason.');
-    await this.visible(caller, proposalId);
-    return this.dataSource.transaction(async (manager) => {
+  cancel(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    return this.phi.audited(withPurpose(context, 'proposal.cancel'), null, async (scope) => {
+      const caller = callerOf(context);
+      await this.visible(caller, proposalId, scope);
+      if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A cancellation needs a reason.');
+      const row = await this.dataSource.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
       if (proposal.proposerId !== caller.userId) throw notAllowed('Only the proposer may cancel a proposal.');
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be cancelled.`);
@@ -135,9 +155,11 @@ export class ProposalsService {
       const version = await this.version(manager, proposalId, proposal.currentVersion);
       await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Cancel, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Cancelled, null, null]);
-      await this.auditTransition(manager, caller, proposal.patientId, 'proposal.cancel', [`proposal:${proposalId}`, `hash:${version.contentHash}`]);
+      await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${version.contentHash}`], 1);
       return this.lock(manager, proposalId);
-    }).then(this.announced);
+      });
+      return { value: this.announced(row), fields: [], rowCount: 1 };
+    });
   }
 
   /** Expires a pending proposal whose deadline has passed: the safe default, nothing happens. */
@@ -147,7 +169,10 @@ export class ProposalsService {
       if (!proposal || proposal.status !== ProposalStatus.Pending || new Date(proposal.expiresAt) > now) return false;
       await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Expired, null, null]);
       await this.audit.record(
-        { actorId: null, actorRole: 'system', patientId: proposal.patientId, action: 'proposal.expire', fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Success },
+        {
+          actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action: 'proposal.expire',
+          fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Success, channel: AuditChannel.System, correlationId: null,
+        },
         manager,
       );
       return true;
@@ -166,27 +191,22 @@ export class ProposalsService {
   }
 
   /** The review queue for the caller's care teams, newest first, one page at a time. */
-  async list(caller: Caller, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
-    const pageSize = query.limit ?? 50;
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const statement = query.sort === 'oldest' ? SQL.listForTeamsOldest : SQL.listForTeams;
-    const rows = await this.dataSource.query<ProposalRow[]>(statement, [
-      caller.careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
-      after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
-    ]);
-    const items = rows.slice(0, pageSize);
-    // The queue names patients and what is proposed for them: reading it is an access, audited.
-    await this.audit.record({
-      actorId: caller.userId,
-      actorRole: caller.role,
-      patientId: query.patientId ?? null,
-      action: 'proposal.list',
-      fields: ['id', 'patientId', 'kind', 'status'],
-      rowCount: items.length,
-      outcome: items.length ? AuditOutcome.Success : AuditOutcome.Empty,
+  /** The queue names patients and what is proposed for them: reading it is an access, audited. */
+  list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
+    return this.phi.audited(withPurpose(context, 'proposal.list'), query.patientId ?? null, async () => {
+      const { careTeamIds } = this.access.queueList(callerOf(context));
+      const pageSize = query.limit ?? 50;
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const statement = query.sort === 'oldest' ? SQL.listForTeamsOldest : SQL.listForTeams;
+      const rows = await this.dataSource.query<ProposalRow[]>(statement, [
+        careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
+        after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
+      ]);
+      const items = rows.slice(0, pageSize);
+      const last = items[items.length - 1];
+      const value = { items, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null };
+      return { value, fields: ['id', 'patientId', 'kind', 'status'], rowCount: items.length };
     });
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null };
   }
 
   /** One proposal with its versions and decisions, if the caller may see its patient. */
@@ -195,38 +215,43 @@ export class ProposalsService {
    * cites, cut to the caller's role like any tool result. Reading the evidence is a PHI access and
    * is audited as one.
    */
-  async get(caller: Caller, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
-    const proposal = await this.visible(caller, proposalId);
-    const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
-    const decisions = await this.dataSource.query(SQL.decisionsOf, [proposalId]);
-    const current = versions.find((version) => version.version === proposal.currentVersion);
-    const evidence = await this.tools.evidence(caller.role, proposal.patientId, current?.citations ?? []);
-    await this.audit.record({
-      actorId: caller.userId,
-      actorRole: caller.role,
-      patientId: proposal.patientId,
-      action: 'proposal.read',
-      fields: [`proposal:${proposalId}`],
-      rowCount: evidence.observations.length + evidence.encounters.length,
-      outcome: AuditOutcome.Success,
+  get(context: AccessContext, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
+    return this.phi.audited(withPurpose(context, 'proposal.read'), null, async (scope) => {
+      const proposal = await this.visible(callerOf(context), proposalId, scope);
+      const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
+      const decisions = await this.dataSource.query(SQL.decisionsOf, [proposalId]);
+      const current = versions.find((version) => version.version === proposal.currentVersion);
+      // `proposal.read` granted the proposal, so its patient is on the caller's teams.
+      const evidence = await scope.evidence({ patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
+      return {
+        value: { ...proposal, versions, decisions, evidence },
+        fields: [`proposal:${proposalId}`],
+        rowCount: evidence.observations.length + evidence.encounters.length,
+        outcome: AuditOutcome.Success,
+      };
     });
-    return { ...proposal, versions, decisions, evidence };
   }
 
-  private async decide(
-    caller: Caller,
+  /** One audited decision: `proposal.decide` first, then `check` (input), then `apply` under the row lock. */
+  private decide(
+    context: AccessContext,
     proposalId: string,
     expectedVersion: number,
-    apply: (manager: EntityManager, proposal: ProposalRow, version: VersionRow) => Promise<{ action: string; hash: string }>,
+    apply: (manager: EntityManager, proposal: ProposalRow, version: VersionRow) => Promise<string>,
+    check?: (proposal: ProposalRow) => Promise<void>,
   ): Promise<ProposalRow> {
-    // Access is checked before the transaction: the cohort read uses a connection of its own, and on
-    // the embedded database (one connection) it must not wait behind this transaction's.
-    await this.visible(caller, proposalId);
-    return this.dataSource.transaction(async (manager) => {
+    return this.phi.audited(context, null, async (scope) => {
+      const caller = callerOf(context);
+      // Access is checked before the transaction: the cohort read uses a connection of its own, and on
+      // the embedded database (one connection) it must not wait behind this transaction's.
+      const [current] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
+      const { allowed, readable } = await this.access.proposalDecide(caller, [proposalId]);
+      if (!current || !readable.has(proposalId)) throw proposalNotFound();
+      scope.patientId = current.patientId;
+      if (!allowed.has(proposalId)) throw notAllowed('Four eyes: a reviewer decides, and never on their own proposal.');
+      await check?.(current);
+      const row = await this.dataSource.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
-      const policy = KIND_POLICY[proposal.kind as ProposalKind];
-      if (proposal.proposerId === caller.userId) throw notAllowed('Four eyes: the proposer may not decide their own proposal.');
-      if (!policy.deciders.includes(caller.role)) throw notAllowed(`A ${caller.role} may not decide ${proposal.kind}.`);
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be decided.`);
       // Past its deadline it is expired, whether or not the sweep has marked it yet.
       if (new Date(proposal.expiresAt) <= new Date()) throw illegalTransition('The proposal is past its deadline and expires unexecuted.');
@@ -234,22 +259,21 @@ export class ProposalsService {
       const version = await this.version(manager, proposalId, proposal.currentVersion);
       const alreadyApproved = await manager.query<{ n: number }[]>(SQL.approvalsBy, [proposalId, version.version, caller.userId]);
       if (alreadyApproved[0].n > 0) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
-      const { action, hash } = await apply(manager, proposal, version);
-      await this.auditTransition(manager, caller, proposal.patientId, action, [`proposal:${proposalId}`, `hash:${hash}`]);
+      const hash = await apply(manager, proposal, version);
+      await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${hash}`], 1);
       return this.lock(manager, proposalId);
-    }).then(this.announced);
+      });
+      return { value: this.announced(row), fields: [], rowCount: 1 };
+    });
   }
 
-  /** The proposal, if its patient is on one of the caller's care teams; otherwise "not found". */
-  private async visible(caller: Caller, proposalId: string): Promise<ProposalRow> {
+  /** The proposal, if `proposal.read` grants it; otherwise "not found". Names its patient on the audit row either way. */
+  private async visible(caller: Caller, proposalId: string, scope: AuditScope): Promise<ProposalRow> {
     const [proposal] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
-    if (!proposal || !(await this.canSee(caller, proposal.patientId))) throw proposalNotFound();
+    const readable = await this.access.proposalRead(caller, [proposalId]);
+    if (!proposal || !readable.has(proposalId)) throw proposalNotFound();
+    scope.patientId = proposal.patientId;
     return proposal;
-  }
-
-  private async canSee(caller: Caller, patientId: string): Promise<boolean> {
-    const access = await this.cohort.patientAccess(patientId, caller.careTeamIds);
-    return access.exists && access.onCareTeam;
   }
 
   private async version(manager: EntityManager, proposalId: string, version: number): Promise<VersionRow> {
@@ -263,13 +287,11 @@ export class ProposalsService {
     const [row] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
     return row;
   }
+}
 
-  private auditTransition(manager: EntityManager, caller: Caller, patientId: string, action: string, fields: string[]): Promise<void> {
-    return this.audit.record(
-      { actorId: caller.userId, actorRole: caller.role, patientId, action, fields, rowCount: 1, outcome: AuditOutcome.Success },
-      manager,
-    );
-  }
+function callerOf(context: AccessContext): Caller {
+  if (!context.caller) throw new Error('proposals are filed and decided by staff users only');
+  return context.caller;
 }
 
 function encodeCursor(row: ProposalRow): string {

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditRecordError, AuditEventInput, normaliseAuditEvent, NormalisedAuditEvent } from './audit-event.input';
-import { auditEventHash, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
+import { auditEventHash, AuditEventContent, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
 import {
   AUDIT_CHAIN_LOCK_KEY,
+  BOUND_AUDIT_WRITE,
   INSERT_AUDIT_EVENT,
   insertParameters,
   LOCK_AUDIT_CHAIN,
@@ -12,10 +13,24 @@ import {
   StoredAuditEvent,
   storedContent,
 } from './audit.sql';
-import { GroupCommit } from './group-commit';
+import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-commit';
 
-/** Events appended in one transaction at most; a burst larger than this commits in several. */
-const MAX_EVENTS_PER_COMMIT = 64;
+/**
+ * The bounds of a standalone audit write: 64 events per transaction, at most 1000 waiting, and
+ * 5 s before a caller is told its event could not be written (the read then answers 503 with no
+ * data). Inside the write, lock and statement timeouts of half that stop a stalled transaction
+ * (a chain lock held elsewhere, a blocked insert) from committing long after its callers gave up.
+ */
+export const DEFAULT_AUDIT_WRITE_LIMITS: GroupCommitLimits = { maxPerWrite: 64, maxQueued: 1000, timeoutMs: 5000 };
+export const AUDIT_WRITE_LIMITS = Symbol('AUDIT_WRITE_LIMITS');
+
+/** The audit trail cannot take an event now (stalled, or too far behind): fail closed, answer 503. */
+export class AuditUnavailableError extends AuditRecordError {
+  constructor() {
+    super('the audit trail is not accepting events in time');
+    this.name = 'AuditUnavailableError';
+  }
+}
 
 /**
  * Appends events to the audit trail. An event recorded on its own commits in a transaction of the
@@ -29,8 +44,20 @@ const MAX_EVENTS_PER_COMMIT = 64;
 export class AuditService {
   private readonly standalone: GroupCommit<NormalisedAuditEvent>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.standalone = new GroupCommit((events) => this.dataSource.transaction((manager) => this.append(manager, events)), MAX_EVENTS_PER_COMMIT);
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() @Inject(AUDIT_WRITE_LIMITS) limits?: Partial<GroupCommitLimits>,
+  ) {
+    const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
+    const databaseTimeoutMs = Math.max(1, Math.floor(bounds.timeoutMs / 2));
+    this.standalone = new GroupCommit(
+      (events) =>
+        this.dataSource.transaction(async (manager) => {
+          await manager.query(BOUND_AUDIT_WRITE, [String(databaseTimeoutMs)]);
+          await this.append(manager, events);
+        }),
+      bounds,
+    );
   }
 
   /**
@@ -43,6 +70,9 @@ export class AuditService {
       await (manager ? this.append(manager, [event]) : this.standalone.submit(event));
     } catch (error) {
       if (error instanceof AuditRecordError) throw error;
+      if (error instanceof GroupCommitUnavailable) throw new AuditUnavailableError();
+      // 55P03 lock_not_available, 57014 query_canceled: the bounded write gave up.
+      if (['55P03', '57014'].includes((error as { code?: string }).code ?? '')) throw new AuditUnavailableError();
       // A driver error carries the statement's parameters (which may be PHI): keep only its SQLSTATE.
       const code = (error as { code?: unknown }).code;
       throw new AuditRecordError('could not record the audit event', typeof code === 'string' ? code : undefined);
@@ -57,7 +87,7 @@ export class AuditService {
     let prevHash = latest?.hash ?? GENESIS_HASH;
     for (const event of events) {
       // Taken under the lock, so timestamps rise with chain order (on one clock).
-      const content = { ...event, occurredAt: toAuditTimestamp(new Date()), prevHash };
+      const content: AuditEventContent = { ...event, occurredAt: toAuditTimestamp(new Date()), prevHash };
       const hash = auditEventHash(content);
       const [stored] = await manager.query<StoredAuditEvent[]>(INSERT_AUDIT_EVENT, insertParameters(content, hash));
       // Whatever Postgres normalised on the way in must not make this event fail verification later.

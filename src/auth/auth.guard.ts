@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
-import { AuditOutcome, AuditService } from '../audit';
+import { AuditChannel, AuditOutcome, AuditService } from '../audit';
 import { Reflector } from '@nestjs/core';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { isUuid } from '../common/validation/uuid';
@@ -49,6 +49,7 @@ export class AuthGuard implements CanActivate {
       rowCount: 0,
       outcome: error instanceof HttpException && error.getStatus() === HttpStatus.UNAUTHORIZED ? AuditOutcome.Unauthenticated : AuditOutcome.Denied,
       correlationId: request.id ?? null,
+      channel: AuditChannel.Rest,
     });
   }
 

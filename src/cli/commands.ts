@@ -1,3 +1,4 @@
+import * as fixtures from '../../fixtures';
 import { DataSource } from 'typeorm';
 import { describeAuditChain, verifyAuditChain } from '../audit/audit-chain';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
@@ -44,7 +45,7 @@ export const COMMANDS: Record<string, Command> = {
         out('--anchor needs a date as YYYY-MM-DD.');
         return 2;
       }
-      const result = await loadFixtureCohort(dataSource, anchor);
+      const result = await loadFixtureCohort(dataSource, fixtures, anchor);
       const counts = Object.entries(result.counts).map(([table, count]) => `${table}=${count}`);
       out(`Loaded the fixture cohort (anchor ${result.anchorDate}): ${counts.join(' ')}`);
       return 0;

@@ -3,10 +3,10 @@ import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { ProposalsService } from '../../src/approvals/proposals.service';
 import { ProposalKind, ProposalStatus } from '../../src/approvals/enum';
 import { verifyAuditChain } from '../../src/audit';
-import { Caller } from '../../src/auth/caller';
+import { AccessContext } from '../../src/access/access-context';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
-import { callerOf } from '../setup/callers';
+import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
@@ -28,7 +28,7 @@ describe('approvals', () => {
   let app: INestApplication;
   let proposals: ProposalsService;
   let executor: ProposalExecutor;
-  const callers: Record<string, Caller> = {};
+  const callers: Record<string, AccessContext> = {};
 
   beforeAll(async () => {
     // These tests drive the executor themselves (tampering between approval and execution, racing
@@ -40,7 +40,7 @@ describe('approvals', () => {
     // Preconditions are evaluated "today": pin it to the fixture anchor so the scenarios hold on any day.
     executor.clock = () => new Date(`${TEST_ANCHOR_DATE}T12:00:00Z`);
     for (const username of ['dr.okafor', 'cc.mensah', 'rev.santos', 'rev.nakamura', 'rev.haddad', 'dr.lindqvist', 'an.whitfield']) {
-      callers[username] = await callerOf(database().dataSource, username);
+      callers[username] = await accessOf(database().dataSource, username);
     }
   });
   afterAll(() => sut.close());

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import {
   AUDIT_APPEND_ONLY_SQLSTATE,
   AuditEventInput,
+  AuditChannel,
   AuditOutcome,
   AuditRecordError,
   AuditService,
@@ -71,6 +72,7 @@ describe('audit trail', () => {
     rowCount: 3,
     outcome: AuditOutcome.Success,
     correlationId: randomUUID(),
+    channel: AuditChannel.Rest,
     ...overrides,
   });
   const loadCohortIds = async (dataSource: DataSource) => {

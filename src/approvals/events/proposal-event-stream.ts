@@ -1,8 +1,12 @@
 import { Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
+import { AuditOutcome } from '../../audit';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, Observable, of, takeUntil } from 'rxjs';
 import { DataSource } from 'typeorm';
+import { AccessContext } from '../../access/access-context';
+import { AccessService, QUEUE_READERS } from '../../access/access.service';
 import { toSafeError } from '../../phi/log-redaction';
+import { PhiReadService } from '../../tools/phi-read.service';
 import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
@@ -41,16 +45,32 @@ export class ProposalEventStream {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: ProposalEvents,
+    private readonly access: AccessService,
+    private readonly phi: PhiReadService,
     @Optional() @Inject(PROPOSAL_STREAM_SETTINGS) settings?: Partial<ProposalStreamSettings>,
   ) {
     this.settings = { ...DEFAULT_STREAM_SETTINGS, ...settings };
   }
 
-  /** The stream for staff user `userId`, while they are active, on the patient's team, and hold one of `roles`. */
-  open(userId: string, roles: readonly string[]): Observable<MessageEvent> {
+  /**
+   * Opening the stream is one audited access (`events.subscribe`; its row names the fields every
+   * event carries). The stream then shows a change only while the subscriber may see its patient.
+   */
+  subscribe(context: AccessContext): Promise<Observable<MessageEvent>> {
+    return this.phi.audited(context, null, async () => {
+      if (!context.caller) throw new Error('only a staff user subscribes to the review queue');
+      const { visiblePatients } = this.access.eventsSubscribe(context.caller);
+      const stream = this.open(context.caller.userId, visiblePatients);
+      return { value: stream, fields: ['id', 'status', 'kind', 'patientId', 'currentVersion', 'updatedAt'], rowCount: 0, outcome: AuditOutcome.Success };
+    });
+  }
+
+  /** The stream for staff user `userId`: changes whose patient `visiblePatients` says they may see now. */
+  open(userId: string, visiblePatients: (patientIds: string[]) => Promise<Set<string>>): Observable<MessageEvent> {
+    const roles = QUEUE_READERS;
     return defer(() => {
       const log = new ChangeLog(isoMicros(Date.now()));
-      const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, userId, roles)));
+      const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, visiblePatients)));
       // exhaustMap: a tick that comes while a slow poll runs is dropped, not queued behind it.
       const polled = interval(this.settings.pollMs).pipe(
         exhaustMap(() => this.poll(userId, roles, log)),
@@ -66,9 +86,9 @@ export class ProposalEventStream {
     }).pipe(takeUntil(this.bus.shutdown));
   }
 
-  private ifVisible(change: ProposalChange, userId: string, roles: readonly string[]): Observable<ProposalChange> {
-    return from(this.dataSource.query<unknown[]>(SQL.patientVisibleToUser, [userId, roles, change.patientId])).pipe(
-      mergeMap((rows) => (rows.length > 0 ? of(change) : EMPTY)),
+  private ifVisible(change: ProposalChange, visiblePatients: (patientIds: string[]) => Promise<Set<string>>): Observable<ProposalChange> {
+    return from(visiblePatients([change.patientId])).pipe(
+      mergeMap((visible) => (visible.has(change.patientId) ? of(change) : EMPTY)),
       // Dropped, not lost: the next poll reads it again through the same care-team join.
       catchError(() => EMPTY),
     );

@@ -10,13 +10,13 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
-import { Caller } from '../../auth/caller';
-import { Roles } from '../../auth/roles.decorator';
+import { AccessContext } from '../../access/access-context';
+import { QUEUE_READERS } from '../../access/access.service';
+import { AuditedAction, Roles } from '../../auth/roles.decorator';
 import { ProblemException } from '../../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../../common/http/problem.dto';
-import { CurrentCaller } from '../../tools/tool-route.decorator';
+import { RestAccess } from '../../tools/rest-access';
 import { ProposalKind, ProposalStatus } from '../enum';
-import { QUEUE_READERS } from '../proposals.controller';
 import { EVENT_CREATED, EVENT_UPDATED, ProposalEventStream } from './proposal-event-stream';
 
 /** The `data` of every event: enough to refresh a queue row, and nothing about the patient or the content. */
@@ -43,6 +43,7 @@ export class ProposalEventsController {
   constructor(private readonly stream: ProposalEventStream) {}
 
   @Sse('events')
+  @AuditedAction('proposal.events.subscribe')
   @Roles(...QUEUE_READERS)
   @ApiOperation({
     operationId: 'proposal_events',
@@ -55,7 +56,7 @@ export class ProposalEventsController {
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: ProposalChangeEventDto, description: 'A stream of events whose `data` has this shape.' })
-  events(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Observable<MessageEvent> {
+  events(@RestAccess() access: AccessContext, @Query() query: Record<string, unknown>): Promise<Observable<MessageEvent>> {
     // No parameters, and any is refused by name: above all a token in the query string (where
     // EventSource users are tempted to put it, and from where it would reach proxy logs).
     const unknown = Object.keys(query);
@@ -63,6 +64,6 @@ export class ProposalEventsController {
       throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
         unknown.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));
     }
-    return this.stream.open(caller.userId, QUEUE_READERS);
+    return this.stream.subscribe(access);
   }
 }

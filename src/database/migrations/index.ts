@@ -6,7 +6,8 @@ import { ProposalsUpdatedIndex1764490000000 } from './1764490000000-proposals-up
 import { AgentTurns1764500000000 } from './1764500000000-agent-turns';
 import { AgentTurnsClinicianIndex1764510000000 } from './1764510000000-agent-turns-clinician-index';
 import { EcqmDataContract1764520000000 } from './1764520000000-ecqm-data-contract';
+import { AuditChannelBreakGlass1764530000000 } from './1764530000000-audit-channel-break-glass';
 
 /** Every migration, in order. Listed explicitly so the compiled app and ts-jest load the same set. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000];
+export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000, AuditChannelBreakGlass1764530000000];
