@@ -14,7 +14,8 @@ import { useSeededDatabase } from '../setup/database';
 import { TOOL_PATHS } from '../setup/tool-routes';
 
 const AS_OF = '2026-06-30';
-const STAFF_ROLES = Object.values(StaffRole);
+// Every role that reads patient data (the privacy officer's policy is empty: no route gives them any).
+const STAFF_ROLES = Object.values(StaffRole).filter((role) => role !== StaffRole.PrivacyOfficer);
 
 /** Field names an envelope carries, as the policy names them. */
 function fieldsOf(envelope: ToolEnvelope): { patient: string[]; rows: string[]; summary: string[] } {

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
 import { AuditOutcome } from '../../audit';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, Observable, of, takeUntil } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { AccessContext } from '../../access/access-context';
 import { AccessService, QUEUE_READERS } from '../../access/access.service';
+import { ProblemException } from '../../common/http/problem';
 import { toSafeError } from '../../phi/log-redaction';
 import { PhiReadService } from '../../tools/phi-read.service';
 import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
@@ -25,6 +26,9 @@ export interface ProposalStreamSettings {
   pageSize: number;
   maxPagesPerPoll: number;
 }
+
+/** Which of these patients the subscriber may see now (the access module's `events.subscribe`). */
+export type VisiblePatients = (patientIds: string[]) => Promise<Set<string>>;
 
 export const PROPOSAL_STREAM_SETTINGS = Symbol('PROPOSAL_STREAM_SETTINGS');
 export const DEFAULT_STREAM_SETTINGS: ProposalStreamSettings = { pollMs: 2_000, heartbeatMs: 15_000, lookbackMs: 10_000, pageSize: 200, maxPagesPerPoll: 5 };
@@ -54,19 +58,24 @@ export class ProposalEventStream {
 
   /**
    * Opening the stream is one audited access (`events.subscribe`; its row names the fields every
-   * event carries). The stream then shows a change only while the subscriber may see its patient.
+   * event carries), refusals included. It takes no parameters at all, and any is refused by name:
+   * above all a token in the query string (where EventSource users are tempted to put it, and from
+   * where it would reach proxy logs). Answers the subscriber's visibility check for `open`.
    */
-  subscribe(context: AccessContext): Promise<Observable<MessageEvent>> {
+  subscribe(context: AccessContext, queryFields: string[]): Promise<VisiblePatients> {
     return this.phi.audited(context, null, async () => {
+      if (queryFields.length > 0) {
+        throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
+          queryFields.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));
+      }
       if (!context.caller) throw new Error('only a staff user subscribes to the review queue');
       const { visiblePatients } = this.access.eventsSubscribe(context.caller);
-      const stream = this.open(context.caller.userId, visiblePatients);
-      return { value: stream, fields: ['id', 'status', 'kind', 'patientId', 'currentVersion', 'updatedAt'], rowCount: 0, outcome: AuditOutcome.Success };
+      return { value: visiblePatients, fields: ['id', 'status', 'kind', 'patientId', 'currentVersion', 'updatedAt'], rowCount: 0, outcome: AuditOutcome.Success };
     });
   }
 
   /** The stream for staff user `userId`: changes whose patient `visiblePatients` says they may see now. */
-  open(userId: string, visiblePatients: (patientIds: string[]) => Promise<Set<string>>): Observable<MessageEvent> {
+  open(userId: string, visiblePatients: VisiblePatients): Observable<MessageEvent> {
     const roles = QUEUE_READERS;
     return defer(() => {
       const log = new ChangeLog(isoMicros(Date.now()));
@@ -86,7 +95,7 @@ export class ProposalEventStream {
     }).pipe(takeUntil(this.bus.shutdown));
   }
 
-  private ifVisible(change: ProposalChange, visiblePatients: (patientIds: string[]) => Promise<Set<string>>): Observable<ProposalChange> {
+  private ifVisible(change: ProposalChange, visiblePatients: VisiblePatients): Observable<ProposalChange> {
     return from(visiblePatients([change.patientId])).pipe(
       mergeMap((visible) => (visible.has(change.patientId) ? of(change) : EMPTY)),
       // Dropped, not lost: the next poll reads it again through the same care-team join.
