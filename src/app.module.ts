@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { PrivacyModule } from './privacy/privacy.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
 
@@ -38,6 +39,7 @@ export class AppModule {
         AuditModule,
         AuthModule,
         ToolsModule,
+        PrivacyModule,
         ApprovalsModule,
         AgentModule,
         QueueModule.forRoot(queue),

@@ -8,7 +8,9 @@ import {
   BOUND_AUDIT_WRITE,
   INSERT_AUDIT_EVENT,
   insertParameters,
+  BreakGlassUse,
   LOCK_AUDIT_CHAIN,
+  SELECT_BREAK_GLASS_PAGE,
   SELECT_LATEST_AUDIT_HASH,
   StoredAuditEvent,
   storedContent,
@@ -96,5 +98,12 @@ export class AuditService {
       }
       prevHash = stored.hash;
     }
+  }
+
+  /** Accepted break-glass accesses, newest first: `limit` of them below event id `before` (all when null). */
+  async breakGlassUses(before: string | null, limit: number): Promise<{ items: BreakGlassUse[]; nextCursor: string | null }> {
+    const rows = await this.dataSource.query<BreakGlassUse[]>(SELECT_BREAK_GLASS_PAGE, [before, limit + 1]);
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
   }
 }

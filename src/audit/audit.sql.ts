@@ -51,12 +51,28 @@ export const SELECT_AUDIT_EVENTS_PAGE = `SELECT ${STORED_EVENT_COLUMNS}
  * Accepted break-glass reads (the privacy officer's report), newest first, keyset-paged by id:
  * $1 the id to continue below (NULL for the first page), $2 the page size + 1.
  */
-export const SELECT_BREAK_GLASS_PAGE = `SELECT id::text AS id,
-  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
-  actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId", action,
-  break_glass_reason AS "reason", correlation_id AS "correlationId", channel
-  FROM audit_events WHERE break_glass AND ($1::bigint IS NULL OR audit_events.id < $1::bigint)
-  ORDER BY audit_events.id DESC LIMIT $2`;
+export const SELECT_BREAK_GLASS_PAGE = `SELECT a.id::text AS id,
+  to_char(a.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
+  a.actor_id::text AS "actorId", u.username AS "actorUsername", a.actor_role AS "actorRole", a.patient_id::text AS "patientId",
+  a.action, a.break_glass_reason AS "reason", a.correlation_id AS "correlationId", a.channel
+  FROM audit_events a LEFT JOIN staff_users u ON u.id = a.actor_id
+  WHERE a.break_glass AND ($1::bigint IS NULL OR a.id < $1::bigint)
+  ORDER BY a.id DESC LIMIT $2`;
+
+/** One accepted break-glass access, as the privacy officer's report lists it. */
+export interface BreakGlassUse {
+  id: string;
+  occurredAt: string;
+  actorId: string | null;
+  /** The staff user's name today (null if the user no longer exists: the trail has no foreign keys). */
+  actorUsername: string | null;
+  actorRole: string | null;
+  patientId: string | null;
+  action: string;
+  reason: string;
+  correlationId: string | null;
+  channel: string;
+}
 
 /** A row as the statements above return it: the v2 columns are null (`breakGlass` false) on v1 events. */
 export interface StoredAuditEvent {

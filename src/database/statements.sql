@@ -171,12 +171,13 @@ SELECT id::text AS id,
   FROM audit_events WHERE audit_events.id > $1::bigint ORDER BY audit_events.id LIMIT $2;
 
 -- name: breakGlassPage
-SELECT id::text AS id,
-  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
-  actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId", action,
-  break_glass_reason AS "reason", correlation_id AS "correlationId", channel
-  FROM audit_events WHERE break_glass AND ($1::bigint IS NULL OR audit_events.id < $1::bigint)
-  ORDER BY audit_events.id DESC LIMIT $2;
+SELECT a.id::text AS id,
+  to_char(a.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
+  a.actor_id::text AS "actorId", u.username AS "actorUsername", a.actor_role AS "actorRole", a.patient_id::text AS "patientId",
+  a.action, a.break_glass_reason AS "reason", a.correlation_id AS "correlationId", a.channel
+  FROM audit_events a LEFT JOIN staff_users u ON u.id = a.actor_id
+  WHERE a.break_glass AND ($1::bigint IS NULL OR a.id < $1::bigint)
+  ORDER BY a.id DESC LIMIT $2;
 
 -- ======================================================================
 -- approval workflow (effects inserted as vigil_writer)

@@ -45,6 +45,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   approvals: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'schema', 'tools'],
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['access', 'approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
+  // The privacy officer's report: the audit trail, read through the one audited path.
+  privacy: ['access', 'audit', 'auth', 'cohort/enum', 'common', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // The synthetic cohort generator writes cohort's tables with cohort's vocabularies; only the CLI runs it.
   generator: ['cohort', 'config', 'terminology'],
