@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { ProposalsService } from '../../src/approvals/proposals.service';
@@ -221,9 +222,22 @@ describe('approvals', () => {
     ).rejects.toMatchObject({ code: 'patient_not_found' });
   });
 
-  it('audits every transition in the verified chain', async () => {
-    const [{ n }] = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'proposal.%'`);
-    expect(n).toBeGreaterThan(20);
+  it('audits each transition and each refusal exactly once, with its correlation id, in the verified chain', async () => {
+    const as = (username: string) => ({ ...callers[username], correlationId: randomUUID() });
+    const rowsOf = (correlationId: string | null) =>
+      database().dataSource.query(`SELECT action, outcome, channel, row_count AS "rowCount" FROM audit_events WHERE correlation_id = $1`, [correlationId]);
+    const proposer = as('dr.okafor');
+    const proposal = await proposals.create(proposer, patientIdOf(PATIENT), { kind: ProposalKind.AddCareNote, content: CONTENT.add_care_note, rationale: 'A rationale long enough.', citations: [] });
+    expect(await rowsOf(proposer.correlationId)).toEqual([{ action: 'proposal.create', outcome: 'success', channel: 'rest', rowCount: 1 }]);
+    const stale = as('rev.santos');
+    await expect(proposals.approve(stale, proposal.id, { version: 2 })).rejects.toMatchObject({ status: 409 });
+    expect(await rowsOf(stale.correlationId)).toEqual([{ action: 'proposal.approve', outcome: 'conflict', channel: 'rest', rowCount: 0 }]);
+    const reviewer = as('rev.santos');
+    await proposals.approve(reviewer, proposal.id, { version: 1 });
+    expect(await rowsOf(reviewer.correlationId)).toEqual([{ action: 'proposal.approve', outcome: 'success', channel: 'rest', rowCount: 1 }]);
+    const otherTeam = as('rev.haddad');
+    await expect(proposals.get(otherTeam, proposal.id)).rejects.toMatchObject({ status: 404 });
+    expect(await rowsOf(otherTeam.correlationId)).toEqual([{ action: 'proposal.read', outcome: 'not_found', channel: 'rest', rowCount: 0 }]);
     expect(await verifyAuditChain(database().dataSource)).toMatchObject({ ok: true });
   });
 });
