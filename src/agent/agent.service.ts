@@ -1,9 +1,7 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { DataSource } from 'typeorm';
 import { AccessContext, withPurpose } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { AuditChannel, AuditOutcome } from '../audit';
@@ -19,7 +17,7 @@ import { agentTools, asModelTools } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
 import { ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
-import { StoredTurn, TurnStore } from './turn-store';
+import { StoredTurn, TurnRepository } from './turn.repository';
 
 export interface TurnUsage {
   modelCalls: number;
@@ -62,14 +60,13 @@ export const agentNotConfigured = () =>
  * One agent turn: access first, then a bounded loop of model calls whose tool calls run through the
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
  * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
- * (TurnStore: `running` at the start, each tool call as it completes, the outcome at the end);
+ * (TurnRepository: `running` at the start, each tool call as it completes, the outcome at the end);
  * proposals carry the turn id and every read is audited under `agent-turn:<id>`.
  */
 @Injectable()
 export class AgentService {
   private readonly logger = new Logger(AgentService.name);
   private readonly runner: ToolRunner;
-  private readonly store: TurnStore;
   private client?: OpenAI;
 
   constructor(
@@ -77,10 +74,9 @@ export class AgentService {
     private readonly access: AccessService,
     private readonly phi: PhiReadService,
     proposals: ProposalsService,
-    @InjectDataSource() dataSource: DataSource,
+    private readonly store: TurnRepository,
   ) {
     this.runner = new ToolRunner(phi, proposals);
-    this.store = new TurnStore(dataSource);
   }
 
   private model(): { client: OpenAI; name: string } {

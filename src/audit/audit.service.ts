@@ -1,20 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { SqlSession } from '../schema/sql-session';
 import { AuditRecordError, AuditEventInput, normaliseAuditEvent, NormalisedAuditEvent } from './audit-event.input';
 import { auditEventHash, AuditEventContent, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
-import {
-  AUDIT_CHAIN_LOCK_KEY,
-  BOUND_AUDIT_WRITE,
-  INSERT_AUDIT_EVENT,
-  insertParameters,
-  BreakGlassUse,
-  LOCK_AUDIT_CHAIN,
-  SELECT_BREAK_GLASS_PAGE,
-  SELECT_LATEST_AUDIT_HASH,
-  StoredAuditEvent,
-  storedContent,
-} from './audit.sql';
+import { BreakGlassUse, StoredAuditEvent, storedContent } from './audit.sql';
+import { AuditRepository } from './audit.repository';
 import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-commit';
 
 /**
@@ -45,19 +36,18 @@ export class AuditUnavailableError extends AuditRecordError {
 @Injectable()
 export class AuditService {
   private readonly standalone: GroupCommit<NormalisedAuditEvent>;
+  private readonly repository: AuditRepository;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Optional() @Inject(AUDIT_WRITE_LIMITS) limits?: Partial<GroupCommitLimits>,
   ) {
+    this.repository = new AuditRepository(dataSource);
     const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
     const databaseTimeoutMs = Math.max(1, Math.floor(bounds.timeoutMs / 2));
     this.standalone = new GroupCommit(
       (events) =>
-        this.dataSource.transaction(async (manager) => {
-          await manager.query(BOUND_AUDIT_WRITE, [String(databaseTimeoutMs)]);
-          await this.append(manager, events);
-        }),
+        this.repository.boundedTransaction(databaseTimeoutMs, (session) => this.append(session, events)),
       bounds,
     );
   }
@@ -66,7 +56,7 @@ export class AuditService {
    * Appends one event. Given a transaction's `manager`, the event commits (or rolls back) with that
    * transaction: a state change and its audit record can then never be separated by a crash.
    */
-  async record(input: AuditEventInput, manager?: EntityManager): Promise<void> {
+  async record(input: AuditEventInput, manager?: SqlSession): Promise<void> {
     const event = normaliseAuditEvent(input);
     try {
       await (manager ? this.append(manager, [event]) : this.standalone.submit(event));
@@ -82,16 +72,14 @@ export class AuditService {
   }
 
   /** Chains `events`, in order, onto the latest event, inside the given transaction. */
-  private async append(manager: EntityManager, events: readonly NormalisedAuditEvent[]): Promise<void> {
+  private async append(manager: SqlSession, events: readonly NormalisedAuditEvent[]): Promise<void> {
     // Held until commit: the next writer reads the latest hash only after these events are visible.
-    await manager.query(LOCK_AUDIT_CHAIN, [AUDIT_CHAIN_LOCK_KEY]);
-    const [latest] = await manager.query<{ hash: string }[]>(SELECT_LATEST_AUDIT_HASH);
-    let prevHash = latest?.hash ?? GENESIS_HASH;
+    let prevHash = (await this.repository.lockChain(manager)) ?? GENESIS_HASH;
     for (const event of events) {
       // Taken under the lock, so timestamps rise with chain order (on one clock).
       const content: AuditEventContent = { ...event, occurredAt: toAuditTimestamp(new Date()), prevHash };
       const hash = auditEventHash(content);
-      const [stored] = await manager.query<StoredAuditEvent[]>(INSERT_AUDIT_EVENT, insertParameters(content, hash));
+      const stored: StoredAuditEvent | undefined = await this.repository.insert(manager, content, hash);
       // Whatever Postgres normalised on the way in must not make this event fail verification later.
       if (!stored || auditEventHash(storedContent(stored)) !== stored.hash) {
         throw new AuditRecordError('the stored audit event does not hash to the value computed for it');
@@ -102,7 +90,7 @@ export class AuditService {
 
   /** Accepted break-glass accesses, newest first: `limit` of them below event id `before` (all when null). */
   async breakGlassUses(before: string | null, limit: number): Promise<{ items: BreakGlassUse[]; nextCursor: string | null }> {
-    const rows = await this.dataSource.query<BreakGlassUse[]>(SELECT_BREAK_GLASS_PAGE, [before, limit + 1]);
+    const rows = await this.repository.breakGlassPage(before, limit + 1);
     const items = rows.slice(0, limit);
     return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
   }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AccessContext } from '../access/access-context';
 import { AccessService, PatientGrant } from '../access/access.service';
 import { AuditOutcome, AuditRecordError, AuditService } from '../audit';
@@ -7,6 +6,7 @@ import { AuditEventInput } from '../audit/audit-event.input';
 import { auditUnavailable } from '../audit/audit.problems';
 import { PatientChart } from '../cohort/chart.types';
 import { CohortRepository } from '../cohort/cohort.repository';
+import { SqlSession } from '../schema/sql-session';
 import { ToolEnvelope } from './envelope';
 import { auditOutcomeOf, returnedFields } from './tool-audit';
 import { ToolName } from './tool-names';
@@ -39,7 +39,7 @@ export interface AuditScope {
    * Writes the success row inside `manager`'s transaction, so a state change and its record commit
    * or roll back together; the scope then writes no success row of its own.
    */
-  recordIn(manager: EntityManager, fields: string[], rowCount: number): Promise<void>;
+  recordIn(manager: SqlSession, fields: string[], rowCount: number): Promise<void>;
 }
 
 /** Errors whose access is on the trail already: the REST fallback must not record them twice. */
