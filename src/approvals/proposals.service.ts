@@ -1,6 +1,4 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { AccessContext, withPurpose } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { AuditChannel, AuditOutcome, AuditService } from '../audit';
@@ -9,7 +7,8 @@ import { CohortRepository } from '../cohort/cohort.repository';
 import { validateDto } from '../common/validation/validate-dto';
 import { AuditScope, PhiReadService } from '../tools/phi-read.service';
 import { CitedEvidence } from '../tools/tools.service';
-import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow } from './approvals.sql';
+import { ProposalRow, VersionRow } from './approvals.sql';
+import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
@@ -27,7 +26,7 @@ import { OutboxRelay } from './queue/outbox-relay';
 @Injectable()
 export class ProposalsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ProposalsRepository,
     private readonly access: AccessService,
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
@@ -69,12 +68,12 @@ export class ProposalsService {
 
     const contentHash = proposalContentHash({ kind: dto.kind, content, rationale: dto.rationale, citations });
     const expiresAt = new Date(Date.now() + policy.expiresAfterHours * 3_600_000);
-    const row = await this.dataSource.transaction(async (manager) => {
-      const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [
+    const row = await this.repository.transaction(async (manager) => {
+      const [{ id }] = await manager.run<{ id: string }>('insertProposal', [
         patientId, dto.kind, caller.userId, caller.role, agentTurnId, policy.approvals, expiresAt,
       ]);
-      await manager.query(SQL.insertVersion, [id, 1, JSON.stringify(content), dto.rationale, citations, contentHash, caller.userId]);
-      await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
+      await manager.run('insertVersion', [id, 1, JSON.stringify(content), dto.rationale, citations, contentHash, caller.userId]);
+      await manager.run('insertOutbox', [id, OutboxJob.Expire, expiresAt]);
       await scope.recordIn(manager, [`proposal:${id}`, `hash:${contentHash}`], 1);
       return this.lock(manager, id);
     });
@@ -84,13 +83,13 @@ export class ProposalsService {
   approve(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
     const caller = callerOf(context);
     return this.decide(withPurpose(context, 'proposal.approve'), proposalId, dto.version, async (manager, proposal, version) => {
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
-      const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
+      const [{ n }] = await manager.run<{ n: number }>('countApprovals', [proposalId, version.version, version.contentHash]);
       if (n >= proposal.requiredApprovals) {
-        await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Approved, null, null]);
-        await manager.query(SQL.insertOutbox, [proposalId, OutboxJob.Execute, new Date()]);
+        await manager.run('updateStatus', [proposalId, ProposalStatus.Approved, null, null]);
+        await manager.run('insertOutbox', [proposalId, OutboxJob.Execute, new Date()]);
       } else {
-        await manager.query(SQL.touchProposal, [proposalId]); // still pending, but the queue shows the approval live
+        await manager.run('touchProposal', [proposalId]); // still pending, but the queue shows the approval live
       }
       return version.contentHash;
     });
@@ -102,8 +101,8 @@ export class ProposalsService {
       if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A rejection needs a reason.');
     };
     return this.decide(withPurpose(context, 'proposal.reject'), proposalId, dto.version, async (manager, _proposal, version) => {
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Reject, caller.userId, caller.role, dto.reason, version.contentHash]);
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Rejected, null, null]);
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Reject, caller.userId, caller.role, dto.reason, version.contentHash]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Rejected, null, null]);
       return version.contentHash;
     }, check);
   }
@@ -131,12 +130,12 @@ export class ProposalsService {
       const rationale = dto.rationale ?? version.rationale;
       const next = version.version + 1;
       const contentHash = proposalContentHash({ kind, content, rationale, citations });
-      await manager.query(SQL.insertVersion, [proposalId, next, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
-      await manager.query(SQL.bumpVersion, [proposalId, next]);
-      await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Edit, caller.userId, caller.role, dto.reason ?? null, contentHash]);
+      await manager.run('insertVersion', [proposalId, next, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
+      await manager.run('bumpVersion', [proposalId, next]);
+      await manager.run('insertDecision', [proposalId, next, DecisionKind.Edit, caller.userId, caller.role, dto.reason ?? null, contentHash]);
       // The editor's approval is recorded, but the editor is now the new version's author: it only
       // executes once someone else approves exactly these bytes (countApprovals skips the author).
-      await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
+      await manager.run('insertDecision', [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
       return contentHash;
     }, check);
   }
@@ -147,14 +146,14 @@ export class ProposalsService {
       const caller = callerOf(context);
       await this.visible(caller, proposalId, scope);
       if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A cancellation needs a reason.');
-      const row = await this.dataSource.transaction(async (manager) => {
+      const row = await this.repository.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
       if (proposal.proposerId !== caller.userId) throw notAllowed('Only the proposer may cancel a proposal.');
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be cancelled.`);
       if (dto.version !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Cancel, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Cancelled, null, null]);
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Cancel, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Cancelled, null, null]);
       await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${version.contentHash}`], 1);
       return this.lock(manager, proposalId);
       });
@@ -164,10 +163,10 @@ export class ProposalsService {
 
   /** Expires a pending proposal whose deadline has passed: the safe default, nothing happens. */
   async expireIfDue(proposalId: string, now = new Date()): Promise<boolean> {
-    const expired = await this.dataSource.transaction(async (manager) => {
-      const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+    const expired = await this.repository.transaction(async (manager) => {
+      const [proposal] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
       if (!proposal || proposal.status !== ProposalStatus.Pending || new Date(proposal.expiresAt) > now) return false;
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Expired, null, null]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Expired, null, null]);
       await this.audit.record(
         {
           actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action: 'proposal.expire',
@@ -178,16 +177,16 @@ export class ProposalsService {
       return true;
     });
     // Committed already: a failed re-read only costs the in-process announcement (streams poll too).
-    if (expired) await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]).then(([row]) => this.events.publish(row), () => undefined);
+    if (expired) await this.repository.run<ProposalRow>('proposalById', [proposalId]).then(([row]) => this.events.publish(row), () => undefined);
     return expired;
   }
 
   async overdueProposalIds(now: Date, limit: number): Promise<string[]> {
-    return (await this.dataSource.query<{ id: string }[]>(SQL.overdueProposals, [now, limit])).map((row) => row.id);
+    return (await this.repository.run<{ id: string }>('overdueProposals', [now, limit])).map((row) => row.id);
   }
 
   async approvedUnexecutedIds(olderThanMs: number, limit: number): Promise<string[]> {
-    return (await this.dataSource.query<{ id: string }[]>(SQL.approvedUnexecuted, [olderThanMs, limit])).map((row) => row.id);
+    return (await this.repository.run<{ id: string }>('approvedUnexecuted', [olderThanMs, limit])).map((row) => row.id);
   }
 
   /** The review queue for the caller's care teams, newest first, one page at a time. */
@@ -197,8 +196,7 @@ export class ProposalsService {
       const { careTeamIds } = this.access.queueList(callerOf(context));
       const pageSize = query.limit ?? 50;
       const after = query.cursor ? decodeCursor(query.cursor) : null;
-      const statement = query.sort === 'oldest' ? SQL.listForTeamsOldest : SQL.listForTeams;
-      const rows = await this.dataSource.query<ProposalRow[]>(statement, [
+      const rows = await this.repository.run<ProposalRow>(query.sort === 'oldest' ? 'listForTeamsOldest' : 'listForTeams', [
         careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
         after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
       ]);
@@ -218,8 +216,8 @@ export class ProposalsService {
   get(context: AccessContext, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
     return this.phi.audited(withPurpose(context, 'proposal.read'), null, async (scope) => {
       const proposal = await this.visible(callerOf(context), proposalId, scope);
-      const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
-      const decisions = await this.dataSource.query(SQL.decisionsOf, [proposalId]);
+      const versions = await this.repository.run<VersionRow>('versionsOf', [proposalId]);
+      const decisions = await this.repository.run('decisionsOf', [proposalId]);
       const current = versions.find((version) => version.version === proposal.currentVersion);
       // `proposal.read` granted the proposal, so its patient is on the caller's teams.
       const evidence = await scope.evidence({ patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
@@ -237,27 +235,27 @@ export class ProposalsService {
     context: AccessContext,
     proposalId: string,
     expectedVersion: number,
-    apply: (manager: EntityManager, proposal: ProposalRow, version: VersionRow) => Promise<string>,
+    apply: (manager: ApprovalTransaction, proposal: ProposalRow, version: VersionRow) => Promise<string>,
     check?: (proposal: ProposalRow) => Promise<void>,
   ): Promise<ProposalRow> {
     return this.phi.audited(context, null, async (scope) => {
       const caller = callerOf(context);
       // Access is checked before the transaction: the cohort read uses a connection of its own, and on
       // the embedded database (one connection) it must not wait behind this transaction's.
-      const [current] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
+      const [current] = await this.repository.run<ProposalRow>('proposalById', [proposalId]);
       const { allowed, readable } = await this.access.proposalDecide(caller, [proposalId]);
       if (!current || !readable.has(proposalId)) throw proposalNotFound();
       scope.patientId = current.patientId;
       if (!allowed.has(proposalId)) throw notAllowed('Four eyes: a reviewer decides, and never on their own proposal.');
       await check?.(current);
-      const row = await this.dataSource.transaction(async (manager) => {
+      const row = await this.repository.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be decided.`);
       // Past its deadline it is expired, whether or not the sweep has marked it yet.
       if (new Date(proposal.expiresAt) <= new Date()) throw illegalTransition('The proposal is past its deadline and expires unexecuted.');
       if (expectedVersion !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
-      const alreadyApproved = await manager.query<{ n: number }[]>(SQL.approvalsBy, [proposalId, version.version, caller.userId]);
+      const alreadyApproved = await manager.run<{ n: number }>('approvalsBy', [proposalId, version.version, caller.userId]);
       if (alreadyApproved[0].n > 0) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
       const hash = await apply(manager, proposal, version);
       await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${hash}`], 1);
@@ -269,22 +267,22 @@ export class ProposalsService {
 
   /** The proposal, if `proposal.read` grants it; otherwise "not found". Names its patient on the audit row either way. */
   private async visible(caller: Caller, proposalId: string, scope: AuditScope): Promise<ProposalRow> {
-    const [proposal] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
+    const [proposal] = await this.repository.run<ProposalRow>('proposalById', [proposalId]);
     const readable = await this.access.proposalRead(caller, [proposalId]);
     if (!proposal || !readable.has(proposalId)) throw proposalNotFound();
     scope.patientId = proposal.patientId;
     return proposal;
   }
 
-  private async version(manager: EntityManager, proposalId: string, version: number): Promise<VersionRow> {
-    const versions = await manager.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
+  private async version(manager: ApprovalTransaction, proposalId: string, version: number): Promise<VersionRow> {
+    const versions = await manager.run<VersionRow>('versionsOf', [proposalId]);
     const found = versions.find((row) => row.version === version);
     if (!found) throw new Error('proposal version missing');
     return found;
   }
 
-  private async lock(manager: EntityManager, proposalId: string): Promise<ProposalRow> {
-    const [row] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+  private async lock(manager: ApprovalTransaction, proposalId: string): Promise<ProposalRow> {
+    const [row] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
     return row;
   }
 }

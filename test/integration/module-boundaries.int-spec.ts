@@ -86,9 +86,6 @@ function sqlAllowed(path: string): boolean {
  * no longer imports a SQL package fails the test below: then delete it here.
  */
 const SQL_OUTSIDE_REPOSITORIES: readonly { file: string; why: string }[] = [
-  { file: 'src/approvals/events/proposal-event-stream.ts', why: "the poll of changed proposals; belongs in a proposals repository" },
-  { file: 'src/approvals/proposal-executor.ts', why: "locks and writes effects in its own transaction; the statements belong in a proposals repository" },
-  { file: 'src/approvals/proposals.service.ts', why: "the workflow's transactions; the statements belong in a proposals repository" },
   { file: 'src/approvals/queue/outbox-relay.ts', why: "claims outbox rows; belongs in an outbox repository" },
   { file: 'src/approvals/queue/queue-health.ts', why: "counts pending outbox rows; belongs in an outbox repository" },
   { file: 'src/audit/audit.service.ts', why: "injects the DataSource to build its repository (AuditService is also built by hand, by the CLI and tests)" },

@@ -1,14 +1,12 @@
 import { HttpStatus, Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
 import { AuditOutcome } from '../../audit';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, Observable, of, takeUntil } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { AccessContext } from '../../access/access-context';
 import { AccessService, QUEUE_READERS } from '../../access/access.service';
 import { ProblemException } from '../../common/http/problem';
 import { toSafeError } from '../../phi/log-redaction';
 import { PhiReadService } from '../../tools/phi-read.service';
-import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
+import { ProposalsRepository } from '../proposals.repository';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
 export interface ProposalStreamSettings {
@@ -47,7 +45,7 @@ export class ProposalEventStream {
   private readonly settings: ProposalStreamSettings;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ProposalsRepository,
     private readonly bus: ProposalEvents,
     private readonly access: AccessService,
     private readonly phi: PhiReadService,
@@ -108,7 +106,7 @@ export class ProposalEventStream {
     try {
       let since = log.pollFrom(this.settings.lookbackMs);
       for (let page = 0; page < this.settings.maxPagesPerPoll; page += 1) {
-        const rows = await this.dataSource.query<ProposalChange[]>(SQL.changedSince, [userId, roles, since, this.settings.pageSize]);
+        const rows = await this.repository.run<ProposalChange>('changedSince', [userId, roles, since, this.settings.pageSize]);
         found.push(...rows);
         if (rows.length < this.settings.pageSize) break;
         since = rows[rows.length - 1].updatedAt;
