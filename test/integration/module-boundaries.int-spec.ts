@@ -86,8 +86,6 @@ function sqlAllowed(path: string): boolean {
  * no longer imports a SQL package fails the test below: then delete it here.
  */
 const SQL_OUTSIDE_REPOSITORIES: readonly { file: string; why: string }[] = [
-  { file: 'src/approvals/queue/outbox-relay.ts', why: "claims outbox rows; belongs in an outbox repository" },
-  { file: 'src/approvals/queue/queue-health.ts', why: "counts pending outbox rows; belongs in an outbox repository" },
   { file: 'src/audit/audit.service.ts', why: "injects the DataSource to build its repository (AuditService is also built by hand, by the CLI and tests)" },
   { file: 'src/cohort/fixtures/fixture-loader.ts', why: "bulk upsert of the fixture cohort (start-up and CLI only)" },
   { file: 'src/fhir-import/fhir-importer.ts', why: "bulk import transaction (CLI only)" },
