@@ -17,7 +17,7 @@ export async function tokenCommand(args: string[], out: (line: string) => void):
   const ttlIndex = args.indexOf('--ttl');
   const ttlSeconds = ttlIndex >= 0 ? Number(args[ttlIndex + 1]) : 3600;
   if (!username || !Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > 86_400) {
-    out('usage: npm run token -- <username> [--ttl seconds (1-86400)]   e.g. npm run token -- dr.okafor');
+    out('usage: npm run token -- <username> [--ttl seconds (1-86400)]   e.g. npm run token -- dr.okafor (po.achebe: the privacy officer)');
     return 2;
   }
   const key = loadOrCreateDevKey(config.auth.devKeyFile);
