@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { AuditService } from '../src/audit';
-import { AuditOutcome } from '../src/audit/enum';
+import { AuditChannel, AuditOutcome } from '../src/audit/enum';
 import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
@@ -68,7 +68,7 @@ async function read<T>(pool: Pool, work: (run: Run) => Promise<T>): Promise<T> {
 export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignment, audit?: AuditService): Promise<Record<string, unknown> | null> {
   const [user] = await read(pool, (run) => run('staffUserByUsername', [assignment.username]));
   if (!user) return null;
-  // As ToolsService.invoke: the access probe and the tool's statements in one read transaction.
+  // As PhiReadService.readTool: the access probe and the tool's statements in one read transaction.
   const body = await read(pool, async (run) => {
     const [access] = await run('patientAccess', [assignment.patientId, user.careTeamIds]);
     return access.exists && access.onCareTeam ? toolStatements(run, tool, assignment.patientId) : null;
@@ -87,6 +87,7 @@ export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignme
       outcome: rows?.length ? AuditOutcome.Success : AuditOutcome.Empty,
       breakGlassReason: null,
       correlationId: null,
+      channel: AuditChannel.Rest,
     });
   }
   return body;

@@ -14,6 +14,7 @@ import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { PrivacyModule } from './privacy/privacy.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
 
@@ -40,6 +41,7 @@ export class AppModule {
         AuthModule,
         RateLimitModule,
         ToolsModule,
+        PrivacyModule,
         ApprovalsModule,
         AgentModule,
         QueueModule.forRoot(queue),

@@ -1,12 +1,13 @@
 import { ApiUuidParam } from '../common/validation/uuid';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { Caller } from '../auth/caller';
+import { AccessContext } from '../access/access-context';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
+import { RestAccess } from '../tools/rest-access';
+import { PatientIdParam } from '../tools/tool-route.decorator';
 import { AgentService } from './agent.service';
 import { AgentTurnDto, AgentTurnRequestDto, StoredAgentTurnDto } from './dto/agent-turn.dto';
 
@@ -41,8 +42,8 @@ export class AgentController {
   @ApiTooManyRequestsResponse({ type: ProblemDto, description: 'The clinician started AGENT_MAX_TURNS_PER_HOUR turns in the last hour; `Retry-After` says when the next is allowed.' })
   @ApiServiceUnavailableResponse({ type: ProblemDto, description: 'No model configured (the detail names the variables to set).' })
   @ApiProblemResponses()
-  turn(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: AgentTurnRequestDto): Promise<AgentTurnDto> {
-    return this.agent.turn(caller, patientId, body.question);
+  turn(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Body() body: AgentTurnRequestDto): Promise<AgentTurnDto> {
+    return this.agent.turn(access, patientId, body.question);
   }
 
   @Get('turns/:turnId')
@@ -57,7 +58,7 @@ export class AgentController {
   @ApiForbiddenResponse({ type: ProblemDto })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such patient or turn, or not on your care teams (indistinguishable).' })
   @ApiProblemResponses()
-  stored(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @TurnIdParam() turnId: string): Promise<StoredAgentTurnDto> {
-    return this.agent.stored(caller, patientId, turnId);
+  stored(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @TurnIdParam() turnId: string): Promise<StoredAgentTurnDto> {
+    return this.agent.stored(access, patientId, turnId);
   }
 }

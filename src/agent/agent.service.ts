@@ -1,17 +1,15 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { DataSource } from 'typeorm';
-import { AuditOutcome, AuditService } from '../audit';
+import { AccessContext, withPurpose } from '../access/access-context';
+import { AccessService } from '../access/access.service';
+import { AuditChannel, AuditOutcome } from '../audit';
 import { Caller } from '../auth/caller';
-import { PatientAccessService } from '../auth/patient-access.service';
 import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { auditOutcomeOf } from '../tools/tool-audit';
-import { ToolsService } from '../tools/tools.service';
+import { PhiReadService } from '../tools/phi-read.service';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './grounding';
 import { readModelReply } from './model-reply';
 import { clinicalAdviceRequested } from './clinical-advice';
@@ -20,7 +18,7 @@ import { agentTools, asModelTools } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
 import { ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
-import { StoredTurn, TurnStore } from './turn-store';
+import { StoredTurn, TurnRepository } from './turn.repository';
 
 export interface TurnUsage {
   modelCalls: number;
@@ -30,6 +28,13 @@ export interface TurnUsage {
   droppedStatements: string[];
   /** The budget that ended the turn before a final answer, or null. */
   budgetExhausted: BudgetStop | null;
+}
+
+/** A turn as it ended: the answer, and what its closing audit event records. */
+interface FinishedTurn {
+  result: AgentTurn;
+  status: TurnStatus;
+  rowsRead: number;
 }
 
 export interface AgentTurn {
@@ -72,26 +77,23 @@ function receivedText(completion: unknown): string {
  * One agent turn: access first, then a bounded loop of model calls whose tool calls run through the
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
  * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
- * (TurnStore: `running` at the start, each tool call as it completes, the outcome at the end);
+ * (TurnRepository: `running` at the start, each tool call as it completes, the outcome at the end);
  * proposals carry the turn id and every read is audited under `agent-turn:<id>`.
  */
 @Injectable()
 export class AgentService {
   private readonly logger = new Logger(AgentService.name);
   private readonly runner: ToolRunner;
-  private readonly store: TurnStore;
   private client?: OpenAI;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly access: PatientAccessService,
-    private readonly tools: ToolsService,
+    private readonly access: AccessService,
+    private readonly phi: PhiReadService,
     proposals: ProposalsService,
-    private readonly audit: AuditService,
-    @InjectDataSource() dataSource: DataSource,
+    private readonly store: TurnRepository,
   ) {
-    this.runner = new ToolRunner(tools, proposals, audit);
-    this.store = new TurnStore(dataSource);
+    this.runner = new ToolRunner(phi, proposals);
   }
 
   private model(): { client: OpenAI; name: string } {
@@ -102,45 +104,48 @@ export class AgentService {
     return { client: this.client, name: model };
   }
 
-  async turn(caller: Caller, patientId: string, question: string): Promise<AgentTurn> {
+  /**
+   * The turn is one audited access (`agent_turn`: its id, the rows its tools read in all; `error` for
+   * a failure turn), refusals included; each tool read and proposal inside it is audited on the
+   * `agent` channel with the same correlation id.
+   */
+  turn(access: AccessContext, patientId: string, question: string): Promise<AgentTurn> {
+    return this.phi.audited(withPurpose(access, 'agent_turn'), patientId, async () => {
+      const turn = await this.runTurn(access, patientId, question);
+      const outcome = turn.status === 'failure' ? AuditOutcome.Error : turn.rowsRead > 0 ? AuditOutcome.Success : AuditOutcome.Empty;
+      return { value: turn.result, fields: [`agent_turn:${turn.result.turnId}`], rowCount: turn.rowsRead, outcome };
+    });
+  }
+
+  private async runTurn(access: AccessContext, patientId: string, question: string): Promise<FinishedTurn> {
+    const caller = requireCaller(access);
     const model = this.model();
-    // The same 404 as the tools for a patient that is not the caller's (or does not exist), audited like theirs.
-    try {
-      await this.access.grant(caller, patientId);
-    } catch (error) {
-      await this.audit.record({ actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn', fields: [], rowCount: 0, outcome: auditOutcomeOf(error) });
-      throw error;
-    }
-    const catalog = agentTools(this.tools);
+    // The same 404 as the tools for a patient that is not the caller's (or does not exist); no break glass for a model.
+    await this.access.patientRead({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId);
+    const catalog = agentTools((name) => this.phi.describeTool(name));
+    // Every read and proposal of the turn: the agent's projection, the agent channel, the request's correlation id.
+    const agentAccess: AccessContext = { ...access, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.Agent };
     const context: TurnContext = {
-      turnId: randomUUID(), caller, patientId, catalog,
+      turnId: randomUUID(), caller, access: agentAccess, patientId, catalog,
       cited: new Map(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [], rowsRead: 0,
     };
     const { maxTurnsPerHour } = this.config.agent;
     // Stored before anything runs, so a turn that dies half-way is still on record as `running`.
     const started = await this.store.start(context.turnId, patientId, caller.userId, question, maxTurnsPerHour);
-    if (!started.started) {
-      // A refused turn is on the audit trail too: who was stopped, for which patient, when.
-      await this.audit.record({ actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn', fields: [], rowCount: 0, outcome: AuditOutcome.Denied });
-      throw turnRateLimited(started.retryAfterSeconds, maxTurnsPerHour);
-    }
+    // A refused turn is on the audit trail too (as `denied`, by `turn`): who was stopped, for which patient, when.
+    if (!started.started) throw turnRateLimited(started.retryAfterSeconds, maxTurnsPerHour);
 
     const budget = new TurnBudget(this.config.agent);
     const droppedStatements: string[] = [];
     let budgetExhausted: BudgetStop | null = null;
-    const finish = async (status: TurnStatus, statements: Statement[] = []): Promise<AgentTurn> => {
+    const finish = async (status: TurnStatus, statements: Statement[] = []) => {
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, budgetExhausted };
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
-      // The turn itself is on the audit trail, failures included, beside the reads it made (same correlation id).
-      await this.audit.record({
-        actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn', fields: [`agent_turn:${context.turnId}`],
-        rowCount: context.rowsRead, correlationId: `agent-turn:${context.turnId}`,
-        outcome: status === 'failure' ? AuditOutcome.Error : context.rowsRead > 0 ? AuditOutcome.Success : AuditOutcome.Empty,
-      });
       // Only ids and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
-      return { turnId: context.turnId, status, statements, proposals: context.proposals, toolCalls: context.toolCalls, usage };
+      const result: AgentTurn = { turnId: context.turnId, status, statements, proposals: context.proposals, toolCalls: context.toolCalls, usage };
+      return { result, status, rowsRead: context.rowsRead };
     };
     if (clinicalAdviceRequested(question)) return finish('refused');
 
@@ -164,9 +169,9 @@ export class AgentService {
     messages: ChatCompletionMessageParam[],
     modelTools: ReturnType<typeof asModelTools>,
     droppedStatements: string[],
-    finish: (status: TurnStatus, statements?: Statement[]) => Promise<AgentTurn>,
+    finish: (status: TurnStatus, statements?: Statement[]) => Promise<FinishedTurn>,
     exhausted: (stop: BudgetStop | null) => void,
-  ): Promise<AgentTurn> {
+  ): Promise<FinishedTurn> {
     let stop: BudgetStop | null;
     while ((stop = budget.stop()) === null) {
       const offerTools = budget.toolsLeft();
@@ -234,21 +239,18 @@ export class AgentService {
    * shares the record). The same 404 as everywhere for a patient not theirs, or a turn of another
    * patient; reading it is a PHI read (the envelopes) and audited as one.
    */
-  async stored(caller: Caller, patientId: string, turnId: string): Promise<StoredTurn> {
-    const base = { actorId: caller.userId, actorRole: caller.role, patientId, action: 'agent_turn.read', fields: [`agent_turn:${turnId}`] };
-    try {
-      await this.access.grant(caller, patientId);
-    } catch (error) {
-      await this.audit.record({ ...base, rowCount: 0, outcome: auditOutcomeOf(error) });
-      throw error;
-    }
-    const turn = await this.store.find(turnId, patientId);
-    if (!turn) {
-      await this.audit.record({ ...base, rowCount: 0, outcome: AuditOutcome.Empty });
-      throw new ProblemException(HttpStatus.NOT_FOUND, 'turn_not_found', 'Not Found', 'No such agent turn for this patient.');
-    }
-    const rowCount = turn.toolCalls.reduce((sum, call) => sum + (call.rowCount ?? 0), 0);
-    await this.audit.record({ ...base, rowCount, outcome: AuditOutcome.Success });
-    return turn;
+  stored(access: AccessContext, patientId: string, turnId: string): Promise<StoredTurn> {
+    return this.phi.audited(withPurpose(access, 'agent_turn.read'), patientId, async () => {
+      await this.access.patientRead({ ...access, breakGlassReason: null }, patientId);
+      const turn = await this.store.find(turnId, patientId);
+      if (!turn) throw new ProblemException(HttpStatus.NOT_FOUND, 'turn_not_found', 'Not Found', 'No such agent turn for this patient.');
+      const rowCount = turn.toolCalls.reduce((sum, call) => sum + (call.rowCount ?? 0), 0);
+      return { value: turn, fields: [`agent_turn:${turnId}`], rowCount, outcome: AuditOutcome.Success };
+    });
   }
+}
+
+function requireCaller(access: AccessContext): Caller {
+  if (!access.caller) throw new Error('an agent turn is a clinician\'s');
+  return access.caller;
 }

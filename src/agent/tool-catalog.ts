@@ -1,9 +1,8 @@
-import { Type } from '@nestjs/common';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
 import { KIND_POLICY } from '../approvals/proposal-policy';
 import { TOOL_NAMES, ToolName } from '../tools/tool-names';
-import { ToolsService } from '../tools/tools.service';
+import { Type } from '@nestjs/common';
 import { jsonSchemaOf, JsonSchema } from './json-schema';
 
 export const PROPOSE_ACTION = 'propose_action';
@@ -30,9 +29,9 @@ function proposeActionSchema(): JsonSchema {
 }
 
 /** The six tools of a turn: the five read tools and `propose_action`. Nothing else exists for the model. */
-export function agentTools(tools: ToolsService): Map<AgentToolName, AgentTool> {
+export function agentTools(describe: (name: ToolName) => { summary: string; queryDto: Type<object> }): Map<AgentToolName, AgentTool> {
   const reads: AgentTool[] = TOOL_NAMES.map((name) => {
-    const tool = tools.tool(name);
+    const tool = describe(name);
     return { name, description: tool.summary, argumentsDto: tool.queryDto, schema: jsonSchemaOf(tool.queryDto) };
   });
   const propose: AgentTool = { name: PROPOSE_ACTION, description: PROPOSE_DESCRIPTION, argumentsDto: CreateProposalDto, schema: proposeActionSchema() };

@@ -1,12 +1,11 @@
-import { AuditOutcome, AuditService } from '../audit';
+import { AccessContext, withPurpose } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
 import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { ToolEnvelope } from '../tools/envelope';
-import { returnedFields } from '../tools/tool-audit';
+import { PhiReadService } from '../tools/phi-read.service';
 import { ToolName } from '../tools/tool-names';
-import { ToolsService } from '../tools/tools.service';
 import { indexCitations } from './grounding';
 import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
 import { callKey, parseArguments, validateArguments } from './tool-arguments';
@@ -29,6 +28,8 @@ export interface ToolCallRecord {
 export interface TurnContext {
   turnId: string;
   caller: Caller;
+  /** The clinician's access as the agent: `agent` projection and channel, the request's correlation id. */
+  access: AccessContext;
   patientId: string;
   catalog: Map<AgentToolName, AgentTool>;
   /** Every citation id returned by a tool in this turn, with the rows it appears in. */
@@ -49,9 +50,8 @@ export interface TurnContext {
  */
 export class ToolRunner {
   constructor(
-    private readonly tools: ToolsService,
+    private readonly phi: PhiReadService,
     private readonly proposalsService: ProposalsService,
-    private readonly audit: AuditService,
   ) {}
 
   async run(context: TurnContext, name: string, argumentText: string): Promise<ToolEnvelope | ToolRefusal | Record<string, unknown>> {
@@ -93,17 +93,9 @@ export class ToolRunner {
     }
   }
 
+  /** Through the one PHI path, like any other caller: audited there, success or failure. */
   private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
-    const base = { actorId: context.caller.userId, actorRole: context.caller.role, patientId: context.patientId, action: name, correlationId: `agent-turn:${context.turnId}` };
-    let envelope: ToolEnvelope;
-    try {
-      envelope = await this.tools.invoke(context.caller, name, context.patientId, query, { projectionRole: 'agent' });
-    } catch (error) {
-      await this.audit.record({ ...base, fields: [], rowCount: 0, outcome: AuditOutcome.Error });
-      throw error;
-    }
-    // No PHI leaves without its audit record, linked to the turn by the correlation id.
-    await this.audit.record({ ...base, fields: returnedFields(envelope), rowCount: envelope.rowCount, outcome: envelope.rowCount > 0 ? AuditOutcome.Success : AuditOutcome.Empty });
+    const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query);
     indexCitations(envelope.rows, context.cited);
     return envelope;
   }
@@ -115,7 +107,7 @@ export class ToolRunner {
       return refusal(PROPOSE_ACTION, 'unknown_citation', true, 'Cite only ids returned by the tools in this turn.', [{ field: 'citations', reason: 'not_returned_in_turn' }]);
     }
     try {
-      const proposal = await this.proposalsService.create(context.caller, context.patientId, dto, context.turnId);
+      const proposal = await this.proposalsService.create(withPurpose(context.access, 'proposal.create'), context.patientId, dto, context.turnId);
       context.proposals.push(proposal.id);
       return { tool: PROPOSE_ACTION, status: 'filed', proposalId: proposal.id, proposalStatus: proposal.status, note: 'Pending human review; nothing has been executed.' };
     } catch (error) {

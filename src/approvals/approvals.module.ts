@@ -7,6 +7,7 @@ import { ProposalEvents } from './events/proposal-events';
 import { ProposalEventsController } from './events/proposal-events.controller';
 import { ProposalExecutor } from './proposal-executor';
 import { ProposalsController } from './proposals.controller';
+import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
 import { ReviewPageController } from './review-page/review-page.controller';
 
@@ -16,7 +17,7 @@ import { ReviewPageController } from './review-page/review-page.controller';
   // Routes are matched in registration order: the event stream's `/proposals/events` must come
   // before ProposalsController's `/proposals/:proposalId`.
   controllers: [ProposalEventsController, ProposalsController, ReviewPageController],
-  providers: [ProposalsService, ProposalExecutor, ProposalEvents, ProposalEventStream],
-  exports: [ProposalsService, ProposalExecutor, ProposalEvents],
+  providers: [ProposalsRepository, ProposalsService, ProposalExecutor, ProposalEvents, ProposalEventStream],
+  exports: [ProposalsService, ProposalExecutor, ProposalEvents, ProposalsRepository],
 })
 export class ApprovalsModule {}

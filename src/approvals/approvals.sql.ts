@@ -4,6 +4,7 @@
  */
 // Microseconds kept: the review queue's cursor compares timestamps, and rows created within one
 // second would otherwise be skipped between pages.
+import { onCareTeams, onCareTeamsOfActiveUser } from '../access/access.sql';
 import { isoTimestamp as ISO } from '../common/sql';
 
 const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
@@ -14,11 +15,6 @@ const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p
 /** What the live queue says about a proposal: ids and states, never content (nor anything about the patient). */
 const CHANGE_COLUMNS = `p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
   ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
-
-/** `p.patient_id` is on a care team of user $1, who is active and has one of the roles $2. */
-const VISIBLE_TO_USER = `EXISTS (SELECT 1 FROM patient_care_teams t
-    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
-    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))`;
 
 /**
  * The one rule for which approvals count (`d` over `proposal_decisions`, `v` its version): of
@@ -39,7 +35,7 @@ const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::i
 /** $1 teams, $2 status, $3 kind, $4 patient, $5 proposer, ($6, $7) the cursor's (created_at, id), $8 page size + 1. */
 function reviewQueue(order: 'ASC' | 'DESC'): string {
   return `SELECT ${LIST_COLUMNS} FROM proposals p
-WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+WHERE ${onCareTeams('p.patient_id', '$1')}
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) ${order === 'DESC' ? '<' : '>'} ($6, $7::uuid))
@@ -78,11 +74,11 @@ FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND actor_id = $
 
   /**
    * People who could still give a counting approval: active, of a deciding role ($2), on a care team
-   * of patient $1, and none of $3 (the proposer, and the author of the version to approve).
+   * of patient $1 (the access rule, `onCareTeamsOfActiveUser`), and none of $3 (the proposer, and the
+   * author of the version to approve).
    */
-  eligibleApprovers: `SELECT count(DISTINCT u.id)::int AS n FROM staff_users u
-JOIN care_team_members m ON m.staff_user_id = u.id JOIN patient_care_teams t ON t.care_team_id = m.care_team_id
-WHERE t.patient_id = $1 AND u.active AND u.role = ANY($2::text[]) AND u.id <> ALL($3::uuid[])`,
+  eligibleApprovers: `SELECT count(*)::int AS n FROM staff_users s
+WHERE s.id <> ALL($3::uuid[]) AND ${onCareTeamsOfActiveUser('$1::uuid', 's.id', '$2')}`,
 
   versionsOf: `SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", ${ISO('created_at', 'createdAt')}
 FROM proposal_versions WHERE proposal_id = $1 ORDER BY version`,
@@ -120,11 +116,8 @@ FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
    * taken from the token, so a stream stops showing a team the moment its member is removed.
    */
   changedSince: `SELECT ${CHANGE_COLUMNS} FROM proposals p
-WHERE p.updated_at >= $3::timestamptz AND ${VISIBLE_TO_USER}
+WHERE p.updated_at >= $3::timestamptz AND ${onCareTeamsOfActiveUser('p.patient_id', '$1', '$2')}
 ORDER BY p.updated_at, p.id LIMIT $4`,
-
-  /** The same test for one patient ($3): the filter of changes announced in this process. */
-  patientVisibleToUser: `SELECT 1 AS visible FROM (SELECT $3::uuid AS patient_id) p WHERE ${VISIBLE_TO_USER}`,
 } as const;
 
 export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'RESET ROLE' } as const;

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditOutcome, AuditService } from '../audit';
+import { systemContext } from '../access/access-context';
+import { AuditChannel, AuditOutcome, AuditService } from '../audit';
+import { PhiReadService } from '../tools/phi-read.service';
 import { toSafeError } from '../phi/log-redaction';
-import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow, WRITER_SESSION } from './approvals.sql';
+import { ProposalRow, VersionRow } from './approvals.sql';
+import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
-import { CohortRepository } from '../cohort/cohort.repository';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../tools/clinical/care-gaps';
 import { trailingYear } from '../tools/clinical/shared/clinical-dates';
@@ -17,6 +17,9 @@ export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
 /** After this many failed attempts a proposal is marked `failed` with the error's kind. */
 export const MAX_EXECUTION_ATTEMPTS = 5;
+
+/** The correlation id of an execution's audit rows: the queue's job id for it. */
+const executionCorrelationId = (proposalId: string) => `execute-${proposalId}`;
 
 class ExecutionRefused extends Error {
   constructor(readonly kind: string) {
@@ -37,10 +40,10 @@ export class ProposalExecutor {
   clock: () => Date = () => new Date();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ProposalsRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
-    private readonly cohort: CohortRepository,
+    private readonly phi: PhiReadService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -57,7 +60,7 @@ export class ProposalExecutor {
 
   /** After every commit; never fails the execution (the streams' poll announces it anyway). */
   private async announce(proposalId: string): Promise<void> {
-    const [row] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]).catch((): ProposalRow[] => []);
+    const [row] = await this.repository.run<ProposalRow>('proposalById', [proposalId]).catch((): ProposalRow[] => []);
     this.events.publish(row);
   }
 
@@ -66,7 +69,7 @@ export class ProposalExecutor {
     if (attempts === null) return 'noop';
     try {
       const gapOpen = await this.careGapStillOpen(proposalId);
-      return await this.dataSource.transaction((manager) => this.executeLocked(manager, proposalId, gapOpen));
+      return await this.repository.transaction((manager) => this.executeLocked(manager, proposalId, gapOpen));
     } catch (error) {
       const kind = error instanceof ExecutionRefused ? error.kind : toSafeError(error as Error).code ?? (error as Error).constructor.name;
       if (error instanceof ExecutionRefused || attempts >= MAX_EXECUTION_ATTEMPTS) {
@@ -80,10 +83,10 @@ export class ProposalExecutor {
 
   /** Counts the attempt in its own transaction (it must survive a rollback); null when nothing is left to do. */
   private async recordAttempt(proposalId: string): Promise<number | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+    return this.repository.transaction(async (manager) => {
+      const [proposal] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
       if (!proposal || (proposal.status !== ProposalStatus.Approved && proposal.status !== ProposalStatus.Executing)) return null;
-      await manager.query(SQL.recordAttempt, [proposalId]);
+      await manager.run('recordAttempt', [proposalId]);
       return proposal.executionAttempts + 1;
     });
   }
@@ -94,39 +97,43 @@ export class ProposalExecutor {
    * database has). Null for other kinds.
    */
   private async careGapStillOpen(proposalId: string): Promise<boolean | null> {
-    const [proposal] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
+    const [proposal] = await this.repository.run<ProposalRow>('proposalById', [proposalId]);
     if (proposal?.kind !== ProposalKind.CloseCareGap) return null;
-    const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
+    const versions = await this.repository.run<VersionRow>('versionsOf', [proposalId]);
     const measureId = versions.find((row) => row.version === proposal.currentVersion)?.content.measureId as MeasureId | undefined;
-    const { chart } = await this.cohort.chart(proposal.patientId);
-    if (!chart || !measureId) return false;
-    const [result] = evaluateCareGaps(chart, {
-      period: trailingYear(this.clock().toISOString().slice(0, 10)),
-      measureIds: [resolveMeasureId(measureId)],
-      timeZone: this.config.clinic.timeZone,
+    // The service reads the whole chart as itself: one audited access by the system actor, tied to the job.
+    const context = systemContext('proposal.execute.chart_read', executionCorrelationId(proposalId));
+    return this.phi.audited(context, proposal.patientId, async (scope) => {
+      const chart = await scope.chart(proposal.patientId);
+      if (!chart || !measureId) return { value: false, fields: [], rowCount: 0 };
+      const [result] = evaluateCareGaps(chart, {
+        period: trailingYear(this.clock().toISOString().slice(0, 10)),
+        measureIds: [resolveMeasureId(measureId)],
+        timeZone: this.config.clinic.timeZone,
+      });
+      return { value: result?.status === 'open-gap', fields: [`measure:${measureId}`], rowCount: 1 };
     });
-    return result?.status === 'open-gap';
   }
 
-  private async executeLocked(manager: EntityManager, proposalId: string, gapOpen: boolean | null): Promise<ExecutionResult> {
-    const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+  private async executeLocked(manager: ApprovalTransaction, proposalId: string, gapOpen: boolean | null): Promise<ExecutionResult> {
+    const [proposal] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
     if (!proposal || proposal.status !== ProposalStatus.Executing) return 'noop';
-    const version = (await manager.query<VersionRow[]>(SQL.versionsOf, [proposalId])).find((row) => row.version === proposal.currentVersion);
+    const version = (await manager.run<VersionRow>('versionsOf', [proposalId])).find((row) => row.version === proposal.currentVersion);
     if (!version) throw new ExecutionRefused('version_missing');
     const kind = proposal.kind as ProposalKind;
     // The content about to be written must hash to what was approved, and be approved by enough people.
     const recomputed = proposalContentHash({ kind, content: version.content, rationale: version.rationale, citations: version.citations });
     if (recomputed !== version.contentHash) throw new ExecutionRefused('content_hash_mismatch');
-    const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
+    const [{ n }] = await manager.run<{ n: number }>('countApprovals', [proposalId, version.version, version.contentHash]);
     if (n < proposal.requiredApprovals) throw new ExecutionRefused('insufficient_approvals');
 
-    await manager.query(WRITER_SESSION.become);
+    await manager.run('becomeWriter');
     const holds = gapOpen !== false && (await this.preconditionsHold(manager, proposal, version));
     const outcome = holds ? ExecutionOutcome.Applied : ExecutionOutcome.Superseded;
     if (outcome === ExecutionOutcome.Applied) await this.writeEffect(manager, proposal, version);
-    await manager.query(WRITER_SESSION.leave);
+    await manager.run('leaveWriter');
 
-    await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Executed, outcome, null]);
+    await manager.run('updateStatus', [proposalId, ProposalStatus.Executed, outcome, null]);
     await this.audit.record(
       {
         actorId: null,
@@ -136,6 +143,9 @@ export class ProposalExecutor {
         fields: [`proposal:${proposalId}`, `hash:${version.contentHash}`],
         rowCount: outcome === ExecutionOutcome.Applied ? 1 : 0,
         outcome: AuditOutcome.Success,
+        actorName: 'system',
+        channel: AuditChannel.System,
+        correlationId: executionCorrelationId(proposalId),
       },
       manager,
     );
@@ -147,43 +157,46 @@ export class ProposalExecutor {
    * same lab ordered recently, the gap closed by another proposal; an evaluated gap that is no longer
    * open is checked in `careGapStillOpen`).
    */
-  private async preconditionsHold(manager: EntityManager, proposal: ProposalRow, version: VersionRow): Promise<boolean> {
+  private async preconditionsHold(manager: ApprovalTransaction, proposal: ProposalRow, version: VersionRow): Promise<boolean> {
     const content = version.content as Record<string, string>;
     if (proposal.kind === ProposalKind.OrderLab) {
-      return (await manager.query(SQL.recentLabOrder, [proposal.patientId, content.loincCode, DUPLICATE_LAB_WINDOW_DAYS])).length === 0;
+      return (await manager.run('recentLabOrder', [proposal.patientId, content.loincCode, DUPLICATE_LAB_WINDOW_DAYS])).length === 0;
     }
     if (proposal.kind === ProposalKind.CloseCareGap) {
-      return (await manager.query(SQL.gapAlreadyClosed, [proposal.patientId, content.measureId])).length === 0;
+      return (await manager.run('gapAlreadyClosed', [proposal.patientId, content.measureId])).length === 0;
     }
     return true;
   }
 
-  private async writeEffect(manager: EntityManager, proposal: ProposalRow, version: VersionRow): Promise<void> {
+  private async writeEffect(manager: ApprovalTransaction, proposal: ProposalRow, version: VersionRow): Promise<void> {
     const content = version.content as Record<string, string>;
     const base = [proposal.id, proposal.patientId, version.contentHash];
     switch (proposal.kind as ProposalKind) {
       case ProposalKind.CloseCareGap:
-        await manager.query(SQL.insertCareGapClosure, [...base, content.measureId, version.citations, content.remarkCode ?? null]);
+        await manager.run('insertCareGapClosure', [...base, content.measureId, version.citations, content.remarkCode ?? null]);
         return;
       case ProposalKind.OrderLab:
-        await manager.query(SQL.insertLabOrder, [...base, content.loincCode, content.priority, content.reason]);
+        await manager.run('insertLabOrder', [...base, content.loincCode, content.priority, content.reason]);
         return;
       case ProposalKind.AddCareNote:
-        await manager.query(SQL.insertCareNote, [...base, content.noteType, content.text]);
+        await manager.run('insertCareNote', [...base, content.noteType, content.text]);
         return;
       case ProposalKind.ScheduleOutreach:
-        await manager.query(SQL.insertOutreachTask, [...base, content.channel, content.dueDate, content.reason]);
+        await manager.run('insertOutreachTask', [...base, content.channel, content.dueDate, content.reason]);
         return;
     }
   }
 
   private async markFailed(proposalId: string, kind: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+    await this.repository.transaction(async (manager) => {
+      const [proposal] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
       if (!proposal || proposal.status !== ProposalStatus.Executing) return;
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Failed, null, kind.slice(0, 64)]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Failed, null, kind.slice(0, 64)]);
       await this.audit.record(
-        { actorId: null, actorRole: 'system', patientId: proposal.patientId, action: 'proposal.execute.failed', fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Error },
+        {
+          actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action: 'proposal.execute.failed',
+          fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Error, channel: AuditChannel.System, correlationId: executionCorrelationId(proposalId),
+        },
         manager,
       );
     });

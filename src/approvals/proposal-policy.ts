@@ -7,41 +7,38 @@ export interface KindPolicy {
   content: Type<object>;
   /** Roles that may file this kind. */
   proposers: StaffRole[];
-  /** Roles that may decide it (approve, reject, edit). Never the proposer, whatever the role. */
-  deciders: StaffRole[];
   /** Distinct approvals needed: high-risk kinds need two (four eyes plus one). */
   approvals: number;
   /** How long a proposal waits before it expires to the safe default: nothing happens. */
   expiresAfterHours: number;
 }
 
-/** Per-kind rules, as data: what a reviewer reads to know who decides what. */
+/**
+ * Per-kind rules, as data. Who may decide a proposal (of any kind) is the access module's
+ * `proposal.decide` (reviewers, never the proposer).
+ */
 export const KIND_POLICY: Record<ProposalKind, KindPolicy> = {
   [ProposalKind.CloseCareGap]: {
     content: CloseCareGapContentDto,
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
-    deciders: [StaffRole.Reviewer],
     approvals: 1,
     expiresAfterHours: 14 * 24,
   },
   [ProposalKind.OrderLab]: {
     content: OrderLabContentDto,
     proposers: [StaffRole.Clinician],
-    deciders: [StaffRole.Reviewer],
     approvals: 2,
     expiresAfterHours: 72,
   },
   [ProposalKind.AddCareNote]: {
     content: AddCareNoteContentDto,
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
-    deciders: [StaffRole.Reviewer],
     approvals: 1,
     expiresAfterHours: 7 * 24,
   },
   [ProposalKind.ScheduleOutreach]: {
     content: ScheduleOutreachContentDto,
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
-    deciders: [StaffRole.Reviewer],
     approvals: 1,
     expiresAfterHours: 7 * 24,
   },

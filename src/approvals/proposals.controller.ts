@@ -11,18 +11,18 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { Caller } from '../auth/caller';
+import { AccessContext } from '../access/access-context';
+import { QUEUE_READERS } from '../access/access.service';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
+import { RestAccess } from '../tools/rest-access';
+import { PatientIdParam } from '../tools/tool-route.decorator';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { ProposalsService } from './proposals.service';
 
 const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
-/** Who may read the queue: its list, one proposal, and its live event stream. */
-export const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 const ProposalIdParam = () =>
   Param(
     'proposalId',
@@ -51,8 +51,8 @@ export class ProposalsController {
   @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
   @ApiUuidParam('patientId')
   @ApiCreatedResponse({ description: 'The pending proposal.' })
-  create(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
-    return this.proposals.create(caller, patientId, body);
+  create(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
+    return this.proposals.create(access, patientId, body);
   }
 
   @Get('proposals')
@@ -60,8 +60,8 @@ export class ProposalsController {
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
   @ApiOkResponse({ description: '`items` and `nextCursor`.' })
-  list(@CurrentCaller() caller: Caller, @Query() query: ListProposalsQueryDto) {
-    return this.proposals.list(caller, query);
+  list(@RestAccess() access: AccessContext, @Query() query: ListProposalsQueryDto) {
+    return this.proposals.list(access, query);
   }
 
   @Get('proposals/:proposalId')
@@ -69,8 +69,8 @@ export class ProposalsController {
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
   @ApiUuidParam('proposalId')
-  get(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string) {
-    return this.proposals.get(caller, proposalId);
+  get(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {
+    return this.proposals.get(access, proposalId);
   }
 
   @Post('proposals/:proposalId/approve')
@@ -80,8 +80,8 @@ export class ProposalsController {
   @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
   @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
-  approve(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.approve(caller, proposalId, body);
+  approve(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.approve(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/reject')
@@ -91,8 +91,8 @@ export class ProposalsController {
   @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
   @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto })
-  reject(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.reject(caller, proposalId, body);
+  reject(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.reject(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/edit-and-approve')
@@ -102,8 +102,8 @@ export class ProposalsController {
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
   @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or the edit would leave too few reviewers to approve it (`quorum_unreachable`).' })
-  editAndApprove(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
-    return this.proposals.editAndApprove(caller, proposalId, body);
+  editAndApprove(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
+    return this.proposals.editAndApprove(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/withdraw-approval')
@@ -113,8 +113,8 @@ export class ProposalsController {
   @ApiOperation({ operationId: 'withdraw_approval', summary: 'Take back your approval of the given version while the proposal is still pending.' })
   @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or no approval of yours to withdraw.' })
-  withdrawApproval(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.withdrawApproval(caller, proposalId, body);
+  withdrawApproval(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.withdrawApproval(access, proposalId, body);
   }
 
   @Post('proposals/:proposalId/cancel')
@@ -124,7 +124,7 @@ export class ProposalsController {
   @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
   @ApiUuidParam('proposalId')
   @ApiConflictResponse({ type: ProblemDto })
-  cancel(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
-    return this.proposals.cancel(caller, proposalId, body);
+  cancel(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
+    return this.proposals.cancel(access, proposalId, body);
   }
 }

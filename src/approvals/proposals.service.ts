@@ -1,13 +1,14 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditOutcome, AuditService } from '../audit';
+import { AccessContext, withPurpose } from '../access/access-context';
+import { AccessService, DECIDERS } from '../access/access.service';
+import { AuditChannel, AuditOutcome, AuditService } from '../audit';
 import { Caller } from '../auth/caller';
-import { PatientAccessService } from '../auth/patient-access.service';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { validateDto } from '../common/validation/validate-dto';
-import { CitedEvidence, ToolsService } from '../tools/tools.service';
-import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow } from './approvals.sql';
+import { AuditScope, PhiReadService } from '../tools/phi-read.service';
+import { CitedEvidence } from '../tools/tools.service';
+import { ProposalRow, VersionRow } from './approvals.sql';
+import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
@@ -19,17 +20,18 @@ import { OutboxRelay } from './queue/outbox-relay';
 /**
  * The proposal lifecycle. Every transition locks the proposal row, checks who may make it, writes
  * the decision, the state change, any outbox job and its audit event in ONE transaction: none of
- * them can exist without the others.
+ * them can exist without the others. Every call is one audited access (`PhiReadService.audited`):
+ * a refusal (404, 403, 409, bad input) leaves its row too, with the request's correlation id.
  */
 @Injectable()
 export class ProposalsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly access: PatientAccessService,
+    private readonly repository: ProposalsRepository,
+    private readonly access: AccessService,
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
-    private readonly tools: ToolsService,
+    private readonly phi: PhiReadService,
     /** Absent where no queue runs (the relay's own polling then picks the job up). */
     @Optional() private readonly relay?: OutboxRelay,
   ) {}
@@ -45,10 +47,16 @@ export class ProposalsService {
     return row;
   };
 
-  async create(caller: Caller, patientId: string, dto: CreateProposalDto, agentTurnId: string | null = null): Promise<ProposalRow> {
+  create(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string | null = null): Promise<ProposalRow> {
+    return this.phi.audited(withPurpose(context, 'proposal.create'), patientId, (scope) => this.createAudited(context, scope, patientId, dto, agentTurnId));
+  }
+
+  private async createAudited(context: AccessContext, scope: AuditScope, patientId: string, dto: CreateProposalDto, agentTurnId: string | null) {
+    const caller = callerOf(context);
     const policy = KIND_POLICY[dto.kind];
     if (!policy.proposers.includes(caller.role)) throw notAllowed(`A ${caller.role} may not propose ${dto.kind}.`);
-    await this.access.grant(caller, patientId);
+    // Proposals are filed for the caller's own patients: no emergency access here.
+    await this.access.patientRead({ ...context, breakGlassReason: null }, patientId);
     const content = storedForm(await validateDto(policy.content, dto.content, 'content'));
     const citations = [...new Set(dto.citations)].sort();
     if (dto.kind === ProposalKind.CloseCareGap && citations.length === 0) {
@@ -60,63 +68,68 @@ export class ProposalsService {
 
     const contentHash = proposalContentHash({ kind: dto.kind, content, rationale: dto.rationale, citations });
     const expiresAt = new Date(Date.now() + policy.expiresAfterHours * 3_600_000);
-    return this.dataSource.transaction(async (manager) => {
-      const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [
+    const row = await this.repository.transaction(async (manager) => {
+      const [{ id }] = await manager.run<{ id: string }>('insertProposal', [
         patientId, dto.kind, caller.userId, caller.role, agentTurnId, policy.approvals, expiresAt,
       ]);
-      await manager.query(SQL.insertVersion, [id, 1, JSON.stringify(content), dto.rationale, citations, contentHash, caller.userId]);
-      await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
-      await this.auditTransition(manager, caller, patientId, 'proposal.create', [`proposal:${id}`, `hash:${contentHash}`]);
+      await manager.run('insertVersion', [id, 1, JSON.stringify(content), dto.rationale, citations, contentHash, caller.userId]);
+      await manager.run('insertOutbox', [id, OutboxJob.Expire, expiresAt]);
+      await scope.recordIn(manager, [`proposal:${id}`, `hash:${contentHash}`], 1);
       return this.lock(manager, id);
-    }).then(this.announced);
+    });
+    return { value: this.announced(row), fields: [], rowCount: 1 };
   }
 
-  async approve(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    return this.decide(caller, proposalId, dto.version, 'approve', async (manager, proposal, version) => {
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
-      const [{ n }] = await manager.query<{ n: number }[]>(SQL.countApprovals, [proposalId, version.version, version.contentHash]);
+  approve(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    return this.decide(withPurpose(context, 'proposal.approve'), proposalId, dto.version, 'approve', async (manager, proposal, version) => {
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
+      const [{ n }] = await manager.run<{ n: number }>('countApprovals', [proposalId, version.version, version.contentHash]);
       if (n >= proposal.requiredApprovals) {
-        await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Approved, null, null]);
-        await manager.query(SQL.insertOutbox, [proposalId, OutboxJob.Execute, new Date()]);
+        await manager.run('updateStatus', [proposalId, ProposalStatus.Approved, null, null]);
+        await manager.run('insertOutbox', [proposalId, OutboxJob.Execute, new Date()]);
       } else {
-        await manager.query(SQL.touchProposal, [proposalId]); // still pending, but the queue shows the approval live
+        await manager.run('touchProposal', [proposalId]); // still pending, but the queue shows the approval live
       }
-      return { action: 'proposal.approve', hash: version.contentHash };
+      return version.contentHash;
     });
   }
 
-  async reject(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A rejection needs a reason.');
+  reject(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    const check = async () => {
+      if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A rejection needs a reason.');
+    };
     // A reviewer who approved may still reject while the proposal waits (e.g. for a second approval).
-    return this.decide(caller, proposalId, dto.version, 'reject', async (manager, _proposal, version) => {
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Reject, caller.userId, caller.role, dto.reason, version.contentHash]);
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Rejected, null, null]);
-      return { action: 'proposal.reject', hash: version.contentHash };
-    });
+    return this.decide(withPurpose(context, 'proposal.reject'), proposalId, dto.version, 'reject', async (manager, _proposal, version) => {
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Reject, caller.userId, caller.role, dto.reason, version.contentHash]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Rejected, null, null]);
+      return version.contentHash;
+    }, check);
   }
 
   /** A reviewer's edit makes a new version (re-validated); the approval binds to its hash. */
-  async editAndApprove(caller: Caller, proposalId: string, dto: EditAndApproveDto): Promise<ProposalRow> {
-    const current = await this.visible(caller, proposalId);
-    const kind = current.kind as ProposalKind;
-    const content = storedForm(await validateDto(KIND_POLICY[kind].content, dto.content, 'content'));
-    if (kind === ProposalKind.CloseCareGap && dto.citations?.length === 0) {
-      throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
-    }
-    if (dto.citations) {
-      const existing = await this.cohort.existingCitations(current.patientId, dto.citations);
-      if (dto.citations.some((citation) => !existing.has(citation))) {
-        throw invalidProposal('citations', 'unknownCitation', 'Citations must name rows of this patient.');
+  editAndApprove(context: AccessContext, proposalId: string, dto: EditAndApproveDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    let content: Record<string, unknown> = {};
+    const check = async (current: ProposalRow) => {
+      const kind = current.kind as ProposalKind;
+      content = storedForm(await validateDto(KIND_POLICY[kind].content, dto.content, 'content'));
+      if (kind === ProposalKind.CloseCareGap && dto.citations?.length === 0) {
+        throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
       }
-    }
-    return this.decide(caller, proposalId, dto.version, 'edit', async (manager, proposal, version) => {
+      if (dto.citations) {
+        const existing = await this.cohort.existingCitations(current.patientId, dto.citations);
+        if (dto.citations.some((citation) => !existing.has(citation))) {
+          throw invalidProposal('citations', 'unknownCitation', 'Citations must name rows of this patient.');
+        }
+      }
+    };
+    return this.decide(withPurpose(context, 'proposal.edit_and_approve'), proposalId, dto.version, 'edit', async (manager, proposal, version) => {
+      const kind = proposal.kind as ProposalKind;
       // The editor authors the new version, so neither they nor the proposer can approve it: refuse
       // an edit after which the care team no longer has enough reviewers to reach the quorum.
-      const [{ n: eligible }] = await manager.query<{ n: number }[]>(SQL.eligibleApprovers, [
-        proposal.patientId,
-        KIND_POLICY[kind].deciders,
-        [proposal.proposerId, caller.userId],
-      ]);
+      const [{ n: eligible }] = await manager.run<{ n: number }>('eligibleApprovers', [proposal.patientId, DECIDERS, [proposal.proposerId, caller.userId]]);
       if (eligible < proposal.requiredApprovals) {
         throw quorumUnreachable(
           `${kind} needs ${proposal.requiredApprovals} approvals from reviewers other than the proposer and the editor, and the patient's ` +
@@ -127,92 +140,94 @@ export class ProposalsService {
       const rationale = dto.rationale ?? version.rationale;
       const next = version.version + 1;
       const contentHash = proposalContentHash({ kind, content, rationale, citations });
-      await manager.query(SQL.insertVersion, [proposalId, next, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
-      await manager.query(SQL.bumpVersion, [proposalId, next]);
-      await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Edit, caller.userId, caller.role, dto.reason ?? null, contentHash]);
+      await manager.run('insertVersion', [proposalId, next, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
+      await manager.run('bumpVersion', [proposalId, next]);
+      await manager.run('insertDecision', [proposalId, next, DecisionKind.Edit, caller.userId, caller.role, dto.reason ?? null, contentHash]);
       // The editor's approval is recorded, but the editor is now the new version's author: it only
       // executes once someone else approves exactly these bytes (countApprovals skips the author).
-      await manager.query(SQL.insertDecision, [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
-      return { action: 'proposal.edit_and_approve', hash: contentHash };
-    });
+      await manager.run('insertDecision', [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
+      return contentHash;
+    }, check);
   }
 
   /**
    * A reviewer takes back their approval of the current version while the proposal is still pending
    * (a quorum not yet reached). The approval stops counting; the decision log keeps both.
    */
-  async withdrawApproval(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    return this.decide(caller, proposalId, dto.version, 'withdraw', async (manager, _proposal, version) => {
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Withdraw, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
-      await manager.query(SQL.touchProposal, [proposalId]); // still pending; the queue shows one approval fewer
-      return { action: 'proposal.withdraw_approval', hash: version.contentHash };
+  withdrawApproval(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    const caller = callerOf(context);
+    return this.decide(withPurpose(context, 'proposal.withdraw_approval'), proposalId, dto.version, 'withdraw', async (manager, _proposal, version) => {
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Withdraw, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
+      await manager.run('touchProposal', [proposalId]); // still pending; the queue shows one approval fewer
+      return version.contentHash;
     });
   }
 
   /** The proposer withdraws a pending proposal. */
-  async cancel(caller: Caller, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
-    if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A cancellation needs a reason.');
-    await this.visible(caller, proposalId);
-    return this.dataSource.transaction(async (manager) => {
+  cancel(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
+    return this.phi.audited(withPurpose(context, 'proposal.cancel'), null, async (scope) => {
+      const caller = callerOf(context);
+      await this.visible(caller, proposalId, scope);
+      if (!dto.reason) throw invalidProposal('reason', 'isDefined', 'A cancellation needs a reason.');
+      const row = await this.repository.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
       if (proposal.proposerId !== caller.userId) throw notAllowed('Only the proposer may cancel a proposal.');
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be cancelled.`);
       if (dto.version !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
-      await manager.query(SQL.insertDecision, [proposalId, version.version, DecisionKind.Cancel, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Cancelled, null, null]);
-      await this.auditTransition(manager, caller, proposal.patientId, 'proposal.cancel', [`proposal:${proposalId}`, `hash:${version.contentHash}`]);
+      await manager.run('insertDecision', [proposalId, version.version, DecisionKind.Cancel, caller.userId, caller.role, dto.reason ?? null, version.contentHash]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Cancelled, null, null]);
+      await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${version.contentHash}`], 1);
       return this.lock(manager, proposalId);
-    }).then(this.announced);
+      });
+      return { value: this.announced(row), fields: [], rowCount: 1 };
+    });
   }
 
   /** Expires a pending proposal whose deadline has passed: the safe default, nothing happens. */
   async expireIfDue(proposalId: string, now = new Date()): Promise<boolean> {
-    const expired = await this.dataSource.transaction(async (manager) => {
-      const [proposal] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+    const expired = await this.repository.transaction(async (manager) => {
+      const [proposal] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
       if (!proposal || proposal.status !== ProposalStatus.Pending || new Date(proposal.expiresAt) > now) return false;
-      await manager.query(SQL.updateStatus, [proposalId, ProposalStatus.Expired, null, null]);
+      await manager.run('updateStatus', [proposalId, ProposalStatus.Expired, null, null]);
       await this.audit.record(
-        { actorId: null, actorRole: 'system', patientId: proposal.patientId, action: 'proposal.expire', fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Success },
+        {
+          actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action: 'proposal.expire',
+          fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Success, channel: AuditChannel.System, correlationId: null,
+        },
         manager,
       );
       return true;
     });
     // Committed already: a failed re-read only costs the in-process announcement (streams poll too).
-    if (expired) await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]).then(([row]) => this.events.publish(row), () => undefined);
+    if (expired) await this.repository.run<ProposalRow>('proposalById', [proposalId]).then(([row]) => this.events.publish(row), () => undefined);
     return expired;
   }
 
   async overdueProposalIds(now: Date, limit: number): Promise<string[]> {
-    return (await this.dataSource.query<{ id: string }[]>(SQL.overdueProposals, [now, limit])).map((row) => row.id);
+    return (await this.repository.run<{ id: string }>('overdueProposals', [now, limit])).map((row) => row.id);
   }
 
   async approvedUnexecutedIds(olderThanMs: number, limit: number): Promise<string[]> {
-    return (await this.dataSource.query<{ id: string }[]>(SQL.approvedUnexecuted, [olderThanMs, limit])).map((row) => row.id);
+    return (await this.repository.run<{ id: string }>('approvedUnexecuted', [olderThanMs, limit])).map((row) => row.id);
   }
 
   /** The review queue for the caller's care teams, newest first, one page at a time. */
-  async list(caller: Caller, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
-    const pageSize = query.limit ?? 50;
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const statement = query.sort === 'oldest' ? SQL.listForTeamsOldest : SQL.listForTeams;
-    const rows = await this.dataSource.query<ProposalRow[]>(statement, [
-      caller.careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
-      after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
-    ]);
-    const items = rows.slice(0, pageSize);
-    // The queue names patients and what is proposed for them: reading it is an access, audited.
-    await this.audit.record({
-      actorId: caller.userId,
-      actorRole: caller.role,
-      patientId: query.patientId ?? null,
-      action: 'proposal.list',
-      fields: ['id', 'patientId', 'kind', 'status'],
-      rowCount: items.length,
-      outcome: items.length ? AuditOutcome.Success : AuditOutcome.Empty,
+  /** The queue names patients and what is proposed for them: reading it is an access, audited. */
+  list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
+    return this.phi.audited(withPurpose(context, 'proposal.list'), query.patientId ?? null, async () => {
+      const { careTeamIds } = this.access.queueList(callerOf(context));
+      const pageSize = query.limit ?? 50;
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const rows = await this.repository.run<ProposalRow>(query.sort === 'oldest' ? 'listForTeamsOldest' : 'listForTeams', [
+        careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
+        after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
+      ]);
+      const items = rows.slice(0, pageSize);
+      const last = items[items.length - 1];
+      const value = { items, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null };
+      return { value, fields: ['id', 'patientId', 'kind', 'status'], rowCount: items.length };
     });
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null };
   }
 
   /** One proposal with its versions and decisions, if the caller may see its patient. */
@@ -221,82 +236,84 @@ export class ProposalsService {
    * cites, cut to the caller's role like any tool result. Reading the evidence is a PHI access and
    * is audited as one.
    */
-  async get(caller: Caller, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
-    const proposal = await this.visible(caller, proposalId);
-    const versions = await this.dataSource.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
-    const decisions = await this.dataSource.query(SQL.decisionsOf, [proposalId]);
-    const current = versions.find((version) => version.version === proposal.currentVersion);
-    const evidence = await this.tools.evidence(caller.role, proposal.patientId, current?.citations ?? []);
-    await this.audit.record({
-      actorId: caller.userId,
-      actorRole: caller.role,
-      patientId: proposal.patientId,
-      action: 'proposal.read',
-      fields: [`proposal:${proposalId}`],
-      rowCount: evidence.observations.length + evidence.encounters.length,
-      outcome: AuditOutcome.Success,
+  get(context: AccessContext, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
+    return this.phi.audited(withPurpose(context, 'proposal.read'), null, async (scope) => {
+      const proposal = await this.visible(callerOf(context), proposalId, scope);
+      const versions = await this.repository.run<VersionRow>('versionsOf', [proposalId]);
+      const decisions = await this.repository.run('decisionsOf', [proposalId]);
+      const current = versions.find((version) => version.version === proposal.currentVersion);
+      // `proposal.read` granted the proposal, so its patient is on the caller's teams.
+      const evidence = await scope.evidence({ patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
+      return {
+        value: { ...proposal, versions, decisions, evidence },
+        fields: [`proposal:${proposalId}`],
+        rowCount: evidence.observations.length + evidence.encounters.length,
+        outcome: AuditOutcome.Success,
+      };
     });
-    return { ...proposal, versions, decisions, evidence };
   }
 
-  private async decide(
-    caller: Caller,
+  /** One audited decision: `proposal.decide` first, then `check` (input), then `apply` under the row lock. */
+  private decide(
+    context: AccessContext,
     proposalId: string,
     expectedVersion: number,
     decision: 'approve' | 'reject' | 'edit' | 'withdraw',
-    apply: (manager: EntityManager, proposal: ProposalRow, version: VersionRow) => Promise<{ action: string; hash: string }>,
+    apply: (manager: ApprovalTransaction, proposal: ProposalRow, version: VersionRow) => Promise<string>,
+    check?: (proposal: ProposalRow) => Promise<void>,
   ): Promise<ProposalRow> {
-    // Access is checked before the transaction: the cohort read uses a connection of its own, and on
-    // the embedded database (one connection) it must not wait behind this transaction's.
-    await this.visible(caller, proposalId);
-    return this.dataSource.transaction(async (manager) => {
+    return this.phi.audited(context, null, async (scope) => {
+      const caller = callerOf(context);
+      // Access is checked before the transaction: the cohort read uses a connection of its own, and on
+      // the embedded database (one connection) it must not wait behind this transaction's.
+      const [current] = await this.repository.run<ProposalRow>('proposalById', [proposalId]);
+      const { allowed, readable } = await this.access.proposalDecide(caller, [proposalId]);
+      if (!current || !readable.has(proposalId)) throw proposalNotFound();
+      scope.patientId = current.patientId;
+      if (!allowed.has(proposalId)) throw notAllowed('Four eyes: a reviewer decides, and never on their own proposal.');
+      await check?.(current);
+      const row = await this.repository.transaction(async (manager) => {
       const proposal = await this.lock(manager, proposalId);
-      const policy = KIND_POLICY[proposal.kind as ProposalKind];
-      if (proposal.proposerId === caller.userId) throw notAllowed('Four eyes: the proposer may not decide their own proposal.');
-      if (!policy.deciders.includes(caller.role)) throw notAllowed(`A ${caller.role} may not decide ${proposal.kind}.`);
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be decided.`);
       // Past its deadline it is expired, whether or not the sweep has marked it yet.
       if (new Date(proposal.expiresAt) <= new Date()) throw illegalTransition('The proposal is past its deadline and expires unexecuted.');
       if (expectedVersion !== proposal.currentVersion) throw staleVersion();
       const version = await this.version(manager, proposalId, proposal.currentVersion);
-      const [{ approved, withdrawn }] = await manager.query<{ approved: boolean | null; withdrawn: boolean | null }[]>(SQL.decisionsBy, [proposalId, version.version, caller.userId]);
+      const [{ approved, withdrawn }] = await manager.run<{ approved: boolean | null; withdrawn: boolean | null }>('decisionsBy', [proposalId, version.version, caller.userId]);
       refuseRepeatedDecision(decision, approved === true, withdrawn === true);
-      const { action, hash } = await apply(manager, proposal, version);
-      await this.auditTransition(manager, caller, proposal.patientId, action, [`proposal:${proposalId}`, `hash:${hash}`]);
+      const hash = await apply(manager, proposal, version);
+      await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${hash}`], 1);
       return this.lock(manager, proposalId);
-    }).then(this.announced);
+      });
+      return { value: this.announced(row), fields: [], rowCount: 1 };
+    });
   }
 
-  /** The proposal, if its patient is on one of the caller's care teams; otherwise "not found". */
-  private async visible(caller: Caller, proposalId: string): Promise<ProposalRow> {
-    const [proposal] = await this.dataSource.query<ProposalRow[]>(SQL.proposalById, [proposalId]);
-    if (!proposal || !(await this.canSee(caller, proposal.patientId))) throw proposalNotFound();
+  /** The proposal, if `proposal.read` grants it; otherwise "not found". Names its patient on the audit row either way. */
+  private async visible(caller: Caller, proposalId: string, scope: AuditScope): Promise<ProposalRow> {
+    const [proposal] = await this.repository.run<ProposalRow>('proposalById', [proposalId]);
+    const readable = await this.access.proposalRead(caller, [proposalId]);
+    if (!proposal || !readable.has(proposalId)) throw proposalNotFound();
+    scope.patientId = proposal.patientId;
     return proposal;
   }
 
-  private async canSee(caller: Caller, patientId: string): Promise<boolean> {
-    const access = await this.cohort.patientAccess(patientId, caller.careTeamIds);
-    return access.exists && access.onCareTeam;
-  }
-
-  private async version(manager: EntityManager, proposalId: string, version: number): Promise<VersionRow> {
-    const versions = await manager.query<VersionRow[]>(SQL.versionsOf, [proposalId]);
+  private async version(manager: ApprovalTransaction, proposalId: string, version: number): Promise<VersionRow> {
+    const versions = await manager.run<VersionRow>('versionsOf', [proposalId]);
     const found = versions.find((row) => row.version === version);
     if (!found) throw new Error('proposal version missing');
     return found;
   }
 
-  private async lock(manager: EntityManager, proposalId: string): Promise<ProposalRow> {
-    const [row] = await manager.query<ProposalRow[]>(SQL.lockProposal, [proposalId]);
+  private async lock(manager: ApprovalTransaction, proposalId: string): Promise<ProposalRow> {
+    const [row] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
     return row;
   }
+}
 
-  private auditTransition(manager: EntityManager, caller: Caller, patientId: string, action: string, fields: string[]): Promise<void> {
-    return this.audit.record(
-      { actorId: caller.userId, actorRole: caller.role, patientId, action, fields, rowCount: 1, outcome: AuditOutcome.Success },
-      manager,
-    );
-  }
+function callerOf(context: AccessContext): Caller {
+  if (!context.caller) throw new Error('proposals are filed and decided by staff users only');
+  return context.caller;
 }
 
 /**

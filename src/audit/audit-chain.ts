@@ -1,6 +1,7 @@
-import { DataSource } from 'typeorm';
+import { SqlSession } from '../schema/sql-session';
+import { auditEventsPage } from './audit.repository';
 import { auditEventHash, GENESIS_HASH } from './audit-hash';
-import { SELECT_AUDIT_EVENTS_PAGE, StoredAuditEvent, storedContent } from './audit.sql';
+import { StoredAuditEvent, storedContent } from './audit.sql';
 
 /**
  * Why a link is broken. `hash_mismatch`: the event's content no longer hashes to its stored hash
@@ -22,12 +23,12 @@ export const AUDIT_VERIFY_PAGE_SIZE = 1000;
  * identity value. What it cannot see is the newest events being removed from the end: compare the
  * latest hash with a copy kept elsewhere for that.
  */
-export async function verifyAuditChain(dataSource: DataSource, pageSize = AUDIT_VERIFY_PAGE_SIZE): Promise<AuditChainVerification> {
+export async function verifyAuditChain(db: SqlSession, pageSize = AUDIT_VERIFY_PAGE_SIZE): Promise<AuditChainVerification> {
   let count = 0;
   let lastId = '0';
   let expectedPrevHash = GENESIS_HASH;
   for (;;) {
-    const page = await dataSource.query<StoredAuditEvent[]>(SELECT_AUDIT_EVENTS_PAGE, [lastId, pageSize]);
+    const page: StoredAuditEvent[] = await auditEventsPage(db, lastId, pageSize);
     for (const event of page) {
       const reason = brokenLink(event, expectedPrevHash);
       if (reason) return { ok: false, count, firstBrokenId: event.id, reason };

@@ -1,6 +1,6 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import { enumCheck } from '../cohort/entities/check';
-import { AuditOutcome } from './enum';
+import { enumCheck } from '../schema/enum-check';
+import { AuditChannel, AuditOutcome } from './enum';
 
 /**
  * One access to PHI (or an attempt at one). Rows are only ever inserted, by `AuditService`: a
@@ -12,6 +12,11 @@ import { AuditOutcome } from './enum';
 @Index('IDX_audit_events_patient_occurred', ['patientId', 'occurredAt'])
 @Index('IDX_audit_events_actor_occurred', ['actorId', 'occurredAt'])
 @Check('CHK_audit_events_outcome', enumCheck('outcome', AuditOutcome))
+@Check('CHK_audit_events_channel', enumCheck('channel', AuditChannel, true))
+// Every event written since hash version 2 names its channel; only older events have none.
+@Check('CHK_audit_events_hash_version', `"hash_version" = 1 OR ("hash_version" = 2 AND "channel" IS NOT NULL)`)
+// The break-glass report reads only accepted break-glass accesses: a partial index keeps it small.
+@Index('IDX_audit_events_break_glass', ['id'], { where: '"break_glass"' })
 @Unique('UQ_audit_events_hash', ['hash'])
 // Two events naming the same predecessor would fork the chain: refused even if the lock is bypassed.
 @Unique('UQ_audit_events_prev_hash', ['prevHash'])
@@ -53,6 +58,22 @@ export class AuditEvent {
 
   @Column('text', { name: 'correlation_id', nullable: true })
   correlationId: string | null;
+
+  /** How the access came in (null only on events written before hash version 2). */
+  @Column('text', { nullable: true })
+  channel: AuditChannel | null;
+
+  /** True only when the access was allowed because the caller broke the glass. */
+  @Column('boolean', { name: 'break_glass', default: false })
+  breakGlass: boolean;
+
+  /** The operating-system user who ran a command on the server (`cli` channel). */
+  @Column('text', { name: 'actor_name', nullable: true })
+  actorName: string | null;
+
+  /** Which columns `hash` covers (see audit-hash.ts): 1 for events older than the v2 columns. */
+  @Column('smallint', { name: 'hash_version', default: 1 })
+  hashVersion: number;
 
   /** The previous event's hash, or 64 zeros for the first event. */
   @Column('char', { name: 'prev_hash', length: 64 })

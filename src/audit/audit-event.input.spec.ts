@@ -1,5 +1,5 @@
 import { AuditEventInput, AuditRecordError, normaliseAuditEvent } from './audit-event.input';
-import { AuditOutcome } from './enum';
+import { AuditChannel, AuditOutcome } from './enum';
 
 const input: AuditEventInput = {
   actorId: '6F1C2A3B-0000-4000-8000-000000000001',
@@ -9,6 +9,8 @@ const input: AuditEventInput = {
   fields: ['code', 'value'],
   rowCount: 2,
   outcome: AuditOutcome.Success,
+  correlationId: null,
+  channel: AuditChannel.Rest,
 };
 
 describe(normaliseAuditEvent.name, () => {
@@ -23,6 +25,10 @@ describe(normaliseAuditEvent.name, () => {
       outcome: 'success',
       breakGlassReason: null,
       correlationId: null,
+      hashVersion: 2,
+      channel: 'rest',
+      breakGlass: false,
+      actorName: null,
     });
   });
 
@@ -44,6 +50,9 @@ describe(normaliseAuditEvent.name, () => {
     ['text holding NUL', { breakGlassReason: `${secret}\u0000` }],
     ['text holding a lone surrogate', { correlationId: `${secret}\uD800` }],
     ['a field name that is not text', { fields: [7 as unknown as string] }],
+    ['an unknown channel', { channel: secret as AuditChannel }],
+    ['a break-glass access without its reason', { breakGlass: true, breakGlassReason: null }],
+    ['a break-glass flag that is not a boolean', { breakGlass: 'yes' as unknown as boolean }],
   ])('refuses %s, without quoting the value', (_case, change) => {
     let error: unknown;
     try {

@@ -1,5 +1,5 @@
-import { AuditEventContent } from './audit-hash';
-import { AuditOutcome } from './enum';
+import { AuditEventV1Content, AuditEventV2Columns, CURRENT_HASH_VERSION } from './audit-hash';
+import { AuditChannel, AuditOutcome } from './enum';
 
 /** What a caller tells `AuditService.record` about one access to PHI. */
 export interface AuditEventInput {
@@ -13,8 +13,15 @@ export interface AuditEventInput {
   fields: string[];
   rowCount: number;
   outcome: AuditOutcome;
+  /** The reason given for emergency access, whether or not it was needed or accepted. */
   breakGlassReason?: string | null;
-  correlationId?: string | null;
+  /** True only when the access was allowed because of break glass (never for a refused attempt). */
+  breakGlass?: boolean;
+  /** The request's correlation id (the `x-correlation-id` of the HTTP request that caused it). */
+  correlationId: string | null;
+  channel: AuditChannel;
+  /** For `cli`: the operating-system user who ran the command. */
+  actorName?: string | null;
 }
 
 /**
@@ -35,6 +42,7 @@ export class AuditRecordError extends Error {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_INT4 = 2 ** 31 - 1;
 const OUTCOMES = new Set<string>(Object.values(AuditOutcome));
+const CHANNELS = new Set<string>(Object.values(AuditChannel));
 /** UTF-8 cannot encode a lone surrogate: the driver would store something else than was hashed. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -44,7 +52,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * lower case, for instance). Everything but the timestamp and the link, which the service adds.
  */
 /** An event as it will be hashed, before the chain gives it a time and a predecessor. */
-export type NormalisedAuditEvent = Omit<AuditEventContent, 'occurredAt' | 'prevHash'>;
+export type NormalisedAuditEvent = Omit<AuditEventV1Content, 'occurredAt' | 'prevHash'> & AuditEventV2Columns;
 
 export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEvent {
   if (!OUTCOMES.has(input.outcome)) throw new AuditRecordError('audit event has an unknown outcome');
@@ -52,6 +60,10 @@ export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEven
     throw new AuditRecordError('audit event rowCount must be an integer from 0 to 2^31-1');
   }
   if (!Array.isArray(input.fields)) throw new AuditRecordError('audit event fields must be an array');
+  if (!CHANNELS.has(input.channel)) throw new AuditRecordError('audit event has an unknown channel');
+  if (input.breakGlass !== undefined && typeof input.breakGlass !== 'boolean') throw new AuditRecordError('audit event breakGlass must be a boolean');
+  const breakGlass = input.breakGlass ?? false;
+  if (breakGlass && !input.breakGlassReason) throw new AuditRecordError('a break-glass access needs its reason');
   return {
     actorId: uuidOrNull(input.actorId, 'actorId'),
     actorRole: textOrNull(input.actorRole, 'actorRole'),
@@ -62,6 +74,10 @@ export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEven
     outcome: input.outcome,
     breakGlassReason: textOrNull(input.breakGlassReason, 'breakGlassReason'),
     correlationId: textOrNull(input.correlationId, 'correlationId'),
+    hashVersion: CURRENT_HASH_VERSION,
+    channel: input.channel,
+    breakGlass,
+    actorName: textOrNull(input.actorName, 'actorName'),
   };
 }
 

@@ -1,5 +1,5 @@
 import { auditEventHash, AuditEventContent, canonicalJson, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
-import { AuditOutcome } from './enum';
+import { AuditChannel, AuditOutcome } from './enum';
 
 const event: AuditEventContent = {
   occurredAt: '2026-06-30T09:00:00.123000Z',
@@ -70,6 +70,18 @@ describe(auditEventHash.name, () => {
   it('tells null apart from the string "null" and from an empty list', () => {
     expect(auditEventHash({ ...event, correlationId: 'null' })).not.toBe(auditEventHash({ ...event, correlationId: null }));
     expect(auditEventHash({ ...event, fields: [] })).not.toBe(auditEventHash({ ...event, fields: [''] }));
+  });
+});
+
+describe('hash version 2', () => {
+  const v2: AuditEventContent = { ...event, hashVersion: 2, channel: AuditChannel.Rest, breakGlass: false, actorName: null };
+
+  it('covers the version and its columns, so a version-2 event never hashes like its version-1 form', () => {
+    expect(auditEventHash(v2)).not.toBe(auditEventHash(event));
+  });
+
+  it.each<Partial<AuditEventContent>>([{ channel: AuditChannel.Agent }, { breakGlass: true }, { actorName: 'root' }])('changes when %o changes', (change) => {
+    expect(auditEventHash({ ...v2, ...change } as AuditEventContent)).not.toBe(auditEventHash(v2));
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AuditOutcome } from './enum';
+import { AuditChannel, AuditOutcome } from './enum';
 
 /**
  * The hash chain of the audit trail:
@@ -14,8 +14,29 @@ import { AuditOutcome } from './enum';
  */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** An event exactly as stored, in the form that is hashed. */
-export interface AuditEventContent {
+/**
+ * Which columns an event's hash covers. Version 1: the columns of the first audit migration.
+ * Version 2 (every event written since migration 1764530000000): also `hashVersion` itself,
+ * `channel`, `breakGlass` and `actorName`, so none of them can be changed unnoticed. Old events keep
+ * version 1 and verify as they always did; the version is itself hashed from version 2 on, so a v2
+ * event cannot be passed off as a v1 event to escape its new columns.
+ */
+export const CURRENT_HASH_VERSION = 2;
+
+/** The columns a version-2 hash adds. */
+export interface AuditEventV2Columns {
+  hashVersion: 2;
+  channel: AuditChannel;
+  /** True only for a read that was allowed because the caller broke the glass. */
+  breakGlass: boolean;
+  /** Who ran a command on the server (the operating-system user), when no staff user did. */
+  actorName: string | null;
+}
+
+/** An event exactly as stored, in the form that is hashed: v1 columns, plus the v2 ones for v2 events. */
+export type AuditEventContent = AuditEventV1Content | (AuditEventV1Content & AuditEventV2Columns);
+
+export interface AuditEventV1Content {
   /** UTC ISO 8601 with microseconds (`toAuditTimestamp`): the full precision of `timestamptz`. */
   occurredAt: string;
   actorId: string | null;

@@ -1,21 +1,29 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { SqlSession } from '../schema/sql-session';
 import { AuditRecordError, AuditEventInput, normaliseAuditEvent, NormalisedAuditEvent } from './audit-event.input';
-import { auditEventHash, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
-import {
-  AUDIT_CHAIN_LOCK_KEY,
-  INSERT_AUDIT_EVENT,
-  insertParameters,
-  LOCK_AUDIT_CHAIN,
-  SELECT_LATEST_AUDIT_HASH,
-  StoredAuditEvent,
-  storedContent,
-} from './audit.sql';
-import { GroupCommit } from './group-commit';
+import { auditEventHash, AuditEventContent, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
+import { BreakGlassUse, StoredAuditEvent, storedContent } from './audit.sql';
+import { AuditRepository } from './audit.repository';
+import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-commit';
 
-/** Events appended in one transaction at most; a burst larger than this commits in several. */
-const MAX_EVENTS_PER_COMMIT = 64;
+/**
+ * The bounds of a standalone audit write: 64 events per transaction, at most 1000 waiting, and
+ * 5 s before a caller is told its event could not be written (the read then answers 503 with no
+ * data). Inside the write, lock and statement timeouts of half that stop a stalled transaction
+ * (a chain lock held elsewhere, a blocked insert) from committing long after its callers gave up.
+ */
+export const DEFAULT_AUDIT_WRITE_LIMITS: GroupCommitLimits = { maxPerWrite: 64, maxQueued: 1000, timeoutMs: 5000 };
+export const AUDIT_WRITE_LIMITS = Symbol('AUDIT_WRITE_LIMITS');
+
+/** The audit trail cannot take an event now (stalled, or too far behind): fail closed, answer 503. */
+export class AuditUnavailableError extends AuditRecordError {
+  constructor() {
+    super('the audit trail is not accepting events in time');
+    this.name = 'AuditUnavailableError';
+  }
+}
 
 /**
  * Appends events to the audit trail. An event recorded on its own commits in a transaction of the
@@ -28,21 +36,35 @@ const MAX_EVENTS_PER_COMMIT = 64;
 @Injectable()
 export class AuditService {
   private readonly standalone: GroupCommit<NormalisedAuditEvent>;
+  private readonly repository: AuditRepository;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.standalone = new GroupCommit((events) => this.dataSource.transaction((manager) => this.append(manager, events)), MAX_EVENTS_PER_COMMIT);
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @Optional() @Inject(AUDIT_WRITE_LIMITS) limits?: Partial<GroupCommitLimits>,
+  ) {
+    this.repository = new AuditRepository(dataSource);
+    const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
+    const databaseTimeoutMs = Math.max(1, Math.floor(bounds.timeoutMs / 2));
+    this.standalone = new GroupCommit(
+      (events) =>
+        this.repository.boundedTransaction(databaseTimeoutMs, (session) => this.append(session, events)),
+      bounds,
+    );
   }
 
   /**
    * Appends one event. Given a transaction's `manager`, the event commits (or rolls back) with that
    * transaction: a state change and its audit record can then never be separated by a crash.
    */
-  async record(input: AuditEventInput, manager?: EntityManager): Promise<void> {
+  async record(input: AuditEventInput, manager?: SqlSession): Promise<void> {
     const event = normaliseAuditEvent(input);
     try {
       await (manager ? this.append(manager, [event]) : this.standalone.submit(event));
     } catch (error) {
       if (error instanceof AuditRecordError) throw error;
+      if (error instanceof GroupCommitUnavailable) throw new AuditUnavailableError();
+      // 55P03 lock_not_available, 57014 query_canceled: the bounded write gave up.
+      if (['55P03', '57014'].includes((error as { code?: string }).code ?? '')) throw new AuditUnavailableError();
       // A driver error carries the statement's parameters (which may be PHI): keep only its SQLSTATE.
       const code = (error as { code?: unknown }).code;
       throw new AuditRecordError('could not record the audit event', typeof code === 'string' ? code : undefined);
@@ -50,21 +72,26 @@ export class AuditService {
   }
 
   /** Chains `events`, in order, onto the latest event, inside the given transaction. */
-  private async append(manager: EntityManager, events: readonly NormalisedAuditEvent[]): Promise<void> {
+  private async append(manager: SqlSession, events: readonly NormalisedAuditEvent[]): Promise<void> {
     // Held until commit: the next writer reads the latest hash only after these events are visible.
-    await manager.query(LOCK_AUDIT_CHAIN, [AUDIT_CHAIN_LOCK_KEY]);
-    const [latest] = await manager.query<{ hash: string }[]>(SELECT_LATEST_AUDIT_HASH);
-    let prevHash = latest?.hash ?? GENESIS_HASH;
+    let prevHash = (await this.repository.lockChain(manager)) ?? GENESIS_HASH;
     for (const event of events) {
       // Taken under the lock, so timestamps rise with chain order (on one clock).
-      const content = { ...event, occurredAt: toAuditTimestamp(new Date()), prevHash };
+      const content: AuditEventContent = { ...event, occurredAt: toAuditTimestamp(new Date()), prevHash };
       const hash = auditEventHash(content);
-      const [stored] = await manager.query<StoredAuditEvent[]>(INSERT_AUDIT_EVENT, insertParameters(content, hash));
+      const stored: StoredAuditEvent | undefined = await this.repository.insert(manager, content, hash);
       // Whatever Postgres normalised on the way in must not make this event fail verification later.
       if (!stored || auditEventHash(storedContent(stored)) !== stored.hash) {
         throw new AuditRecordError('the stored audit event does not hash to the value computed for it');
       }
       prevHash = stored.hash;
     }
+  }
+
+  /** Accepted break-glass accesses, newest first: `limit` of them below event id `before` (all when null). */
+  async breakGlassUses(before: string | null, limit: number): Promise<{ items: BreakGlassUse[]; nextCursor: string | null }> {
+    const rows = await this.repository.breakGlassPage(before, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
   }
 }

@@ -1,4 +1,6 @@
-import { GroupCommit } from './group-commit';
+import { GroupCommit, GroupCommitUnavailable } from './group-commit';
+
+const limits = (maxPerWrite: number, overrides: { maxQueued?: number; timeoutMs?: number } = {}) => ({ maxPerWrite, maxQueued: 1000, timeoutMs: 60_000, ...overrides });
 
 /** A write that stays in flight until the test releases it. */
 function controlledWrites() {
@@ -12,7 +14,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe(GroupCommit.name, () => {
   it('writes a lone item at once, and everything that queued behind a write in the next one, in order', async () => {
     const { writes, write } = controlledWrites();
-    const sut = new GroupCommit(write, 10);
+    const sut = new GroupCommit(write, limits(10));
     const first = sut.submit(1);
     await settle();
     expect(writes.map((w) => w.items)).toEqual([[1]]);
@@ -29,7 +31,7 @@ describe(GroupCommit.name, () => {
 
   it('caps the items per write', async () => {
     const { writes, write } = controlledWrites();
-    const sut = new GroupCommit(write, 2);
+    const sut = new GroupCommit(write, limits(2));
     const all = [1, 2, 3, 4, 5].map((item) => sut.submit(item));
     for (let step = 0; step < 3; step += 1) {
       await settle();
@@ -46,7 +48,7 @@ describe(GroupCommit.name, () => {
       attempts.push([...items]);
       if (items.includes(3)) throw new Error('item 3 is bad');
       written.push([...items]);
-    }, 10);
+    }, limits(10));
     const all = [1, 2, 3, 4].map((item) => sut.submit(item));
     const outcomes = await Promise.allSettled(all);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
@@ -62,9 +64,49 @@ describe(GroupCommit.name, () => {
     const sut = new GroupCommit(async () => {
       attempts += 1;
       throw new Error('refused');
-    }, 10);
+    }, limits(10));
     await expect(sut.submit(1)).rejects.toThrow('refused');
     await settle();
     expect(attempts).toBe(1);
+  });
+
+  it('refuses an item at once when the queue behind the write in flight is full', async () => {
+    const { writes, write } = controlledWrites();
+    const sut = new GroupCommit(write, limits(10, { maxQueued: 2 }));
+    const first = sut.submit(1);
+    await settle();
+    const queued = [sut.submit(2), sut.submit(3)];
+    await expect(sut.submit(4)).rejects.toEqual(new GroupCommitUnavailable('queue_full'));
+    writes[0].finish();
+    await first;
+    await settle();
+    writes[1].finish();
+    await Promise.all(queued);
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3]]);
+  });
+
+  it('tells a submitter its write failed after the timeout, and never writes an item it gave up before its write began', async () => {
+    jest.useFakeTimers();
+    try {
+      const { writes, write } = controlledWrites();
+      const sut = new GroupCommit(write, limits(10, { timeoutMs: 100 }));
+      const stalled = sut.submit(1);
+      const behind = sut.submit(2);
+      const outcomes = Promise.allSettled([stalled, behind]);
+      await jest.advanceTimersByTimeAsync(100);
+      expect((await outcomes).map((outcome) => (outcome as PromiseRejectedResult).reason)).toEqual([
+        new GroupCommitUnavailable('timeout'),
+        new GroupCommitUnavailable('timeout'),
+      ]);
+      writes[0].finish();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(writes.map((w) => w.items)).toEqual([[1]]); // item 2 was dropped, not written late
+      const later = sut.submit(3);
+      await jest.advanceTimersByTimeAsync(0);
+      writes[1].finish();
+      await expect(later).resolves.toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
-import { AuditOutcome, AuditService } from '../audit';
+import { AuditChannel, AuditOutcome, AuditRecordError, AuditService } from '../audit';
+import { auditUnavailable } from '../audit/audit.problems';
 import { Reflector } from '@nestjs/core';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { isUuid } from '../common/validation/uuid';
@@ -29,7 +30,13 @@ export class AuthGuard implements CanActivate {
     try {
       return await this.authorise(context);
     } catch (error) {
-      await this.auditRefusal(context, error);
+      try {
+        await this.auditRefusal(context, error);
+      } catch (auditError) {
+        // Fail closed, and say so: the refusal could not be recorded (503, not a 500).
+        if (auditError instanceof AuditRecordError) throw auditUnavailable();
+        throw auditError;
+      }
       throw error;
     }
   }
@@ -49,6 +56,7 @@ export class AuthGuard implements CanActivate {
       rowCount: 0,
       outcome: error instanceof HttpException && error.getStatus() === HttpStatus.UNAUTHORIZED ? AuditOutcome.Unauthenticated : AuditOutcome.Denied,
       correlationId: request.id ?? null,
+      channel: AuditChannel.Rest,
     });
   }
 

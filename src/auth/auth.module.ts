@@ -3,13 +3,12 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
 import { AuthGuard } from './auth.guard';
-import { PatientAccessService } from './patient-access.service';
 import { TokenService } from './token.service';
 
 @Global()
 @Module({
   imports: [CohortModule, AuditModule],
-  providers: [TokenService, PatientAccessService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TokenService, PatientAccessService],
+  providers: [TokenService, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [TokenService],
 })
 export class AuthModule {}

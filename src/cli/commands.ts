@@ -1,7 +1,9 @@
+import * as fixtures from '../../fixtures';
 import { DataSource } from 'typeorm';
 import { describeAuditChain, verifyAuditChain } from '../audit/audit-chain';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
+import { auditedCommand } from './cli-audit';
 import { generateCommand } from './generate.command';
 import { importFhirCommand } from './import-fhir.command';
 
@@ -22,7 +24,8 @@ export const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
-  revert: {
+  // Audited before it runs: it drops the audit trail with the rest (keep the latest hash elsewhere).
+  revert: auditedCommand('cli.revert', {
     summary: 'revert every migration (drops the schema; refuses unless --all is given)',
     usage: 'revert --all',
     async run(dataSource, args, out) {
@@ -33,8 +36,8 @@ export const COMMANDS: Record<string, Command> = {
       out(`Reverted ${await revertAllMigrations(dataSource)} migration(s).`);
       return 0;
     },
-  },
-  seed: {
+  }, (args) => args.includes('--all')),
+  seed: auditedCommand('cli.seed', {
     summary: 'load the fixture cohort (safe to repeat; --anchor YYYY-MM-DD fixes the relative dates)',
     usage: 'seed [--anchor YYYY-MM-DD]',
     async run(dataSource, args, out) {
@@ -44,12 +47,12 @@ export const COMMANDS: Record<string, Command> = {
         out('--anchor needs a date as YYYY-MM-DD.');
         return 2;
       }
-      const result = await loadFixtureCohort(dataSource, anchor);
+      const result = await loadFixtureCohort(dataSource, fixtures, anchor);
       const counts = Object.entries(result.counts).map(([table, count]) => `${table}=${count}`);
       out(`Loaded the fixture cohort (anchor ${result.anchorDate}): ${counts.join(' ')}`);
       return 0;
     },
-  },
+  }),
   'schema-check': {
     summary: 'fail when the entities and the migrated schema disagree (a missing migration)',
     usage: 'schema-check',
@@ -73,6 +76,6 @@ export const COMMANDS: Record<string, Command> = {
       return result.ok ? 0 : 1;
     },
   },
-  'import-fhir': importFhirCommand,
-  generate: generateCommand,
+  'import-fhir': auditedCommand('cli.import_fhir', importFhirCommand),
+  generate: auditedCommand('cli.generate', generateCommand),
 };

@@ -1,7 +1,8 @@
+import { ACCESS_STATEMENTS } from '../access/access.sql';
 import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
-import { INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
+import { BOUND_AUDIT_WRITE, INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_BREAK_GLASS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
 import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 
@@ -16,11 +17,14 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     readSessionBegin: READ_SESSION_BEGIN,
     ...COHORT_STATEMENTS,
   },
+  'access checks': { ...ACCESS_STATEMENTS },
   'audit trail': {
+    boundAuditWrite: BOUND_AUDIT_WRITE,
     lockAuditChain: LOCK_AUDIT_CHAIN,
     latestAuditHash: SELECT_LATEST_AUDIT_HASH,
     insertAuditEvent: INSERT_AUDIT_EVENT,
     auditEventsPage: SELECT_AUDIT_EVENTS_PAGE,
+    breakGlassPage: SELECT_BREAK_GLASS_PAGE,
   },
   'approval workflow (effects inserted as vigil_writer)': {
     ...APPROVAL_STATEMENTS,

@@ -19,7 +19,7 @@ export async function tokenCommand(args: string[], out: (line: string) => void):
   const maxTtl = config.auth.maxTokenLifetimeSeconds;
   const ttlSeconds = ttlIndex >= 0 ? Number(args[ttlIndex + 1]) : Math.min(3600, maxTtl);
   if (!username || !Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > maxTtl) {
-    out(`usage: npm run token -- <username> [--ttl seconds (1-${maxTtl}, AUTH_MAX_TOKEN_LIFETIME_SECONDS)]   e.g. npm run token -- dr.okafor`);
+    out(`usage: npm run token -- <username> [--ttl seconds (1-${maxTtl}, AUTH_MAX_TOKEN_LIFETIME_SECONDS)]   e.g. npm run token -- dr.okafor (po.achebe: the privacy officer)`);
     return 2;
   }
   const key = loadOrCreateDevKey(config.auth.devKeyFile);

@@ -31,6 +31,8 @@ export enum StaffRole {
   CareCoordinator = 'care_coordinator',
   Reviewer = 'reviewer',
   Analyst = 'analyst',
+  /** Reads the break-glass report (`GET /audit/break-glass`); no patient data of its own. */
+  PrivacyOfficer = 'privacy_officer',
 }
 
 /** FHIR administrative-gender. */

@@ -1,3 +1,4 @@
+import * as fixtures from '../../fixtures';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -57,7 +58,7 @@ async function initialise(target: DatabaseTarget, migrate: boolean, seed: boolea
       log.info({ applied }, applied.length ? 'Applied database migrations' : 'Database schema is up to date');
     }
     if (seed) {
-      const result = await loadFixtureCohort(dataSource, config.fixtures.anchorDate);
+      const result = await loadFixtureCohort(dataSource, fixtures, config.fixtures.anchorDate);
       log.info(
         { anchorDate: result.anchorDate, patients: result.counts.patients, staffUsers: result.counts.staffUsers },
         'Loaded the fixture cohort',

@@ -123,8 +123,25 @@ UNION ALL SELECT 'req:' || id FROM clinical_requests WHERE patient_id = $1 AND i
 UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = ANY($11::uuid[]);
 
 -- ======================================================================
+-- access checks
+-- ======================================================================
+
+-- name: proposalsOnTeams
+SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId" FROM proposals p
+WHERE p.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($2::uuid[]));
+
+-- name: patientsOfActiveUser
+SELECT p.patient_id AS "patientId" FROM unnest($3::uuid[]) AS p(patient_id)
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]));
+
+-- ======================================================================
 -- audit trail
 -- ======================================================================
+
+-- name: boundAuditWrite
+SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true);
 
 -- name: lockAuditChain
 SELECT pg_advisory_xact_lock($1::bigint);
@@ -135,21 +152,32 @@ SELECT hash FROM audit_events ORDER BY id DESC LIMIT 1;
 -- name: insertAuditEvent
 INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-   break_glass_reason, correlation_id, prev_hash, hash)
-  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12)
+   break_glass_reason, correlation_id, prev_hash, hash, hash_version, channel, break_glass, actor_name)
+  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
   RETURNING id::text AS id,
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
   actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId",
   action, fields, row_count AS "rowCount", outcome, break_glass_reason AS "breakGlassReason",
-  correlation_id AS "correlationId", prev_hash AS "prevHash", hash;
+  correlation_id AS "correlationId", prev_hash AS "prevHash", hash, hash_version AS "hashVersion",
+  channel, break_glass AS "breakGlass", actor_name AS "actorName";
 
 -- name: auditEventsPage
 SELECT id::text AS id,
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
   actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId",
   action, fields, row_count AS "rowCount", outcome, break_glass_reason AS "breakGlassReason",
-  correlation_id AS "correlationId", prev_hash AS "prevHash", hash
+  correlation_id AS "correlationId", prev_hash AS "prevHash", hash, hash_version AS "hashVersion",
+  channel, break_glass AS "breakGlass", actor_name AS "actorName"
   FROM audit_events WHERE audit_events.id > $1::bigint ORDER BY audit_events.id LIMIT $2;
+
+-- name: breakGlassPage
+SELECT a.id::text AS id,
+  to_char(a.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
+  a.actor_id::text AS "actorId", u.username AS "actorUsername", a.actor_role AS "actorRole", a.patient_id::text AS "patientId",
+  a.action, a.break_glass_reason AS "reason", a.correlation_id AS "correlationId", a.channel
+  FROM audit_events a LEFT JOIN staff_users u ON u.id = a.actor_id
+  WHERE a.break_glass AND ($1::bigint IS NULL OR a.id < $1::bigint)
+  ORDER BY a.id DESC LIMIT $2;
 
 -- ======================================================================
 -- approval workflow (effects inserted as vigil_writer)
@@ -279,11 +307,6 @@ WHERE p.updated_at >= $3::timestamptz AND EXISTS (SELECT 1 FROM patient_care_tea
     JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
     WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))
 ORDER BY p.updated_at, p.id LIMIT $4;
-
--- name: patientVisibleToUser
-SELECT 1 AS visible FROM (SELECT $3::uuid AS patient_id) p WHERE EXISTS (SELECT 1 FROM patient_care_teams t
-    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
-    WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]));
 
 -- name: becomeWriter
 SET LOCAL ROLE vigil_writer;

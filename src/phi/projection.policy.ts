@@ -15,7 +15,10 @@ export type ShapePolicy = Record<ProjectionRole, FieldPolicy>;
 const keep = (...fields: string[]): FieldPolicy => Object.fromEntries(fields.map((field) => [field, 'keep' as const]));
 const omit = (policy: FieldPolicy, ...fields: string[]): FieldPolicy =>
   Object.fromEntries(Object.entries(policy).filter(([field]) => !fields.includes(field)));
-const { Clinician, CareCoordinator, Reviewer, Analyst } = StaffRole;
+const { Clinician, CareCoordinator, Reviewer, Analyst, PrivacyOfficer } = StaffRole;
+
+/** The privacy officer audits access; no route gives them patient data, and no field would leave if one did. */
+const NOTHING: FieldPolicy = {};
 
 const CLINICAL_PATIENT = keep('handle', 'mrn', 'givenName', 'familyName', 'birthDate', 'age', 'sex', 'deceasedAt');
 
@@ -48,6 +51,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Analyst]: { handle: 'keep', birthDate: 'year', age: 'age90', sex: 'keep', deceasedAt: 'year' },
     // The model sees an opaque handle and clinical facts, never a direct identifier.
     agent: keep('handle', 'age', 'sex', 'deceasedAt'),
+    [PrivacyOfficer]: NOTHING,
   },
   patient_encounters: {
     [Clinician]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
@@ -57,6 +61,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Analyst]: { ...ENCOUNTER_CLINICAL, start: 'year', end: 'year', 'notes.authoredAt': 'year' },
     // The model reads note text (as quoted data) but not who wrote it.
     agent: { ...ENCOUNTER_CLINICAL, ...keep('notes.text') },
+    [PrivacyOfficer]: NOTHING,
   },
   patient_labs: {
     [Clinician]: LAB_CLINICAL,
@@ -65,6 +70,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     // A text result can hold anything a person typed; analysts get numeric results only.
     [Analyst]: { ...omit(LAB_CLINICAL, 'valueText', 'referenceText'), effectiveAt: 'year' },
     agent: LAB_CLINICAL,
+    [PrivacyOfficer]: NOTHING,
   },
   care_gap_lookup: {
     [Clinician]: CARE_GAP_ALL,
@@ -72,6 +78,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [CareCoordinator]: CARE_GAP_ALL,
     [Analyst]: CARE_GAP_ALL,
     agent: CARE_GAP_ALL,
+    [PrivacyOfficer]: NOTHING,
   },
   missing_data_check: {
     [Clinician]: MISSING_DATA_ALL,
@@ -79,6 +86,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [CareCoordinator]: MISSING_DATA_ALL,
     [Analyst]: { ...MISSING_DATA_ALL, lastSeen: 'year' },
     agent: MISSING_DATA_ALL,
+    [PrivacyOfficer]: NOTHING,
   },
   feature_attribution: {
     [Clinician]: ATTRIBUTION_ALL,
@@ -87,6 +95,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     // The age feature carries the patient's age: pooled at 90+ like the header's.
     [Analyst]: { ...ATTRIBUTION_ALL, value: 'age90IfAgeFeature', baseline: 'age90IfAgeFeature' },
     agent: ATTRIBUTION_ALL,
+    [PrivacyOfficer]: NOTHING,
   },
   feature_attribution_summary: {
     [Clinician]: ATTRIBUTION_SUMMARY_ALL,
@@ -94,5 +103,6 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [CareCoordinator]: ATTRIBUTION_SUMMARY_ALL,
     [Analyst]: ATTRIBUTION_SUMMARY_ALL,
     agent: ATTRIBUTION_SUMMARY_ALL,
+    [PrivacyOfficer]: NOTHING,
   },
 };

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { BREAK_GLASS_HEADER } from '../auth/patient-access.service';
+import { BREAK_GLASS_HEADER } from '../access/break-glass';
 import { InvalidTokenError, TokenService } from '../auth/token.service';
 import { ProblemException } from '../common/http/problem';
 import { PolicyState, rateLimitHeaders, RateLimitService } from './rate-limit.service';

@@ -6,9 +6,10 @@ import { ToolEnvelope } from './envelope';
 export function auditOutcomeOf(error: unknown): AuditOutcome {
   const status = error instanceof HttpException ? error.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
   if (status === HttpStatus.UNAUTHORIZED) return AuditOutcome.Unauthenticated;
-  if (status === HttpStatus.FORBIDDEN) return AuditOutcome.Denied;
+  if (status === HttpStatus.FORBIDDEN || status === HttpStatus.TOO_MANY_REQUESTS) return AuditOutcome.Denied;
+  if (status === HttpStatus.CONFLICT) return AuditOutcome.Conflict;
   if (status === HttpStatus.NOT_FOUND) return AuditOutcome.NotFound;
-  if (status === HttpStatus.BAD_REQUEST) return AuditOutcome.Invalid;
+  if (status >= 400 && status < 500 && status !== HttpStatus.REQUEST_TIMEOUT) return AuditOutcome.Invalid;
   return AuditOutcome.Error;
 }
 

@@ -10,7 +10,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { AuthenticatedRequest, Caller } from '../auth/caller';
-import { BREAK_GLASS_HEADER } from '../auth/patient-access.service';
+import { BREAK_GLASS_HEADER } from '../access/break-glass';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
@@ -62,9 +62,4 @@ export const CurrentCaller = createParamDecorator((_data: unknown, context: Exec
   const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().caller;
   if (!caller) throw new Error('CurrentCaller used on a route without authentication');
   return caller;
-});
-
-export const BreakGlassReason = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
-  const value = context.switchToHttp().getRequest<AuthenticatedRequest>().headers[BREAK_GLASS_HEADER];
-  return typeof value === 'string' ? value : undefined;
 });

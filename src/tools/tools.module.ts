@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AccessModule } from '../access/access.module';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
 import { CareGapLookupTool } from './definitions/care-gap-lookup.tool';
@@ -7,21 +9,26 @@ import { MissingDataCheckTool } from './definitions/missing-data-check.tool';
 import { PatientEncountersTool } from './definitions/patient-encounters.tool';
 import { PatientLabsTool } from './definitions/patient-labs.tool';
 import { PatientToolsController } from './patient-tools.controller';
-import { ToolAuditInterceptor } from './tool-audit.interceptor';
+import { PhiReadService } from './phi-read.service';
+import { AuditRefusalInterceptor } from './rest-access';
 import { TOOLS, ToolsService } from './tools.service';
 
 const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool, MissingDataCheckTool, FeatureAttributionTool];
 
-/** The five typed read tools, their registry and their REST routes. */
+/**
+ * The five typed read tools, their registry and their REST routes, and the one PHI read path
+ * (`PhiReadService`). Only that service is exported: the registry that runs tools unaudited is not.
+ */
 @Module({
-  imports: [CohortModule, AuditModule],
+  imports: [CohortModule, AuditModule, AccessModule],
   controllers: [PatientToolsController],
   providers: [
     ...TOOL_CLASSES,
     { provide: TOOLS, inject: TOOL_CLASSES, useFactory: (...tools: unknown[]) => tools },
     ToolsService,
-    ToolAuditInterceptor,
+    PhiReadService,
+    { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor },
   ],
-  exports: [ToolsService],
+  exports: [PhiReadService, AccessModule],
 })
 export class ToolsModule {}

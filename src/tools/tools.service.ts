@@ -1,6 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { Caller } from '../auth/caller';
-import { PatientAccessService } from '../auth/patient-access.service';
+import { PatientGrant } from '../access/access.service';
 import { patientNotFound } from '../auth/auth.problems';
 import { citationId } from '../cohort/chart.types';
 import { CohortRepository } from '../cohort/cohort.repository';
@@ -39,8 +38,9 @@ function replaceCitation<T>(value: T, from: string, to: string): T {
 const PSEUDONYMOUS: ReadonlySet<ProjectionRole> = new Set<ProjectionRole>([StaffRole.Analyst, 'agent']);
 
 /**
- * Runs a tool for a caller: access first, then the tool, then the role's projection of every part
- * of the result (the patient header, the rows, the summary). Nothing reaches a caller any other way.
+ * Runs a tool: access first (the grant, decided by the caller's `authorize`), then the tool, then
+ * the role's projection of every part of the result (the patient header, the rows, the summary).
+ * Not exported by ToolsModule: every caller reaches it through `PhiReadService`, which audits.
  */
 @Injectable()
 export class ToolsService implements OnModuleInit {
@@ -48,7 +48,6 @@ export class ToolsService implements OnModuleInit {
 
   constructor(
     @Inject(TOOLS) tools: Tool[],
-    private readonly access: PatientAccessService,
     private readonly cohort: CohortRepository,
   ) {
     this.registry = new Map(tools.map((tool) => [tool.name, tool]));
@@ -64,9 +63,10 @@ export class ToolsService implements OnModuleInit {
   /**
    * A proposal's cited rows, cut to the role exactly as the tools would cut them: observations as
    * `patient_labs` rows, encounters (with notes) as `patient_encounters` rows. Other citation kinds
-   * are listed in `notShown` by id. The caller must already have been granted the patient.
+   * are listed in `notShown` by id. Only for a patient the caller was granted.
    */
-  async evidence(role: ProjectionRole, patientId: string, citations: string[]): Promise<CitedEvidence> {
+  async evidence(grant: PatientGrant, role: ProjectionRole, citations: string[]): Promise<CitedEvidence> {
+    const { patientId } = grant;
     const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
     const found = await this.cohort.citedRows(patientId, { observations: idsOf('obs'), encounters: idsOf('enc') });
     const labs = project('patient_labs', role, found.observations.map(observationRow));
@@ -85,19 +85,10 @@ export class ToolsService implements OnModuleInit {
     return tool;
   }
 
-  async invoke(
-    caller: Caller,
-    name: ToolName,
-    patientId: string,
-    query: object,
-    options: { breakGlassReason?: string; projectionRole?: ProjectionRole } = {},
-  ): Promise<ToolEnvelope> {
-    const role = options.projectionRole ?? caller.role;
-    // The agent projection can never break glass: emergency access is a person's decision.
-    const breakGlassReason = role === 'agent' ? undefined : options.breakGlassReason;
+  async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object): Promise<ToolEnvelope> {
     // The access probe, the tool's statements and the header share one read transaction.
     const { grant, output, patient } = await this.cohort.inOneRead(async () => {
-      const grant = await this.access.grant(caller, patientId, breakGlassReason);
+      const grant = await authorize();
       const output = await this.tool(name).execute(grant.patientId, query);
       return { grant, output, patient: output.patient ?? (await this.cohort.patient(grant.patientId)) };
     });

@@ -71,9 +71,13 @@ describe('agent turns', () => {
     );
     offered.forEach((tool) => expect(tool.function.parameters.additionalProperties).toBe(false));
     expect(JSON.stringify(model.requests)).not.toMatch(/VGL-\d{6}/); // the agent projection: no MRN
-    const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
-    expect(audited.map((event: { action: string }) => event.action)).toEqual(['patient_labs', 'care_gap_lookup', 'agent_turn']);
-    expect(audited[2].outcome).toBe('success');
+    // Every read of the turn and the turn itself: one row each, all with the request's correlation id.
+    const audited = await database().dataSource.query(`SELECT action, outcome, channel FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [res.headers['x-correlation-id']]);
+    expect(audited).toEqual([
+      { action: 'patient_labs', outcome: 'success', channel: 'agent' },
+      { action: 'care_gap_lookup', outcome: 'success', channel: 'agent' },
+      { action: 'agent_turn', outcome: 'success', channel: 'rest' },
+    ]);
 
     // The stored turn is the response, and each stored envelope is what the model read.
     const stored = await storedTurn(res.body.turnId);
@@ -175,7 +179,7 @@ describe('agent turns', () => {
     expect(toolResultsIn(model.requests[1])[4].error).toMatchObject({ kind: 'per_tool_limit', recoverable: false });
     expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 5 } });
     // Only the four calls that ran read anything (the fifth event is the turn's own).
-    const audited = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE correlation_id = $1 AND action = 'patient_labs'`, [`agent-turn:${res.body.turnId}`]);
+    const audited = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE correlation_id = $1 AND action = 'patient_labs'`, [res.headers['x-correlation-id']]);
     expect(audited).toEqual([{ n: 4 }]);
   });
 
@@ -200,7 +204,7 @@ describe('agent turns', () => {
       });
       expect(JSON.stringify(model.requests)).not.toMatch(/permission denied|encounters"?\s+for|SELECT /i);
       expect(res.body.status).toBe('answered');
-      const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
+      const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [res.headers['x-correlation-id']]);
       expect(audited).toEqual([
         { action: 'patient_encounters', outcome: 'error' },
         { action: 'patient_labs', outcome: 'success' },
@@ -264,7 +268,7 @@ describe('agent turns', () => {
     const stored = await storedTurn(res.body.turnId);
     expect(stored.body).toMatchObject({ status: 'failure', statements: [], toolCalls: [] });
     expect(stored.body.finishedAt).toEqual(expect.any(String));
-    const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1`, [`agent-turn:${res.body.turnId}`]);
+    const audited = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1`, [res.headers['x-correlation-id']]);
     expect(audited).toEqual([{ action: 'agent_turn', outcome: 'error' }]);
   }, 30_000);
 

@@ -5,14 +5,17 @@ import { PROJECTION_POLICY } from '../../src/phi/projection.policy';
 import { ProjectionRole } from '../../src/phi/projection-role';
 import { ToolEnvelope } from '../../src/tools/envelope';
 import { TOOL_NAMES, ToolName } from '../../src/tools/tool-names';
-import { ToolsService } from '../../src/tools/tools.service';
+import { AuditChannel } from '../../src/audit';
+import { PhiReadService } from '../../src/tools/phi-read.service';
+import { accessOf } from '../setup/callers';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { TOOL_PATHS } from '../setup/tool-routes';
 
 const AS_OF = '2026-06-30';
-const STAFF_ROLES = Object.values(StaffRole);
+// Every role that reads patient data (the privacy officer's policy is empty: no route gives them any).
+const STAFF_ROLES = Object.values(StaffRole).filter((role) => role !== StaffRole.PrivacyOfficer);
 
 /** Field names an envelope carries, as the policy names them. */
 function fieldsOf(envelope: ToolEnvelope): { patient: string[]; rows: string[]; summary: string[] } {
@@ -95,9 +98,9 @@ describe('minimum necessary: every role × tool × field', () => {
       async (tool, key) => {
         const patient = patients.find((candidate) => candidate.key === key)!;
         const clinician = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient))!;
-        const caller = { userId: 'agent-test', username: clinician.username, role: StaffRole.Clinician, careTeamIds: await teamIdsOf(clinician.username) };
+        const access = await accessOf(database().dataSource, clinician.username, { purpose: tool, projectionRole: 'agent', channel: AuditChannel.Agent });
         const query = tool === 'patient_encounters' || tool === 'patient_labs' ? {} : { asOf: AS_OF };
-        const envelope = await sut.app.get(ToolsService).invoke(caller, tool, patientIdOf(key), query, { projectionRole: 'agent' });
+        const envelope = await sut.app.get(PhiReadService).readTool(access, tool, patientIdOf(key), query);
         expectWithinPolicy(envelope, tool, 'agent');
         const body = JSON.stringify(envelope);
         for (const identifier of identifiersOf(patient)) expect(body).not.toContain(identifier);
@@ -109,18 +112,10 @@ describe('minimum necessary: every role × tool × field', () => {
     it('can never break glass', async () => {
       const patient = patients.find((candidate) => candidate.key === 'south-asthma')!;
       const outsider = activeUsers.find((user) => user.role === StaffRole.Clinician && !sharesTeam(user, patient))!;
-      const caller = { userId: 'agent-test', username: outsider.username, role: StaffRole.Clinician, careTeamIds: await teamIdsOf(outsider.username) };
-      await expect(
-        sut.app.get(ToolsService).invoke(caller, 'patient_labs', patientIdOf(patient), {}, { projectionRole: 'agent', breakGlassReason: 'Emergency, please let me in' }),
-      ).rejects.toMatchObject({ code: 'patient_not_found' });
+      const access = await accessOf(database().dataSource, outsider.username, {
+        purpose: 'patient_labs', projectionRole: 'agent', channel: AuditChannel.Agent, breakGlassReason: 'Emergency, please let me in',
+      });
+      await expect(sut.app.get(PhiReadService).readTool(access, 'patient_labs', patientIdOf(patient), {})).rejects.toMatchObject({ code: 'patient_not_found' });
     });
   });
-
-  async function teamIdsOf(username: string): Promise<string[]> {
-    const rows = await database().dataSource.query(
-      `SELECT m.care_team_id::text AS id FROM care_team_members m JOIN staff_users u ON u.id = m.staff_user_id WHERE u.username = $1`,
-      [username],
-    );
-    return rows.map((row: { id: string }) => row.id);
-  }
 });

@@ -5,7 +5,8 @@ import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 
-const ALL_STAFF = Object.values(StaffRole);
+/** Everyone who reads patient data through the tools (the privacy officer reads only the audit report). */
+const ALL_STAFF = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer, StaffRole.Analyst];
 const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 type Access = 'public' | StaffRole[];
 
@@ -34,6 +35,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /proposals/{proposalId}/edit-and-approve': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/withdraw-approval': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/cancel': [StaffRole.Clinician, StaffRole.CareCoordinator],
+  // The break-glass report names patients and reasons: the privacy officer's alone.
+  'GET /audit/break-glass': [StaffRole.PrivacyOfficer],
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
   'GET /review': 'public',
   'GET /review/review.js': 'public',
@@ -70,7 +73,8 @@ describe('every route × method × role', () => {
     // An unknown proposal (or turn) id: the guard's decision is what is under test, not the proposal's.
     const unknownId = '00000000-0000-4000-8000-000000000000';
     const url = path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId);
-    const token = caller === 'anonymous' ? undefined : await sut.tokenFor(userFor(caller, PATIENT).username);
+    const username = caller === StaffRole.PrivacyOfficer ? 'po.achebe' : caller === 'anonymous' ? null : userFor(caller, PATIENT).username;
+    const token = username === null ? undefined : await sut.tokenFor(username);
     let req = request(sut.app.getHttpServer())[method](url);
     if (token) req = req.set('authorization', `Bearer ${token}`);
     const res = path === EVENT_STREAM && method === 'get' ? await headersOf(openEventStream(baseUrlOf(sut.app.getHttpServer()), url, token)) : await req;
@@ -79,8 +83,9 @@ describe('every route × method × role', () => {
     else if (access === 'public') expect(res.status).toBe(200);
     else if (caller === 'anonymous') expect(res.status).toBe(401);
     else if (!access.includes(caller)) expect(res.status).toBe(403);
-    // Let through by the guard: a read answers, a write without a body is refused by validation.
-    else expect(method === 'get' ? [200, 404] : [400]).toContain(res.status);
+    // Let through by the guard: a read of the unknown proposal or turn is "not found", any other read
+    // answers, and a write without a body is refused by validation.
+    else expect(res.status).toBe(method !== 'get' ? 400 : /\{(proposalId|turnId)\}/.test(path) ? 404 : 200);
     expect(res.status === 200 || res.headers['content-type']?.startsWith('application/problem+json')).toBe(true);
     if (path === EVENT_STREAM && res.status === 200) expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
   });

@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { ProposalsService } from '../../src/approvals/proposals.service';
 import { ProposalKind, ProposalStatus } from '../../src/approvals/enum';
 import { verifyAuditChain } from '../../src/audit';
-import { Caller } from '../../src/auth/caller';
+import { AccessContext } from '../../src/access/access-context';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
-import { callerOf } from '../setup/callers';
+import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
@@ -28,7 +29,7 @@ describe('approvals', () => {
   let app: INestApplication;
   let proposals: ProposalsService;
   let executor: ProposalExecutor;
-  const callers: Record<string, Caller> = {};
+  const callers: Record<string, AccessContext> = {};
 
   beforeAll(async () => {
     // These tests drive the executor themselves (tampering between approval and execution, racing
@@ -40,7 +41,7 @@ describe('approvals', () => {
     // Preconditions are evaluated "today": pin it to the fixture anchor so the scenarios hold on any day.
     executor.clock = () => new Date(`${TEST_ANCHOR_DATE}T12:00:00Z`);
     for (const username of ['dr.okafor', 'cc.mensah', 'rev.santos', 'rev.nakamura', 'rev.haddad', 'dr.lindqvist', 'an.whitfield']) {
-      callers[username] = await callerOf(database().dataSource, username);
+      callers[username] = await accessOf(database().dataSource, username);
     }
   });
   afterAll(() => sut.close());
@@ -275,9 +276,22 @@ describe('approvals', () => {
     ).rejects.toMatchObject({ code: 'patient_not_found' });
   });
 
-  it('audits every transition in the verified chain', async () => {
-    const [{ n }] = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'proposal.%'`);
-    expect(n).toBeGreaterThan(20);
+  it('audits each transition and each refusal exactly once, with its correlation id, in the verified chain', async () => {
+    const as = (username: string) => ({ ...callers[username], correlationId: randomUUID() });
+    const rowsOf = (correlationId: string | null) =>
+      database().dataSource.query(`SELECT action, outcome, channel, row_count AS "rowCount" FROM audit_events WHERE correlation_id = $1`, [correlationId]);
+    const proposer = as('dr.okafor');
+    const proposal = await proposals.create(proposer, patientIdOf(PATIENT), { kind: ProposalKind.AddCareNote, content: CONTENT.add_care_note, rationale: 'A rationale long enough.', citations: [] });
+    expect(await rowsOf(proposer.correlationId)).toEqual([{ action: 'proposal.create', outcome: 'success', channel: 'rest', rowCount: 1 }]);
+    const stale = as('rev.santos');
+    await expect(proposals.approve(stale, proposal.id, { version: 2 })).rejects.toMatchObject({ status: 409 });
+    expect(await rowsOf(stale.correlationId)).toEqual([{ action: 'proposal.approve', outcome: 'conflict', channel: 'rest', rowCount: 0 }]);
+    const reviewer = as('rev.santos');
+    await proposals.approve(reviewer, proposal.id, { version: 1 });
+    expect(await rowsOf(reviewer.correlationId)).toEqual([{ action: 'proposal.approve', outcome: 'success', channel: 'rest', rowCount: 1 }]);
+    const otherTeam = as('rev.haddad');
+    await expect(proposals.get(otherTeam, proposal.id)).rejects.toMatchObject({ status: 404 });
+    expect(await rowsOf(otherTeam.correlationId)).toEqual([{ action: 'proposal.read', outcome: 'not_found', channel: 'rest', rowCount: 0 }]);
     expect(await verifyAuditChain(database().dataSource)).toMatchObject({ ok: true });
   });
 });

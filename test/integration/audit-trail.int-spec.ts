@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import {
   AUDIT_APPEND_ONLY_SQLSTATE,
   AuditEventInput,
+  AuditChannel,
   AuditOutcome,
   AuditRecordError,
   AuditService,
@@ -71,6 +72,7 @@ describe('audit trail', () => {
     rowCount: 3,
     outcome: AuditOutcome.Success,
     correlationId: randomUUID(),
+    channel: AuditChannel.Rest,
     ...overrides,
   });
   const loadCohortIds = async (dataSource: DataSource) => {
@@ -245,6 +247,37 @@ describe('audit trail', () => {
     it('a changed field: broken at that event, its content no longer matching its hash', async () => {
       await tamper(database().dataSource, `UPDATE audit_events SET fields = '{code}' WHERE id = $1`, [links[2].id]);
       expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: false, count: 2, firstBrokenId: links[2].id, reason: 'hash_mismatch' });
+    });
+
+    it.each([
+      ['the channel', `channel = 'cli'`],
+      ['the break-glass flag', `break_glass = true, break_glass_reason = 'Unconscious in ED, covering'`],
+      ['the actor name', `actor_name = 'root'`],
+      ['the hash version (passing a version-2 event off as version 1)', `hash_version = 1`],
+    ])('a changed %s (hash version 2): broken at that event', async (_name, change) => {
+      await tamper(database().dataSource, `UPDATE audit_events SET ${change} WHERE id = $1`, [links[3].id]);
+      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: false, count: 3, firstBrokenId: links[3].id, reason: 'hash_mismatch' });
+    });
+
+    it('verifies a chain whose older events are version 1 (written before the channel and break-glass columns) and newer ones version 2', async () => {
+      // Rewrite the first three events as the first migration's code wrote them: hashed without the new columns.
+      await tamper(database().dataSource, `TRUNCATE audit_events RESTART IDENTITY`);
+      let prevHash = GENESIS_HASH;
+      for (let index = 0; index < 3; index += 1) {
+        const v1 = { occurredAt: `2026-06-30T09:00:0${index}.000000Z`, actorId, actorRole: 'clinician', patientId: patientIds[0], action: 'patient_labs', fields: ['code'], rowCount: index, outcome: AuditOutcome.Success, breakGlassReason: null, correlationId: null, prevHash };
+        const hash = auditEventHash(v1);
+        await database().dataSource.query(
+          `INSERT INTO audit_events (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome, break_glass_reason, correlation_id, prev_hash, hash)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          [v1.occurredAt, v1.actorId, v1.actorRole, v1.patientId, v1.action, v1.fields, v1.rowCount, v1.outcome, null, null, prevHash, hash],
+        );
+        prevHash = hash;
+      }
+      const sut = new AuditService(database().dataSource);
+      for (let index = 0; index < 2; index += 1) await sut.record(event({ rowCount: index }));
+      const versions = await database().dataSource.query(`SELECT hash_version AS v FROM audit_events ORDER BY id`);
+      expect(versions.map((row: { v: number }) => row.v)).toEqual([1, 1, 1, 2, 2]);
+      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: 5 });
     });
 
     it('a timestamp moved by one microsecond: broken at that event', async () => {

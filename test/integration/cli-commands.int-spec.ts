@@ -1,3 +1,4 @@
+import { operatingSystemUser } from '../../src/cli/cli-audit';
 import { COMMANDS } from '../../src/cli/commands';
 import { useSeededDatabase } from '../setup/database';
 
@@ -37,5 +38,27 @@ describe('CLI commands', () => {
 
   it('revert: refuses to drop the schema without --all', async () => {
     expect(await run('revert')).toEqual({ code: 2, output: 'Refusing to drop the schema without --all.' });
+  });
+
+  it('audits the commands that write or drop PHI as the operating-system user who ran them (channel cli), one row per run', async () => {
+    const rows = () =>
+      database().dataSource.query(
+        `SELECT action, outcome, channel, actor_id AS "actorId", actor_role AS "actorRole", actor_name AS "actorName", patient_id AS "patientId", correlation_id AS "correlationId"
+         FROM audit_events WHERE channel = 'cli' ORDER BY id`,
+      );
+    const before = (await rows()).length;
+    await run('seed', ['--anchor', '2026-06-30']);
+    await run('seed', ['--anchor']);
+    await run('revert');
+    await run('import-fhir', ['--care-team']);
+    const added = (await rows()).slice(before);
+    const who = { channel: 'cli', actorId: null, actorRole: 'cli', actorName: operatingSystemUser(), patientId: null, correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) };
+    expect(added).toEqual([
+      { ...who, action: 'cli.seed', outcome: 'success' },
+      { ...who, action: 'cli.seed', outcome: 'invalid' },
+      { ...who, action: 'cli.revert', outcome: 'invalid' },
+      { ...who, action: 'cli.import_fhir', outcome: 'invalid' },
+    ]);
+    expect(operatingSystemUser()).not.toBe('');
   });
 });

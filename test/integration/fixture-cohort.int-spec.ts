@@ -57,17 +57,17 @@ describe('fixture cohort', () => {
 
   it('is safe to load again: the same anchor changes nothing at all', async () => {
     const before = await digest();
-    await loadFixtureCohort(database().dataSource, TEST_ANCHOR_DATE);
+    await loadFixtureCohort(database().dataSource, { staff, patients }, TEST_ANCHOR_DATE);
     expect(await digest()).toEqual(before);
   });
 
   it('moves the dates with a new anchor, without duplicating a row', async () => {
     const before = await counts();
-    await loadFixtureCohort(database().dataSource, '2027-01-15');
+    await loadFixtureCohort(database().dataSource, { staff, patients }, '2027-01-15');
     expect(await counts()).toEqual(before);
     const [aged] = await query<{ birth_date: string }>(`SELECT birth_date::text FROM patients WHERE id = $1`, [patientId('aged-92')]);
     expect(aged.birth_date).toBe('1935-01-15');
-    await loadFixtureCohort(database().dataSource, TEST_ANCHOR_DATE);
+    await loadFixtureCohort(database().dataSource, { staff, patients }, TEST_ANCHOR_DATE);
   });
 
   it.each(patients.map((patient) => [patient.key, patient]))('assigns %s to exactly its care teams', async (_key, patient) => {

@@ -21,26 +21,32 @@ const RULES: Record<string, readonly string[] | '*'> = {
   app: '*',
   cli: '*',
   config: [],
+  // The CHECK-constraint helper every module that declares tables uses: a leaf.
+  schema: [],
   // The schema, its vocabularies, the only SQL over patient data: nothing of the service below it.
   // (Not `common`: common → phi → cohort/enum would make that a loop.)
-  cohort: ['config'],
+  cohort: ['config', 'schema'],
   // The projection and redaction policy needs the role names, and nothing else.
   // (Not `common`: common's logger imports phi's redaction, so phi → common would close a loop.)
   phi: ['cohort/enum'],
   common: ['config', 'phi'],
-  audit: ['common', 'config'],
+  audit: ['common', 'config', 'schema'],
   // The entities of cohort, audit, approvals and the agent's turn record for the data source; the
-  // fixture loader for the embedded database.
-  database: ['agent/entities', 'approvals', 'audit', 'cohort', 'config'],
+  // fixture loader and the fixtures it loads for the embedded database.
+  database: ['agent/entities', 'approvals', 'audit', 'cohort', 'config', 'fixtures'],
   redis: ['common', 'config'],
   auth: ['audit', 'cohort', 'common', 'config', 'phi'],
+  // Every access rule: it knows who is asking (auth's caller) and reads the cohort's care teams.
+  access: ['audit/enum', 'auth/auth.problems', 'auth/caller', 'cohort', 'common', 'config', 'phi'],
   // The official value-set expansions and the one membership function: data, importing nothing.
   terminology: [],
-  tools: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'terminology'],
+  tools: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'schema', 'terminology'],
   // Proposals name tool vocabulary (measures) and wait in a Redis queue; tools never import approvals.
-  approvals: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'tools'],
+  approvals: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'schema', 'tools'],
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
-  agent: ['approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
+  agent: ['access', 'approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
+  // The privacy officer's report: the audit trail, read through the one audited path.
+  privacy: ['access', 'audit', 'auth', 'cohort/enum', 'common', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // Request limits: the caller from auth's token check, counted in Redis.
   'rate-limit': ['auth', 'common', 'config', 'redis'],
@@ -56,22 +62,39 @@ const RULES: Record<string, readonly string[] | '*'> = {
  * Arrows that exist but point the wrong way: each named, with why it is wrong, so it stays visible
  * until someone moves the code. A listed arrow that disappears fails the test below: then delete it here.
  */
-const EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [
-  {
-    from: 'src/audit/audit-event.entity.ts',
-    to: 'src/cohort/entities/check.ts',
-    why: 'audit borrows cohort\'s enumCheck helper; audit must not depend on the patient-data module. The helper belongs in common (or database).',
-  },
-  {
-    from: 'src/cohort/fixtures/fixture-loader.ts',
-    to: 'fixtures/index.ts',
-    why: 'the loader reads the fixture data while fixtures import cohort\'s types: a cohort ⇄ fixtures loop. The callers (database bootstrap, cli seed) could pass the data in.',
-  },
-  {
-    from: 'src/tools/clinical/testing/fixture-charts.ts',
-    to: 'fixtures/index.ts',
-    why: 'test support for specs that lives in src and ships in the build (tsconfig.build.json excludes only *.spec.ts); it belongs under test/.',
-  },
+const EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [];
+
+/** The packages that reach the database: only files where SQL is allowed may import them. */
+const SQL_PACKAGES = ['typeorm', '@nestjs/typeorm', 'pg'];
+
+/**
+ * Where SQL may run (STYLE.md: only repositories run SQL): repositories; the schema's declarations
+ * (entities) and their registration in a module; the database module (data source, migrations,
+ * schema checks); and the CLI, the composition root that opens a connection for a command.
+ */
+function sqlAllowed(path: string): boolean {
+  return (
+    /\.repository\.ts$/.test(path) ||
+    /\.entity\.ts$/.test(path) ||
+    /\/entities\/[^/]+\.ts$/.test(path) ||
+    /\.module\.ts$/.test(path) ||
+    path.startsWith('src/database/') ||
+    path.startsWith('src/cli/')
+  );
+}
+
+/**
+ * Files that still run SQL outside a repository: each named, so the list only shrinks. A file that
+ * no longer imports a SQL package fails the test below: then delete it here.
+ */
+const SQL_OUTSIDE_REPOSITORIES: readonly { file: string; why: string }[] = [
+  { file: 'src/audit/audit.service.ts', why: "injects the DataSource to build its repository (AuditService is also built by hand, by the CLI and tests)" },
+  { file: 'src/cohort/fixtures/fixture-loader.ts', why: "bulk upsert of the fixture cohort (start-up and CLI only)" },
+  { file: 'src/fhir-import/fhir-importer.ts', why: "bulk import transaction (CLI only)" },
+  { file: 'src/fhir-import/resource-writer.ts', why: "bulk import writes (CLI only)" },
+  { file: 'src/generator/copy-loader.ts', why: "COPY of the synthetic cohort (CLI only)" },
+  { file: 'src/generator/generate-cohort.ts', why: "COPY of the synthetic cohort (CLI only)" },
+  { file: 'src/health/health.service.ts', why: "the readiness probe (SELECT 1)" },
 ];
 
 interface Edge {
@@ -128,21 +151,35 @@ function resolveSpecifier(from: string, specifier: string): string | null {
   return found ? relative(ROOT, found).split(sep).join('/') : null;
 }
 
-/** Package imports are not the question here; `src/…`-style paths (baseUrl) are, like relative ones. */
+/** `src/…`-style paths (baseUrl) are local, like relative ones; everything else is a package. */
 const isLocal = (specifier: string) => specifier.startsWith('.') || /^(src|fixtures|test)\//.test(specifier);
 
-function importGraph(): { files: string[]; edges: Edge[]; unresolved: string[] } {
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`, `pg/lib/x` → `pg`). */
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** Files that import a SQL package where SQL is not allowed (and are not listed), one line each. */
+function sqlPackageViolations(imports: { from: string; specifier: string }[], listed = SQL_OUTSIDE_REPOSITORIES): string[] {
+  return imports
+    .filter(({ specifier }) => !isLocal(specifier) && SQL_PACKAGES.includes(packageOf(specifier)))
+    .filter(({ from }) => !sqlAllowed(from) && !listed.some((entry) => entry.file === from))
+    .map(({ from, specifier }) => `${from} imports '${specifier}' (SQL belongs in a repository)`);
+}
+
+function importGraph(): { files: string[]; edges: Edge[]; unresolved: string[]; packages: { from: string; specifier: string }[] } {
   const files = [...sourceFiles('src'), ...sourceFiles('fixtures')];
   const edges: Edge[] = [];
   const unresolved: string[] = [];
+  const packages: { from: string; specifier: string }[] = [];
   for (const from of files) {
-    for (const specifier of importSpecifiers(readFileSync(join(ROOT, from), 'utf8')).filter(isLocal)) {
+    const specifiers = importSpecifiers(readFileSync(join(ROOT, from), 'utf8'));
+    packages.push(...specifiers.filter((specifier) => !isLocal(specifier)).map((specifier) => ({ from, specifier })));
+    for (const specifier of specifiers.filter(isLocal)) {
       const to = resolveSpecifier(from, specifier);
       if (to) edges.push({ from, to, specifier });
       else unresolved.push(`${from} imports '${specifier}'`);
     }
   }
-  return { files, edges, unresolved };
+  return { files, edges, unresolved, packages };
 }
 
 /** Module-level arrows the table allows, for the one-way check (`*` roots and self-arrows left out). */
@@ -205,7 +242,33 @@ describe('module boundaries', () => {
     expect(stale).toEqual([]);
   });
 
+  it('lets only repositories (and the schema, the database module and the CLI) import typeorm or pg', () => {
+    expect(sqlPackageViolations(graph.packages)).toEqual([]);
+  });
+
+  it('lists only files that still import a SQL package (delete one once it no longer does)', () => {
+    const stale = SQL_OUTSIDE_REPOSITORIES.filter((entry) => !graph.packages.some((edge) => edge.from === entry.file && SQL_PACKAGES.includes(packageOf(edge.specifier))));
+    expect(stale).toEqual([]);
+  });
+
   describe('the checker itself', () => {
+    it('reports a SQL package imported by a service, and allows it in a repository, an entity and the database module', () => {
+      const imports = [
+        { from: 'src/tools/tools.service.ts', specifier: 'typeorm' },
+        { from: 'src/health/health.service.ts', specifier: 'pg/lib/client' },
+        { from: 'src/tools/tools.service.ts', specifier: '@nestjs/typeorm' },
+        { from: 'src/tools/tools.service.ts', specifier: '@nestjs/common' },
+        { from: 'src/cohort/cohort.repository.ts', specifier: 'typeorm' },
+        { from: 'src/cohort/entities/patient.entity.ts', specifier: 'typeorm' },
+        { from: 'src/database/schema.ts', specifier: 'typeorm' },
+      ];
+      expect(sqlPackageViolations(imports, [])).toEqual([
+        "src/tools/tools.service.ts imports 'typeorm' (SQL belongs in a repository)",
+        "src/health/health.service.ts imports 'pg/lib/client' (SQL belongs in a repository)",
+        "src/tools/tools.service.ts imports '@nestjs/typeorm' (SQL belongs in a repository)",
+      ]);
+    });
+
     it('reads imports, type-only imports, side-effect imports and re-exports, not commented-out ones', () => {
       const source = [
         "import { A } from '../a';",

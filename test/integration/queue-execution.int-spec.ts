@@ -15,7 +15,8 @@ import { ProposalsService } from '../../src/approvals/proposals.service';
 import { OutboxRelay } from '../../src/approvals/queue/outbox-relay';
 import { PROPOSAL_QUEUE_NAME, proposalJobId } from '../../src/approvals/queue/queue.constants';
 import { QueueSettings } from '../../src/approvals/queue/queue.settings';
-import { Caller } from '../../src/auth/caller';
+import { AccessContext, restContext } from '../../src/access/access-context';
+import { StaffRole } from '../../src/cohort/enum';
 import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createRootLogger } from '../../src/common/logging/logger';
@@ -46,9 +47,9 @@ async function startWorker(databaseUrl: string, redisUrl: string, lines: string[
   return createWorker({ config, database: { url: databaseUrl, poolSize: 4, embedded: false }, logger, queue: QUEUE });
 }
 
-async function callerFor(dataSource: DataSource, username: string): Promise<Caller> {
-  const [row] = await dataSource.query<{ id: string; role: Caller['role']; careTeamIds: string[] }[]>(COHORT_STATEMENTS.staffUserByUsername, [username]);
-  return { userId: row.id, username, role: row.role, careTeamIds: row.careTeamIds };
+async function callerFor(dataSource: DataSource, username: string): Promise<AccessContext> {
+  const [row] = await dataSource.query<{ id: string; role: StaffRole; careTeamIds: string[] }[]>(COHORT_STATEMENTS.staffUserByUsername, [username]);
+  return restContext({ userId: row.id, username, role: row.role, careTeamIds: row.careTeamIds }, 'test', null);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { OutboxRepository } from '../../src/approvals/queue/outbox.repository';
 import { ConsoleLogger, Logger, LoggerService } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
@@ -52,7 +53,7 @@ function relayRig(dataSource: DataSource, server: TestRedisServer): RelayRig {
   redis.on('error', () => undefined);
   const queue = new Queue<ProposalJobData>(PROPOSAL_QUEUE_NAME, { connection: redis, prefix: PREFIX });
   queue.on('error', () => undefined);
-  const relay = new OutboxRelay(dataSource, queue, redis, { relayIntervalMs: 60_000 });
+  const relay = new OutboxRelay(new OutboxRepository(dataSource), queue, redis, { relayIntervalMs: 60_000 });
   return {
     relay,
     queue,
@@ -147,7 +148,7 @@ describe('the outbox relay (real Postgres)', () => {
     });
 
     it('keeps proposals filed while Redis is down in the outbox, says so, and relays them when Redis returns', async () => {
-      const health = new QueueHealth(database().dataSource, rig.redis);
+      const health = new QueueHealth(new OutboxRepository(database().dataSource), rig.redis);
       expect(await health.check()).toEqual({ status: 'up', pendingOutbox: 0, oldestPendingSeconds: null });
       logs.lines.length = 0;
 

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { AccessContext, restContext } from '../../src/access/access-context';
 import { Caller } from '../../src/auth/caller';
 import { StaffRole } from '../../src/cohort/enum';
 
@@ -11,4 +13,9 @@ export async function callerOf(dataSource: DataSource, username: string): Promis
   );
   if (!row) throw new Error(`no staff user ${username}`);
   return { userId: row.id, username, role: row.role as StaffRole, careTeamIds: row.teams };
+}
+
+/** A fixture user's access as the REST layer would build it (a fresh correlation id per call). */
+export async function accessOf(dataSource: DataSource, username: string, change: Partial<AccessContext> = {}): Promise<AccessContext> {
+  return { ...restContext(await callerOf(dataSource, username), 'test', randomUUID()), ...change };
 }

@@ -4,7 +4,8 @@ import { PatientFixture, StaffUserFixture } from '../../src/cohort/fixtures/fixt
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 
 /** Facts about the fixture cohort that matrix tests are generated from (never hand-picked lists). */
-export const activeUsers = staff.users.filter((user) => user.active !== false);
+/** Active staff who read patient data (the privacy officer reads only the audit trail's break-glass report). */
+export const activeUsers = staff.users.filter((user) => user.active !== false && user.role !== StaffRole.PrivacyOfficer);
 
 export const patientIdOf = (patient: PatientFixture | string) => fixtureId('patient', typeof patient === 'string' ? patient : patient.key);
 

@@ -25,9 +25,9 @@ export interface EventStreamClient {
  * Opens a server-sent events route with node:http (supertest would wait for a body that never
  * ends). Resolves once the headers arrive; a refusal is read to the end and resolved too.
  */
-export function openEventStream(baseUrl: string, path: string, token?: string): Promise<EventStreamClient> {
+export function openEventStream(baseUrl: string, path: string, token?: string, extraHeaders: Record<string, string> = {}): Promise<EventStreamClient> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
     const request = get(`${baseUrl}${path}`, { headers }, (response) => {
       response.setEncoding('utf8');

@@ -1,3 +1,4 @@
+import * as fixtures from '../../fixtures';
 import 'reflect-metadata';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -22,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
   await dataSource.initialize();
   try {
     await runMigrations(dataSource);
-    await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
+    await loadFixtureCohort(dataSource, fixtures, TEST_ANCHOR_DATE);
   } finally {
     await dataSource.destroy();
   }

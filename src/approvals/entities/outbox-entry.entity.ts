@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { enumCheck } from '../../cohort/entities/check';
+import { enumCheck } from '../../schema/enum-check';
 import { OutboxJob } from '../enum';
 
 /**

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { enumCheck } from '../../cohort/entities/check';
+import { enumCheck } from '../../schema/enum-check';
 import { Patient } from '../../cohort/entities/patient.entity';
 import { StaffUser } from '../../cohort/entities/staff-user.entity';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';

@@ -1,6 +1,7 @@
 import { Logger, MessageEvent } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
+import { ProposalsRepository } from '../proposals.repository';
+import { AccessService } from '../../access/access.service';
+import { PhiReadService } from '../../tools/phi-read.service';
 import { ChangeLog, isoMicros, ProposalEventStream } from './proposal-event-stream';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
@@ -40,6 +41,8 @@ describe('ProposalEventStream', () => {
   let bus: ProposalEvents;
   let query: jest.Mock;
   let received: MessageEvent[];
+  /** The subscriber's `events.subscribe` check: here, only the patient `patient-mine` is theirs. */
+  const visible = jest.fn(async (patientIds: string[]) => new Set(patientIds.filter((id) => id === 'patient-mine')));
 
   beforeEach(() => {
     jest.useFakeTimers();
@@ -50,8 +53,8 @@ describe('ProposalEventStream', () => {
   afterEach(() => jest.useRealTimers());
 
   const open = () => {
-    const stream = new ProposalEventStream({ query } as unknown as DataSource, bus, settings);
-    return stream.open('user-1', ['reviewer']).subscribe((message) => received.push(message));
+    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as PhiReadService, settings);
+    return stream.open('user-1', visible).subscribe((message) => received.push(message));
   };
 
   it('opens with a comment and sends a heartbeat comment every 15 s', async () => {
@@ -64,14 +67,13 @@ describe('ProposalEventStream', () => {
 
   it('sends a change announced in-process only when the care-team query says the caller may see its patient', async () => {
     const subscription = open();
-    query.mockImplementation(async (sql: string, params: unknown[]) => (sql === SQL.patientVisibleToUser && params[2] === 'patient-mine' ? [{ visible: 1 }] : []));
     bus.publish({ ...change('mine', at(1)), patientId: 'patient-mine' });
     bus.publish({ ...change('theirs', at(1)), patientId: 'patient-theirs' });
     await jest.advanceTimersByTimeAsync(0);
     expect(received.slice(1)).toEqual([
       { type: 'proposal.created', data: { id: 'mine', status: 'pending', kind: 'add_care_note', patientId: 'patient-mine', currentVersion: 1, updatedAt: at(1) } },
     ]);
-    expect(query).toHaveBeenCalledWith(SQL.patientVisibleToUser, ['user-1', ['reviewer'], 'patient-theirs']);
+    expect(visible).toHaveBeenCalledWith(['patient-theirs']);
     subscription.unsubscribe();
   });
 
@@ -92,8 +94,8 @@ describe('ProposalEventStream', () => {
 
   it('keeps the stream open when a poll fails, and ends it when the application shuts down', async () => {
     let completed = false;
-    const stream = new ProposalEventStream({ query } as unknown as DataSource, bus, settings);
-    stream.open('user-1', ['reviewer']).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
+    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as PhiReadService, settings);
+    stream.open('user-1', visible).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     query.mockRejectedValueOnce(new Error('connection lost for patient Jane Doe'));
     await jest.advanceTimersByTimeAsync(2_000);

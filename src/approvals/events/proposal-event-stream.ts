@@ -1,9 +1,12 @@
-import { Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { HttpStatus, Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
+import { AuditOutcome } from '../../audit';
 import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, NEVER, Observable, of, takeUntil, takeWhile, timer } from 'rxjs';
-import { DataSource } from 'typeorm';
+import { AccessContext } from '../../access/access-context';
+import { AccessService, QUEUE_READERS } from '../../access/access.service';
+import { ProblemException } from '../../common/http/problem';
 import { toSafeError } from '../../phi/log-redaction';
-import { APPROVAL_STATEMENTS as SQL } from '../approvals.sql';
+import { PhiReadService } from '../../tools/phi-read.service';
+import { ProposalsRepository } from '../proposals.repository';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
 export interface ProposalStreamSettings {
@@ -21,6 +24,9 @@ export interface ProposalStreamSettings {
   pageSize: number;
   maxPagesPerPoll: number;
 }
+
+/** Which of these patients the subscriber may see now (the access module's `events.subscribe`). */
+export type VisiblePatients = (patientIds: string[]) => Promise<Set<string>>;
 
 export const PROPOSAL_STREAM_SETTINGS = Symbol('PROPOSAL_STREAM_SETTINGS');
 export const DEFAULT_STREAM_SETTINGS: ProposalStreamSettings = { pollMs: 2_000, heartbeatMs: 15_000, lookbackMs: 10_000, pageSize: 200, maxPagesPerPoll: 5 };
@@ -40,23 +46,44 @@ export class ProposalEventStream {
   private readonly settings: ProposalStreamSettings;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ProposalsRepository,
     private readonly bus: ProposalEvents,
+    private readonly access: AccessService,
+    private readonly phi: PhiReadService,
     @Optional() @Inject(PROPOSAL_STREAM_SETTINGS) settings?: Partial<ProposalStreamSettings>,
   ) {
     this.settings = { ...DEFAULT_STREAM_SETTINGS, ...settings };
   }
 
   /**
-   * The stream for staff user `userId`, while they are active, on the patient's team, and hold one of
-   * `roles`; it ends when their token does (`endsAt`, ms since the epoch): a stream never outlives
-   * the credential that opened it, and the client reconnects with a fresh token.
+   * Opening the stream is one audited access (`events.subscribe`; its row names the fields every
+   * event carries), refusals included. It takes no parameters at all, and any is refused by name:
+   * above all a token in the query string (where EventSource users are tempted to put it, and from
+   * where it would reach proxy logs). Answers the subscriber's visibility check for `open`.
    */
-  open(userId: string, roles: readonly string[], endsAt?: number): Observable<MessageEvent> {
+  subscribe(context: AccessContext, queryFields: string[]): Promise<VisiblePatients> {
+    return this.phi.audited(context, null, async () => {
+      if (queryFields.length > 0) {
+        throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
+          queryFields.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));
+      }
+      if (!context.caller) throw new Error('only a staff user subscribes to the review queue');
+      const { visiblePatients } = this.access.eventsSubscribe(context.caller);
+      return { value: visiblePatients, fields: ['id', 'status', 'kind', 'patientId', 'currentVersion', 'updatedAt'], rowCount: 0, outcome: AuditOutcome.Success };
+    });
+  }
+
+  /**
+   * The stream for staff user `userId`: changes whose patient `visiblePatients` says they may see
+   * now. It ends when their token does (`endsAt`, ms since the epoch): a stream never outlives the
+   * credential that opened it, and the client reconnects with a fresh token.
+   */
+  open(userId: string, visiblePatients: VisiblePatients, endsAt?: number): Observable<MessageEvent> {
+    const roles = QUEUE_READERS;
     const expiry = endsAt === undefined ? NEVER : timer(new Date(endsAt)).pipe(map((): MessageEvent => TOKEN_EXPIRED));
     const stream = defer(() => {
       const log = new ChangeLog(isoMicros(Date.now()));
-      const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, userId, roles)));
+      const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, visiblePatients)));
       // exhaustMap: a tick that comes while a slow poll runs is dropped, not queued behind it.
       const polled = interval(this.settings.pollMs).pipe(
         exhaustMap(() => this.poll(userId, roles, log)),
@@ -77,9 +104,9 @@ export class ProposalEventStream {
     );
   }
 
-  private ifVisible(change: ProposalChange, userId: string, roles: readonly string[]): Observable<ProposalChange> {
-    return from(this.dataSource.query<unknown[]>(SQL.patientVisibleToUser, [userId, roles, change.patientId])).pipe(
-      mergeMap((rows) => (rows.length > 0 ? of(change) : EMPTY)),
+  private ifVisible(change: ProposalChange, visiblePatients: VisiblePatients): Observable<ProposalChange> {
+    return from(visiblePatients([change.patientId])).pipe(
+      mergeMap((visible) => (visible.has(change.patientId) ? of(change) : EMPTY)),
       // Dropped, not lost: the next poll reads it again through the same care-team join.
       catchError(() => EMPTY),
     );
@@ -90,7 +117,7 @@ export class ProposalEventStream {
     try {
       let since = log.pollFrom(this.settings.lookbackMs);
       for (let page = 0; page < this.settings.maxPagesPerPoll; page += 1) {
-        const rows = await this.dataSource.query<ProposalChange[]>(SQL.changedSince, [userId, roles, since, this.settings.pageSize]);
+        const rows = await this.repository.run<ProposalChange>('changedSince', [userId, roles, since, this.settings.pageSize]);
         found.push(...rows);
         if (rows.length < this.settings.pageSize) break;
         since = rows[rows.length - 1].updatedAt;

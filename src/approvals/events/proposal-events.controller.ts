@@ -1,4 +1,4 @@
-import { Controller, HttpStatus, MessageEvent, Query, Sse } from '@nestjs/common';
+import { Controller, MessageEvent, Req, Sse, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
@@ -10,13 +10,11 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
-import { Caller } from '../../auth/caller';
-import { Roles } from '../../auth/roles.decorator';
-import { ProblemException } from '../../common/http/problem';
+import { QUEUE_READERS } from '../../access/access.service';
+import { AuditedAction, Roles } from '../../auth/roles.decorator';
 import { ApiProblemResponses, ProblemDto } from '../../common/http/problem.dto';
-import { CurrentCaller } from '../../tools/tool-route.decorator';
 import { ProposalKind, ProposalStatus } from '../enum';
-import { QUEUE_READERS } from '../proposals.controller';
+import { EventSubscriptionGuard, SubscribingRequest } from './event-subscription.guard';
 import { EVENT_CREATED, EVENT_UPDATED, ProposalEventStream } from './proposal-event-stream';
 
 /** The `data` of every event: enough to refresh a queue row, and nothing about the patient or the content. */
@@ -43,7 +41,9 @@ export class ProposalEventsController {
   constructor(private readonly stream: ProposalEventStream) {}
 
   @Sse('events')
+  @AuditedAction('proposal.events.subscribe')
   @Roles(...QUEUE_READERS)
+  @UseGuards(EventSubscriptionGuard)
   @ApiOperation({
     operationId: 'proposal_events',
     summary: 'Live changes to the review queue of your care teams (server-sent events).',
@@ -56,14 +56,8 @@ export class ProposalEventsController {
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: ProposalChangeEventDto, description: 'A stream of events whose `data` has this shape.' })
-  events(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Observable<MessageEvent> {
-    // No parameters, and any is refused by name: above all a token in the query string (where
-    // EventSource users are tempted to put it, and from where it would reach proxy logs).
-    const unknown = Object.keys(query);
-    if (unknown.length > 0) {
-      throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
-        unknown.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));
-    }
-    return this.stream.open(caller.userId, QUEUE_READERS, caller.tokenExpiresAt);
+  events(@Req() request: SubscribingRequest): Observable<MessageEvent> {
+    // The guard has checked and audited the subscription (and refused any parameter by name).
+    return this.stream.open(request.caller!.userId, request.visiblePatients!, request.caller!.tokenExpiresAt);
   }
 }

@@ -1,3 +1,4 @@
+import { OutboxRepository } from './outbox.repository';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { OutboxJob } from '../enum';
 import { OutboxRelay } from './outbox-relay';
@@ -12,7 +13,7 @@ function rig(options: { redisStatus?: string; rows?: object[]; addBulk?: jest.Mo
   const dataSource = { transaction: jest.fn(async (work: (m: typeof manager) => Promise<unknown>) => work(manager)) };
   const queue = { addBulk: options.addBulk ?? jest.fn().mockResolvedValue([]) };
   const redis = { status: options.redisStatus ?? 'ready' };
-  const sut = new OutboxRelay(dataSource as never, queue as never, redis as never, { relayIntervalMs: 60_000 });
+  const sut = new OutboxRelay(new OutboxRepository(dataSource as never), queue as never, redis as never, { relayIntervalMs: 60_000 });
   return { sut, dataSource, manager, queue };
 }
 

@@ -1,15 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { RedisNotReadyError } from '../../redis/redis.module';
 import { OutboxJob } from '../enum';
 import { PeriodicTask, withTimeout } from './periodic-task';
 import { EXPIRY_GRACE_MS, PROPOSAL_JOB_OPTIONS, ProposalJobData, proposalJobId } from './queue.constants';
 import { AvailabilityLog, PROPOSAL_QUEUE, QUEUE_PRODUCER_REDIS } from './queue-connections';
 import { QUEUE_SETTINGS, QueueSettings } from './queue.settings';
-import { QUEUE_STATEMENTS as SQL, UnrelayedOutboxRow } from './queue.sql';
+import { OutboxRepository } from './outbox.repository';
+import { UnrelayedOutboxRow } from './queue.sql';
 
 /** Rows per relay transaction: small enough that one slow pass never holds many row locks for long. */
 export const RELAY_BATCH_SIZE = 100;
@@ -46,7 +45,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private queued: Promise<number> | undefined;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
     @Inject(PROPOSAL_QUEUE) private readonly queue: Queue<ProposalJobData>,
     @Inject(QUEUE_PRODUCER_REDIS) private readonly redis: Redis,
     @Inject(QUEUE_SETTINGS) settings: Pick<QueueSettings, 'relayIntervalMs'>,
@@ -103,16 +102,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async relayBatch(): Promise<number> {
     // Checked before the transaction: with Redis known to be down there is nothing to lock rows for.
     if (this.redis.status !== 'ready') throw new JobsNotAddedError(new RedisNotReadyError());
-    return this.dataSource.transaction(async (manager) => {
-      const rows = await manager.query<UnrelayedOutboxRow[]>(SQL.claimUnrelayedOutbox, [RELAY_BATCH_SIZE]);
-      if (rows.length === 0) return 0;
+    return this.outbox.claim(RELAY_BATCH_SIZE, async (rows) => {
       try {
         await withTimeout(this.queue.addBulk(rows.map(toJob)), ADD_TIMEOUT_MS);
       } catch (error) {
         throw new JobsNotAddedError(error);
       }
-      await manager.query(SQL.markOutboxRelayed, [rows.map((row) => row.id)]);
-      return rows.length;
     });
   }
 }

@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { whenRedisReady } from '../../redis/redis.module';
 import { withTimeout } from './periodic-task';
 import { QUEUE_PRODUCER_REDIS } from './queue-connections';
-import { PendingOutboxSummary, QUEUE_STATEMENTS as SQL } from './queue.sql';
+import { OutboxRepository } from './outbox.repository';
 
 export class QueueHealthDto {
   @ApiProperty({ enum: ['up', 'down'], description: '`down`: the outbox relay cannot reach Redis; proposals and decisions still succeed and wait in the outbox.' })
@@ -26,12 +24,12 @@ export class QueueHealthDto {
 @Injectable()
 export class QueueHealth {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
     @Inject(QUEUE_PRODUCER_REDIS) private readonly redis: Redis,
   ) {}
 
   async check(timeoutMs = 1000): Promise<QueueHealthDto> {
-    const [status, [summary]] = await Promise.all([this.redisStatus(timeoutMs), this.dataSource.query<PendingOutboxSummary[]>(SQL.pendingOutboxSummary)]);
+    const [status, summary] = await Promise.all([this.redisStatus(timeoutMs), this.outbox.pendingSummary()]);
     const oldest = summary?.oldestSeconds ?? null;
     return {
       status,

@@ -6,6 +6,7 @@ import { ApprovalsModule } from '../approvals.module';
 import { EvictionPolicyCheck } from './eviction-policy-check';
 import { ExpirySweep } from './expiry-sweep';
 import { OutboxRelay } from './outbox-relay';
+import { OutboxRepository } from './outbox.repository';
 import { ProposalWorker } from './proposal.worker';
 import { PROPOSAL_QUEUE_NAME, ProposalJobData } from './queue.constants';
 import { createProducerConnection, PROPOSAL_QUEUE, QUEUE_PRODUCER_REDIS } from './queue-connections';
@@ -56,6 +57,7 @@ export class QueueModule implements OnApplicationShutdown {
             return queue;
           },
         },
+        OutboxRepository,
         OutboxRelay,
         ProposalWorker,
         ExpirySweep,

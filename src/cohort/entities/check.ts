@@ -1,16 +1,6 @@
 import { CODE_SYSTEM_PATTERN } from '../enum';
 
-/**
- * Builds the SQL of a CHECK constraint that pins a column to an enum's values. Entities and the
- * migration both use the constraint names given here, so `schema-check` sees them as identical.
- */
-export function enumCheck(column: string, values: Record<string, string>, nullable = false): string {
-  const list = Object.values(values)
-    .map((value) => `'${value}'`)
-    .join(', ');
-  const check = `"${column}" IN (${list})`;
-  return nullable ? `"${column}" IS NULL OR ${check}` : check;
-}
+export { enumCheck } from '../../schema/enum-check';
 
 /**
  * The CHECK of every `*_system` column: the value has a URI's shape (`scheme:rest`). Any system a

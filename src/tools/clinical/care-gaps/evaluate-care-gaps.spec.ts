@@ -1,7 +1,7 @@
 import { CodeSystem } from '../../../cohort/enum';
 import { trailingYear } from '../shared/clinical-dates';
 import { chart, condition, observation, patient, visit } from '../testing/chart-builder';
-import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../testing/fixture-charts';
+import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../../test/setup/fixture-charts';
 import { expectedCareGaps } from '../testing/fixture-readme';
 import { CareGapResult, MEASURE_IDS, MEASURES, POPULATIONS, evaluateCareGaps } from '.';
 

@@ -1,6 +1,6 @@
 import { CodeSystem, ConditionClinicalStatus, EncounterStatus, MedicationStatus, ObservationStatus, Sex } from '../../../cohort/enum';
 import { allergy, bloodPressure, chart, condition, medication, observation, patient, visit } from '../testing/chart-builder';
-import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../testing/fixture-charts';
+import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../../test/setup/fixture-charts';
 import { checkMissingData, MISSING_DATA_ELEMENTS, MissingDataElement, MissingDataStatus } from '.';
 
 const charts = buildFixtureCharts();

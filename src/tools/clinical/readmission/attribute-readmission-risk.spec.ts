@@ -1,7 +1,7 @@
 import { PatientChart } from '../../../cohort/chart.types';
 import { CodeSystem, EncounterClass, EncounterStatus } from '../../../cohort/enum';
 import { chart, encounter, observation, patient } from '../testing/chart-builder';
-import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../testing/fixture-charts';
+import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../../test/setup/fixture-charts';
 import { expectedIndexAdmissions } from '../testing/fixture-readme';
 import { attributeReadmissionRisk, READMISSION_FEATURES, READMISSION_MODEL } from '.';
 import { AttributionResult, ReadmissionFeature } from './readmission.types';

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AGENT_STATEMENTS as SQL } from './agent.sql';
 
@@ -30,8 +32,9 @@ export interface StoredTurn {
 export const questionHash = (question: string) => createHash('sha256').update(question, 'utf8').digest('hex');
 
 /** Writes and reads the turn record (agent_turns, agent_tool_calls) with the fixed statements of agent.sql.ts. */
-export class TurnStore {
-  constructor(private readonly dataSource: DataSource) {}
+@Injectable()
+export class TurnRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
    * Records a new `running` turn unless the clinician has started `perHour` turns in the last

@@ -1,7 +1,7 @@
-import { patients, staff } from '../../../../fixtures';
-import { PatientChart } from '../../../cohort/chart.types';
-import { buildCohortRows, CohortRows } from '../../../cohort/fixtures/fixture-rows';
-import { parseAnchor } from '../../../cohort/fixtures/relative-date';
+import { patients, staff } from '../../fixtures';
+import { PatientChart } from '../../src/cohort/chart.types';
+import { buildCohortRows, CohortRows } from '../../src/cohort/fixtures/fixture-rows';
+import { parseAnchor } from '../../src/cohort/fixtures/relative-date';
 
 /** The anchor the fixture README's expectations are written for. */
 export const FIXTURE_ANCHOR = '2026-06-30';

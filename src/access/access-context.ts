@@ -1,0 +1,39 @@
+import { AuditChannel } from '../audit/enum';
+import { Caller } from '../auth/caller';
+import { ProjectionRole } from '../phi/projection-role';
+
+/**
+ * Everything a PHI access is decided, cut and audited by, said once by whoever starts it: the REST
+ * layer (from the request), the agent (for its clinician), the executor (as the service itself),
+ * a command on the server, or the MCP surface. Every PHI read takes one.
+ */
+export interface AccessContext {
+  /** The staff user on whose behalf the access happens; null for the service itself or a command. */
+  caller: Caller | null;
+  /** Who acted when no staff user did: `system`, or the operating-system user of a command. */
+  actorName: string | null;
+  /** What the access is for: the audited action (`patient_labs`, `proposal.read`, `proposal.execute`…). */
+  purpose: string;
+  /** Whose field allowlist the result is cut to. */
+  projectionRole: ProjectionRole;
+  /** The emergency-access reason the caller gave, if any (checked by `patient.read`). */
+  breakGlassReason: string | null;
+  channel: AuditChannel;
+  /** The request's correlation id: every audit row an access leaves carries it. */
+  correlationId: string | null;
+}
+
+/** The context of a staff user's access over the REST API. */
+export function restContext(caller: Caller | null, purpose: string, correlationId: string | null, breakGlassReason: string | null = null): AccessContext {
+  return { caller, actorName: null, purpose, projectionRole: caller?.role ?? 'agent', breakGlassReason, channel: AuditChannel.Rest, correlationId };
+}
+
+/** The same caller, for another purpose or projection (an agent's tool call within a turn, say). */
+export function withPurpose(context: AccessContext, purpose: string, change: Partial<AccessContext> = {}): AccessContext {
+  return { ...context, ...change, purpose };
+}
+
+/** The service acting on its own (the executor re-reading a chart, the expiry of a proposal). */
+export function systemContext(purpose: string, correlationId: string | null = null): AccessContext {
+  return { caller: null, actorName: 'system', purpose, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.System, correlationId };
+}

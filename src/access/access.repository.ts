@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { ACCESS_STATEMENTS as SQL } from './access.sql';
+
+/** The SQL of the access checks: every query behind a yes or no of `AccessService`. */
+@Injectable()
+export class AccessRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cohort: CohortRepository,
+  ) {}
+
+  /** Whether the patient exists and is on one of the teams: one query, both probes always run. */
+  patient(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
+    return this.cohort.patientAccess(patientId, careTeamIds);
+  }
+
+  proposalsOnTeams(proposalIds: string[], careTeamIds: string[]): Promise<{ id: string; patientId: string; proposerId: string }[]> {
+    return this.dataSource.query(SQL.proposalsOnTeams, [proposalIds, careTeamIds]);
+  }
+
+  async patientsOfActiveUser(userId: string, roles: readonly string[], patientIds: string[]): Promise<Set<string>> {
+    const rows = await this.dataSource.query<{ patientId: string }[]>(SQL.patientsOfActiveUser, [userId, roles, patientIds]);
+    return new Set(rows.map((row) => row.patientId));
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { forbidden, patientNotFound } from '../auth/auth.problems';
+import { Caller } from '../auth/caller';
+import { StaffRole } from '../cohort/enum';
+import { AccessContext } from './access-context';
+import { AccessRepository } from './access.repository';
+import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
+
+/** Who may read the review queue: its list, one proposal, and its live event stream. */
+export const QUEUE_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+/** Who may decide proposals (approve, reject, edit); never the proposer, whatever the role. */
+export const DECIDERS: readonly StaffRole[] = [StaffRole.Reviewer];
+
+/** Why a caller may read a patient: their care team, or an audited emergency ("break glass"). */
+export interface PatientGrant {
+  patientId: string;
+  breakGlass: boolean;
+}
+
+/**
+ * Every access rule of Vigil, one named check each (in the spirit of immich's `utils/access.ts`):
+ * `patient.read`, `proposal.read`, `proposal.decide`, `queue.list`, `events.subscribe`. Batched
+ * checks take ids and return the ids allowed; a caller turns "not allowed" into "not found", so an
+ * id out of scope and an id that does not exist look the same. Nothing else decides access.
+ */
+@Injectable()
+export class AccessService {
+  constructor(private readonly repository: AccessRepository) {}
+
+  /**
+   * `patient.read`: on one of the caller's care teams, or, for a treating clinician reading as
+   * themself (never through the agent's projection), break glass with a reason. A patient outside
+   * the teams and a missing patient get the same 404 from the same single query.
+   */
+  async patientRead(context: AccessContext, patientId: string): Promise<PatientGrant> {
+    const caller = requireCaller(context);
+    const reason = context.projectionRole === 'agent' ? null : context.breakGlassReason?.trim() || null;
+    if (reason !== null) assertBreakGlassAllowed(caller, reason);
+    const access = await this.repository.patient(patientId, caller.careTeamIds);
+    if (!access.exists) throw patientNotFound();
+    if (access.onCareTeam) return { patientId, breakGlass: false };
+    if (reason !== null) return { patientId, breakGlass: true };
+    throw patientNotFound();
+  }
+
+  /** `proposal.read`: the proposals among `ids` whose patient is on one of the caller's teams. */
+  async proposalRead(caller: Caller, ids: string[]): Promise<Set<string>> {
+    if (!QUEUE_READERS.includes(caller.role) || ids.length === 0) return new Set();
+    const rows = await this.repository.proposalsOnTeams(ids, caller.careTeamIds);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * `proposal.decide`: readable by the caller, the caller a decider, and not the proposer (four
+   * eyes). `readable` says which of the refused ones the caller may at least see (403, not 404).
+   */
+  async proposalDecide(caller: Caller, ids: string[]): Promise<{ allowed: Set<string>; readable: Set<string> }> {
+    const rows = QUEUE_READERS.includes(caller.role) && ids.length ? await this.repository.proposalsOnTeams(ids, caller.careTeamIds) : [];
+    const decider = DECIDERS.includes(caller.role);
+    return {
+      allowed: new Set(rows.filter((row) => decider && row.proposerId !== caller.userId).map((row) => row.id)),
+      readable: new Set(rows.map((row) => row.id)),
+    };
+  }
+
+  /** `queue.list`: the care teams whose queue the caller may list (the queue's SQL filters by them). */
+  queueList(caller: Caller): { careTeamIds: string[] } {
+    if (!QUEUE_READERS.includes(caller.role)) throw forbidden();
+    return { careTeamIds: caller.careTeamIds };
+  }
+
+  /**
+   * `events.subscribe`: who may open the live queue; then, for each change, which of its patients the
+   * subscriber may see now (membership, role and activity re-read on every check, so a stream
+   * stops showing a team the moment its member leaves it).
+   */
+  eventsSubscribe(caller: Caller): { visiblePatients: (patientIds: string[]) => Promise<Set<string>> } {
+    if (!QUEUE_READERS.includes(caller.role)) throw forbidden();
+    return { visiblePatients: (patientIds) => this.repository.patientsOfActiveUser(caller.userId, QUEUE_READERS, patientIds) };
+  }
+}
+
+function requireCaller(context: AccessContext): Caller {
+  if (!context.caller) throw new Error('patient.read needs a staff user: the service reads as itself only where it says so');
+  return context.caller;
+}
+
+function assertBreakGlassAllowed(caller: Caller, reason: string): void {
+  if (caller.role !== StaffRole.Clinician) throw forbidden('Emergency access is only available to treating clinicians.');
+  if (!BREAK_GLASS_REASON.test(reason)) {
+    throw forbidden(`The ${BREAK_GLASS_HEADER} header must give a reason of 10 to 500 printable characters.`);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The one written form of Vigil's access rule, "the patient is on one of the caller's care teams",
+ * and the statements of the access checks. Queries that must filter by it in SQL (the review
+ * queue's paging, the event stream's poll) splice in these fragments rather than restate the rule.
+ */
+
+/** `patientColumn` is on one of the care teams in the uuid[] parameter `teamsParam` (as the guard read them). */
+export const onCareTeams = (patientColumn: string, teamsParam: string): string =>
+  `EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = ${patientColumn} AND t.care_team_id = ANY(${teamsParam}::uuid[]))`;
+
+/**
+ * `patientColumn` is on a care team of staff user `userParam`, who is active and holds one of the roles
+ * in `rolesParam`, read from the tables at this moment: a long-lived stream stops seeing a team the
+ * moment its member is removed or deactivated.
+ */
+export const onCareTeamsOfActiveUser = (patientColumn: string, userParam: string, rolesParam: string): string =>
+  `EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = ${patientColumn} AND u.id = ${userParam} AND u.active AND u.role = ANY(${rolesParam}::text[]))`;
+
+export const ACCESS_STATEMENTS = {
+  /** The proposals among $1 whose patient is on the teams $2, with their proposer (for four eyes). */
+  proposalsOnTeams: `SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId" FROM proposals p
+WHERE p.id = ANY($1::uuid[]) AND ${onCareTeams('p.patient_id', '$2')}`,
+
+  /** The patients among $3 on a care team of active user $1 holding a role in $2. */
+  patientsOfActiveUser: `SELECT p.patient_id AS "patientId" FROM unnest($3::uuid[]) AS p(patient_id)
+WHERE ${onCareTeamsOfActiveUser('p.patient_id', '$1', '$2')}`,
+} as const;

@@ -1,0 +1,36 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+
+export class BreakGlassReportQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The previous page’s `nextCursor`.', pattern: '^[1-9][0-9]{0,17}$' })
+  @IsOptional()
+  @Matches(/^[1-9][0-9]{0,17}$/)
+  cursor?: string;
+}
+
+export class BreakGlassUseDto {
+  @ApiProperty({ description: 'The audit event id.' }) id: string;
+  @ApiProperty({ format: 'date-time' }) occurredAt: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) actorId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The staff user’s username, if the user still exists.' }) actorUsername: string | null;
+  @ApiProperty({ nullable: true, type: String }) actorRole: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) patientId: string | null;
+  @ApiProperty({ description: 'What was read (the tool).' }) action: string;
+  @ApiProperty({ description: 'The reason the clinician gave.' }) reason: string;
+  @ApiProperty({ nullable: true, type: String }) correlationId: string | null;
+  @ApiProperty() channel: string;
+}
+
+export class BreakGlassReportDto {
+  @ApiProperty({ type: [BreakGlassUseDto] }) items: BreakGlassUseDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}

@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { AccessContext } from '../access/access-context';
+import { AccessService, PatientGrant } from '../access/access.service';
+import { AuditOutcome, AuditRecordError, AuditService } from '../audit';
+import { AuditEventInput } from '../audit/audit-event.input';
+import { auditUnavailable } from '../audit/audit.problems';
+import { PatientChart } from '../cohort/chart.types';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { SqlSession } from '../schema/sql-session';
+import { ToolEnvelope } from './envelope';
+import { auditOutcomeOf, returnedFields } from './tool-audit';
+import { ToolName } from './tool-names';
+import { CitedEvidence, ToolsService } from './tools.service';
+
+/** What an audited piece of work returns: its value, and what its audit row says about it. */
+export interface AuditedResult<T> {
+  value: T;
+  /** Names of the fields that left (never values), or the ids the action touched (`proposal:<id>`). */
+  fields: string[];
+  rowCount: number;
+  /** True when the access was allowed because of break glass. */
+  breakGlass?: boolean;
+  /** Default: `success` with rows, `empty` without. */
+  outcome?: AuditOutcome;
+}
+
+/**
+ * The handle an audited piece of work gets: the only way to PHI reads outside the five tools
+ * (proposal evidence, a whole chart), and to writing its success row inside its own transaction.
+ */
+export interface AuditScope {
+  /** The patient the access turned out to concern, once the work knows it (a proposal's patient, say). */
+  patientId: string | null;
+  /** A proposal's cited rows, cut to the context's projection role; the grant must come from `AccessService`. */
+  evidence(grant: PatientGrant, citations: string[]): Promise<CitedEvidence>;
+  /** The whole record, uncut: for the service's own decisions (the executor), never for a response. */
+  chart(patientId: string): Promise<PatientChart | null>;
+  /**
+   * Writes the success row inside `manager`'s transaction, so a state change and its record commit
+   * or roll back together; the scope then writes no success row of its own.
+   */
+  recordIn(manager: SqlSession, fields: string[], rowCount: number): Promise<void>;
+}
+
+/** Errors whose access is on the trail already: the REST fallback must not record them twice. */
+const AUDITED = new WeakSet<object>();
+
+/** Whether an access that ended in `error` has been audited (by `PhiReadService`). */
+export function wasAudited(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && AUDITED.has(error);
+}
+
+function markAudited<E>(error: E): E {
+  if (typeof error === 'object' && error !== null) AUDITED.add(error);
+  return error;
+}
+
+/**
+ * The one PHI path: access → read → projection → audit, for every caller (REST, the agent's tool
+ * calls, proposal evidence, the executor, the event stream, and any surface to come). Every access
+ * that goes through it leaves exactly one audit row with the context's correlation id, channel and
+ * break-glass flag, on success and on every failure. When the row cannot be written the caller
+ * gets a 503 problem and no data: nothing leaves unrecorded.
+ */
+@Injectable()
+export class PhiReadService {
+  constructor(
+    private readonly access: AccessService,
+    private readonly tools: ToolsService,
+    private readonly cohort: CohortRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** One of the five read tools for one patient, cut to the context's projection role. */
+  readTool(context: AccessContext, name: ToolName, patientId: string, query: object): Promise<ToolEnvelope> {
+    return this.audited(context, patientId, async () => {
+      const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query);
+      return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
+    });
+  }
+
+  /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */
+  describeTool(name: ToolName): { name: ToolName; summary: string; queryDto: ToolsDescription['queryDto'] } {
+    const tool = this.tools.tool(name);
+    return { name: tool.name, summary: tool.summary, queryDto: tool.queryDto };
+  }
+
+  /**
+   * Runs `work` as one audited access: exactly one row, whatever happens. `patientId` is the patient
+   * asked about (null when not known yet; the work may set `scope.patientId`).
+   */
+  async audited<T>(context: AccessContext, patientId: string | null, work: (scope: AuditScope) => Promise<AuditedResult<T>>): Promise<T> {
+    let recordedInTransaction = false;
+    const scope: AuditScope = {
+      patientId,
+      evidence: (grant, citations) => this.tools.evidence(grant, context.projectionRole, citations),
+      chart: async (id) => (await this.cohort.chart(id)).chart,
+      recordIn: async (manager, fields, rowCount) => {
+        await this.audit.record(this.row(context, scope.patientId, { fields, rowCount, outcome: AuditOutcome.Success }), manager);
+        recordedInTransaction = true;
+      },
+    };
+    let result: AuditedResult<T>;
+    try {
+      result = await work(scope);
+    } catch (error) {
+      if (wasAudited(error)) throw error;
+      // Its own record could not be written inside its transaction: nothing happened, nothing leaves.
+      if (error instanceof AuditRecordError) throw markAudited(auditUnavailable());
+      // An audit row written inside the work's transaction rolled back with it: the failure is recorded now.
+      await this.recordOrFail(this.row(context, scope.patientId, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+      throw markAudited(error);
+    }
+    if (!recordedInTransaction) {
+      const outcome = result.outcome ?? (result.rowCount > 0 ? AuditOutcome.Success : AuditOutcome.Empty);
+      await this.recordOrFail(this.row(context, scope.patientId, { fields: result.fields, rowCount: result.rowCount, outcome, breakGlass: result.breakGlass }));
+    }
+    return result.value;
+  }
+
+  /** A refusal that happened before any service ran (validation of the route's input): one row. */
+  async refused(context: AccessContext, patientId: string | null, error: unknown): Promise<void> {
+    if (wasAudited(error)) return;
+    await this.recordOrFail(this.row(context, patientId, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+    markAudited(error);
+  }
+
+  private row(
+    context: AccessContext,
+    patientId: string | null,
+    what: { fields: string[]; rowCount: number; outcome: AuditOutcome; breakGlass?: boolean },
+  ): AuditEventInput {
+    const breakGlass = what.breakGlass === true;
+    const succeeded = what.outcome === AuditOutcome.Success || what.outcome === AuditOutcome.Empty;
+    // The agent's projection never breaks glass, so a reason is never its to give.
+    const reason = context.projectionRole === 'agent' ? null : context.breakGlassReason;
+    return {
+      actorId: context.caller?.userId ?? null,
+      actorRole: context.caller?.role ?? context.channel,
+      actorName: context.caller ? null : context.actorName,
+      patientId,
+      action: context.purpose,
+      fields: what.fields,
+      rowCount: what.rowCount,
+      outcome: what.outcome,
+      // A refused attempt keeps the reason it gave; a success only when the reason was what let it in.
+      breakGlassReason: succeeded && !breakGlass ? null : reason,
+      breakGlass,
+      channel: context.channel,
+      correlationId: context.correlationId,
+    };
+  }
+
+  /** Fail closed: an access whose row cannot be written answers 503 and returns nothing. */
+  private async recordOrFail(event: AuditEventInput): Promise<void> {
+    try {
+      await this.audit.record(event);
+    } catch (error) {
+      if (error instanceof AuditRecordError) throw markAudited(auditUnavailable());
+      throw error;
+    }
+  }
+}
+
+type ToolsDescription = ReturnType<ToolsService['tool']>;

@@ -1,0 +1,44 @@
+import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { catchError, from, Observable } from 'rxjs';
+import { AccessContext, restContext } from '../access/access-context';
+import { attemptedBreakGlassReason, BREAK_GLASS_HEADER } from '../access/break-glass';
+import { AuthenticatedRequest } from '../auth/caller';
+import { AUDITED_ACTION_KEY } from '../auth/roles.decorator';
+import { isUuid } from '../common/validation/uuid';
+import { PhiReadService } from './phi-read.service';
+
+function auditedAction(context: ExecutionContext): string | undefined {
+  return Reflect.getMetadata(AUDITED_ACTION_KEY, context.getHandler()) as string | undefined;
+}
+
+/** The access context of a REST request: its caller, the route's audited action, its correlation id and break-glass header. */
+export function accessContextOf(context: ExecutionContext): AccessContext {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  const purpose = auditedAction(context);
+  if (!purpose) throw new Error('RestAccess used on a route without @AuditedAction');
+  return restContext(request.caller ?? null, purpose, request.id ?? null, attemptedBreakGlassReason(request.headers[BREAK_GLASS_HEADER]));
+}
+
+/** The handler's `AccessContext`, built from the request (routes marked `@AuditedAction` only). */
+export const RestAccess = createParamDecorator((_data: unknown, context: ExecutionContext): AccessContext => accessContextOf(context));
+
+/**
+ * For routes marked `@AuditedAction`: a request refused after authentication but before its
+ * service ran (a bad path parameter, query or body, caught by a pipe) is still one audited access
+ * attempt. Everything the service itself does is audited by `PhiReadService`, which marks its
+ * errors, so nothing is recorded twice. (401 and 403 from the guard are recorded by the guard.)
+ */
+@Injectable()
+export class AuditRefusalInterceptor implements NestInterceptor {
+  constructor(private readonly phi: PhiReadService) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (!auditedAction(context)) return next.handle();
+    return next.handle().pipe(
+      catchError((error: unknown) => {
+        const patientId = context.switchToHttp().getRequest<AuthenticatedRequest>().params?.patientId;
+        return from(this.phi.refused(accessContextOf(context), isUuid(patientId) ? patientId : null, error).then(() => Promise.reject(error)));
+      }),
+    );
+  }
+}

@@ -1,0 +1,314 @@
+import request from 'supertest';
+import { StaffRole } from '../../src/cohort/enum';
+import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { baseUrlOf, openEventStream } from '../setup/event-stream';
+import { FakeModel, finalAnswer } from '../setup/fake-model';
+
+/**
+ * Route × role × outcome: every operation of the OpenAPI document, called by every role and
+ * anonymously, and by an allowed role to success and to each refusal the operation has (invalid
+ * input, not found, conflict, not yours, break glass accepted or refused). Each PHI-touching
+ * request must leave EXACTLY one audit row, carrying its correlation id (the response's
+ * `x-correlation-id`), the channel `rest`, the right action and outcome, and the break-glass flag.
+ */
+
+const NORTH_PATIENT = 'diabetes-a1c-stale';
+const SOUTH_PATIENT = 'south-asthma';
+const HBA1C = `obs:${fixtureId('patient', NORTH_PATIENT, 'observation', '0')}`;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const REASON = 'Unconscious in ED, own team unreachable';
+const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.' };
+
+/** North users by role (the south clinician files the other team's proposals). */
+const USER: Record<StaffRole, string> = {
+  [StaffRole.Clinician]: 'dr.okafor',
+  [StaffRole.CareCoordinator]: 'cc.mensah',
+  [StaffRole.Reviewer]: 'rev.santos',
+  [StaffRole.Analyst]: 'an.whitfield',
+  [StaffRole.PrivacyOfficer]: 'po.achebe',
+};
+const ALL_ROLES = Object.values(StaffRole);
+const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+const TOOL_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer, StaffRole.Analyst];
+
+interface Call {
+  method: 'get' | 'post';
+  url: string;
+  body?: object;
+  headers?: Record<string, string>;
+}
+
+interface Expected {
+  status: number;
+  outcome: string;
+  breakGlass?: boolean;
+  /** The patient the row must name (null: none). Omitted: not checked. */
+  patientId?: string | null;
+}
+
+/** One cell: who calls, how the request is built (it may file a proposal first), what must come back. */
+interface Cell {
+  caller: StaffRole | 'anonymous';
+  kind: string;
+  call: (fx: Fixtures) => Promise<Call>;
+  expect: Expected | ((body: { rowCount?: number }) => Expected);
+}
+
+interface Operation {
+  id: string;
+  action: string;
+  roles: readonly StaffRole[];
+  /** A request as an allowed role, to success; refusals by the anonymous and the wrong roles reuse it. */
+  call: (fx: Fixtures, role: StaffRole) => Promise<Call>;
+  success: number;
+  /** The outcome of the success: `success`, or computed from the response (`empty` without rows). */
+  successOutcome?: (body: { rowCount?: number; items?: unknown[] }) => string;
+  /** Refusals by an allowed role (the first, unless `caller` says which). */
+  refusals: (Omit<Cell, 'caller'> & { caller?: StaffRole })[];
+}
+
+interface Fixtures {
+  /** A pending proposal for the north patient, filed by `by` (a fresh one per call). */
+  proposal(by?: string): Promise<string>;
+  /** A pending proposal of the south team. */
+  southProposal(): Promise<string>;
+  turnId: string;
+}
+
+const tool = (id: string, path: string, query = ''): Operation => ({
+  id: `GET /patients/{patientId}/${path}`,
+  action: id,
+  roles: TOOL_READERS,
+  call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/${path}${query}` }),
+  success: 200,
+  successOutcome: (body) => ((body.rowCount ?? 0) > 0 ? 'success' : 'empty'),
+  refusals: [
+    { kind: 'invalid', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/${path}?unknownField=1` }), expect: { status: 400, outcome: 'invalid', patientId: patientIdOf(NORTH_PATIENT) } },
+    { kind: 'not found (other team)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(SOUTH_PATIENT)}/${path}${query}` }), expect: { status: 404, outcome: 'not_found', patientId: patientIdOf(SOUTH_PATIENT) } },
+    {
+      kind: 'break glass accepted',
+      call: async () => ({ method: 'get', url: `/patients/${patientIdOf(SOUTH_PATIENT)}/${path}${query}`, headers: { 'x-break-glass-reason': REASON } }),
+      expect: (body) => ({ status: 200, outcome: (body.rowCount ?? 0) > 0 ? 'success' : 'empty', breakGlass: true, patientId: patientIdOf(SOUTH_PATIENT) }),
+    },
+    {
+      kind: 'break glass refused (not a clinician)',
+      caller: StaffRole.Reviewer,
+      call: async () => ({ method: 'get', url: `/patients/${patientIdOf(SOUTH_PATIENT)}/${path}${query}`, headers: { 'x-break-glass-reason': REASON } }),
+      expect: { status: 403, outcome: 'denied', breakGlass: false, patientId: patientIdOf(SOUTH_PATIENT) },
+    },
+  ],
+});
+
+const decision = (path: string, action: string, body: (version: number) => object, invalidBody: object): Operation => ({
+  id: `POST /proposals/{proposalId}/${path}`,
+  action,
+  roles: [StaffRole.Reviewer],
+  call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/${path}`, body: body(1) }),
+  success: 200,
+  refusals: [
+    { kind: 'invalid', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/${path}`, body: invalidBody }), expect: { status: 400, outcome: 'invalid' } },
+    { kind: 'not found (other team)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.southProposal()}/${path}`, body: body(1) }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+    { kind: 'conflict (stale version)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/${path}`, body: body(2) }), expect: { status: 409, outcome: 'conflict', patientId: patientIdOf(NORTH_PATIENT) } },
+  ],
+});
+
+const OPERATIONS: Operation[] = [
+  tool('patient_encounters', 'encounters'),
+  tool('patient_labs', 'labs'),
+  tool('care_gap_lookup', 'care-gaps', '?asOf=2026-06-30'),
+  tool('missing_data_check', 'missing-data', '?asOf=2026-06-30'),
+  tool('feature_attribution', 'readmission-risk', '?asOf=2026-06-30'),
+  {
+    id: 'POST /patients/{patientId}/proposals',
+    action: 'proposal.create',
+    roles: [StaffRole.Clinician, StaffRole.CareCoordinator],
+    call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/proposals`, body: { ...OUTREACH, citations: [HBA1C] } }),
+    success: 201,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/proposals`, body: { ...OUTREACH, citations: [HBA1C], approvedBy: 'me' } }), expect: { status: 400, outcome: 'invalid', patientId: patientIdOf(NORTH_PATIENT) } },
+      { kind: 'not found (other team)', call: async () => ({ method: 'post', url: `/patients/${patientIdOf(SOUTH_PATIENT)}/proposals`, body: { ...OUTREACH, citations: [] } }), expect: { status: 404, outcome: 'not_found', patientId: patientIdOf(SOUTH_PATIENT) } },
+    ],
+  },
+  {
+    id: 'POST /patients/{patientId}/agent/turns',
+    action: 'agent_turn',
+    roles: [StaffRole.Clinician],
+    call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns`, body: { question: 'When was the last HbA1c?' } }),
+    success: 200,
+    successOutcome: () => 'empty', // the scripted model answers without reading anything
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns`, body: { question: '' } }), expect: { status: 400, outcome: 'invalid' } },
+      { kind: 'not found (other team)', call: async () => ({ method: 'post', url: `/patients/${patientIdOf(SOUTH_PATIENT)}/agent/turns`, body: { question: 'When was the last HbA1c?' } }), expect: { status: 404, outcome: 'not_found', patientId: patientIdOf(SOUTH_PATIENT) } },
+    ],
+  },
+  {
+    id: 'GET /patients/{patientId}/agent/turns/{turnId}',
+    action: 'agent_turn.read',
+    roles: [StaffRole.Clinician],
+    call: async (fx) => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${fx.turnId}` }),
+    success: 200,
+    successOutcome: () => 'success',
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/not-a-uuid` }), expect: { status: 400, outcome: 'invalid' } },
+      { kind: 'not found (no such turn)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${UNKNOWN}` }), expect: { status: 404, outcome: 'not_found' } },
+    ],
+  },
+  {
+    id: 'GET /proposals',
+    action: 'proposal.list',
+    roles: QUEUE_READERS,
+    call: async () => ({ method: 'get', url: '/proposals' }),
+    success: 200,
+    successOutcome: (body) => ((body.items?.length ?? 0) > 0 ? 'success' : 'empty'),
+    refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/proposals?limit=0' }), expect: { status: 400, outcome: 'invalid' } }],
+  },
+  {
+    id: 'GET /proposals/events',
+    action: 'proposal.events.subscribe',
+    roles: QUEUE_READERS,
+    call: async () => ({ method: 'get', url: '/proposals/events' }),
+    success: 200,
+    refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/proposals/events?access_token=x' }), expect: { status: 400, outcome: 'invalid' } }],
+  },
+  {
+    id: 'GET /proposals/{proposalId}',
+    action: 'proposal.read',
+    roles: QUEUE_READERS,
+    call: async (fx) => ({ method: 'get', url: `/proposals/${await fx.proposal()}` }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: '/proposals/not-a-uuid' }), expect: { status: 400, outcome: 'invalid' } },
+      { kind: 'not found (other team)', call: async (fx) => ({ method: 'get', url: `/proposals/${await fx.southProposal()}` }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+    ],
+  },
+  decision('approve', 'proposal.approve', (version) => ({ version }), {}),
+  decision('reject', 'proposal.reject', (version) => ({ version, reason: 'Not needed now.' }), { version: 1 }),
+  decision('edit-and-approve', 'proposal.edit_and_approve', (version) => ({ version, content: { ...OUTREACH.content, channel: 'letter' } }), { version: 1 }),
+  {
+    id: 'POST /proposals/{proposalId}/cancel',
+    action: 'proposal.cancel',
+    roles: [StaffRole.Clinician, StaffRole.CareCoordinator],
+    call: async (fx, role) => ({ method: 'post', url: `/proposals/${await fx.proposal(USER[role])}/cancel`, body: { version: 1, reason: 'Filed twice.' } }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/cancel`, body: { version: 1 } }), expect: { status: 400, outcome: 'invalid' } },
+      { kind: 'not found (other team)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.southProposal()}/cancel`, body: { version: 1, reason: 'Filed twice.' } }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+      { kind: 'denied (not the proposer)', caller: StaffRole.CareCoordinator, call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal('dr.okafor')}/cancel`, body: { version: 1, reason: 'Filed twice.' } }), expect: { status: 403, outcome: 'denied' } },
+      { kind: 'conflict (stale version)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/cancel`, body: { version: 2, reason: 'Filed twice.' } }), expect: { status: 409, outcome: 'conflict' } },
+    ],
+  },
+  {
+    id: 'GET /audit/break-glass',
+    action: 'audit.break_glass.list',
+    roles: [StaffRole.PrivacyOfficer],
+    call: async () => ({ method: 'get', url: '/audit/break-glass' }),
+    success: 200,
+    successOutcome: (body) => ((body.items?.length ?? 0) > 0 ? 'success' : 'empty'),
+    refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/audit/break-glass?limit=0' }), expect: { status: 400, outcome: 'invalid' } }],
+  },
+];
+
+/** Routes that touch no PHI: no audit row at all. */
+const NOT_AUDITED = ['GET /health', 'GET /health/ready'];
+
+function cells(operation: Operation): Cell[] {
+  const allowed = operation.roles[0];
+  const successes: Cell[] = operation.roles.map((role) => ({
+    caller: role,
+    kind: 'success',
+    call: (fx) => operation.call(fx, role),
+    expect: (body) => ({ status: operation.success, outcome: operation.successOutcome?.(body) ?? 'success', breakGlass: false }),
+  }));
+  const anonymous: Cell = { caller: 'anonymous', kind: 'unauthenticated', call: (fx) => operation.call(fx, allowed), expect: { status: 401, outcome: 'unauthenticated' } };
+  const wrongRoles: Cell[] = ALL_ROLES.filter((role) => !operation.roles.includes(role)).map((role) => ({
+    caller: role,
+    kind: 'role not allowed',
+    call: (fx) => operation.call(fx, allowed),
+    expect: { status: 403, outcome: 'denied' },
+  }));
+  const refusals: Cell[] = operation.refusals.map((refusal) => ({ ...refusal, caller: refusal.caller ?? allowed }));
+  return [...successes, anonymous, ...wrongRoles, ...refusals];
+}
+
+describe('route × role × outcome: exactly one audit row per PHI access', () => {
+  const database = useSeededDatabase();
+  const model = new FakeModel();
+  let sut: TestApp;
+  let fixtures: Fixtures;
+  const http = () => request(sut.app.getHttpServer());
+  const bearer = async (username: string) => ({ authorization: `Bearer ${await sut.tokenFor(username)}` });
+
+  beforeAll(async () => {
+    await model.start();
+    sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '2000' } });
+    await sut.app.listen(0, '127.0.0.1');
+    model.script([], finalAnswer('insufficient_data'));
+    const file = async (username: string, patient: string, citations: string[]) =>
+      (await http().post(`/patients/${patientIdOf(patient)}/proposals`).set(await bearer(username)).send({ ...OUTREACH, citations }).expect(201)).body.id as string;
+    const turn = await http().post(`/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns`).set(await bearer('dr.okafor')).send({ question: 'When was the last HbA1c?' }).expect(200);
+    fixtures = {
+      proposal: (by = 'dr.okafor') => file(by, NORTH_PATIENT, [HBA1C]),
+      southProposal: () => file('dr.ferreira', SOUTH_PATIENT, []),
+      turnId: turn.body.turnId,
+    };
+  });
+  afterAll(async () => {
+    await sut.close();
+    await model.stop();
+  });
+
+  it('covers every operation of the OpenAPI document', async () => {
+    const doc = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual([...OPERATIONS.map((operation) => operation.id), ...NOT_AUDITED].sort());
+  });
+
+  const table = OPERATIONS.flatMap((operation) => cells(operation).map((cell) => [operation.id, cell.caller, cell.kind, operation, cell] as const));
+
+  it.each(table)('%s as %s: %s', async (_id, caller, _kind, operation, cell) => {
+    const call = await cell.call(fixtures);
+    const headers = { ...call.headers, ...(caller === 'anonymous' ? {} : await bearer(USER[caller])) };
+    let status: number;
+    let correlationId: string;
+    let body: { rowCount?: number; items?: unknown[] } = {};
+    if (call.url.startsWith('/proposals/events')) {
+      const stream = await openEventStream(baseUrlOf(sut.app.getHttpServer()), call.url, headers.authorization?.slice('Bearer '.length), {});
+      stream.close();
+      status = stream.status;
+      correlationId = String(stream.headers['x-correlation-id']);
+    } else {
+      const res = await http()[call.method](call.url).set(headers).send(call.body);
+      status = res.status;
+      correlationId = res.headers['x-correlation-id'];
+      body = res.body;
+    }
+    const expected = typeof cell.expect === 'function' ? cell.expect(body) : cell.expect;
+    expect(status).toBe(expected.status);
+    const rows = await database().dataSource.query(
+      `SELECT action, outcome, channel, break_glass AS "breakGlass", patient_id AS "patientId", actor_role AS "actorRole", hash_version AS "hashVersion"
+       FROM audit_events WHERE correlation_id = $1`,
+      [correlationId],
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        action: operation.action,
+        outcome: expected.outcome,
+        channel: 'rest',
+        breakGlass: expected.breakGlass ?? false,
+        actorRole: caller === 'anonymous' ? null : caller,
+        hashVersion: 2,
+        ...(expected.patientId !== undefined ? { patientId: expected.patientId } : {}),
+      }),
+    ]);
+  });
+
+  it.each(NOT_AUDITED)('%s touches no PHI and leaves no audit row', async (route) => {
+    const res = await http().get(route.split(' ')[1]);
+    expect(res.status).toBe(200);
+    const rows = await database().dataSource.query(`SELECT 1 FROM audit_events WHERE correlation_id = $1`, [res.headers['x-correlation-id']]);
+    expect(rows).toEqual([]);
+  });
+});
