@@ -228,9 +228,10 @@ SELECT bool_or(decision = 'approve') AS "approved", bool_or(decision = 'withdraw
 FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND actor_id = $3;
 
 -- name: eligibleApprovers
-SELECT count(DISTINCT u.id)::int AS n FROM staff_users u
-JOIN care_team_members m ON m.staff_user_id = u.id JOIN patient_care_teams t ON t.care_team_id = m.care_team_id
-WHERE t.patient_id = $1 AND u.active AND u.role = ANY($2::text[]) AND u.id <> ALL($3::uuid[]);
+SELECT count(*)::int AS n FROM staff_users s
+WHERE s.id <> ALL($3::uuid[]) AND EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = $1::uuid AND u.id = s.id AND u.active AND u.role = ANY($2::text[]));
 
 -- name: versionsOf
 SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"

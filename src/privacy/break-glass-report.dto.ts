@@ -11,7 +11,7 @@ export class BreakGlassReportQueryDto {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The previous page’s `nextCursor`.', pattern: '^[1-9][0-9]{0,17}$' })
+  @ApiPropertyOptional({ description: 'The previous page’s `nextCursor`.', pattern: '^[1-9][0-9]{0,17}$', maxLength: 18 })
   @IsOptional()
   @Matches(/^[1-9][0-9]{0,17}$/)
   cursor?: string;
