@@ -60,10 +60,10 @@ describe('agent turns against a model that sends malformed replies', () => {
     const token = await sut.tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
     return request(sut.app.getHttpServer()).post(turnsOf(PATIENT)).set('authorization', `Bearer ${token}`).send({ question: 'What are the latest labs?' });
   };
-  /** The stored turn's status and its closing audit event: a turn always ends on record. */
-  const onRecord = async (turnId: string) => {
-    const [turn] = await database().dataSource.query(`SELECT status FROM agent_turns WHERE id = $1`, [turnId]);
-    const closing = await database().dataSource.query(`SELECT outcome FROM audit_events WHERE action = 'agent_turn' AND correlation_id = $1`, [`agent-turn:${turnId}`]);
+  /** The stored turn's status and its closing audit event (under the request's correlation id): a turn always ends on record. */
+  const onRecord = async (res: request.Response) => {
+    const [turn] = await database().dataSource.query(`SELECT status FROM agent_turns WHERE id = $1`, [res.body.turnId]);
+    const closing = await database().dataSource.query(`SELECT outcome FROM audit_events WHERE action = 'agent_turn' AND correlation_id = $1`, [res.headers['x-correlation-id']]);
     return { stored: turn?.status, audited: closing.map((row: { outcome: string }) => row.outcome) };
   };
 
@@ -72,7 +72,7 @@ describe('agent turns against a model that sends malformed replies', () => {
     const res = await ask();
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'failure', statements: [] });
-    expect(await onRecord(res.body.turnId)).toEqual({ stored: 'failure', audited: ['error'] });
+    expect(await onRecord(res)).toEqual({ stored: 'failure', audited: ['error'] });
   });
 
   it.each(REFUSED_CALLS)('%s: the call is refused back to the model (%s), no tool runs, and the turn goes on to its answer', async (_name, kind, reply) => {
@@ -84,9 +84,9 @@ describe('agent turns against a model that sends malformed replies', () => {
     const refusalSeen = model.requests[1].messages.find((message) => message.role === 'tool')?.content ?? '';
     expect(refusalSeen).toContain(`"kind":"${kind}"`);
     // Nothing was read: no tool's audit event under this turn, only its closing one.
-    const events = await database().dataSource.query(`SELECT action FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [`agent-turn:${res.body.turnId}`]);
+    const events = await database().dataSource.query(`SELECT action FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [res.headers['x-correlation-id']]);
     expect(events.map((event: { action: string }) => event.action)).toEqual(['agent_turn']);
-    expect(await onRecord(res.body.turnId)).toEqual({ stored: 'insufficient_data', audited: ['empty'] });
+    expect(await onRecord(res)).toEqual({ stored: 'insufficient_data', audited: ['empty'] });
   });
 
   it('stores a statement with NUL or a lone surrogate only as clean text (never a database error)', async () => {
@@ -94,7 +94,7 @@ describe('agent turns against a model that sends malformed replies', () => {
     const res = await ask();
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('refused');
-    expect(await onRecord(res.body.turnId)).toEqual({ stored: 'refused', audited: ['empty'] });
+    expect(await onRecord(res)).toEqual({ stored: 'refused', audited: ['empty'] });
   });
 });
 

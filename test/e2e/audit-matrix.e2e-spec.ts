@@ -75,6 +75,8 @@ interface Fixtures {
   proposal(by?: string): Promise<string>;
   /** A pending proposal of the south team. */
   southProposal(): Promise<string>;
+  /** A pending order_lab for the north patient (two approvals needed) with one approval, by `reviewer`. */
+  orderLabApprovedBy(reviewer: string): Promise<string>;
   turnId: string;
 }
 
@@ -188,6 +190,18 @@ const OPERATIONS: Operation[] = [
   decision('reject', 'proposal.reject', (version) => ({ version, reason: 'Not needed now.' }), { version: 1 }),
   decision('edit-and-approve', 'proposal.edit_and_approve', (version) => ({ version, content: { ...OUTREACH.content, channel: 'letter' } }), { version: 1 }),
   {
+    id: 'POST /proposals/{proposalId}/withdraw-approval',
+    action: 'proposal.withdraw_approval',
+    roles: [StaffRole.Reviewer],
+    call: async (fx, role) => ({ method: 'post', url: `/proposals/${await fx.orderLabApprovedBy(USER[role])}/withdraw-approval`, body: { version: 1 } }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.orderLabApprovedBy(USER[StaffRole.Reviewer])}/withdraw-approval`, body: {} }), expect: { status: 400, outcome: 'invalid' } },
+      { kind: 'not found (other team)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.southProposal()}/withdraw-approval`, body: { version: 1 } }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+      { kind: 'conflict (no approval to withdraw)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/withdraw-approval`, body: { version: 1 } }), expect: { status: 409, outcome: 'conflict', patientId: patientIdOf(NORTH_PATIENT) } },
+    ],
+  },
+  {
     id: 'POST /proposals/{proposalId}/cancel',
     action: 'proposal.cancel',
     roles: [StaffRole.Clinician, StaffRole.CareCoordinator],
@@ -252,6 +266,12 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
     fixtures = {
       proposal: (by = 'dr.okafor') => file(by, NORTH_PATIENT, [HBA1C]),
       southProposal: () => file('dr.ferreira', SOUTH_PATIENT, []),
+      orderLabApprovedBy: async (reviewer) => {
+        const orderLab = { kind: 'order_lab', content: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' }, rationale: 'No uACR this year.', citations: [HBA1C] };
+        const id = (await http().post(`/patients/${patientIdOf(NORTH_PATIENT)}/proposals`).set(await bearer('dr.okafor')).send(orderLab).expect(201)).body.id as string;
+        await http().post(`/proposals/${id}/approve`).set(await bearer(reviewer)).send({ version: 1 }).expect(200);
+        return id;
+      },
       turnId: turn.body.turnId,
     };
   });
