@@ -35,7 +35,12 @@ describe('CQL intervals at day precision', () => {
     expect(startsDuring(closed('2025-12-31', '2026-02-01'), PERIOD)).toBe(true);
     expect(endsDuring(closed('2024-10-01', '2025-01-01'), PERIOD)).toBe(true);
     expect(endsDuring(closed('2024-10-01', '2024-12-31'), PERIOD)).toBe(false);
-    expect(startsOnOrBefore(closed(null, null), '2025-12-31')).toBe(true);
+    expect(startsOnOrBefore(closed(null, '2025-06-01'), '2025-12-31')).toBe(true);
+    // Boundless (both boundaries null, closed): cql-execution types the minimum from the other
+    // boundary, which is null too, so the start is unknown; it still overlaps everything.
+    expect(startsOnOrBefore(closed(null, null), '2025-12-31')).toBeNull();
+    expect(endsOnOrBefore(closed(null, null), '2025-12-31')).toBeNull();
+    expect(overlaps(closed(null, null), PERIOD)).toBe(true);
     expect(endsOnOrBefore(closed('2020-01-01', null), '2025-12-31')).toBe(false);
   });
 });

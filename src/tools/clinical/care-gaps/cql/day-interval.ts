@@ -30,16 +30,16 @@ export const closed = (low: string | null, high: string | null): DayInterval => 
 /** `Interval[x, x]`: a point in time. */
 export const point = (day: string): DayInterval => closed(day, day);
 
-/** The interval's first day: min for a closed null start, null (unknown) for an open one. */
+/** The interval's first day: min for a closed null start, null (unknown) for an open one or a boundless interval. */
 export function startOf(interval: DayInterval): string | null {
   if (interval.low !== null) return interval.low;
-  return interval.lowClosed ? MIN_DAY : null;
+  return interval.lowClosed && !isBoundless(interval) ? MIN_DAY : null;
 }
 
-/** The interval's last day: max for a closed null end, null (unknown) for an open one. */
+/** The interval's last day: max for a closed null end, null (unknown) for an open one or a boundless interval. */
 export function endOf(interval: DayInterval): string | null {
   if (interval.high !== null) return interval.high;
-  return interval.highClosed ? MAX_DAY : null;
+  return interval.highClosed && !isBoundless(interval) ? MAX_DAY : null;
 }
 
 /** CQL `and` / `or` / `not` over three values. */
@@ -54,13 +54,23 @@ export const not = (a: Truth): Truth => (a === null ? null : !a);
  * inactive condition with no abatement does not overlap the period), so neither does Vigil.
  */
 type Range = readonly [low: string, high: string];
+
+/**
+ * `Interval[null, null]`, closed: all of time. cql-execution (the stewards' engine, whose results
+ * their test cases record) answers `overlaps` with it as true, but takes the minimum and maximum of
+ * a boundary from the type of the other boundary, which is null too: its `start` and `end` are
+ * unknown, so `starts on or before …` is unknown (an undated, never-abated problem does not count as
+ * "before the end of the period"; the differential test found it on generated ASCVD problems).
+ */
+const isBoundless = (x: DayInterval): boolean => x.low === null && x.high === null && x.lowClosed && x.highClosed;
+
 function startRange(x: DayInterval): Range {
   if (x.low !== null) return [x.low, x.low];
-  return x.lowClosed ? [MIN_DAY, MIN_DAY] : [MIN_DAY, MAX_DAY];
+  return x.lowClosed && !isBoundless(x) ? [MIN_DAY, MIN_DAY] : [MIN_DAY, MAX_DAY];
 }
 function endRange(x: DayInterval): Range {
   if (x.high !== null) return [x.high, x.high];
-  return x.highClosed ? [MAX_DAY, MAX_DAY] : [MIN_DAY, MAX_DAY];
+  return x.highClosed && !isBoundless(x) ? [MAX_DAY, MAX_DAY] : [MIN_DAY, MAX_DAY];
 }
 const pointRange = (day: string): Range => [day, day];
 
@@ -74,6 +84,7 @@ function le(a: Range, b: Range): Truth {
 /** `x overlaps day of period`: some day in both. */
 export function overlaps(x: DayInterval | null, period: DayInterval): Truth {
   if (!x) return null;
+  if (isBoundless(x) || isBoundless(period)) return true;
   return and(le(startRange(x), endRange(period)), le(startRange(period), endRange(x)));
 }
 
