@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { installHttpEdges } from './common/http/http-edges';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 
@@ -14,15 +15,16 @@ export const DOCS_PATH = 'docs';
  * (the benchmarks) that must still clean up after it.
  */
 export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError });
+  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, bodyParser: false });
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);
   return app;
 }
 
-/** The HTTP plumbing every Vigil app shares: PHI-safe logger, problem responses, closed DTOs. */
+/** The HTTP plumbing every Vigil app shares: hardened edges, PHI-safe logger, problem responses, closed DTOs. */
 export function configureHttp(app: INestApplication): void {
+  installHttpEdges(app);
   app.useLogger(app.get(Logger));
   // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
   // tests) stops buffering too, instead of holding every static Logger call back.

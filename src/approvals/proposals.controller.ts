@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiForbiddenResponse,
@@ -16,7 +18,9 @@ import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
 import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
-import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
+import { PROPOSAL_CONTENT_SCHEMAS } from './dto/proposal-content.dto';
+import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto, PROPOSAL_BODY_SCHEMA, PROPOSAL_BODY_VARIANTS } from './dto/proposal-requests.dto';
+import { ProposalDetailDto, ProposalDto, ProposalPageDto } from './dto/proposal-responses.dto';
 import { ProposalsService } from './proposals.service';
 
 const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
@@ -40,6 +44,7 @@ const ProposalIdParam = () =>
 @ApiUnauthorizedResponse({ type: ProblemDto })
 @ApiForbiddenResponse({ type: ProblemDto })
 @ApiNotFoundResponse({ type: ProblemDto, description: 'No such proposal or patient, or not on your care teams.' })
+@ApiExtraModels(...PROPOSAL_BODY_VARIANTS.map(({ dto }) => dto), ...PROPOSAL_CONTENT_SCHEMAS)
 @Controller()
 export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
@@ -48,7 +53,8 @@ export class ProposalsController {
   @AuditedAction('proposal.create')
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
-  @ApiCreatedResponse({ description: 'The pending proposal.' })
+  @ApiBody({ schema: PROPOSAL_BODY_SCHEMA })
+  @ApiCreatedResponse({ type: ProposalDto, description: 'The pending proposal.' })
   create(@CurrentCaller() caller: Caller, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
     return this.proposals.create(caller, patientId, body);
   }
@@ -57,7 +63,7 @@ export class ProposalsController {
   @AuditedAction('proposal.list')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
-  @ApiOkResponse({ description: '`items` and `nextCursor`.' })
+  @ApiOkResponse({ type: ProposalPageDto, description: 'One page of the queue.' })
   list(@CurrentCaller() caller: Caller, @Query() query: ListProposalsQueryDto) {
     return this.proposals.list(caller, query);
   }
@@ -66,6 +72,7 @@ export class ProposalsController {
   @AuditedAction('proposal.read')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
+  @ApiOkResponse({ type: ProposalDetailDto })
   get(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string) {
     return this.proposals.get(caller, proposalId);
   }
@@ -75,6 +82,7 @@ export class ProposalsController {
   @AuditedAction('proposal.approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
+  @ApiOkResponse({ type: ProposalDto, description: 'The proposal after the approval (approved once enough reviewers have approved).' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
   approve(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.approve(caller, proposalId, body);
@@ -85,6 +93,7 @@ export class ProposalsController {
   @AuditedAction('proposal.reject')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
+  @ApiOkResponse({ type: ProposalDto, description: 'The rejected proposal.' })
   @ApiConflictResponse({ type: ProblemDto })
   reject(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.reject(caller, proposalId, body);
@@ -95,6 +104,7 @@ export class ProposalsController {
   @AuditedAction('proposal.edit_and_approve')
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
+  @ApiOkResponse({ type: ProposalDto, description: 'The proposal at its new version, with this approval.' })
   @ApiConflictResponse({ type: ProblemDto })
   editAndApprove(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
     return this.proposals.editAndApprove(caller, proposalId, body);
@@ -105,6 +115,7 @@ export class ProposalsController {
   @AuditedAction('proposal.cancel')
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
+  @ApiOkResponse({ type: ProposalDto, description: 'The cancelled proposal.' })
   @ApiConflictResponse({ type: ProblemDto })
   cancel(@CurrentCaller() caller: Caller, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.cancel(caller, proposalId, body);

@@ -9,6 +9,7 @@ import { validateDto } from '../common/validation/validate-dto';
 import { CitedEvidence, ToolsService } from '../tools/tools.service';
 import { APPROVAL_STATEMENTS as SQL, ProposalRow, VersionRow } from './approvals.sql';
 import { proposalContentHash } from './content-hash';
+import { decodeCursor, encodeCursor } from './proposal-cursor';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
@@ -269,20 +270,6 @@ export class ProposalsService {
       { actorId: caller.userId, actorRole: caller.role, patientId, action, fields, rowCount: 1, outcome: AuditOutcome.Success },
       manager,
     );
-  }
-}
-
-function encodeCursor(row: ProposalRow): string {
-  return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if (Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor');
-    return { createdAt, id };
-  } catch {
-    throw invalidProposal('cursor', 'isCursor', 'cursor is not a cursor this service issued.');
   }
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isSingleLineText } from '../common/validation/text';
 import { loadOrCreateDevKey } from './dev-signing-key';
 
 export const DEV_TOKEN_ALGORITHM = 'HS256';
@@ -35,7 +36,9 @@ export class TokenService {
     } catch {
       throw new InvalidTokenError();
     }
-    if (!payload || typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError();
+    // A subject with a control character (NUL above all, which Postgres cannot even compare) names
+    // no user: refused as any other bad token, before it reaches a query.
+    if (!payload || typeof payload.sub !== 'string' || payload.sub.length === 0 || !isSingleLineText(payload.sub)) throw new InvalidTokenError();
     return payload.sub;
   }
 }

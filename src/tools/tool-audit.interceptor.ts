@@ -4,6 +4,7 @@ import { catchError, from, mergeMap, Observable } from 'rxjs';
 import { AuditOutcome, AuditService } from '../audit';
 import { AuthenticatedRequest } from '../auth/caller';
 import { BREAK_GLASS_HEADER } from '../auth/patient-access.service';
+import { isSingleLineText } from '../common/validation/text';
 import { ToolEnvelope } from './envelope';
 import { isUuid } from '../common/validation/uuid';
 import { auditOutcomeOf, returnedFields } from './tool-audit';
@@ -34,8 +35,9 @@ export class ToolAuditInterceptor implements NestInterceptor {
       action: tool,
       correlationId: request.id ?? null,
     };
-    // An empty header is no reason at all: recorded as null (the audit trail refuses empty text).
-    const attemptedReason = typeof header === 'string' && header.trim() ? header.trim().slice(0, 500) : null;
+    // An empty header is no reason at all: recorded as null (the audit trail refuses empty text). A
+    // reason with control characters is refused as malformed (BreakGlassReason) and never stored.
+    const attemptedReason = typeof header === 'string' && header.trim() && isSingleLineText(header) ? header.trim().slice(0, 500) : null;
 
     return next.handle().pipe(
       mergeMap((envelope: ToolEnvelope) =>

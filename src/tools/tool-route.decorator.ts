@@ -15,6 +15,7 @@ import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
+import { isSingleLineText } from '../common/validation/text';
 import { ToolEnvelopeDto } from './envelope.dto';
 import { ToolName } from './tool-names';
 
@@ -63,7 +64,19 @@ export const CurrentCaller = createParamDecorator((_data: unknown, context: Exec
   return caller;
 });
 
+/**
+ * The break-glass reason as sent. A reason holding any control character (C0, DEL, or C1 such as
+ * U+0085 or U+009B, which Node reads from latin-1 header bytes) is malformed input, refused here
+ * before access is decided, so it can neither forge a log line nor be stored in the audit trail.
+ */
 export const BreakGlassReason = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
   const value = context.switchToHttp().getRequest<AuthenticatedRequest>().headers[BREAK_GLASS_HEADER];
-  return typeof value === 'string' ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  if (!isSingleLineText(value)) {
+    const message = `${BREAK_GLASS_HEADER} must not contain control characters`;
+    throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', `${message}.`, [
+      { field: BREAK_GLASS_HEADER, reason: 'isSingleLineText', message },
+    ]);
+  }
+  return value;
 });

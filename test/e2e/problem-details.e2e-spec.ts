@@ -71,7 +71,7 @@ describe('HTTP problem responses (RFC 9457)', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }), ProbeModule],
     }).compile();
-    app = moduleRef.createNestApplication({ bufferLogs: true });
+    app = moduleRef.createNestApplication({ bufferLogs: true, bodyParser: false });
     configureHttp(app);
     await app.init();
   });
