@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { installHttpEdges } from './common/http/http-edges';
+import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 
@@ -38,11 +39,12 @@ function setUpOpenApi(app: INestApplication): void {
     .setTitle('Vigil')
     .setDescription(
       'Evidence about one patient at a time, from five typed read-only cohort tools; every write waits for a human approval. ' +
-        'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id.',
+        'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id. ' +
+          'A method a path does not have answers 405 with `Allow`; a request Node cannot parse as HTTP/1.1 answers 400, 431 or 501.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = asContract(SwaggerModule.createDocument(app, config));
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
 }

@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, Matches, Min } from 'class-validator';
 import { ProposalKind, ProposalStatus } from '../enum';
 import { IntegerQueryField } from '../../common/validation/fields';
 import { FreeTextField, OptionalFreeTextField } from '../../common/validation/text';
@@ -47,7 +47,7 @@ function proposalBodyOf(kind: ProposalKind, content: Type<object>): Type<object>
   return ProposalBodyDto;
 }
 
-export const PROPOSAL_BODY_VARIANTS = Object.values(ProposalKind).map((kind, index) => ({ kind, dto: proposalBodyOf(kind, PROPOSAL_CONTENT_BY_KIND[kind]) }));
+export const PROPOSAL_BODY_VARIANTS = Object.values(ProposalKind).map((kind) => ({ kind, dto: proposalBodyOf(kind, PROPOSAL_CONTENT_BY_KIND[kind]) }));
 
 /** `propose_action`'s body in the OpenAPI document: `oneOf` the kinds, with `kind` as the discriminator. */
 export const PROPOSAL_BODY_SCHEMA = {
@@ -56,7 +56,7 @@ export const PROPOSAL_BODY_SCHEMA = {
 };
 
 export class DecisionDto {
-  @ApiProperty({ description: 'The version being decided: a decision on a stale version is refused (409).', minimum: 1 })
+  @ApiProperty({ type: 'integer', description: 'The version being decided: a decision on a stale version is refused (409).', minimum: 1 })
   @IsInt()
   @Min(1)
   version: number;
