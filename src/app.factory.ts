@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { installHttpEdges } from './common/http/http-edges';
+import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { NestStartupLogger } from './common/logging/nest-startup-logger';
@@ -16,15 +18,16 @@ export const DOCS_PATH = 'docs';
  * (the benchmarks) that must still clean up after it.
  */
 export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, logger: new NestStartupLogger(options.logger) });
+  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, bodyParser: false, logger: new NestStartupLogger(options.logger) });
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);
   return app;
 }
 
-/** The HTTP plumbing every Vigil app shares: PHI-safe logger, problem responses, closed DTOs. */
+/** The HTTP plumbing every Vigil app shares: hardened edges, PHI-safe logger, problem responses, closed DTOs. */
 export function configureHttp(app: INestApplication): void {
+  installHttpEdges(app);
   app.useLogger(app.get(Logger));
   // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
   // tests) stops buffering too, instead of holding every static Logger call back.
@@ -38,7 +41,8 @@ function setUpOpenApi(app: INestApplication): void {
     .setTitle('Vigil')
     .setDescription(
       'Evidence about one patient at a time, from five typed read-only cohort tools; every write waits for a human approval. ' +
-        'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id.',
+        'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id. ' +
+          'A method a path does not have answers 405 with `Allow`; a request Node cannot parse as HTTP/1.1 answers 400, 431 or 501.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({
@@ -51,6 +55,7 @@ function setUpOpenApi(app: INestApplication): void {
         '`exp` required and the lifetime bounded (AUTH_MAX_TOKEN_LIFETIME_SECONDS).',
     })
     .build();
-  const document = declareRateLimits(SwaggerModule.createDocument(app, config));
+  // The contract first (problem+json errors, 413/415/431, closed request bodies), then the rate-limit headers on every response it declares.
+  const document = declareRateLimits(asContract(SwaggerModule.createDocument(app, config)));
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
 }

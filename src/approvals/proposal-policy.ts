@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { StaffRole } from '../cohort/enum';
-import { AddCareNoteContentDto, CloseCareGapContentDto, OrderLabContentDto, ScheduleOutreachContentDto } from './dto/proposal-content.dto';
+import { PROPOSAL_CONTENT_BY_KIND } from './dto/proposal-content.dto';
 import { ProposalKind } from './enum';
 
 export interface KindPolicy {
@@ -19,25 +19,25 @@ export interface KindPolicy {
  */
 export const KIND_POLICY: Record<ProposalKind, KindPolicy> = {
   [ProposalKind.CloseCareGap]: {
-    content: CloseCareGapContentDto,
+    content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.CloseCareGap],
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
     approvals: 1,
     expiresAfterHours: 14 * 24,
   },
   [ProposalKind.OrderLab]: {
-    content: OrderLabContentDto,
+    content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.OrderLab],
     proposers: [StaffRole.Clinician],
     approvals: 2,
     expiresAfterHours: 72,
   },
   [ProposalKind.AddCareNote]: {
-    content: AddCareNoteContentDto,
+    content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.AddCareNote],
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
     approvals: 1,
     expiresAfterHours: 7 * 24,
   },
   [ProposalKind.ScheduleOutreach]: {
-    content: ScheduleOutreachContentDto,
+    content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.ScheduleOutreach],
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
     approvals: 1,
     expiresAfterHours: 7 * 24,

@@ -2,6 +2,8 @@ import { ApiUuidParam } from '../common/validation/uuid';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiForbiddenResponse,
@@ -19,7 +21,9 @@ import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
 import { RestAccess } from '../tools/rest-access';
 import { PatientIdParam } from '../tools/tool-route.decorator';
-import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
+import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto, PROPOSAL_BODY_SCHEMA, PROPOSAL_BODY_VARIANTS } from './dto/proposal-requests.dto';
+import { PROPOSAL_CONTENT_SCHEMAS } from './dto/proposal-content.dto';
+import { ProposalDetailDto, ProposalDto, ProposalPageDto } from './dto/proposal-responses.dto';
 import { ProposalsService } from './proposals.service';
 
 const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
@@ -41,6 +45,7 @@ const ProposalIdParam = () =>
 @ApiUnauthorizedResponse({ type: ProblemDto })
 @ApiForbiddenResponse({ type: ProblemDto })
 @ApiNotFoundResponse({ type: ProblemDto, description: 'No such proposal or patient, or not on your care teams.' })
+@ApiExtraModels(...PROPOSAL_BODY_VARIANTS.map(({ dto }) => dto), ...PROPOSAL_CONTENT_SCHEMAS)
 @Controller()
 export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
@@ -50,7 +55,8 @@ export class ProposalsController {
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'propose_action', summary: 'Propose a write for a patient; it waits for a reviewer.' })
   @ApiUuidParam('patientId')
-  @ApiCreatedResponse({ description: 'The pending proposal.' })
+  @ApiBody({ schema: PROPOSAL_BODY_SCHEMA })
+  @ApiCreatedResponse({ type: ProposalDto, description: 'The pending proposal.' })
   create(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
     return this.proposals.create(access, patientId, body);
   }
@@ -59,7 +65,7 @@ export class ProposalsController {
   @AuditedAction('proposal.list')
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
-  @ApiOkResponse({ description: '`items` and `nextCursor`.' })
+  @ApiOkResponse({ type: ProposalPageDto, description: 'One page of the queue.' })
   list(@RestAccess() access: AccessContext, @Query() query: ListProposalsQueryDto) {
     return this.proposals.list(access, query);
   }
@@ -69,6 +75,7 @@ export class ProposalsController {
   @Roles(...QUEUE_READERS)
   @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
   @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDetailDto })
   get(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {
     return this.proposals.get(access, proposalId);
   }
@@ -79,6 +86,7 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'approve_proposal', summary: 'Approve the given version (not your own proposal).' })
   @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The proposal after the approval (approved once enough reviewers have approved).' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version or not pending.' })
   approve(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.approve(access, proposalId, body);
@@ -90,6 +98,7 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'reject_proposal', summary: 'Reject the given version, with a reason.' })
   @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The rejected proposal.' })
   @ApiConflictResponse({ type: ProblemDto })
   reject(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.reject(access, proposalId, body);
@@ -101,6 +110,7 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'edit_and_approve_proposal', summary: 'Edit into a new version (re-validated) and approve it.' })
   @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The proposal at its new version, with this approval.' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or the edit would leave too few reviewers to approve it (`quorum_unreachable`).' })
   editAndApprove(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: EditAndApproveDto) {
     return this.proposals.editAndApprove(access, proposalId, body);
@@ -112,6 +122,7 @@ export class ProposalsController {
   @Roles(StaffRole.Reviewer)
   @ApiOperation({ operationId: 'withdraw_approval', summary: 'Take back your approval of the given version while the proposal is still pending.' })
   @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The proposal, still pending, without this approval.' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Stale version, not pending, or no approval of yours to withdraw.' })
   withdrawApproval(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.withdrawApproval(access, proposalId, body);
@@ -123,6 +134,7 @@ export class ProposalsController {
   @Roles(...PROPOSERS)
   @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
   @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The cancelled proposal.' })
   @ApiConflictResponse({ type: ProblemDto })
   cancel(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.cancel(access, proposalId, body);

@@ -10,6 +10,7 @@ import { CitedEvidence } from '../tools/tools.service';
 import { ProposalRow, VersionRow } from './approvals.sql';
 import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
+import { decodeCursor, encodeCursor } from './proposal-cursor';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
@@ -325,20 +326,6 @@ function refuseRepeatedDecision(decision: 'approve' | 'reject' | 'edit' | 'withd
   if (decision === 'approve' && withdrawn) throw illegalTransition('You withdrew your approval of this version; it cannot be given again. Reject it, or leave it to other reviewers.');
   if ((decision === 'approve' || decision === 'edit') && approved) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
   if (decision === 'withdraw' && (!approved || withdrawn)) throw illegalTransition('You have no approval of this version to withdraw.');
-}
-
-function encodeCursor(row: ProposalRow): string {
-  return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if (Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor');
-    return { createdAt, id };
-  } catch {
-    throw invalidProposal('cursor', 'isCursor', 'cursor is not a cursor this service issued.');
-  }
 }
 
 /** The content exactly as jsonb will store and return it (no undefined fields), so the hash matches later. */

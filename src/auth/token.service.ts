@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isSingleLineText } from '../common/validation/text';
 import { loadOrCreateDevKey } from './dev-signing-key';
 
 export const DEV_TOKEN_ALGORITHM = 'HS256';
@@ -59,7 +60,11 @@ export class TokenService {
     } catch {
       throw new InvalidTokenError();
     }
-    if (!payload || typeof payload.sub !== 'string' || payload.sub.length === 0 || typeof payload.exp !== 'number') throw new InvalidTokenError();
+    // A subject with a control character (NUL above all, which Postgres cannot even compare) names
+    // no user: refused as any other bad token, before it reaches a query.
+    if (!payload || typeof payload.sub !== 'string' || payload.sub.length === 0 || !isSingleLineText(payload.sub) || typeof payload.exp !== 'number') {
+      throw new InvalidTokenError();
+    }
     if (!this.lifetimeIsBounded(payload, Math.floor(now / 1000))) throw new InvalidTokenError();
     return { subject: payload.sub, expiresAt: payload.exp * 1000 };
   }

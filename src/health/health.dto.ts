@@ -1,15 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IntegerQueryField } from '../common/validation/fields';
 import { QueueHealthDto } from '../approvals/queue/queue-health';
 
 export class ReadinessQueryDto {
-  @ApiPropertyOptional({ description: 'How long each dependency may take to answer, in milliseconds.', minimum: 50, maximum: 5000, default: 1000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(50)
-  @Max(5000)
+  @IntegerQueryField({ min: 50, max: 5000, default: 1000, description: 'How long each dependency may take to answer, in milliseconds.' })
   timeoutMs?: number;
 }
 

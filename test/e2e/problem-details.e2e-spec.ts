@@ -71,7 +71,7 @@ describe('HTTP problem responses (RFC 9457)', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }), ProbeModule],
     }).compile();
-    app = moduleRef.createNestApplication({ bufferLogs: true });
+    app = moduleRef.createNestApplication({ bufferLogs: true, bodyParser: false });
     configureHttp(app);
     await app.init();
   });
@@ -108,9 +108,10 @@ describe('HTTP problem responses (RFC 9457)', () => {
     expect(JSON.stringify(res.body)).not.toContain(MRN);
   });
 
-  it('answers malformed JSON with a 400 problem', async () => {
+  it('answers malformed JSON with a 400 problem that does not quote the parser', async () => {
     const res = await http().post('/probe/note').set('content-type', 'application/json').send('{"text": ');
-    expectProblem(res, 400, 'bad_request');
+    expectProblem(res, 400, 'malformed_json');
+    expect(JSON.stringify(res.body)).not.toMatch(/Unexpected|SyntaxError|position/);
   });
 
   it('answers an unknown route with a 404 problem', async () => {

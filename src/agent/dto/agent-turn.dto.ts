@@ -1,10 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { FreeTextField } from '../../common/validation/text';
 
 export class AgentTurnRequestDto {
-  @ApiProperty({ minLength: 3, maxLength: 2000, description: 'A question about this patient. Requests to diagnose, prescribe or decide treatment are refused.' })
-  @IsString()
-  @Length(3, 2000)
+  @FreeTextField({ min: 3, max: 2000, description: 'A question about this patient. Requests to diagnose, prescribe or decide treatment are refused.' })
   question: string;
 }
 
@@ -109,7 +107,7 @@ export class StoredAgentTurnDto {
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
   finishedAt: string | null;
 
   @ApiProperty({ type: [StoredToolCallDto] })

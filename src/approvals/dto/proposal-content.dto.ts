@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
+import { FreeTextField } from '../../common/validation/text';
 import { MEASURE_NAMES } from '../../tools/clinical/care-gaps';
+import { ProposalKind } from '../enum';
 
 /**
  * The typed payload of each proposal kind: closed DTOs, validated exactly like HTTP input (and
@@ -33,9 +35,7 @@ export class OrderLabContentDto {
   @IsIn(['routine', 'urgent'])
   priority: string;
 
-  @ApiProperty({ minLength: 3, maxLength: 500 })
-  @IsString()
-  @Length(3, 500)
+  @FreeTextField({ min: 3, max: 500 })
   reason: string;
 }
 
@@ -44,9 +44,7 @@ export class AddCareNoteContentDto {
   @IsIn(['care-plan', 'follow-up', 'communication'])
   noteType: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 4000 })
-  @IsString()
-  @Length(1, 4000)
+  @FreeTextField({ min: 1, max: 4000 })
   text: string;
 }
 
@@ -60,9 +58,7 @@ export class ScheduleOutreachContentDto {
   @IsISO8601({ strict: true }, { message: 'dueDate must be an existing calendar date' })
   dueDate: string;
 
-  @ApiProperty({ minLength: 3, maxLength: 500 })
-  @IsString()
-  @Length(3, 500)
+  @FreeTextField({ min: 3, max: 500 })
   reason: string;
 }
 
@@ -72,3 +68,12 @@ export const CITATION = /^(pat|enc|obs|cond|med|proc|note|allergy):[0-9a-f]{8}-[
 export const CITATION_MAX_LENGTH = 'allergy:'.length + 36;
 export const MAX_CITATIONS = 50;
 export const citationListValidators = [ArrayMaxSize(MAX_CITATIONS)];
+
+/** Each kind's content DTO (KIND_POLICY validates with these; the OpenAPI document shows them as `oneOf`). */
+export const PROPOSAL_CONTENT_BY_KIND = {
+  [ProposalKind.CloseCareGap]: CloseCareGapContentDto,
+  [ProposalKind.OrderLab]: OrderLabContentDto,
+  [ProposalKind.AddCareNote]: AddCareNoteContentDto,
+  [ProposalKind.ScheduleOutreach]: ScheduleOutreachContentDto,
+} as const;
+export const PROPOSAL_CONTENT_SCHEMAS = Object.values(PROPOSAL_CONTENT_BY_KIND);

@@ -1,26 +1,14 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { Type } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, Matches, Min } from 'class-validator';
 import { ProposalKind, ProposalStatus } from '../enum';
-import { CITATION, CITATION_MAX_LENGTH, MAX_CITATIONS } from './proposal-content.dto';
+import { IntegerQueryField } from '../../common/validation/fields';
+import { FreeTextField, OptionalFreeTextField } from '../../common/validation/text';
+import { CITATION, CITATION_MAX_LENGTH, MAX_CITATIONS, PROPOSAL_CONTENT_BY_KIND, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 
-export class CreateProposalDto {
-  @ApiProperty({ enum: ProposalKind })
-  @IsIn(Object.values(ProposalKind))
-  kind: ProposalKind;
-
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The kind’s typed content (see the CloseCareGap/OrderLab/AddCareNote/ScheduleOutreach content schemas).',
-    example: { loincCode: '4548-4', priority: 'routine', reason: 'HbA1c overdue' },
-  })
-  @IsObject()
-  content: Record<string, unknown>;
-
-  @ApiProperty({ minLength: 10, maxLength: 2000, description: 'Why: shown to the reviewer.' })
-  @IsString()
-  @Length(10, 2000)
+/** What every proposal body has besides its kind and content. */
+class ProposalFieldsDto {
+  @FreeTextField({ min: 10, max: 2000, description: 'Why: shown to the reviewer.' })
   rationale: string;
 
   @ApiProperty({ type: [String], maxItems: MAX_CITATIONS, items: { type: 'string', maxLength: CITATION_MAX_LENGTH }, example: ['obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11'], description: 'Rows of this patient the proposal rests on.' })
@@ -30,28 +18,59 @@ export class CreateProposalDto {
   citations: string[];
 }
 
+/**
+ * The body of `propose_action` as validated: the content is checked against its kind's DTO by the
+ * service (KIND_POLICY), with the field names prefixed `content.`. The OpenAPI document shows the
+ * same rules as one closed schema per kind (PROPOSAL_BODY_SCHEMA).
+ */
+export class CreateProposalDto extends ProposalFieldsDto {
+  @ApiProperty({ enum: ProposalKind })
+  @IsIn(Object.values(ProposalKind))
+  kind: ProposalKind;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The kind’s typed content.' })
+  @IsObject()
+  content: Record<string, unknown>;
+}
+
+/** One documented body per kind: `kind` fixed, `content` the kind's closed content schema. */
+function proposalBodyOf(kind: ProposalKind, content: Type<object>): Type<object> {
+  class ProposalBodyDto extends ProposalFieldsDto {
+    @ApiProperty({ enum: [kind] })
+    kind: ProposalKind;
+
+    @ApiProperty({ type: content })
+    content: object;
+  }
+  const name = `${content.name.replace(/ContentDto$/, '')}ProposalDto`;
+  Object.defineProperty(ProposalBodyDto, 'name', { value: name });
+  return ProposalBodyDto;
+}
+
+export const PROPOSAL_BODY_VARIANTS = Object.values(ProposalKind).map((kind) => ({ kind, dto: proposalBodyOf(kind, PROPOSAL_CONTENT_BY_KIND[kind]) }));
+
+/** `propose_action`'s body in the OpenAPI document: `oneOf` the kinds, with `kind` as the discriminator. */
+export const PROPOSAL_BODY_SCHEMA = {
+  oneOf: PROPOSAL_BODY_VARIANTS.map(({ dto }) => ({ $ref: getSchemaPath(dto) })),
+  discriminator: { propertyName: 'kind', mapping: Object.fromEntries(PROPOSAL_BODY_VARIANTS.map(({ kind, dto }) => [kind, getSchemaPath(dto)])) },
+};
+
 export class DecisionDto {
-  @ApiProperty({ description: 'The version being decided: a decision on a stale version is refused (409).', minimum: 1 })
+  @ApiProperty({ type: 'integer', description: 'The version being decided: a decision on a stale version is refused (409).', minimum: 1 })
   @IsInt()
   @Min(1)
   version: number;
 
-  @ApiPropertyOptional({ minLength: 3, maxLength: 1000, description: 'Required to reject or cancel.' })
-  @IsOptional()
-  @IsString()
-  @Length(3, 1000)
+  @OptionalFreeTextField({ min: 3, max: 1000, description: 'Required to reject or cancel.' })
   reason?: string;
 }
 
 export class EditAndApproveDto extends DecisionDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The new content (re-validated).' })
+  @ApiProperty({ oneOf: PROPOSAL_CONTENT_SCHEMAS.map((dto) => ({ $ref: getSchemaPath(dto) })), description: 'The new content of the proposal’s kind (re-validated).' })
   @IsObject()
   content: Record<string, unknown>;
 
-  @ApiPropertyOptional({ minLength: 10, maxLength: 2000 })
-  @IsOptional()
-  @IsString()
-  @Length(10, 2000)
+  @OptionalFreeTextField({ min: 10, max: 2000 })
   rationale?: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_CITATIONS, items: { type: 'string', maxLength: CITATION_MAX_LENGTH } })
@@ -88,17 +107,9 @@ export class ListProposalsQueryDto {
   @IsIn(['newest', 'oldest'])
   sort?: 'newest' | 'oldest';
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntegerQueryField({ min: 1, max: 100, default: 50, description: 'Page size.' })
   limit?: number;
 
-  @ApiPropertyOptional({ maxLength: 200, description: 'Opaque cursor from the previous page’s `nextCursor`.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalFreeTextField({ min: 1, max: 200, description: 'Opaque cursor from the previous page’s `nextCursor`.' })
   cursor?: string;
 }

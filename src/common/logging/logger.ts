@@ -13,6 +13,20 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 const ACCEPTABLE_CORRELATION_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
 
 /**
+ * The request's correlation id: the caller's own if acceptable, else a new UUID; set once on the
+ * request (`req.id`) and as the response header. The first middleware of the app calls this (so even
+ * a body-parser error carries it), and the request logger reuses it.
+ */
+export function assignCorrelationId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
+  if (typeof req.id === 'string') return req.id;
+  const offered = req.headers[CORRELATION_HEADER];
+  const id = typeof offered === 'string' && ACCEPTABLE_CORRELATION_ID.test(offered) ? offered : randomUUID();
+  req.id = id;
+  res.setHeader(CORRELATION_HEADER, id);
+  return id;
+}
+
+/**
  * The root logger: JSON lines, every object passed through `redactPhi` before it is written.
  * `msg` strings are not inspected, so code must never interpolate record values into messages.
  */
@@ -60,12 +74,7 @@ export function loggablePath(url: string): string {
 export function httpLoggingOptions(logger: Logger): PinoHttpOptions {
   return {
     logger,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const offered = req.headers[CORRELATION_HEADER];
-      const id = typeof offered === 'string' && ACCEPTABLE_CORRELATION_ID.test(offered) ? offered : randomUUID();
-      res.setHeader(CORRELATION_HEADER, id);
-      return id;
-    },
+    genReqId: assignCorrelationId,
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({

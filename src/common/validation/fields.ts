@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Matches, registerDecorator, ValidationArguments } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, Matches, Max, Min, registerDecorator, ValidationArguments } from 'class-validator';
 
 /**
  * One decorator per field carries validation and OpenAPI together, so the documented schema, the
@@ -90,5 +90,24 @@ export function CodeListField(options: {
     ArrayMinSize(1),
     ArrayMaxSize(options.max),
     Matches(options.pattern, { each: true, message: `each value of $property must be a ${options.itemName}` }),
+  );
+}
+
+/** A decimal integer as a person writes it: no sign, no leading zeros, no spaces, hex, exponent or fraction. */
+const DECIMAL_INTEGER = /^(0|[1-9][0-9]{0,8})$/;
+
+/**
+ * An optional integer query parameter. `Number()` would read `0x10`, `1e1`, ` 10` and `10.0` as
+ * numbers; only plain decimal digits become a number here, anything else stays a string and fails
+ * `isInt` by name.
+ */
+export function IntegerQueryField(options: { min: number; max: number; default?: number; description: string }): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: Number, minimum: options.min, maximum: options.max, default: options.default, description: options.description }),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value)),
+    IsOptional(),
+    IsInt(),
+    Min(options.min),
+    Max(options.max),
   );
 }

@@ -1,0 +1,73 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { StaffRole } from '../../cohort/enum';
+import { DecisionKind, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
+import { PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
+
+/**
+ * What the proposals API answers, for the OpenAPI document (the contract test validates every
+ * answer against these). The rows themselves come from fixed SQL (`approvals.sql.ts`).
+ */
+
+export class ProposalDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) patientId: string;
+  @ApiProperty({ enum: ProposalKind }) kind: ProposalKind;
+  @ApiProperty({ enum: ProposalStatus }) status: ProposalStatus;
+  @ApiProperty({ format: 'uuid' }) proposerId: string;
+  @ApiProperty({ enum: StaffRole }) proposerRole: StaffRole;
+  @ApiProperty({ type: String, nullable: true, description: 'The agent turn that filed it, if a model did.' }) agentTurnId: string | null;
+  @ApiProperty({ type: Number, minimum: 1 }) currentVersion: number;
+  @ApiProperty({ type: Number, minimum: 1, maximum: 3, description: 'Distinct approvals the current version needs.' }) requiredApprovals: number;
+  @ApiProperty({ type: String, format: 'date-time' }) expiresAt: string;
+  @ApiProperty({ enum: ExecutionOutcome, nullable: true, type: String }) outcome: ExecutionOutcome | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why execution failed, as a kind (never a message).' }) failureKind: string | null;
+  @ApiProperty({ type: Number, minimum: 0 }) executionAttempts: number;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+}
+
+export class ProposalQueueItemDto extends ProposalDto {
+  @ApiProperty({ type: Number, minimum: 0, description: 'Counting approvals of the current version so far.' }) approvalsGiven: number;
+}
+
+export class ProposalPageDto {
+  @ApiProperty({ type: [ProposalQueueItemDto] }) items: ProposalQueueItemDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) nextCursor: string | null;
+}
+
+export class ProposalVersionDto {
+  @ApiProperty({ type: Number, minimum: 1 }) version: number;
+  @ApiProperty({ oneOf: PROPOSAL_CONTENT_SCHEMAS.map((dto) => ({ $ref: getSchemaPath(dto) })), description: 'The typed content of the proposal’s kind.' })
+  content: Record<string, unknown>;
+  @ApiProperty({ type: String }) rationale: string;
+  @ApiProperty({ type: [String] }) citations: string[];
+  @ApiProperty({ type: String, pattern: '^[0-9a-f]{64}$' }) contentHash: string;
+  @ApiProperty({ format: 'uuid' }) createdBy: string;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+}
+
+export class ProposalDecisionDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ type: Number, minimum: 1 }) version: number;
+  @ApiProperty({ enum: DecisionKind }) decision: DecisionKind;
+  @ApiProperty({ format: 'uuid' }) actorId: string;
+  @ApiProperty({ enum: StaffRole }) actorRole: StaffRole;
+  @ApiProperty({ type: String, nullable: true }) reason: string | null;
+  @ApiProperty({ type: String, pattern: '^[0-9a-f]{64}$' }) contentHash: string;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+}
+
+export class CitedEvidenceDto {
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Cited labs, projected for your role (as `patient_labs` rows).' })
+  observations: Record<string, unknown>[];
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Cited encounters, projected for your role (as `patient_encounters` rows).' })
+  encounters: Record<string, unknown>[];
+  @ApiProperty({ type: [String], description: 'Cited rows of other kinds, by citation id only.' }) notShown: string[];
+  @ApiProperty({ type: [String] }) redactedFields: string[];
+}
+
+export class ProposalDetailDto extends ProposalDto {
+  @ApiProperty({ type: [ProposalVersionDto] }) versions: ProposalVersionDto[];
+  @ApiProperty({ type: [ProposalDecisionDto] }) decisions: ProposalDecisionDto[];
+  @ApiProperty({ type: CitedEvidenceDto, description: 'The rows the current version cites.' }) evidence: CitedEvidenceDto;
+}
