@@ -53,7 +53,7 @@ export class ScheduleOutreachContentDto {
   @IsIn(['phone', 'letter', 'portal-message', 'sms'])
   channel: string;
 
-  @ApiProperty({ format: 'date', example: '2026-07-15' })
+  @ApiProperty({ format: 'date', example: '2026-07-15', maxLength: 10 })
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
   @IsISO8601({ strict: true }, { message: 'dueDate must be an existing calendar date' })
   dueDate: string;

@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, Matches, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, Matches, Max, Min } from 'class-validator';
 import { ProposalKind, ProposalStatus } from '../enum';
 import { IntegerQueryField } from '../../common/validation/fields';
 import { FreeTextField, OptionalFreeTextField } from '../../common/validation/text';
@@ -56,9 +56,10 @@ export const PROPOSAL_BODY_SCHEMA = {
 };
 
 export class DecisionDto {
-  @ApiProperty({ type: 'integer', description: 'The version being decided: a decision on a stale version is refused (409).', minimum: 1 })
+  @ApiProperty({ type: 'integer', format: 'int32', description: 'The version being decided: a decision on a stale version is refused (409).', minimum: 1, maximum: 2147483647 })
   @IsInt()
   @Min(1)
+  @Max(2147483647)
   version: number;
 
   @OptionalFreeTextField({ min: 3, max: 1000, description: 'Required to reject or cancel.' })
