@@ -1,14 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
+import { IntegerQueryField } from '../common/validation/fields';
 
 export class BreakGlassReportQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntegerQueryField({ min: 1, max: 100, default: 50, description: 'Page size.' })
   limit?: number;
 
   @ApiPropertyOptional({ description: 'The previous page’s `nextCursor`.', pattern: '^[1-9][0-9]{0,17}$', maxLength: 18 })

@@ -47,8 +47,8 @@ const POSTS: JsonRoute[] = [
     body: () => ({ question: 'What was the last HbA1c?' }),
     freeText: { field: 'question', set: (body, text) => (body.question = `What ${text} was it?`) },
   },
-  ...(['approve', 'reject', 'cancel'] as const).map((action) => ({
-    name: `${action}_proposal`,
+  ...(['approve', 'reject', 'cancel', 'withdraw-approval'] as const).map((action) => ({
+    name: action === 'withdraw-approval' ? 'withdraw_approval' : `${action}_proposal`,
     path: (ids: Ids) => `/proposals/${ids.proposalId}/${action}`,
     caller: action === 'cancel' ? 'dr.okafor' : 'rev.santos',
     body: () => decision('Reviewed the chart'),
@@ -72,6 +72,7 @@ const GETS: Array<{ name: string; path: (ids: Ids) => string; caller?: string; i
   { name: 'proposal_events', path: () => '/proposals/events', caller: 'rev.santos' },
   { name: 'health_liveness', path: () => '/health' },
   { name: 'health_readiness', path: () => '/health/ready', integer: 'timeoutMs' },
+  { name: 'list_break_glass_uses', path: () => '/audit/break-glass', caller: 'po.achebe', integer: 'limit' },
 ];
 
 /** What each path answers, for the 405s' `Allow`. */

@@ -58,6 +58,8 @@ describe('OpenAPI contract', () => {
     components = document.components;
     for (const name of ['approve', 'reject', 'cancel', 'edit', 'stale', 'read']) proposals[name] = await propose(OUTREACH);
     proposals.twoApprovals = await propose(LAB_ORDER);
+    proposals.withdraw = await propose(LAB_ORDER);
+    await http().post(`/proposals/${proposals.withdraw}/approve`).set(await as('rev.santos')).send({ version: 1 }).expect(200);
     await http().post(`/proposals/${proposals.stale}/approve`).set(await as('rev.santos')).send({ version: 1 }).expect(200);
   });
   afterAll(async () => {
@@ -146,6 +148,12 @@ describe('OpenAPI contract', () => {
     ...decision('reject_proposal', 'reject', 'reject', 'rev.santos', { version: 1, reason: 'Not needed now' }),
     ...decision('cancel_proposal', 'cancel', 'cancel', 'dr.okafor', { version: 1, reason: 'Filed twice' }),
     ...decision('edit_and_approve_proposal', 'edit-and-approve', 'edit', 'rev.santos', { version: 1, content: { ...OUTREACH.content, channel: 'letter' }, rationale: 'A letter reaches this patient better.' }),
+    ...decision('withdraw_approval', 'withdraw-approval', 'withdraw', 'rev.santos', { version: 1 }),
+    ['list_break_glass_uses lists', 'list_break_glass_uses', 200, get('/audit/break-glass?limit=5', 'po.achebe')],
+    ['list_break_glass_uses with a bad limit', 'list_break_glass_uses', 400, get('/audit/break-glass?limit=0', 'po.achebe')],
+    ['list_break_glass_uses without a token', 'list_break_glass_uses', 401, get('/audit/break-glass')],
+    ['list_break_glass_uses by a clinician', 'list_break_glass_uses', 403, get('/audit/break-glass', 'dr.okafor')],
+    ['list_break_glass_uses with headers over 16 KB', 'list_break_glass_uses', 431, hugeHeaders('/audit/break-glass')],
     ['proposal_events opens', 'proposal_events', 200, async () => {
       const stream = await openEventStream(baseUrlOf(sut.app.getHttpServer()), '/proposals/events', await sut.tokenFor('rev.santos'));
       stream.close();
