@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { rowId } from '../../src/fhir-import/references';
@@ -112,4 +112,40 @@ export function disagreementClasses(vigil: Populations, engine: Populations): { 
     }
   }
   return { classes: [...classes.values()], patients };
+}
+
+const endOf = (resource: Resource): string | undefined => {
+  const period = (resource.period ?? resource.effectivePeriod) as { start?: string; end?: string } | undefined;
+  return period?.end ?? period?.start ?? (resource.effectiveDateTime as string | undefined);
+};
+
+/**
+ * Copies the NDJSON of `from` to `to` without the visits and vital signs that ended before `since`
+ * (an Encounter any kept resource still references stays). Labs, conditions, medications,
+ * procedures and allergies keep their whole history: the measures look back years for those
+ * (LDL ≥ 190 at any time, colonoscopy in 10 years, a condition's onset). Visits and vital signs
+ * count only in the measurement period or the year before it, and they are what makes the engine
+ * slow: CMS165 looks up every blood pressure's encounter among all encounters
+ * (`getEncounter`: a retrieve per reading), so its cost grows with readings × visits.
+ */
+export function trimVisitHistory(from: string, to: string, since: string): void {
+  const read = (type: string) =>
+    readFileSync(join(from, `${type}.ndjson`), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Resource);
+  const old = (resource: Resource) => (endOf(resource) ?? '9999') < since;
+  const files = readdirSync(from).filter((name) => name.endsWith('.ndjson'));
+  const kept = new Map<string, Resource[]>();
+  for (const file of files) {
+    const type = file.replace(/\.ndjson$/, '');
+    if (type === 'Encounter') continue;
+    const resources = read(type);
+    const vital = (resource: Resource) => JSON.stringify(resource.category ?? '').includes('"vital-signs"');
+    kept.set(type, type === 'Observation' ? resources.filter((resource) => !(vital(resource) && old(resource))) : resources);
+  }
+  const referenced = new Set([...kept.values()].flat().map((resource) => (resource.encounter as Reference | undefined)?.reference).filter(Boolean));
+  kept.set('Encounter', read('Encounter').filter((resource) => !old(resource) || referenced.has(`Encounter/${resource.id}`)));
+  mkdirSync(to, { recursive: true });
+  for (const [type, resources] of kept) writeFileSync(join(to, `${type}.ndjson`), resources.map((resource) => `${JSON.stringify(resource)}\n`).join(''));
 }
