@@ -175,13 +175,13 @@ function dosageAndDispense(row: MedicationRow, supply: MedicationSupply | null):
   const dosage = {
     ...optional('text', row.dosageText),
     ...optional('timing', Object.keys(repeat).length ? { repeat } : null),
-    ...optional('doseAndRate', supply?.dose == null ? null : [{ doseQuantity: { value: supply.dose } }]),
+    ...optional('doseAndRate', supply && supply.dose !== null ? [{ doseQuantity: { value: supply.dose } }] : null),
   };
   const dispense = {
     ...optional('validityPeriod', supply?.validityStart ? { start: supply.validityStart } : null),
     ...optional('numberOfRepeatsAllowed', supply?.refills),
-    ...optional('quantity', supply?.quantity == null ? null : { value: supply.quantity }),
-    ...optional('expectedSupplyDuration', supply?.expectedSupplyDays == null ? null : { value: supply.expectedSupplyDays, unit: 'days', system: UCUM, code: 'd' }),
+    ...optional('quantity', supply && supply.quantity !== null ? { value: supply.quantity } : null),
+    ...optional('expectedSupplyDuration', supply && supply.expectedSupplyDays !== null ? { value: supply.expectedSupplyDays, unit: 'days', system: UCUM, code: 'd' } : null),
   };
   return { dosageInstruction: [dosage], ...optional('dispenseRequest', Object.keys(dispense).length ? dispense : null) };
 }
