@@ -111,7 +111,10 @@ export function disagreementClasses(vigil: Populations, engine: Populations): { 
       });
     }
   }
-  return { classes: [...classes.values()], patients };
+  // A fixed order (measure, group, population), whichever patient disagreed first.
+  const rank = (c: DisagreementClass) => [MEASURE_KEYS.indexOf(c.measure), c.group, POPULATIONS.indexOf(c.population), Number(c.vigil)];
+  const order = (a: DisagreementClass, b: DisagreementClass) => rank(a).map((value, i) => value - rank(b)[i]).find((difference) => difference !== 0) ?? 0;
+  return { classes: [...classes.values()].sort(order), patients };
 }
 
 const endOf = (resource: Resource): string | undefined => {
