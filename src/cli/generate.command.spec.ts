@@ -14,6 +14,19 @@ describe(parseGenerateArgs.name, () => {
     ).toEqual({ patients: 300, seed: 7, anchor: '2026-06-30', careTeams: ['primary-care-north', 'primary-care-south'], replace: true });
   });
 
+  it('reads --fhir FOLDER (write FHIR NDJSON instead of loading), and refuses it with --replace', () => {
+    expect(parseGenerateArgs(['--patients', '5', '--seed', '2', '--anchor', '2026-01-01', '--fhir', 'out/fhir'])).toEqual({
+      patients: 5,
+      seed: 2,
+      anchor: '2026-01-01',
+      careTeams: undefined,
+      replace: false,
+      fhir: 'out/fhir',
+    });
+    expect(parseGenerateArgs(['--patients', '5', '--seed', '2', '--fhir'])).toMatch(/--fhir needs a value/);
+    expect(parseGenerateArgs(['--patients', '5', '--seed', '2', '--fhir', 'out', '--replace'])).toMatch(/--replace and --fhir do not go together/);
+  });
+
   it('complains about missing, unknown or valueless options (the run then exits 2)', () => {
     expect(parseGenerateArgs(['--patients', '10'])).toMatch(/--patients and --seed are required/);
     expect(parseGenerateArgs(['--patients', '10', '--seed', '1', '--teams', 'x'])).toMatch(/Unknown option "--teams"/);

@@ -49,7 +49,7 @@ const LIVE_TABLE: GeneratedTable = 'observations';
  * recreated from the DDL the catalog gave, before commit. ANALYZE runs after commit.
  */
 export async function generateCohort(dataSource: DataSource, options: GenerateOptions): Promise<GenerateSummary> {
-  validate(options);
+  validateOptions(options);
   const progress = options.progress ?? (() => undefined);
   const phases: GenerateSummary['phases'] = [];
   const started = performance.now();
@@ -128,7 +128,8 @@ export async function generateCohort(dataSource: DataSource, options: GenerateOp
   }
 }
 
-function validate(options: GenerateOptions): void {
+/** Refuses a patient count, seed or anchor out of range (the same rules for the COPY load and the FHIR export). */
+export function validateOptions(options: Pick<GenerateOptions, 'patients' | 'seed' | 'anchor'>): void {
   if (!Number.isInteger(options.patients) || options.patients < 1 || options.patients > 10_000_000) {
     throw new GeneratorRefusal('--patients must be a whole number from 1 to 10,000,000.');
   }
@@ -150,16 +151,7 @@ async function prepare(client: PoolClient, options: GenerateOptions) {
   await client.query('LOCK TABLE "patients" IN SHARE ROW EXCLUSIVE MODE');
   // Index builds at the end of the load are faster with more memory (this transaction only).
   await client.query(`SET LOCAL maintenance_work_mem = '512MB'`);
-  const teams = await client.query<{ id: string; code: string }>('SELECT id, code FROM care_teams ORDER BY code');
-  if (teams.rows.length === 0) throw new GeneratorRefusal('No care teams exist. Load the fixture cohort first: npm run db:seed.');
-  const wanted = options.careTeams ?? teams.rows.map((team) => team.code);
-  const unknown = wanted.filter((code) => !teams.rows.some((team) => team.code === code));
-  if (unknown.length > 0 || wanted.length === 0) {
-    throw new GeneratorRefusal(
-      `Unknown care team(s): ${unknown.join(', ') || '(none given)'}. Existing: ${teams.rows.map((team) => team.code).join(', ')}.`,
-    );
-  }
-  const careTeamIds = wanted.map((code) => (teams.rows.find((team) => team.code === code) as { id: string }).id);
+  const { careTeamIds, careTeamCodes } = await resolveCareTeams(async (sql) => (await client.query<{ id: string; code: string }>(sql)).rows, options.careTeams);
 
   const existing = Number(
     (await client.query<{ count: string }>(`SELECT count(*) AS count FROM patients WHERE mrn LIKE $1`, [`${GENERATED_MRN_PREFIX}%`])).rows[0].count,
@@ -183,7 +175,21 @@ async function prepare(client: PoolClient, options: GenerateOptions) {
       );
     }
   }
-  return { careTeamIds, careTeamCodes: [...wanted], existing };
+  return { careTeamIds, careTeamCodes, existing };
+}
+
+/** The care teams patients are spread across, by code (every team when none is named); unknown codes are refused. */
+export async function resolveCareTeams(query: (sql: string) => Promise<{ id: string; code: string }[]>, codes: readonly string[] | undefined) {
+  const teams = { rows: await query('SELECT id, code FROM care_teams ORDER BY code') };
+  if (teams.rows.length === 0) throw new GeneratorRefusal('No care teams exist. Load the fixture cohort first: npm run db:seed.');
+  const wanted = codes ?? teams.rows.map((team) => team.code);
+  const unknown = wanted.filter((code) => !teams.rows.some((team) => team.code === code));
+  if (unknown.length > 0 || wanted.length === 0) {
+    throw new GeneratorRefusal(
+      `Unknown care team(s): ${unknown.join(', ') || '(none given)'}. Existing: ${teams.rows.map((team) => team.code).join(', ')}.`,
+    );
+  }
+  return { careTeamIds: wanted.map((code) => (teams.rows.find((team) => team.code === code) as { id: string }).id), careTeamCodes: [...wanted] };
 }
 
 /** Deletes the generated patients and their records, child tables first (foreign keys are dropped at this point). */

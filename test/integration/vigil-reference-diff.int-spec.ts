@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { exportCohortFhir } from '../../src/generator/fhir/fhir-export';
+import { resolveCareTeams } from '../../src/generator/generate-cohort';
+import { KNOWN_GENERATED_DIFFERENCES, KNOWN_SYNTHEA_DIFFERENCES, KnownVigilDifference } from '../reference-engine/known-vigil-differences';
+import { MEASURE_KEYS } from '../reference-engine/measure-bundles';
+import { closeReferenceEngine, MeasurementPeriod, referenceEngine, ReferenceStats } from '../reference-engine/reference-engine';
+import { formatCountTable, populationCounts, SYNTHEA_BP_PANEL_CODES, SYNTHEA_PERIOD, syntheaAvailable, syntheaPatientBundles } from '../reference-engine/synthea-bundles';
+import { Bundle } from '../reference-engine/fhir';
+import { disagreementClasses, ndjsonPatientBundles, Populations, trimVisitHistory, vigilPopulations } from '../reference-engine/vigil-populations';
+import { createTestApp, TestApp } from '../setup/app';
+import { useSeededDatabase } from '../setup/database';
+import { importFhir } from '../setup/fhir-import';
+import { rebuildSyntheaNdjson, SYNTHEA_80_CSV, SYNTHEA_80_NDJSON } from '../setup/synthea-csv-to-fhir';
+
+/**
+ * Issue 10's differential test: Vigil's `care_gap_lookup` populations must equal the reference
+ * engine's (fqm-execution running the stewards' ELM) for every patient, measure and population
+ * group, on generated patients exported as FHIR NDJSON and on the 80 Synthea patients. Both sides
+ * read the same FHIR: Vigil through the real importer and HTTP, the engine as one Bundle per
+ * patient. Disagreements must be exactly the known, explained ones (known-vigil-differences.ts).
+ * Counts and timings are printed; no patient data.
+ */
+/**
+ * The cohort as exported on New Year's Day 2026 (the anchor: the record spans the six years before
+ * it, and nothing but a few planned visits after it), measured for the 2025 reporting year, as the
+ * stewards' test cases are. Visits and vital signs before 2023 are left out of what both sides
+ * read (trimVisitHistory says why; labs, problems, medicines and procedures keep all six years).
+ */
+const GENERATED = { patients: Number(process.env.VIGIL_DIFF_PATIENTS ?? 2000), seed: 20250101, anchor: '2026-01-01' };
+const GENERATED_PERIOD: MeasurementPeriod = { start: '2025-01-01', end: '2025-12-31' };
+const VISIT_HISTORY_FROM = '2023-01-01';
+
+// The engine is the slow side (seconds per patient on a busy machine); generous, as CI machines differ.
+jest.setTimeout(3_600_000);
+afterAll(() => closeReferenceEngine());
+
+const print = (text: string) => process.stdout.write(`\n${text}\n`);
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+function timingTable(stats: ReferenceStats[]): string {
+  return stats.map((s) => `  ${s.measure.padEnd(7)} ${String(s.patients).padStart(5)} patients  ${(s.wallMs / 1000).toFixed(1).padStart(6)} s wall  ${s.msPerPatient.toFixed(1).padStart(6)} ms/patient (engine)`).join('\n');
+}
+
+async function enginePopulations(bundles: Bundle[], period: MeasurementPeriod, options = {}) {
+  const populations: Populations = new Map();
+  const stats: ReferenceStats[] = [];
+  for (const key of MEASURE_KEYS) {
+    const run = await referenceEngine().run(key, bundles, period, options);
+    populations.set(key, run.populations);
+    stats.push(run.stats);
+  }
+  return { populations, stats };
+}
+
+/**
+ * Compares the two, prints counts, and returns the disagreement classes as the known list spells
+ * them. With VIGIL_DIFF_DUMP=<folder>, up to three patient Bundles of each class are written there
+ * (synthetic or public data only) to investigate with the engine's per-define results.
+ */
+function compare(title: string, vigil: Populations, engine: Populations, bundles: Bundle[], known: readonly KnownVigilDifference[]) {
+  print(`${title}: patients per population (engine)\n${formatCountTable(populationCounts(engine))}`);
+  const { classes, patients } = disagreementClasses(vigil, engine);
+  const dump = process.env.VIGIL_DIFF_DUMP;
+  if (dump) {
+    mkdirSync(dump, { recursive: true });
+    const byId = new Map(bundles.map((bundle) => [bundle.entry![0].resource!.id!, bundle]));
+    for (const [key, ids] of patients) {
+      ids.slice(0, 3).forEach((id, n) => writeFileSync(join(dump, `${title.split(',')[0]} ${key} #${n + 1}.json`), JSON.stringify(byId.get(id), null, 1)));
+    }
+  }
+  if (classes.length > 0) print(`${title}: disagreements (measure, group, population, Vigil, engine, patients)\n${classes.map((c) => `  ${c.measure} g${c.group} ${c.population}: Vigil ${c.vigil}, engine ${c.engine}, ${c.patients} patient(s)`).join('\n')}`);
+  // Each class must be a known one, and each of its patients must have the known trigger.
+  const byId = new Map(bundles.map((bundle) => [bundle.entry![0].resource!.id!, bundle]));
+  const unexplained: string[] = [];
+  for (const found of classes) {
+    const entry = known.find((k) => k.measure === found.measure && k.group === found.group && k.population === found.population && k.vigil === found.vigil);
+    const ids = patients.get(`${found.measure} g${found.group} ${found.population} vigil=${found.vigil}`) ?? [];
+    const without = entry ? ids.filter((id) => !entry.trigger(byId.get(id)!)).length : 0;
+    if (without > 0) unexplained.push(`${found.measure} g${found.group} ${found.population}: ${without} patient(s) without the known trigger`);
+  }
+  return { classes: classes.map(({ patients: _count, ...rest }) => rest), unexplained };
+}
+
+const classesOf = (known: readonly KnownVigilDifference[]) => known.map(({ reason: _reason, trigger: _trigger, ...rest }) => rest);
+
+describe(`Vigil = reference engine on ${GENERATED.patients} generated patients exported as FHIR NDJSON`, () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'vigil-diff-generated-'));
+    const begin = performance.now();
+    const { careTeamIds } = await resolveCareTeams((sql) => database().dataSource.query(sql), ['primary-care-north']);
+    const exported = exportCohortFhir({ ...GENERATED, careTeamIds, folder: join(folder, 'export') });
+    trimVisitHistory(join(folder, 'export'), join(folder, 'read'), VISIT_HISTORY_FROM);
+    const exportTime = seconds(begin);
+    const importBegin = performance.now();
+    const summary = await importFhir(database().dataSource, join(folder, 'read'), { careTeamCode: 'primary-care-north' });
+    expect(summary.skips.size).toBe(0);
+    expect(summary.types.get('Patient')?.loaded).toBe(GENERATED.patients);
+    const resources = Object.values(exported.resources).reduce((sum, count) => sum + count, 0);
+    print(`generated: ${GENERATED.patients} patients, ${resources} resources exported (and trimmed) in ${exportTime}, imported in ${seconds(importBegin)}`);
+    sut = await createTestApp({ databaseUrl: database().url });
+  });
+  afterAll(async () => {
+    await sut?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('every patient, measure and group: the same populations, except the known differences', async () => {
+    const bundles = ndjsonPatientBundles(join(folder, 'read'));
+    expect(bundles).toHaveLength(GENERATED.patients);
+    const ids = bundles.map((bundle) => bundle.entry![0].resource!.id!);
+
+    // Both at once: the engine runs in its worker processes while Vigil answers over HTTP.
+    const begin = performance.now();
+    let vigilTime = '';
+    const [vigil, engine] = await Promise.all([
+      vigilPopulations(sut, await sut.tokenFor('dr.okafor'), ids, GENERATED_PERIOD).then((result) => ((vigilTime = seconds(begin)), result)),
+      enginePopulations(bundles, GENERATED_PERIOD),
+    ]);
+    print(`Vigil: ${ids.length} care-gap requests (6 measures each) in ${vigilTime}; engine and Vigil together: ${seconds(begin)}\n${timingTable(engine.stats)}`);
+
+    const { classes, unexplained } = compare(`generated, ${GENERATED_PERIOD.start}..${GENERATED_PERIOD.end}`, vigil, engine.populations, bundles, KNOWN_GENERATED_DIFFERENCES);
+    expect(classes).toEqual(classesOf(KNOWN_GENERATED_DIFFERENCES));
+    expect(unexplained).toEqual([]);
+  });
+});
+
+const describeSynthea = syntheaAvailable() ? describe : describe.skip;
+if (!syntheaAvailable()) console.warn('Skipping Vigil = reference engine on Synthea: ../shared/external-data/synthea-r4-smart-80 is not present.');
+
+describeSynthea('Vigil = reference engine on the 80 Synthea patients (2020-04-01..2021-03-31)', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+
+  beforeAll(async () => {
+    let folder = SYNTHEA_80_NDJSON;
+    let rebuilt: string | undefined;
+    if (!existsSync(SYNTHEA_80_NDJSON)) {
+      // Only the CSV is there: the same NDJSON, rebuilt (as syntheaPatientBundles does for the engine).
+      rebuilt = folder = mkdtempSync(join(tmpdir(), 'vigil-diff-synthea-'));
+      rebuildSyntheaNdjson(SYNTHEA_80_CSV, folder);
+    }
+    try {
+      const summary = await importFhir(database().dataSource, folder, { careTeamCode: 'primary-care-north' });
+      expect(summary.skips.size).toBe(0);
+    } finally {
+      if (rebuilt) rmSync(rebuilt, { recursive: true, force: true });
+    }
+    sut = await createTestApp({ databaseUrl: database().url });
+  });
+  afterAll(() => sut?.close());
+
+  it('every patient, measure and group: the same populations, except the known differences', async () => {
+    const bundles = syntheaPatientBundles();
+    const ids = bundles.map((bundle) => bundle.entry![0].resource!.id!);
+    const vigil = await vigilPopulations(sut, await sut.tokenFor('dr.okafor'), ids, SYNTHEA_PERIOD);
+    const engine = await enginePopulations(bundles, SYNTHEA_PERIOD, { bpPanelCodes: SYNTHEA_BP_PANEL_CODES });
+    const { classes, unexplained } = compare('Synthea', vigil, engine.populations, bundles, KNOWN_SYNTHEA_DIFFERENCES);
+    expect(classes).toEqual(classesOf(KNOWN_SYNTHEA_DIFFERENCES));
+    expect(unexplained).toEqual([]);
+  });
+});
