@@ -7,21 +7,44 @@ import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { TOOL_PATHS } from '../setup/tool-routes';
+import { baseUrlOf, openEventStream } from '../setup/event-stream';
+import { FakeModel, finalAnswer } from '../setup/fake-model';
+import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 
 /** Transaction control TypeORM issues around every transaction; not statements of ours. */
 const TRANSACTION_CONTROL = /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK|SET TRANSACTION ISOLATION LEVEL [A-Z ]+)$/;
 
+const HBA1C = (patient: string) => `obs:${fixtureId('patient', patient, 'observation', '0')}`;
+
 /**
- * Runs every tool for every patient through HTTP (plus refusals and health) and captures every SQL
- * statement the service executed: each must be in the committed statement list.
+ * Runs every tool for every patient through HTTP (plus refusals and health), then every other
+ * operation of the OpenAPI document to a success (the proposal lifecycle, the agent, the event
+ * stream, the break-glass report), and captures every SQL statement the service executed: each
+ * must be in the committed statement list.
  */
 describe('every statement the service runs is in src/database/statements.sql', () => {
   const database = useSeededDatabase();
+  const model = new FakeModel();
   let sut: TestApp;
   const executed = new Set<string>();
+  /** `METHOD /path/{param}` of every operation answered with a 2xx. */
+  const succeeded = new Set<string>();
+
+  /** One request to operation `route` (`METHOD /path/{param}`), with the path's parameters filled in. */
+  async function call(route: string, username: string | null, params: Record<string, string> = {}, body?: object) {
+    const [method, path] = route.split(' ');
+    const url = path.replace(/\{(\w+)\}/g, (_match, name: string) => params[name]);
+    let req = request(sut.app.getHttpServer())[method.toLowerCase() as 'get' | 'post'](url);
+    if (username) req = req.set('authorization', `Bearer ${await sut.tokenFor(username)}`);
+    const res = body ? await req.send(body) : await req;
+    if (res.status >= 200 && res.status < 300) succeeded.add(route);
+    return res;
+  }
 
   beforeAll(async () => {
-    sut = await createTestApp({ databaseUrl: database().url });
+    await model.start();
+    sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' } });
+    await sut.app.listen(0, '127.0.0.1');
     const capture: Partial<TypeOrmLogger> = {
       logQuery: (query: string) => void executed.add(query.trim()),
       logQueryError: () => undefined,
@@ -36,16 +59,45 @@ describe('every statement the service runs is in src/database/statements.sql', (
       const user = activeUsers.find((candidate) => candidate.role === StaffRole.Clinician && sharesTeam(candidate, patient))!;
       const token = await sut.tokenFor(user.username);
       for (const tool of TOOL_NAMES) {
-        await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(patient)}/${TOOL_PATHS[tool]}`).set('authorization', `Bearer ${token}`);
+        const res = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(patient)}/${TOOL_PATHS[tool]}`).set('authorization', `Bearer ${token}`);
+        if (res.status === 200) succeeded.add(`GET /patients/{patientId}/${TOOL_PATHS[tool]}`);
       }
     }
     await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf('south-asthma')}/labs`).set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`);
-    await request(sut.app.getHttpServer()).get('/health/ready');
-  }, 120_000);
-  afterAll(() => sut.close());
+    await call('GET /health', null);
+    await call('GET /health/ready', null);
 
-  it('captured the reads, the access checks and the audit writes', () => {
-    expect(executed.size).toBeGreaterThan(10);
+    // Every other operation, to a success: the proposal lifecycle, the agent, the stream, the report.
+    const patientId = patientIdOf('diabetes-a1c-9-4');
+    const outreach = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book a recheck' }, rationale: 'Last HbA1c is old.', citations: [HBA1C('diabetes-a1c-9-4')] };
+    const orderLab = { kind: 'order_lab', content: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation' }, rationale: 'No uACR this year.', citations: [HBA1C('diabetes-a1c-9-4')] };
+    const file = async (body: object) => (await call('POST /patients/{patientId}/proposals', 'dr.okafor', { patientId }, body)).body.id as string;
+    const [approved, rejected, edited, cancelled, withdrawn] = [await file(outreach), await file(outreach), await file(outreach), await file(outreach), await file(orderLab)];
+    await call('GET /proposals', 'rev.santos');
+    await call('GET /proposals/{proposalId}', 'rev.santos', { proposalId: approved });
+    await call('POST /proposals/{proposalId}/approve', 'rev.santos', { proposalId: approved }, { version: 1 });
+    await call('POST /proposals/{proposalId}/reject', 'rev.santos', { proposalId: rejected }, { version: 1, reason: 'Not needed now' });
+    await call('POST /proposals/{proposalId}/edit-and-approve', 'rev.santos', { proposalId: edited }, { version: 1, content: { ...outreach.content, channel: 'letter' } });
+    await call('POST /proposals/{proposalId}/cancel', 'dr.okafor', { proposalId: cancelled }, { version: 1, reason: 'Filed twice' });
+    await call('POST /proposals/{proposalId}/approve', 'rev.santos', { proposalId: withdrawn }, { version: 1 });
+    await call('POST /proposals/{proposalId}/withdraw-approval', 'rev.santos', { proposalId: withdrawn }, { version: 1 });
+    model.script([{ toolCalls: [{ name: 'patient_labs', arguments: '{}' }] }, finalAnswer('insufficient_data')]);
+    const turn = await call('POST /patients/{patientId}/agent/turns', 'dr.okafor', { patientId }, { question: 'When was the last HbA1c?' });
+    await call('GET /patients/{patientId}/agent/turns/{turnId}', 'dr.okafor', { patientId, turnId: turn.body.turnId });
+    const stream = await openEventStream(baseUrlOf(sut.app.getHttpServer()), '/proposals/events', await sut.tokenFor('rev.santos'));
+    if (stream.status === 200) succeeded.add('GET /proposals/events');
+    stream.close();
+    await call('GET /audit/break-glass', 'po.achebe');
+  }, 180_000);
+  afterAll(async () => {
+    await sut.close();
+    await model.stop();
+  });
+
+  it('ran every operation of the OpenAPI document to a success', async () => {
+    const doc = (await request(sut.app.getHttpServer()).get('/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    expect([...succeeded].sort()).toEqual(documented.sort());
   });
 
   it('found nothing outside the list', () => {
