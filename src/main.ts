@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from 'pino';
 import { createApp, DOCS_PATH } from './app.factory';
-import { createRootLogger } from './common/logging/logger';
+import { createRootLogger, logFatalAndExit } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './database/database-bootstrap';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
@@ -34,11 +34,9 @@ bootstrap().catch((error: unknown) => {
     console.error(error.message);
   } else if (logger) {
     // Type and code only: a driver's message names hosts and ports, and may quote SQL.
-    logger.fatal({ err: startupErrorFields(error) }, 'Vigil failed to start');
+    logFatalAndExit(logger, { err: startupErrorFields(error) }, 'Vigil failed to start');
   } else {
     console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil failed to start', err: startupErrorFields(error) }));
   }
-  // Exit once the last line is written: stdout to a pipe is asynchronous.
-  if (logger) logger.flush(() => process.exit(1));
-  else process.exit(1);
+  process.exit(1);
 });

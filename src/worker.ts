@@ -8,7 +8,7 @@ import { QueueModule } from './approvals/queue/queue.module';
 import { QueueSettings } from './approvals/queue/queue.settings';
 import { AuditModule } from './audit';
 import { AuthModule } from './auth/auth.module';
-import { createRootLogger, httpLoggingOptions } from './common/logging/logger';
+import { createRootLogger, httpLoggingOptions, logFatalAndExit } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConfigError, loadConfig } from './config/load-config';
@@ -88,12 +88,10 @@ if (require.main === module) {
     if (error instanceof ConfigError) {
       console.error(error.message);
     } else if (logger) {
-      logger.fatal({ err: startupErrorFields(error) }, 'Vigil worker failed to start');
+      logFatalAndExit(logger, { err: startupErrorFields(error) }, 'Vigil worker failed to start');
     } else {
       console.error(JSON.stringify({ level: 'fatal', msg: 'Vigil worker failed to start', err: startupErrorFields(error) }));
     }
-    // Exit once the last line is written: stdout to a pipe is asynchronous.
-    if (logger) logger.flush(() => process.exit(1));
-    else process.exit(1);
+    process.exit(1);
   });
 }

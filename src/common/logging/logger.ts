@@ -37,7 +37,9 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { log: redactLogObject },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Synchronous stdout by default: lines leave in the order they were logged, and none is still
+  // buffered when a failing process exits (an async destination lost the start-up fatal line).
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 /**
@@ -87,4 +89,10 @@ export function httpLoggingOptions(logger: Logger): PinoHttpOptions {
     customSuccessMessage: () => 'request completed',
     customErrorMessage: () => 'request failed',
   };
+}
+
+/** The last line of a process that is about to exit (the root logger writes synchronously, so it is out before the exit). */
+export function logFatalAndExit(logger: Logger, fields: Record<string, unknown>, msg: string): never {
+  logger.fatal(fields, msg);
+  process.exit(1);
 }
