@@ -1,3 +1,4 @@
+import * as fixtures from '../fixtures';
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -72,7 +73,7 @@ export async function prepareBenchDatabase(
     if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
     if (!reuse) {
       log('seeding the fixture cohort (staff, care teams, ~30 patients)');
-      await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
+      await loadFixtureCohort(dataSource, fixtures, TEST_ANCHOR_DATE);
     }
     const [row] = await dataSource.query<{ version: string }[]>(`SELECT current_setting('server_version') AS version`);
     postgresVersion = `PostgreSQL ${row.version}`;

@@ -1,3 +1,4 @@
+import * as fixtures from '../fixtures';
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -115,7 +116,7 @@ async function migrateAndSeed(url: string): Promise<string> {
   await dataSource.initialize();
   try {
     await runMigrations(dataSource);
-    await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
+    await loadFixtureCohort(dataSource, fixtures, TEST_ANCHOR_DATE);
     const [row] = await dataSource.query<{ version: string }[]>(`SELECT current_setting('server_version') AS version`);
     return `PostgreSQL ${row.version}`;
   } finally {

@@ -1,3 +1,4 @@
+import * as fixtures from '../fixtures';
 import 'reflect-metadata';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ export async function measureImport(options: { adminUrl: string; database: strin
     await dataSource.initialize();
     try {
       await runMigrations(dataSource);
-      await loadFixtureCohort(dataSource, TEST_ANCHOR_DATE);
+      await loadFixtureCohort(dataSource, fixtures, TEST_ANCHOR_DATE);
     } finally {
       await dataSource.destroy();
     }
