@@ -52,6 +52,20 @@ describeWithChromium('the review page, in headless Chromium against the running 
   };
   const row = (id: string) => page.locator(`tr[data-proposal-id="${id}"]`);
   const heading = (name: RegExp) => page.getByRole('heading', { name }).waitFor();
+  /**
+   * Opens a proposal from the queue. The queue re-renders on every live event, so a click can land on
+   * a row that is being replaced: click again (at most three times) until its detail heading shows.
+   */
+  const open = async (id: string, name: RegExp) => {
+    for (let attempt = 1; ; attempt += 1) {
+      await row(id).getByRole('button').click();
+      try {
+        return await page.getByRole('heading', { name }).waitFor({ timeout: 10_000 });
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  };
 
   it('signs in with a pasted token, updates live, approves one proposal and rejects another', async () => {
     filed.approve = await file('diabetes-a1c-stale', 'schedule_outreach', { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, 'Last HbA1c is older than 12 months.');
@@ -82,8 +96,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await page.locator('#announcer', { hasText: 'New proposal' }).waitFor();
 
     // Approve, with the keyboard.
-    await row(filed.approve.id).getByRole('button').click();
-    await heading(/Schedule outreach: pending/);
+    await open(filed.approve.id, /Schedule outreach: pending/);
     // The cited HbA1c row is shown with its value, so the reviewer decides on the evidence.
     await page.locator('#detail-citations li', { hasText: 'Hemoglobin A1c' }).waitFor();
     await page.getByRole('button', { name: 'Approve version 1' }).press('Enter');
@@ -92,8 +105,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await row(filed.approve.id).waitFor({ state: 'detached' });
 
     // Reject: the data shows as text, and a reason is required.
-    await row(filed.reject.id).getByRole('button').click();
-    await heading(/Add care note: pending/);
+    await open(filed.reject.id, /Add care note: pending/);
     expect(await page.locator('#detail-rationale').textContent()).toBe(HOSTILE_RATIONALE);
     expect(await page.locator('#detail img, #detail script').count()).toBe(0);
     await page.getByRole('button', { name: 'Reject' }).click();
@@ -138,8 +150,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
   it('withdraws an approval of an order_lab still waiting for its second reviewer', async () => {
     const orderLab = await file('diabetes-a1c-9-4', 'order_lab', { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' }, 'No uACR this year.');
     await row(orderLab.id).waitFor({ timeout: 10_000 });
-    await row(orderLab.id).getByRole('button').click();
-    await heading(/Order lab: pending/);
+    await open(orderLab.id, /Order lab: pending/);
     await page.getByRole('button', { name: 'Approve version 1' }).click();
     await page.getByText('Approved version 1 by reviewer').waitFor();
     await heading(/Order lab: pending/); // one of the two approvals it needs
