@@ -7,6 +7,8 @@
  * refusal the model reads and can recover from, never an exception.
  */
 
+import { isStorableText, storableText } from '../common/validation/text';
+
 /** Longest final answer accepted, in characters (statements are capped at 1,000 each anyway). */
 export const MAX_ANSWER_CHARS = 64_000;
 /** Longest argument text of one tool call: the tools take a few short, typed fields. */
@@ -33,18 +35,9 @@ export type ModelReply =
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-// A NUL, or half of a surrogate pair without its other half: neither can be stored (Postgres text and
-// jsonb refuse them) nor shown; they only ever come from broken or hostile output.
-// eslint-disable-next-line no-control-regex -- matching NUL is the point
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text fit to store and show: NUL and lone surrogates removed. */
-export const storableText = (text: string): string => text.replace(UNSTORABLE, '');
-
-const hasUnstorable = (text: string): boolean => {
-  UNSTORABLE.lastIndex = 0;
-  return UNSTORABLE.test(text);
-};
+/** Text fit to store and show (one rule with REST input: `common/validation/text.ts`). */
+export { storableText };
+const hasUnstorable = (text: string): boolean => !isStorableText(text);
 
 /** The deepest nesting of `[`/`{` outside string literals, scanning text (no parse, so no stack to overflow). */
 export function nestingDepth(text: string): number {

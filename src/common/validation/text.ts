@@ -20,6 +20,11 @@ export function isStorableText(value: string): boolean {
   return !NUL.test(value) && !LONE_SURROGATE.test(value);
 }
 
+/** Text made storable by removing what `isStorableText` refuses (for text Vigil keeps rather than refuses, e.g. a model's statement). */
+export function storableText(value: string): string {
+  return value.replace(new RegExp(NUL.source, 'g'), '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
+}
+
 /** Storable, and no control character at all (C0, DEL, C1 such as U+0085 NEL or U+009B CSI). */
 export function isSingleLineText(value: string): boolean {
   return isStorableText(value) && !CONTROL_CHARACTER.test(value);
