@@ -6,7 +6,7 @@ import { ProblemException } from '../common/http/problem';
 import { ToolEnvelope } from '../tools/envelope';
 import { PhiReadService } from '../tools/phi-read.service';
 import { ToolName } from '../tools/tool-names';
-import { indexCitations } from './grounding';
+import { CitationIndex } from './answer/citation-index';
 import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
 import { callKey, parseArguments, validateArguments } from './tool-arguments';
 import { refusal, ToolRefusal } from './tool-result';
@@ -32,8 +32,8 @@ export interface TurnContext {
   access: AccessContext;
   patientId: string;
   catalog: Map<AgentToolName, AgentTool>;
-  /** Every citation id returned by a tool in this turn, with the rows it appears in. */
-  cited: Map<string, Record<string, unknown>[]>;
+  /** The rows the tools returned in this turn, by citation id: what an answer or a proposal may cite. */
+  citations: CitationIndex;
   failedCalls: Set<string>;
   callsPerTool: Map<string, number>;
   proposals: string[];
@@ -96,13 +96,13 @@ export class ToolRunner {
   /** Through the one PHI path, like any other caller: audited there, success or failure. */
   private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
     const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query);
-    indexCitations(envelope.rows, context.cited);
+    context.citations.add(name, envelope.rows);
     return envelope;
   }
 
   /** Files a pending proposal for the route's patient, citing only rows seen in this turn. */
   private async propose(context: TurnContext, dto: CreateProposalDto): Promise<Record<string, unknown> | ToolRefusal> {
-    const unseen = dto.citations.filter((citation) => !context.cited.has(citation));
+    const unseen = dto.citations.filter((citation) => !context.citations.citable.has(citation));
     if (unseen.length > 0) {
       return refusal(PROPOSE_ACTION, 'unknown_citation', true, 'Cite only ids returned by the tools in this turn.', [{ field: 'citations', reason: 'not_returned_in_turn' }]);
     }

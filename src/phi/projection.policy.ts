@@ -31,12 +31,12 @@ const LAB_CLINICAL = keep(
   'referenceLow', 'referenceHigh', 'referenceText', 'interpretation', 'effectiveAt',
 );
 const CARE_GAP_ALL = keep(
-  'measureId', 'version', 'title', 'periodStart', 'periodEnd', 'status', 'reasonCode', 'reason', 'evidence', 'toClose',
+  'citation', 'measureId', 'version', 'title', 'periodStart', 'periodEnd', 'status', 'reasonCode', 'reason', 'evidence', 'toClose',
   'groups', 'groups.id', 'groups.populations', 'groups.status', 'groups.reasonCode', 'groups.reason', 'groups.evidence',
   'dataQuality', 'dataQuality.code', 'dataQuality.text', 'dataQuality.evidence',
 );
-const MISSING_DATA_ALL = keep('element', 'status', 'lastSeen', 'requiredBecause', 'evidence');
-const ATTRIBUTION_ALL = keep('feature', 'value', 'baseline', 'weight', 'phi', 'direction', 'imputed', 'evidence');
+const MISSING_DATA_ALL = keep('citation', 'element', 'status', 'lastSeen', 'requiredBecause', 'evidence');
+const ATTRIBUTION_ALL = keep('citation', 'feature', 'value', 'baseline', 'weight', 'phi', 'direction', 'imputed', 'evidence');
 const ATTRIBUTION_SUMMARY_ALL = keep(
   'modelId', 'modelVersion', 'indexAdmission', 'probability', 'logit', 'baselineLogit', 'disclaimer',
 );

@@ -3,6 +3,7 @@ import { CohortRepository } from '../../cohort/cohort.repository';
 import { attributeReadmissionRisk } from '../clinical/readmission';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, ToolOutput } from '../envelope';
+import { riskDriverCitation } from '../derived-citations';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -22,6 +23,7 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,
       rows: (result?.contributions ?? []).map((contribution) => ({
+        citation: riskDriverCitation(contribution.feature, asOf),
         feature: contribution.feature,
         value: contribution.value,
         baseline: contribution.baseline,
