@@ -37,6 +37,8 @@ export interface AppConfig {
   log: { level: LogLevel };
   /** The practice's IANA time zone (clinical days). */
   clinic: { timeZone: string };
+  /** The pseudonym key: given inline, or the file it is read from (see PseudonymService). */
+  pseudonyms: { key?: string; keyFile: string };
   auth: {
     jwksUrl?: string;
     issuer: string;

@@ -232,6 +232,20 @@ export class EnvironmentVariables {
   AUTH_DEV_KEY_FILE = '.data/dev-signing-key';
 
   /**
+   * The secret key of the keyed pseudonyms (HMAC-SHA256) that stand for a patient where a view keeps
+   * ids out (the agent's patient handle): base64 or hex, at least 32 bytes. Required in production
+   * unless PSEUDONYM_KEY_FILE names an existing file; elsewhere a key file is created on first use.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(?:[0-9a-fA-F]{64,}|[A-Za-z0-9+/_-]{43,}={0,2})$/, { message: 'must be at least 32 bytes, as hex or base64' })
+  PSEUDONYM_KEY?: string;
+
+  /** Where the pseudonym key is read from when PSEUDONYM_KEY is unset (created on first use outside production). */
+  @IsString()
+  PSEUDONYM_KEY_FILE = '.data/pseudonym-key';
+
+  /**
    * The agent's model: any OpenAI-compatible chat-completions endpoint (hosted, or a local vLLM,
    * Ollama or llama.cpp server). Unset: no model is configured and the agent routes answer 503.
    */

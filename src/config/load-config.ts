@@ -54,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       keyPrefix: vars.RATE_LIMIT_KEY_PREFIX,
     },
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
+    pseudonyms: { key: vars.PSEUDONYM_KEY, keyFile: vars.PSEUDONYM_KEY_FILE },
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL },
     clinic: { timeZone: vars.CLINIC_TIME_ZONE },

@@ -76,7 +76,8 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: CARE_GAP_ALL,
     [Reviewer]: CARE_GAP_ALL,
     [CareCoordinator]: CARE_GAP_ALL,
-    [Analyst]: CARE_GAP_ALL,
+    // Derived citation ids carry the period's days: analysts get no finer date than a year.
+    [Analyst]: omit(CARE_GAP_ALL, 'citation'),
     agent: CARE_GAP_ALL,
     [PrivacyOfficer]: NOTHING,
   },
@@ -84,7 +85,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: MISSING_DATA_ALL,
     [Reviewer]: MISSING_DATA_ALL,
     [CareCoordinator]: MISSING_DATA_ALL,
-    [Analyst]: { ...MISSING_DATA_ALL, lastSeen: 'year' },
+    [Analyst]: { ...omit(MISSING_DATA_ALL, 'citation'), lastSeen: 'year' },
     agent: MISSING_DATA_ALL,
     [PrivacyOfficer]: NOTHING,
   },
@@ -93,7 +94,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Reviewer]: ATTRIBUTION_ALL,
     [CareCoordinator]: ATTRIBUTION_ALL,
     // The age feature carries the patient's age: pooled at 90+ like the header's.
-    [Analyst]: { ...ATTRIBUTION_ALL, value: 'age90IfAgeFeature', baseline: 'age90IfAgeFeature' },
+    [Analyst]: { ...omit(ATTRIBUTION_ALL, 'citation'), value: 'age90IfAgeFeature', baseline: 'age90IfAgeFeature' },
     agent: ATTRIBUTION_ALL,
     [PrivacyOfficer]: NOTHING,
   },

@@ -11,7 +11,8 @@ import { observationRow } from './definitions/patient-labs.tool';
 import { Tool } from './definitions/tool';
 import { ToolEnvelope } from './envelope';
 import { scrubKnownIdentifiers } from './identifier-scrub';
-import { opaqueHandle, patientHeader } from './patient-header';
+import { PseudonymService } from '../phi/pseudonyms';
+import { patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
 
 export const TOOLS = Symbol('TOOLS');
@@ -49,6 +50,7 @@ export class ToolsService implements OnModuleInit {
   constructor(
     @Inject(TOOLS) tools: Tool[],
     private readonly cohort: CohortRepository,
+    private readonly pseudonyms: PseudonymService,
   ) {
     this.registry = new Map(tools.map((tool) => [tool.name, tool]));
   }
@@ -97,7 +99,7 @@ export class ToolsService implements OnModuleInit {
     const header = patientHeader(patient, output.ageOn);
     let rows = output.rows;
     if (PSEUDONYMOUS.has(role)) {
-      header.handle = opaqueHandle(patient.id);
+      header.handle = this.pseudonyms.patientHandle(patient.id);
       rows = replaceCitation(rows, citationId('pat', patient.id), citationId('pat', header.handle as string));
       rows = scrubKnownIdentifiers(rows, patient);
     }

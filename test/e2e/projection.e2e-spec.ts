@@ -105,7 +105,7 @@ describe('minimum necessary: every role × tool × field', () => {
         const body = JSON.stringify(envelope);
         for (const identifier of identifiersOf(patient)) expect(body).not.toContain(identifier);
         expect(body).not.toContain(patientIdOf(key));
-        expect(envelope.patient.handle).toMatch(/^pt_[0-9a-f]{16}$/);
+        expect(envelope.patient.handle).toMatch(/^pt_[0-9a-f]{20}$/);
       },
     );
 
