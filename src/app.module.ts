@@ -14,6 +14,7 @@ import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { PatientsModule } from './patients/patients.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
@@ -42,6 +43,7 @@ export class AppModule {
         RateLimitModule,
         ToolsModule,
         PrivacyModule,
+        PatientsModule,
         ApprovalsModule,
         AgentModule,
         QueueModule.forRoot(queue),

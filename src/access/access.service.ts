@@ -8,6 +8,8 @@ import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
 
 /** Who may read the review queue: its list, one proposal, and its live event stream. */
 export const QUEUE_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+/** Who may find patients by MRN or name (among their care teams): the roles that treat and coordinate care. */
+export const PATIENT_FINDERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 /** Who may decide proposals (approve, reject, edit); never the proposer, whatever the role. */
 export const DECIDERS: readonly StaffRole[] = [StaffRole.Reviewer];
 
@@ -61,6 +63,16 @@ export class AccessService {
       allowed: new Set(rows.filter((row) => decider && row.proposerId !== caller.userId).map((row) => row.id)),
       readable: new Set(rows.map((row) => row.id)),
     };
+  }
+
+  /**
+   * `patient.search`: the care teams the caller may search in, and the projection role their
+   * results are cut to. Never for the agent's projection (a model finds no patients) or break glass.
+   */
+  patientSearch(context: AccessContext): { careTeamIds: string[]; role: StaffRole } {
+    const caller = requireCaller(context);
+    if (!PATIENT_FINDERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
+    return { careTeamIds: caller.careTeamIds, role: caller.role };
   }
 
   /** `queue.list`: the care teams whose queue the caller may list (the queue's SQL filters by them). */

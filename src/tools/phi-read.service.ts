@@ -118,6 +118,31 @@ export class PhiReadService {
     return result.value;
   }
 
+  /**
+   * A read that shows several patients (a search, a worklist page): one row per patient shown (its
+   * fields, row count 1), or one `empty` row naming no patient when none was; a failure is one row
+   * naming no patient. `fields` describe the request's shape and what left, never its terms. The
+   * rows are written together (the audit's group commit takes them in one round trip) and before
+   * anything is returned: if one cannot be written, nothing leaves.
+   */
+  async auditedList<T>(context: AccessContext, work: () => Promise<{ value: T; patientIds: string[]; fields: string[] }>): Promise<T> {
+    let result: { value: T; patientIds: string[]; fields: string[] };
+    try {
+      result = await work();
+    } catch (error) {
+      if (wasAudited(error)) throw error;
+      await this.recordOrFail(this.row(context, null, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+      throw markAudited(error);
+    }
+    const { patientIds, fields } = result;
+    if (patientIds.length === 0) {
+      await this.recordOrFail(this.row(context, null, { fields, rowCount: 0, outcome: AuditOutcome.Empty }));
+    } else {
+      await Promise.all(patientIds.map((id) => this.recordOrFail(this.row(context, id, { fields, rowCount: 1, outcome: AuditOutcome.Success }))));
+    }
+    return result.value;
+  }
+
   /** A refusal that happened before any service ran (validation of the route's input): one row. */
   async refused(context: AccessContext, patientId: string | null, error: unknown): Promise<void> {
     if (wasAudited(error)) return;

@@ -31,6 +31,10 @@ describe('no PHI in logs', () => {
       // Hostile and broken input carrying the patient's own identifiers.
       await http().get(`/patients/${patientIdOf(patient)}/labs?code=${encodeURIComponent(patient.mrn)}&name=${encodeURIComponent(patient.familyName)}`).set('authorization', `Bearer ${token}`);
       await http().get(`/patients/${encodeURIComponent(patient.mrn)}/labs`).set('authorization', `Bearer ${token}`).set('x-correlation-id', patient.mrn);
+      // Patient search: the terms are identifiers, in the query string.
+      await http().get('/patients').query({ mrn: patient.mrn }).set('authorization', `Bearer ${token}`);
+      await http().get('/patients').query({ name: `${patient.familyName}, ${patient.givenName}` }).set('authorization', `Bearer ${token}`);
+      await http().get('/patients').query({ name: patient.familyName, mrn: patient.mrn }).set('authorization', `Bearer ${token}`);
     }
     const clinician = await sut.tokenFor('dr.okafor');
     const reviewer = await sut.tokenFor('rev.santos');

@@ -17,6 +17,7 @@ type Access = 'public' | StaffRole[];
 const EXPECTED: Record<string, Access> = {
   'GET /health': 'public',
   'GET /health/ready': 'public',
+  'GET /patients': QUEUE_READERS,
   'GET /patients/{patientId}/encounters': ALL_STAFF,
   'GET /patients/{patientId}/labs': ALL_STAFF,
   'GET /patients/{patientId}/care-gaps': ALL_STAFF,
@@ -72,7 +73,9 @@ describe('every route × method × role', () => {
   it.each(cases)('%s %s as %s', async (path, method, caller) => {
     // An unknown proposal (or turn) id: the guard's decision is what is under test, not the proposal's.
     const unknownId = '00000000-0000-4000-8000-000000000000';
-    const url = path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId);
+    // The patient search needs a search to be a valid request.
+    const query = path === '/patients' ? '?mrn=VGL-000000' : '';
+    const url = `${path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId)}${query}`;
     const username = caller === StaffRole.PrivacyOfficer ? 'po.achebe' : caller === 'anonymous' ? null : userFor(caller, PATIENT).username;
     const token = username === null ? undefined : await sut.tokenFor(username);
     let req = request(sut.app.getHttpServer())[method](url);
