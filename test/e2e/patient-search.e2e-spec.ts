@@ -75,7 +75,7 @@ describe('patient search', () => {
   it('audits the form and the patients shown, never the terms', async () => {
     const [user] = finders;
     const patient = [...stored.values()].find((row) => sharesTeam(user, patients.find((fixture) => patientIdOf(fixture) === row.id)!))!;
-    for (const query of [{ mrn: patient.mrn }, { name: patient.familyName, birthDate: patient.birthDate }, { mrn: 'NO-SUCH-MRN' }]) {
+    for (const query of [{ mrn: patient.mrn }, { name: patient.familyName, birthDate: patient.birthDate }, { mrn: "NO-SUCH-MRN" }] as Record<string, string>[]) {
       const res = await search(user.username, query);
       expect(res.status).toBe(200);
       const rows = await database().dataSource.query(`SELECT patient_id AS "patientId", action, fields, row_count AS "rowCount", outcome FROM audit_events WHERE correlation_id = $1`, [res.headers['x-correlation-id']]);

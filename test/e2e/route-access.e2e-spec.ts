@@ -5,8 +5,8 @@ import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 
-/** Everyone who reads patient data through the tools (the privacy officer reads only the audit report). */
-const ALL_STAFF = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer, StaffRole.Analyst];
+/** Everyone who reads patient data through the tools (analysts get counts, the privacy officer the audit report). */
+const ALL_STAFF = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 type Access = 'public' | StaffRole[];
 
