@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { PatientsModule } from './patients/patients.module';
 import { PrivacyModule } from './privacy/privacy.module';
@@ -46,6 +47,7 @@ export class AppModule {
         PatientsModule,
         ApprovalsModule,
         AgentModule,
+        McpModule,
         QueueModule.forRoot(queue),
         HealthModule,
       ],

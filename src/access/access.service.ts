@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
 import { Caller } from '../auth/caller';
 import { StaffRole } from '../cohort/enum';
-import { AccessContext } from './access-context';
+import { AccessContext, mayBreakGlass } from './access-context';
 import { AccessRepository } from './access.repository';
 import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
 
@@ -31,12 +31,12 @@ export class AccessService {
 
   /**
    * `patient.read`: on one of the caller's care teams, or, for a treating clinician reading as
-   * themself (never through the agent's projection), break glass with a reason. A patient outside
+   * themself (never through an agent turn; see `mayBreakGlass`), break glass with a reason. A patient outside
    * the teams and a missing patient get the same 404 from the same single query.
    */
   async patientRead(context: AccessContext, patientId: string): Promise<PatientGrant> {
     const caller = requireCaller(context);
-    const reason = context.projectionRole === 'agent' ? null : context.breakGlassReason?.trim() || null;
+    const reason = mayBreakGlass(context) ? context.breakGlassReason?.trim() || null : null;
     if (reason !== null) assertBreakGlassAllowed(caller, reason);
     const access = await this.repository.patient(patientId, caller.careTeamIds);
     if (!access.exists) throw patientNotFound();

@@ -11,7 +11,7 @@ import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
 import { callKey, parseArguments, validateArguments } from './tool-arguments';
 import { refusal, ToolRefusal } from './tool-result';
 
-function isRefusal(result: object): result is ToolRefusal {
+export function isRefusal(result: object): result is ToolRefusal {
   return 'error' in result && typeof (result as ToolRefusal).error?.kind === 'string';
 }
 

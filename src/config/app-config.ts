@@ -63,6 +63,14 @@ export interface AppConfig {
     /** Turns one clinician may start in a rolling hour. */
     maxTurnsPerHour: number;
   };
+  /** The MCP surface's per-session governance. */
+  mcp: {
+    /** Vigil's public origin for the protected resource metadata; undefined: each request's Host. */
+    publicBaseUrl?: string;
+    maxCallsPerSession: number;
+    maxCallsPerTool: number;
+    maxSessionsPerUser: number;
+  };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

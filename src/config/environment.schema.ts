@@ -303,4 +303,34 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10000)
   AGENT_MAX_TURNS_PER_HOUR = 60;
+
+  /**
+   * Vigil's public origin as clients reach it (`https://vigil.example.org`), for the OAuth protected
+   * resource metadata and `WWW-Authenticate` of the MCP endpoint. Unset: taken from each request's Host.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+$/, { message: 'must be an http(s) origin without a path' })
+  PUBLIC_BASE_URL?: string;
+
+  /** Tool calls one MCP session may make in all; further calls are refused as tool results. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  MCP_MAX_CALLS_PER_SESSION = 100;
+
+  /** Calls of one tool per MCP session (the agent's per-tool rule, for a session's length). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  MCP_MAX_CALLS_PER_TOOL = 30;
+
+  /** Open MCP sessions one user may hold at once; the oldest is closed when a new one opens past it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  MCP_MAX_SESSIONS_PER_USER = 10;
 }

@@ -77,6 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxTokens: vars.AGENT_MAX_TOKENS,
       maxTurnsPerHour: vars.AGENT_MAX_TURNS_PER_HOUR,
     },
+    mcp: {
+      publicBaseUrl: vars.PUBLIC_BASE_URL,
+      maxCallsPerSession: vars.MCP_MAX_CALLS_PER_SESSION,
+      maxCallsPerTool: vars.MCP_MAX_CALLS_PER_TOOL,
+      maxSessionsPerUser: vars.MCP_MAX_SESSIONS_PER_USER,
+    },
   };
 }
 

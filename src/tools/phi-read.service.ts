@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext } from '../access/access-context';
+import { AccessContext, mayBreakGlass } from '../access/access-context';
 import { AccessService, PatientGrant } from '../access/access.service';
 import { AuditOutcome, AuditRecordError, AuditService } from '../audit';
 import { AuditEventInput } from '../audit/audit-event.input';
@@ -76,6 +76,19 @@ export class PhiReadService {
     return this.audited(context, patientId, async () => {
       const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query);
       return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
+    });
+  }
+
+  /**
+   * Which of the five tools have data for this patient (a session that lists tools per patient, such
+   * as MCP's), as one audited access: the same `patient.read` check as a tool read, nothing of the
+   * record returned but tool names.
+   */
+  availableTools(context: AccessContext, patientId: string): Promise<{ tools: ToolName[]; breakGlass: boolean }> {
+    return this.audited(context, patientId, async () => {
+      const { grant, tools } = await this.tools.available(() => this.access.patientRead(context, patientId));
+      const value = { tools, breakGlass: grant.breakGlass };
+      return { value, fields: tools.map((name) => `tool:${name}`), rowCount: 0, outcome: AuditOutcome.Success, breakGlass: grant.breakGlass };
     });
   }
 
@@ -157,8 +170,8 @@ export class PhiReadService {
   ): AuditEventInput {
     const breakGlass = what.breakGlass === true;
     const succeeded = what.outcome === AuditOutcome.Success || what.outcome === AuditOutcome.Empty;
-    // The agent's projection never breaks glass, so a reason is never its to give.
-    const reason = context.projectionRole === 'agent' ? null : context.breakGlassReason;
+    // An agent turn never breaks glass, so a reason is never its to give (see `mayBreakGlass`).
+    const reason = mayBreakGlass(context) ? context.breakGlassReason : null;
     return {
       actorId: context.caller?.userId ?? null,
       actorRole: context.caller?.role ?? context.channel,

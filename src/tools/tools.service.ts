@@ -87,6 +87,21 @@ export class ToolsService implements OnModuleInit {
     return tool;
   }
 
+  /** The tools with data for a granted patient (`Tool.availableFor`), in catalogue order; nothing of the record leaves. */
+  async available(authorize: () => Promise<PatientGrant>): Promise<{ grant: PatientGrant; tools: ToolName[] }> {
+    return this.cohort.inOneRead(async () => {
+      const grant = await authorize();
+      const needsChart = TOOL_NAMES.some((name) => this.tool(name).availableFor);
+      const { chart } = needsChart ? await this.cohort.chart(grant.patientId) : { chart: null };
+      if (needsChart && !chart) throw patientNotFound();
+      const tools = TOOL_NAMES.filter((name) => {
+        const tool = this.tool(name);
+        return !tool.availableFor || (chart !== null && tool.availableFor(chart));
+      });
+      return { grant, tools };
+    });
+  }
+
   async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object): Promise<ToolEnvelope> {
     // The access probe, the tool's statements and the header share one read transaction.
     const { grant, output, patient } = await this.cohort.inOneRead(async () => {
