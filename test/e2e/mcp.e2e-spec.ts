@@ -83,4 +83,145 @@ describe('MCP endpoint', () => {
       expect(JSON.stringify(result)).not.toMatch(/VGL-\d{6}/); // no MRN in the agent projection
     }
   });
+
+  it('refuses unknown and patient arguments by name as recoverable tool results, and prototype names at the HTTP edge by name', async () => {
+    const mcp = await connect(NO_STAY);
+    const unknown = await call(mcp, 'patient_labs', { lonic: ['4548-4'] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toEqual({
+      tool: 'patient_labs',
+      error: { kind: 'invalid_arguments', recoverable: true, nextSteps: expect.any(String), fields: [{ field: 'lonic', reason: 'unknown_field' }] },
+    });
+    expect((await call(mcp, 'patient_labs', { patientId: patientIdOf(SOUTH_ONLY) })).structuredContent).toMatchObject({
+      error: { kind: 'patient_bound_by_route', recoverable: true, fields: [{ field: 'patientId', reason: 'not_a_parameter' }] },
+    });
+    expect((await call(mcp, 'run_sql', { query: 'SELECT 1' })).structuredContent).toMatchObject({ error: { kind: 'unknown_tool', recoverable: true } });
+    for (const key of ['__proto__', 'constructor']) {
+      const refused = call(mcp, 'patient_labs', JSON.parse(`{"${key}": {"polluted": true}}`));
+      await expect(refused).rejects.toThrow(StreamableHTTPError);
+      await expect(refused).rejects.toThrow(new RegExp(`"field":"params\\.arguments\\.${key}","reason":"forbidden_field"`));
+    }
+    // The session goes on after every refusal.
+    expect((await call(mcp, 'missing_data_check')).isError).toBeUndefined();
+  });
+
+  it('refuses a session for a patient outside the caller\'s teams exactly as REST does, and lets a clinician break glass with the header', async () => {
+    const token = await sut.tokenFor('dr.okafor');
+    const rest = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(SOUTH_ONLY)}/labs`).set('authorization', `Bearer ${token}`);
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const mcp = await request(sut.app.getHttpServer())
+      .post(`/mcp/patients/${patientIdOf(SOUTH_ONLY)}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('accept', 'application/json, text/event-stream')
+      .send(initialize);
+    const comparable = ({ instance: _instance, correlationId: _id, ...body }: Row) => body;
+    expect(rest.status).toBe(404);
+    expect({ status: mcp.status, type: mcp.headers['content-type'], body: comparable(mcp.body) }).toEqual({ status: 404, type: rest.headers['content-type'], body: comparable(rest.body) });
+    expect(await auditOf(mcp.headers['x-correlation-id'])).toEqual([{ action: 'mcp.session.open', outcome: 'not_found', channel: 'mcp', patientId: patientIdOf(SOUTH_ONLY), breakGlass: false }]);
+    // The SDK client sees the same refusal.
+    await expect(connect(SOUTH_ONLY)).rejects.toMatchObject({ code: 404 });
+
+    const reason = 'Covering the south clinic tonight: patient in the ED';
+    const glass = await connect(SOUTH_ONLY, 'dr.okafor', { headers: { 'x-break-glass-reason': reason } });
+    const read = await call(glass, 'patient_labs');
+    expect(read.structuredContent).toMatchObject({ breakGlass: true });
+    expect(await auditOf(glass.lastCorrelationId())).toEqual([{ action: 'patient_labs', outcome: expect.stringMatching(/success|empty/), channel: 'mcp', patientId: patientIdOf(SOUTH_ONLY), breakGlass: true }]);
+    // Only clinicians open sessions at all; a reviewer is refused by role before any patient check.
+    await expect(connect(NO_STAY, userFor(StaffRole.Reviewer, NO_STAY).username)).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('audits every call exactly once, on the mcp channel, with its correlation id, whatever its outcome', async () => {
+    const mcp = await connect(WITH_STAY);
+    const labs = await call(mcp, 'patient_labs');
+    const citation = ((labs.structuredContent as { rows: Row[] }).rows[0] as Row).citation as string;
+    const cases: [string, Row, { action: string; outcome: string }][] = [
+      ['patient_labs', {}, { action: 'patient_labs', outcome: 'success' }],
+      ['patient_labs', { lonic: [] }, { action: 'patient_labs', outcome: 'invalid' }],
+      ['patient_labs', { lonic: [] }, { action: 'patient_labs', outcome: 'denied' }], // the repeat of a failing call
+      ['no_such_tool', {}, { action: 'mcp.unknown_tool', outcome: 'invalid' }],
+      ['propose_action', { kind: 'add_care_note', content: { noteType: 'follow-up', text: 'Discussed results.' }, rationale: 'Follow-up', citations: ['obs:00000000-0000-4000-8000-000000000000'] }, { action: 'proposal.create', outcome: 'invalid' }],
+      ['propose_action', { kind: 'add_care_note', content: { noteType: 'follow-up', text: 'Discussed the latest results.' }, rationale: 'Follow-up of the labs', citations: [citation] }, { action: 'proposal.create', outcome: 'success' }],
+      ['feature_attribution', {}, { action: 'feature_attribution', outcome: 'success' }],
+    ];
+    for (const [name, args, expected] of cases) {
+      const result = await call(mcp, name, args);
+      expect({ name, rows: await auditOf(mcp.lastCorrelationId()) }).toEqual({ name, rows: [{ ...expected, channel: 'mcp', patientId: patientIdOf(WITH_STAY), breakGlass: false }] });
+      if (expected.outcome === 'success') expect(result.isError).toBeUndefined();
+      else expect(result.isError).toBe(true);
+    }
+    // The proposal is pending review, filed by the clinician, with no agent turn.
+    const [proposal] = await database().dataSource.query(`SELECT status, agent_turn_id AS "turnId" FROM proposals ORDER BY created_at DESC LIMIT 1`);
+    expect(proposal).toEqual({ status: 'pending', turnId: null });
+  });
+
+  it('limits calls per tool and per session, as the agent limits a turn', async () => {
+    const mcp = await connect(NO_STAY);
+    for (let i = 0; i < PER_TOOL; i += 1) expect((await call(mcp, 'missing_data_check', { asOf: `2026-0${i + 1}-01` })).isError).toBeUndefined();
+    expect((await call(mcp, 'missing_data_check', { asOf: '2026-06-01' })).structuredContent).toMatchObject({ error: { kind: 'per_tool_limit', recoverable: false } });
+    // Every call counts towards the session's own limit, refused ones too; past it nothing runs.
+    for (let i = PER_TOOL + 1; i < PER_SESSION; i += 1) await call(mcp, 'patient_encounters', { from: `20${10 + i}-01-01` });
+    expect((await call(mcp, 'patient_labs')).structuredContent).toMatchObject({ error: { kind: 'session_call_limit', recoverable: false } });
+  });
+
+  it('contains a failing tool as an error result with a kind and an exception type, never a message', async () => {
+    const mcp = await connect(NO_STAY);
+    await database().dataSource.query('REVOKE SELECT ON encounters FROM vigil_reader');
+    try {
+      const fault = await call(mcp, 'patient_encounters');
+      expect(fault.isError).toBe(true);
+      expect(fault.structuredContent).toEqual({ tool: 'patient_encounters', error: { kind: expect.any(String), recoverable: false, nextSteps: expect.any(String), exceptionType: expect.any(String) } });
+      expect(JSON.stringify(fault)).not.toMatch(/permission|denied|relation|encounters"? ?table|SELECT/i);
+      expect(await auditOf(mcp.lastCorrelationId())).toEqual([expect.objectContaining({ action: 'patient_encounters', outcome: 'error', channel: 'mcp' })]);
+    } finally {
+      await database().dataSource.query('GRANT SELECT ON encounters TO vigil_reader');
+    }
+  });
+
+  it('binds a session to its user and patient, and ends it when the token that opened it expires', async () => {
+    const mcp = await connect(NO_STAY, 'dr.okafor');
+    const sessionId = mcp.transport.sessionId as string;
+    // Another user of the same team, and the same user on another patient's URL: an unknown session.
+    const other = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.lindqvist'), { sessionId });
+    await expect(call(other, 'patient_labs')).rejects.toMatchObject({ code: 404 });
+    const elsewhere = await connectMcp(baseUrl, patientIdOf(WITH_STAY), await tokenOf('dr.okafor'), { sessionId });
+    await expect(call(elsewhere, 'patient_labs')).rejects.toMatchObject({ code: 404 });
+
+    const shortLived = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor', 2));
+    expect((await call(shortLived, 'missing_data_check')).isError).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The session ended with its token (which the guard still accepts within its clock tolerance), and a
+    // fresh token cannot revive it.
+    await expect(call(shortLived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+    const revived = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId: shortLived.transport.sessionId });
+    await expect(call(revived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('answers 401 with the WWW-Authenticate challenge, and serves the protected resource metadata it names', async () => {
+    const res = await request(sut.app.getHttpServer()).post(`/mcp/patients/${patientIdOf(NO_STAY)}`).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(401);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const match = /^Bearer resource_metadata="([^"]+)"$/.exec(res.headers['www-authenticate']);
+    expect(match).not.toBeNull();
+    const metadataUrl = new URL(match![1]);
+    expect(metadataUrl.pathname).toBe('/.well-known/oauth-protected-resource/mcp');
+    const metadata = await request(sut.app.getHttpServer()).get(metadataUrl.pathname);
+    expect(metadata.status).toBe(200);
+    expect(metadata.body).toMatchObject({ resource: expect.stringMatching(/\/mcp$/), bearer_methods_supported: ['header'] });
+    // Development tokens: no authorization server to name, and the document says what is configured instead.
+    expect(metadata.body.authorization_servers).toBeUndefined();
+    expect(metadata.body.vigil_token_source).toMatch(/development tokens/);
+    const root = await request(sut.app.getHttpServer()).get('/.well-known/oauth-protected-resource');
+    expect(root.body.resource).toMatch(/\/$/);
+  });
+
+  it('serves the measure catalogue, the model card and the envelope assumptions as read-only resources', async () => {
+    const mcp = await connect(NO_STAY);
+    const { resources } = await mcp.client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(['vigil://measures', 'vigil://models/readmission-30d/model-card', 'vigil://patient/assumptions']);
+    const read = async (uri: string) => JSON.parse((await mcp.client.readResource({ uri })).contents[0].text as string) as Row;
+    expect(((await read('vigil://measures')).measures as Row[]).map((measure) => measure.version)).toEqual(expect.arrayContaining(['CMS122v13', 'CMS951v3']));
+    expect(await read('vigil://models/readmission-30d/model-card')).toMatchObject({ modelId: expect.any(String), features: expect.any(Array) });
+    expect((await read('vigil://patient/assumptions')).assumptions).toEqual(expect.arrayContaining([expect.stringMatching(/never recorded here/)]));
+    await expect(mcp.client.readResource({ uri: 'vigil://patients' })).rejects.toThrow(/No such resource/);
+  });
 });
