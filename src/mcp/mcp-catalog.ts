@@ -43,6 +43,29 @@ const FILED_SCHEMA = {
   required: ['tool', 'status', 'proposalId', 'proposalStatus'],
 } as const;
 
+/** A refusal or a contained fault (`ToolRefusal`): a kind, whether to retry, the arguments by name; never a message. */
+const REFUSAL_SCHEMA = {
+  type: 'object',
+  properties: {
+    tool: { type: 'string' },
+    error: {
+      type: 'object',
+      properties: {
+        kind: { type: 'string' },
+        recoverable: { type: 'boolean' },
+        nextSteps: { type: 'string' },
+        fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, reason: { type: 'string' } }, required: ['field', 'reason'] } },
+        exceptionType: { type: 'string' },
+      },
+      required: ['kind', 'recoverable', 'nextSteps'],
+    },
+  },
+  required: ['tool', 'error'],
+} as const;
+
+/** What `structuredContent` holds: the tool's own result, or (with `isError`) a refusal. */
+const outputOf = (result: object) => ({ type: 'object', anyOf: [result, REFUSAL_SCHEMA] }) as unknown as McpTool['outputSchema'];
+
 /** One MCP tool per catalogue entry, in catalogue order, leaving out the read tools the patient has no data for. */
 export function mcpTools(catalog: Map<AgentToolName, AgentTool>, available: readonly ToolName[]): McpTool[] {
   return [...catalog.values()]
@@ -54,7 +77,7 @@ export function mcpTools(catalog: Map<AgentToolName, AgentTool>, available: read
           ? `${tool.description} The proposal is for the patient this session was opened for.`
           : `${tool.description} Reads the patient this session was opened for; no argument names a patient.`,
       inputSchema: tool.schema as McpTool['inputSchema'],
-      outputSchema: (tool.name === PROPOSE_ACTION ? FILED_SCHEMA : ENVELOPE_SCHEMA) as unknown as McpTool['outputSchema'],
+      outputSchema: outputOf(tool.name === PROPOSE_ACTION ? FILED_SCHEMA : ENVELOPE_SCHEMA),
       annotations: tool.name === PROPOSE_ACTION
         ? { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
         : { readOnlyHint: true, openWorldHint: false },

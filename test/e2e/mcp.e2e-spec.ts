@@ -1,3 +1,7 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -43,6 +47,8 @@ describe('MCP endpoint', () => {
   const connect = async (patient: string, username = 'dr.okafor', options: Parameters<typeof connectMcp>[3] = {}) => {
     const client = await connectMcp(baseUrl, patientIdOf(patient), await tokenOf(username), options);
     open.push(client);
+    // The SDK client validates every structuredContent against the listed outputSchema from here on.
+    await client.client.listTools();
     return client;
   };
   const call = (mcp: TestMcpClient, name: string, args: Row = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -218,10 +224,35 @@ describe('MCP endpoint', () => {
     const mcp = await connect(NO_STAY);
     const { resources } = await mcp.client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(['vigil://measures', 'vigil://models/readmission-30d/model-card', 'vigil://patient/assumptions']);
-    const read = async (uri: string) => JSON.parse((await mcp.client.readResource({ uri })).contents[0].text as string) as Row;
+    const read = async (uri: string) => JSON.parse(((await mcp.client.readResource({ uri })).contents[0] as { text: string }).text) as Row;
     expect(((await read('vigil://measures')).measures as Row[]).map((measure) => measure.version)).toEqual(expect.arrayContaining(['CMS122v13', 'CMS951v3']));
     expect(await read('vigil://models/readmission-30d/model-card')).toMatchObject({ modelId: expect.any(String), features: expect.any(Array) });
     expect((await read('vigil://patient/assumptions')).assumptions).toEqual(expect.arrayContaining([expect.stringMatching(/never recorded here/)]));
     await expect(mcp.client.readResource({ uri: 'vigil://patients' })).rejects.toThrow(/No such resource/);
+  });
+
+  it('round-trips a call through the stdio bridge (npm run mcp), which forwards to the running app', async () => {
+    const cli = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+    if (!existsSync(cli)) throw new Error('dist is missing: run `npm run build` before the e2e tests');
+    const token = await sut.tokenFor('dr.okafor');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', '--url', baseUrl, '--patient', patientIdOf(WITH_STAY)],
+      env: { VIGIL_TOKEN: token, PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'vigil-stdio-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('feature_attribution');
+      const result = (await client.callTool({ name: 'missing_data_check', arguments: {} })) as CallToolResult;
+      const access = await accessOf(database().dataSource, 'dr.okafor', { projectionRole: 'agent' });
+      const direct = await sut.app.get(PhiReadService).readTool(access, 'missing_data_check', patientIdOf(WITH_STAY), {});
+      expect(result.structuredContent).toEqual(JSON.parse(JSON.stringify(direct)));
+      const refused = (await client.callTool({ name: 'patient_labs', arguments: { lonic: [] } })) as CallToolResult;
+      expect(refused.structuredContent).toMatchObject({ error: { kind: 'invalid_arguments', fields: [{ field: 'lonic', reason: 'unknown_field' }] } });
+    } finally {
+      await client.close();
+    }
   });
 });
