@@ -47,6 +47,9 @@ const RULES: Record<string, readonly string[] | '*'> = {
   agent: ['access', 'approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   // Finding patients (search, worklists): access decides, cohort reads, tools' PHI path audits and projects.
   patients: ['access', 'auth', 'cohort', 'common', 'phi', 'tools'],
+  // MCP: the agent's tool catalogue and governance, served per session; reads through tools, files through approvals.
+  // Its resources are reference data (the measure catalogue's terminology). Nothing imports it but the app.
+  mcp: ['access', 'agent', 'approvals', 'audit', 'auth', 'cohort/enum', 'common', 'config', 'phi', 'terminology', 'tools'],
   // The privacy officer's report: the audit trail, read through the one audited path.
   privacy: ['access', 'audit', 'auth', 'cohort/enum', 'common', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
