@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AccessContext, withPurpose } from '../access/access-context';
 import { AgentToolName, PROPOSE_ACTION } from '../agent/tool-catalog';
@@ -8,9 +8,10 @@ import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
 import { ProposalsService } from '../approvals/proposals.service';
 import { AuditChannel, AuditOutcome } from '../audit';
 import { Caller } from '../auth/caller';
+import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PhiReadService } from '../tools/phi-read.service';
-import { ToolName } from '../tools/tool-names';
+import { TOOL_NAMES, ToolName } from '../tools/tool-names';
 
 /** What one session remembers between calls: its patient and the governance state the agent keeps per turn. */
 export interface SessionState {
@@ -29,6 +30,9 @@ export interface McpRequestContext {
   correlationId: string | null;
 }
 
+/** Tool names that may be echoed back (a client's own unknown name is not). */
+const KNOWN = new Set<string>([...TOOL_NAMES, PROPOSE_ACTION]);
+
 /** Refusals that stop a call before any data is read: the caller is told no, the audit says `denied`. */
 const LIMIT_KINDS = new Set(['per_tool_limit', 'repeated_failing_call', 'session_call_limit']);
 
@@ -41,6 +45,7 @@ const LIMIT_KINDS = new Set(['per_tool_limit', 'repeated_failing_call', 'session
  */
 @Injectable()
 export class McpToolCalls {
+  private readonly logger = new Logger(McpToolCalls.name);
   private readonly runner: ToolRunner;
 
   constructor(
@@ -65,7 +70,23 @@ export class McpToolCalls {
     };
   }
 
+  /**
+   * Never throws: the SDK would send a thrown error's message to the client, and a message can carry
+   * a driver's text. Whatever escapes governance (an audit row that cannot be written, say) becomes
+   * an error result with a kind and the exception's type; no data left, since nothing leaves unaudited.
+   */
   async call(session: SessionState, request: McpRequestContext, name: string, args: unknown): Promise<CallToolResult> {
+    try {
+      return await this.governedCall(session, request, name, args);
+    } catch (error) {
+      const exceptionType = error instanceof Error ? error.constructor.name : typeof error;
+      this.logger.warn({ msg: 'mcp tool call failed', sessionId: session.id, exceptionType });
+      const kind = error instanceof ProblemException ? error.code : 'tool_fault';
+      return asToolResult(refusal(KNOWN.has(name) ? name : 'unknown', kind, false, 'Vigil could not complete this call; nothing was read. Try again later.', undefined, exceptionType));
+    }
+  }
+
+  private async governedCall(session: SessionState, request: McpRequestContext, name: string, args: unknown): Promise<CallToolResult> {
     const access = this.accessOf(session, request, name);
     // A view of the session's governance for this call: the shared maps, this request's caller and correlation id.
     const context: TurnContext = { ...session.governance, caller: request.caller, access };

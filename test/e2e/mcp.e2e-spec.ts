@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client as PgClient } from 'pg';
 import request from 'supertest';
+import { AUDIT_CHAIN_LOCK_KEY } from '../../src/audit/audit.sql';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { renderForModel } from '../../src/agent/tool-result';
@@ -182,6 +184,29 @@ describe('MCP endpoint', () => {
       await database().dataSource.query('GRANT SELECT ON encounters TO vigil_reader');
     }
   });
+
+  it('answers a call whose audit row cannot be written with an error result and no data, and reads again once it can', async () => {
+    const mcp = await connect(NO_STAY);
+    const blocker = new PgClient({ connectionString: database().url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY}::bigint)`);
+      for (const [name, args] of [['patient_labs', {}], ['patient_labs', { lonic: [] }]] as const) {
+        const stalled = await call(mcp, name, args);
+        expect(stalled.isError).toBe(true);
+        expect(stalled.structuredContent).toMatchObject({ error: { kind: 'audit_unavailable', recoverable: false } });
+        expect(JSON.stringify(stalled)).not.toMatch(/"rows"|VGL-\d{6}/);
+      }
+      await blocker.query('ROLLBACK');
+    } finally {
+      await blocker.end();
+    }
+    // The identical call stays refused for the session, as in an agent turn; another call reads.
+    expect((await call(mcp, 'patient_labs')).structuredContent).toMatchObject({ error: { kind: 'repeated_failing_call' } });
+    expect((await call(mcp, 'patient_labs', { from: '2020-01-01' })).isError).toBeUndefined();
+    expect(await auditOf(mcp.lastCorrelationId())).toEqual([expect.objectContaining({ action: 'patient_labs', channel: 'mcp' })]);
+  }, 30_000);
 
   it('binds a session to its user and patient, and ends it when the token that opened it expires', async () => {
     const mcp = await connect(NO_STAY, 'dr.okafor');
