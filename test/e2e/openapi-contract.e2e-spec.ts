@@ -197,6 +197,15 @@ describe('OpenAPI contract', () => {
     expectDeclared(operationId, reply);
   });
 
+  it('leaves the MCP endpoint and the RFC 9728 documents out of the contract, on purpose (JSON-RPC and OAuth metadata, not REST)', async () => {
+    const document = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/mcp') || path.startsWith('/.well-known'))).toEqual([]);
+    // They exist all the same: the MCP endpoint refuses an anonymous caller with its challenge, the metadata answers.
+    const anonymous = await http().post(`/mcp/patients/${PATIENT}`).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect({ status: anonymous.status, challenge: anonymous.headers['www-authenticate'] }).toEqual({ status: 401, challenge: expect.stringMatching(/^Bearer resource_metadata=/) });
+    expect((await http().get('/.well-known/oauth-protected-resource/mcp')).status).toBe(200);
+  });
+
   it('exercised every operation of the document, each with a success', () => {
     const successes = [...operations.keys()].filter((id) => [...(exercised.get(id) ?? [])].some((status) => status < 300));
     expect(successes.sort()).toEqual([...operations.keys()].sort());
