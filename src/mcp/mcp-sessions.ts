@@ -76,7 +76,8 @@ export class McpSessions implements OnModuleDestroy {
       userId: caller.userId,
       patientId,
       breakGlassReason: access.breakGlassReason,
-      expiresAt: caller.tokenExpiresAt ?? Date.now(),
+      // The guard always knows the token's expiry; were it unknown, the longest lifetime a token may have.
+      expiresAt: caller.tokenExpiresAt ?? Date.now() + this.config.auth.maxTokenLifetimeSeconds * 1000,
       governance: { turnId: '', patientId, catalog, citations: new CitationIndex(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [], rowsRead: 0 },
       calls: 0,
       server,

@@ -24,6 +24,7 @@ const SOUTH_ONLY = 'south-asthma';
 const READS_WITHOUT_STAY = ['patient_encounters', 'patient_labs', 'care_gap_lookup', 'missing_data_check'];
 const PER_TOOL = 3;
 const PER_SESSION = 12;
+const SESSIONS_PER_USER = 3;
 type Row = Record<string, unknown>;
 
 /** MCP over Streamable HTTP against the real app, with the SDK's own Client. */
@@ -33,7 +34,7 @@ describe('MCP endpoint', () => {
   let baseUrl: string;
   const open: TestMcpClient[] = [];
   beforeAll(async () => {
-    sut = await createTestApp({ databaseUrl: database().url, env: { MCP_MAX_CALLS_PER_TOOL: String(PER_TOOL), MCP_MAX_CALLS_PER_SESSION: String(PER_SESSION) } });
+    sut = await createTestApp({ databaseUrl: database().url, env: { MCP_MAX_CALLS_PER_TOOL: String(PER_TOOL), MCP_MAX_CALLS_PER_SESSION: String(PER_SESSION), MCP_MAX_SESSIONS_PER_USER: String(SESSIONS_PER_USER) } });
     await sut.app.listen(0, '127.0.0.1');
     baseUrl = baseUrlOf(sut.app.getHttpServer());
   });
@@ -234,6 +235,13 @@ describe('MCP endpoint', () => {
     await expect(call(shortLived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
     const revived = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId: shortLived.transport.sessionId });
     await expect(call(revived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('keeps at most MCP_MAX_SESSIONS_PER_USER sessions per user, closing the oldest when another opens', async () => {
+    const sessions: TestMcpClient[] = [];
+    for (let i = 0; i <= SESSIONS_PER_USER; i += 1) sessions.push(await connect(i % 2 ? NO_STAY : WITH_STAY, 'dr.castellanos'));
+    await expect(call(sessions[0], 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+    for (const session of sessions.slice(1)) expect((await call(session, 'missing_data_check')).isError).toBeUndefined();
   });
 
   it('answers 401 with the WWW-Authenticate challenge, and serves the protected resource metadata it names', async () => {
