@@ -21,6 +21,8 @@ export interface AccessContext {
   channel: AuditChannel;
   /** The request's correlation id: every audit row an access leaves carries it. */
   correlationId: string | null;
+  /** The session the access belongs to (an MCP session): every audit row it leaves names it among its fields, `session:<id>`. */
+  sessionId?: string;
 }
 
 /** The context of a staff user's access over the REST API. */

@@ -65,14 +65,16 @@ export class McpSessions implements OnModuleDestroy {
    */
   async open(access: AccessContext, patientId: string): Promise<McpSession> {
     const caller = access.caller as Caller;
-    const { tools: available } = await this.phi.availableTools(access, patientId);
+    // The id is chosen now, so the audit row of the opening names the session it opened.
+    const id = randomUUID();
+    const { tools: available } = await this.phi.availableTools({ ...access, sessionId: id }, patientId);
     const catalog = agentTools((name) => this.phi.describeTool(name));
     const server = new Server(
       { name: 'vigil', version: '0.1.0' },
       { capabilities: { tools: {}, resources: {} }, instructions: sessionInstructions(catalog, available) },
     );
     const session: McpSession = {
-      id: '',
+      id,
       userId: caller.userId,
       patientId,
       breakGlassReason: access.breakGlassReason,
@@ -82,7 +84,7 @@ export class McpSessions implements OnModuleDestroy {
       calls: 0,
       server,
       transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => id,
         // One JSON answer per POST: no server-held streams to keep open or to end at token expiry.
         enableJsonResponse: true,
         onsessioninitialized: (id) => this.register(session, id),

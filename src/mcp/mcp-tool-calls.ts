@@ -67,6 +67,7 @@ export class McpToolCalls {
       breakGlassReason: session.breakGlassReason,
       channel: AuditChannel.Mcp,
       correlationId: request.correlationId,
+      sessionId: session.id,
     };
   }
 

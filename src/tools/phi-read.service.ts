@@ -178,7 +178,8 @@ export class PhiReadService {
       actorName: context.caller ? null : context.actorName,
       patientId,
       action: context.purpose,
-      fields: what.fields,
+      // An id acted on, like `proposal:<id>`: which session the access was part of.
+      fields: context.sessionId ? [...what.fields, `session:${context.sessionId}`] : what.fields,
       rowCount: what.rowCount,
       outcome: what.outcome,
       // A refused attempt keeps the reason it gave; a success only when the reason was what let it in.

@@ -57,6 +57,8 @@ describe('MCP endpoint', () => {
   const call = (mcp: TestMcpClient, name: string, args: Row = {}) => mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
   const auditOf = (correlationId: string) =>
     database().dataSource.query(`SELECT action, outcome, channel, patient_id AS "patientId", break_glass AS "breakGlass" FROM audit_events WHERE correlation_id = $1 ORDER BY id`, [correlationId]);
+  const sessionsAudited = async (correlationId: string) =>
+    ((await database().dataSource.query(`SELECT fields FROM audit_events WHERE correlation_id = $1`, [correlationId])) as { fields: string[] }[]).map((row) => row.fields.filter((field) => field.startsWith('session:')));
 
   /** fixtures/README.md, "feature_attribution at 2026-06-30": the patients with an index admission (deceased's only stay ended in death). */
   const INDEX_ADMISSION = new Set(['readmission-high-utilizer', 'aged-92', 'arabic-name']);
@@ -150,6 +152,9 @@ describe('MCP endpoint', () => {
 
   it('audits every call exactly once, on the mcp channel, with its correlation id, whatever its outcome', async () => {
     const mcp = await connect(WITH_STAY);
+    // The opening itself: one row naming the session and the tools the patient has data for.
+    const [opening] = await database().dataSource.query(`SELECT action, outcome, channel, fields FROM audit_events WHERE correlation_id = $1`, [mcp.correlationIds[0]]);
+    expect(opening).toEqual({ action: 'mcp.session.open', outcome: 'success', channel: 'mcp', fields: expect.arrayContaining(['tool:feature_attribution', `session:${mcp.transport.sessionId}`]) });
     const labs = await call(mcp, 'patient_labs');
     const citation = ((labs.structuredContent as { rows: Row[] }).rows[0] as Row).citation as string;
     const cases: [string, Row, { action: string; outcome: string }][] = [
@@ -164,6 +169,7 @@ describe('MCP endpoint', () => {
     for (const [name, args, expected] of cases) {
       const result = await call(mcp, name, args);
       expect({ name, rows: await auditOf(mcp.lastCorrelationId()) }).toEqual({ name, rows: [{ ...expected, channel: 'mcp', patientId: patientIdOf(WITH_STAY), breakGlass: false }] });
+      expect(await sessionsAudited(mcp.lastCorrelationId())).toEqual([[`session:${mcp.transport.sessionId}`]]);
       if (expected.outcome === 'success') expect(result.isError).toBeUndefined();
       else expect(result.isError).toBe(true);
     }
@@ -296,5 +302,5 @@ describe('MCP endpoint', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 30_000); // a node process starts (the CLI loads every command's modules)
 });
