@@ -17,6 +17,7 @@ import { patientIdOf, patients, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf } from '../setup/event-stream';
 import { connectMcp, TestMcpClient } from '../setup/mcp-client';
+import { TOOL_PATHS } from '../setup/tool-routes';
 
 const NO_STAY = 'complete-record';
 const WITH_STAY = 'readmission-high-utilizer';
@@ -101,6 +102,15 @@ describe('MCP endpoint', () => {
         expect((result.content as { text: string }[])[0].text).toContain('"sameInEveryRow"');
       }
       expect(JSON.stringify(result)).not.toMatch(/VGL-\d{6}/); // no MRN in the agent projection
+
+      // MCP never reads what REST may not: the same rows as the clinician's REST answer, no field it lacks.
+      const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item) => [key, String(item)])));
+      const rest = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(WITH_STAY)}/${TOOL_PATHS[name]}?${search}`).set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`);
+      expect(rest.status).toBe(200);
+      const fieldsOf = (rows: Row[]) => new Set(rows.flatMap((row) => Object.keys(row)));
+      const restFields = fieldsOf(rest.body.rows);
+      expect({ name, rowCount: rest.body.rowCount, extra: [...fieldsOf(expected.rows)].filter((field) => !restFields.has(field)) }).toEqual({ name, rowCount: expected.rowCount, extra: [] });
+      expect(Object.keys(expected.patient).filter((field) => !(field in rest.body.patient) && field !== 'handle')).toEqual([]);
     }
   });
 
