@@ -104,7 +104,7 @@ describe('MCP endpoint', () => {
       expect(JSON.stringify(result)).not.toMatch(/VGL-\d{6}/); // no MRN in the agent projection
 
       // MCP never reads what REST may not: the same rows as the clinician's REST answer, no field it lacks.
-      const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item) => [key, String(item)])));
+      const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item): [string, string] => [key, String(item)])));
       const rest = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(WITH_STAY)}/${TOOL_PATHS[name]}?${search}`).set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`);
       expect(rest.status).toBe(200);
       const fieldsOf = (rows: Row[]) => new Set(rows.flatMap((row) => Object.keys(row)));
