@@ -251,6 +251,13 @@ describe('MCP endpoint', () => {
     await expect(call(shortLived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
     const revived = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId: shortLived.transport.sessionId });
     await expect(call(revived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+
+    // DELETE ends a session at once (another user's DELETE is the same 404 and ends nothing).
+    await expect(other.transport.terminateSession()).rejects.toMatchObject({ code: 404 });
+    expect((await call(mcp, 'missing_data_check')).isError).toBeUndefined();
+    await mcp.transport.terminateSession();
+    const ended = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId });
+    await expect(call(ended, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
   });
 
   it('keeps at most MCP_MAX_SESSIONS_PER_USER sessions per user, closing the oldest when another opens', async () => {
