@@ -1,0 +1,158 @@
+import { BIGINT_RING, ExactRangeExceeded, IntegerEchelon, IntegerRing, NUMBER_RING } from './exact-echelon';
+import { ModularEchelon } from './modular-echelon';
+
+/**
+ * Primary and complementary cell suppression over linear functionals of the microcells. The rule
+ * (docs/population-counts.md): a count of 1–10 is never shown, and nothing withheld may be a
+ * linear combination of what is shown. Derivability is decided exactly: a withheld count is
+ * derivable iff its 0/1 vector over the microcells lies in the rational span of the shown ones.
+ */
+
+/** The smallest count shown; counts 1 to 10 are suppressed (CMS cell-size suppression policy). */
+export const SMALLEST_SHOWN_COUNT = 11;
+
+export type SuppressionRule = 'primary' | 'complementary';
+
+export interface SuppressionInput {
+  key: string;
+  value: number;
+  /** Indices of the microcells the count sums (ascending or not; no repeats). */
+  support: readonly number[];
+  /** False: a protected count no table shows; it must not be derivable when small, and is never a complement. */
+  published: boolean;
+  margin: boolean;
+  /** The table rows and columns it lies on; a complement on a shared line is preferred. */
+  lines: ReadonlySet<string>;
+}
+
+export const isSmall = (value: number) => value >= 1 && value < SMALLEST_SHOWN_COUNT;
+
+/** Suppressed published keys and why; every other published key is shown. */
+export function suppressCells(quantities: readonly SuppressionInput[]): Map<string, SuppressionRule> {
+  const decided = new Map<string, SuppressionRule>();
+  for (const quantity of quantities) if (quantity.published && isSmall(quantity.value)) decided.set(quantity.key, 'primary');
+  for (const component of components(quantities)) {
+    let complements: string[];
+    try {
+      complements = complementsOf(component, decided, NUMBER_RING);
+    } catch (error) {
+      if (!(error instanceof ExactRangeExceeded)) throw error;
+      complements = complementsOf(component, decided, BIGINT_RING);
+    }
+    for (const key of complements) decided.set(key, 'complementary');
+  }
+  return decided;
+}
+
+/** Quantities that share no microcell cannot inform each other: each group is solved on its own. */
+function components(quantities: readonly SuppressionInput[]): SuppressionInput[][] {
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let root = x;
+    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root) as number;
+    parent.set(x, root);
+    return root;
+  };
+  for (const { support } of quantities) {
+    for (const cell of support) if (!parent.has(cell)) parent.set(cell, cell);
+    for (let i = 1; i < support.length; i += 1) parent.set(find(support[i]), find(support[0]));
+  }
+  const groups = new Map<number, SuppressionInput[]>();
+  for (const quantity of quantities) {
+    if (quantity.support.length === 0) continue;
+    const root = find(quantity.support[0]);
+    groups.set(root, [...(groups.get(root) ?? []), quantity]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Suppresses complements in one component until no withheld count (suppressed, or protected and
+ * small) is derivable. Each round: an exact echelon basis of the shown counts decides which
+ * withheld count is derivable (the first one, in publication order); a basis mod p finds one
+ * derivation of it, and the preferred shown count that derivation uses becomes a complement.
+ * Every round withholds one more non-zero count, so it ends (at worst with all of them withheld).
+ */
+function complementsOf<T>(component: readonly SuppressionInput[], primary: ReadonlyMap<string, SuppressionRule>, ring: IntegerRing<T>): string[] {
+  const { width, vectorOf } = restrictToPivotColumns(component, ring);
+  const complements = new Set<string>();
+  const suppressed = (q: SuppressionInput) => primary.has(q.key) || complements.has(q.key);
+  for (;;) {
+    const shown = component.filter((q) => q.published && !suppressed(q));
+    const withheld = component.filter((q) => suppressed(q) || (!q.published && isSmall(q.value)));
+    const exact = new IntegerEchelon(ring, width);
+    for (const q of shown) exact.insert(vectorOf(q));
+    const target = withheld.find((q) => exact.spans(vectorOf(q)));
+    if (!target) return [...complements];
+    complements.add(preferredComplement(target, derivationCandidates(target, shown, width, vectorOf)).key);
+  }
+}
+
+/**
+ * The shown counts one derivation of the target uses (found mod p: a choice, not a decision). If
+ * the modular basis misses the derivation the exact one found, every shown count that shares a
+ * microcell with the target is a candidate; either way each round withholds one more count.
+ */
+function derivationCandidates(
+  target: SuppressionInput,
+  shown: readonly SuppressionInput[],
+  width: number,
+  vectorOf: (q: SuppressionInput) => number[],
+): SuppressionInput[] {
+  const guide = new ModularEchelon(width, shown.length);
+  shown.forEach((q, position) => guide.insert(vectorOf(q), position));
+  const used = guide.derivation(vectorOf(target));
+  if (used && used.length > 0) return used.map((position) => shown[position]);
+  const cells = new Set(target.support);
+  const overlapping = shown.filter((q) => q.support.some((cell) => cells.has(cell)));
+  return overlapping.length > 0 ? overlapping : [...shown];
+}
+
+/** Same row or column as the withheld count first, inner cells before totals, then the smallest count. */
+function preferredComplement(target: SuppressionInput, candidates: readonly SuppressionInput[]): SuppressionInput {
+  const rank = (q: SuppressionInput): [number, number, number] => {
+    const sharesLine = [...q.lines].some((line) => target.lines.has(line));
+    return [sharesLine ? 0 : 1, q.margin ? 1 : 0, q.value];
+  };
+  let best = candidates[0];
+  for (const candidate of candidates.slice(1)) {
+    const [a, b] = [rank(candidate), rank(best)];
+    if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = candidate;
+  }
+  return best;
+}
+
+/**
+ * Every count is a vector over the component's microcells, and all of them lie in one span of
+ * dimension r (at most the number of counts). An echelon basis of that span has r pivot columns on
+ * which it is triangular, so restricting every vector to those columns is one-to-one on the span:
+ * "v lies in the span of S" keeps its answer for every v and S within it. Done once per component,
+ * it shrinks each round's work from thousands of microcells to at most a few hundred columns.
+ */
+function restrictToPivotColumns<T>(component: readonly SuppressionInput[], ring: IntegerRing<T>) {
+  const cells = [...new Set(component.flatMap((q) => q.support))].sort((a, b) => a - b);
+  const column = new Map(cells.map((cell, index) => [cell, index]));
+  const full = (q: SuppressionInput) => {
+    const vector = new Array<number>(cells.length).fill(0);
+    for (const cell of q.support) vector[column.get(cell) as number] = 1;
+    return vector;
+  };
+  const span = new IntegerEchelon(ring, cells.length);
+  for (const q of component) span.insert(full(q));
+  const pivots = span.pivotColumns().map((index) => cells[index]);
+  const pivotPosition = new Map(pivots.map((cell, index) => [cell, index]));
+  const cache = new Map<string, number[]>();
+  const vectorOf = (q: SuppressionInput) => {
+    let vector = cache.get(q.key);
+    if (!vector) {
+      vector = new Array<number>(pivots.length).fill(0);
+      for (const cell of q.support) {
+        const position = pivotPosition.get(cell);
+        if (position !== undefined) vector[position] = 1;
+      }
+      cache.set(q.key, vector);
+    }
+    return vector;
+  };
+  return { width: pivots.length, vectorOf };
+}

@@ -1,0 +1,148 @@
+/**
+ * Exact reduced row echelon form over the integers (fraction-free Gauss–Jordan), the one place the
+ * counts publisher does linear algebra. Nothing here rounds: values are JavaScript numbers while
+ * every intermediate is a safe integer (checked at each step) and BigInt otherwise, so "is this
+ * vector in the span of those" is answered exactly over the rationals.
+ */
+
+/** A number left the range where doubles are exact integers; the caller redoes the work on BigInt. */
+export class ExactRangeExceeded extends Error {
+  constructor() {
+    super('an intermediate value left the safe-integer range');
+  }
+}
+
+/** The integer operations the elimination needs, on one representation. */
+export interface IntegerRing<T> {
+  readonly zero: T;
+  readonly one: T;
+  of(value: number): T;
+  isZero(value: T): boolean;
+  /** a·x − b·y, exactly. */
+  combine(a: T, x: T, b: T, y: T): T;
+  /** a / b for a multiple a of b. */
+  divide(a: T, b: T): T;
+  /** Sign of |a| − |b|. */
+  compareMagnitude(a: T, b: T): number;
+}
+
+/** Sylvester's identity makes every division exact; a remainder would be a bug here, not in the data. */
+function exactQuotient<T>(a: T, b: T, remainder: T, zero: T, quotient: T): T {
+  if (remainder !== zero) throw new Error('inexact division in the integer echelon');
+  return quotient;
+}
+
+function checked(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new ExactRangeExceeded();
+  return value;
+}
+
+/** Safe integers in doubles; every product and difference is checked, so a result is never rounded. */
+export const NUMBER_RING: IntegerRing<number> = {
+  zero: 0,
+  one: 1,
+  of: (value) => checked(value),
+  isZero: (value) => value === 0,
+  combine: (a, x, b, y) => checked(checked(a * x) - checked(b * y)),
+  divide: (a, b) => exactQuotient(a, b, a % b, 0, checked(a / b)),
+  compareMagnitude: (a, b) => Math.abs(a) - Math.abs(b),
+};
+
+export const BIGINT_RING: IntegerRing<bigint> = {
+  zero: 0n,
+  one: 1n,
+  of: (value) => BigInt(value),
+  isZero: (value) => value === 0n,
+  combine: (a, x, b, y) => a * x - b * y,
+  divide: (a, b) => exactQuotient(a, b, a % b, 0n, a / b),
+  compareMagnitude(a, b) {
+    const [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
+};
+
+interface EchelonRow<T> {
+  pivot: number;
+  vector: T[];
+}
+
+/**
+ * A reduced echelon basis of the vectors inserted so far (all of length `width`), kept
+ * fraction-free in the way of Bareiss: every row has the same value `d` at its own pivot and 0 at
+ * the others' pivots, where d is the determinant of the basis restricted to its pivot columns. By
+ * Sylvester's identity every entry is then a minor of the inserted vectors, so the integers stay as
+ * small as the data's own determinants (for 0/1 tables, small) instead of growing with each step.
+ */
+export class IntegerEchelon<T> {
+  private readonly rows: EchelonRow<T>[] = [];
+  private readonly isPivot: Uint8Array;
+  private denominator: T;
+
+  constructor(
+    private readonly ring: IntegerRing<T>,
+    private readonly width: number,
+  ) {
+    this.isPivot = new Uint8Array(width);
+    this.denominator = ring.one;
+  }
+
+  get rank(): number {
+    return this.rows.length;
+  }
+
+  /** The pivot columns, ascending: restricted to them, the span of the inserted vectors keeps its dimension. */
+  pivotColumns(): number[] {
+    return this.rows.map((row) => row.pivot).sort((a, b) => a - b);
+  }
+
+  /** Adds a vector; returns whether it was independent of those inserted before it. */
+  insert(vector: readonly number[]): boolean {
+    const { ring } = this;
+    const reduced = this.eliminate(vector);
+    const pivot = this.smallestEntry(reduced);
+    if (pivot < 0) return false;
+    const next = reduced[pivot];
+    // Old rows: (next·row − row[pivot]·reduced) / d, an exact division (Sylvester's identity).
+    const sameDenominator = ring.isZero(ring.combine(ring.one, next, ring.one, this.denominator));
+    for (const row of this.rows) {
+      const factor = row.vector[pivot];
+      if (ring.isZero(factor) && sameDenominator) continue;
+      for (let j = 0; j < this.width; j += 1) {
+        if (ring.isZero(row.vector[j]) && ring.isZero(reduced[j])) continue;
+        row.vector[j] = ring.divide(ring.combine(next, row.vector[j], factor, reduced[j]), this.denominator);
+      }
+    }
+    this.rows.push({ pivot, vector: reduced });
+    this.isPivot[pivot] = 1;
+    this.denominator = next;
+    return true;
+  }
+
+  /** Whether the vector is a rational linear combination of the inserted ones. */
+  spans(vector: readonly number[]): boolean {
+    return this.eliminate(vector).every((value) => this.ring.isZero(value));
+  }
+
+  /** d·v − Σ v[pivot]·row: zero at every pivot; zero everywhere iff v lies in the span. */
+  private eliminate(input: readonly number[]): T[] {
+    const { ring } = this;
+    const vector = input.map((value) => ring.combine(this.denominator, ring.of(value), ring.zero, ring.zero));
+    for (const row of this.rows) {
+      const factor = ring.of(input[row.pivot]);
+      if (ring.isZero(factor)) continue;
+      for (let j = 0; j < this.width; j += 1) if (!ring.isZero(row.vector[j])) vector[j] = ring.combine(ring.one, vector[j], factor, row.vector[j]);
+    }
+    return vector;
+  }
+
+  /** The non-pivot column whose entry is smallest in magnitude (it becomes the next determinant), or −1. */
+  private smallestEntry(vector: readonly T[]): number {
+    const { ring } = this;
+    let best = -1;
+    for (let j = 0; j < this.width; j += 1) {
+      if (ring.isZero(vector[j])) continue;
+      if (best < 0 || ring.compareMagnitude(vector[j], vector[best]) < 0) best = j;
+    }
+    return best;
+  }
+}
