@@ -29,9 +29,10 @@ export const isSmall = (value: number) => value >= 1 && value < SMALLEST_SHOWN_C
 
 /** Suppressed published keys and why; every other published key is shown. */
 export function suppressCells(quantities: readonly SuppressionInput[]): Map<string, SuppressionRule> {
+  const groups = sameSums(quantities);
   const decided = new Map<string, SuppressionRule>();
-  for (const quantity of quantities) if (quantity.published && isSmall(quantity.value)) decided.set(quantity.key, 'primary');
-  for (const component of components(quantities)) {
+  for (const group of groups) if (group.published && isSmall(group.value)) decided.set(group.key, 'primary');
+  for (const component of components(groups)) {
     let complements: string[];
     try {
       complements = complementsOf(component, decided, NUMBER_RING);
@@ -41,11 +42,42 @@ export function suppressCells(quantities: readonly SuppressionInput[]): Map<stri
     }
     for (const key of complements) decided.set(key, 'complementary');
   }
-  return decided;
+  const byQuantity = new Map<string, SuppressionRule>();
+  for (const group of groups) {
+    const rule = decided.get(group.key);
+    if (rule) for (const member of group.members) if (member.published) byQuantity.set(member.key, rule);
+  }
+  return byQuantity;
+}
+
+interface SameSum extends SuppressionInput {
+  members: SuppressionInput[];
+}
+
+/**
+ * Counts over the same microcells are one number to an analyst, whatever table shows them (when
+ * everyone in a measure is 40–49, that band's cells are the status totals): they are shown or
+ * withheld together. A group is a total if any member is, and lies on every member's lines.
+ */
+function sameSums(quantities: readonly SuppressionInput[]): SameSum[] {
+  const groups = new Map<string, SameSum>();
+  for (const quantity of quantities) {
+    const key = [...quantity.support].sort((a, b) => a - b).join(',');
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { ...quantity, key, lines: new Set(quantity.lines), members: [quantity] });
+      continue;
+    }
+    group.members.push(quantity);
+    group.published ||= quantity.published;
+    group.margin ||= quantity.margin;
+    for (const line of quantity.lines) (group.lines as Set<string>).add(line);
+  }
+  return [...groups.values()];
 }
 
 /** Quantities that share no microcell cannot inform each other: each group is solved on its own. */
-function components(quantities: readonly SuppressionInput[]): SuppressionInput[][] {
+function components(quantities: readonly SameSum[]): SameSum[][] {
   const parent = new Map<number, number>();
   const find = (x: number): number => {
     let root = x;
@@ -57,7 +89,7 @@ function components(quantities: readonly SuppressionInput[]): SuppressionInput[]
     for (const cell of support) if (!parent.has(cell)) parent.set(cell, cell);
     for (let i = 1; i < support.length; i += 1) parent.set(find(support[i]), find(support[0]));
   }
-  const groups = new Map<number, SuppressionInput[]>();
+  const groups = new Map<number, SameSum[]>();
   for (const quantity of quantities) {
     if (quantity.support.length === 0) continue;
     const root = find(quantity.support[0]);
@@ -73,10 +105,10 @@ function components(quantities: readonly SuppressionInput[]): SuppressionInput[]
  * derivation of it, and the preferred shown count that derivation uses becomes a complement.
  * Every round withholds one more non-zero count, so it ends (at worst with all of them withheld).
  */
-function complementsOf<T>(component: readonly SuppressionInput[], primary: ReadonlyMap<string, SuppressionRule>, ring: IntegerRing<T>): string[] {
+function complementsOf<T>(component: readonly SameSum[], primary: ReadonlyMap<string, SuppressionRule>, ring: IntegerRing<T>): string[] {
   const { width, vectorOf } = restrictToPivotColumns(component, ring);
   const complements = new Set<string>();
-  const suppressed = (q: SuppressionInput) => primary.has(q.key) || complements.has(q.key);
+  const suppressed = (q: SameSum) => primary.has(q.key) || complements.has(q.key);
   for (;;) {
     const shown = component.filter((q) => q.published && !suppressed(q));
     const withheld = component.filter((q) => suppressed(q) || (!q.published && isSmall(q.value)));
@@ -93,12 +125,7 @@ function complementsOf<T>(component: readonly SuppressionInput[], primary: Reado
  * the modular basis misses the derivation the exact one found, every shown count that shares a
  * microcell with the target is a candidate; either way each round withholds one more count.
  */
-function derivationCandidates(
-  target: SuppressionInput,
-  shown: readonly SuppressionInput[],
-  width: number,
-  vectorOf: (q: SuppressionInput) => number[],
-): SuppressionInput[] {
+function derivationCandidates(target: SameSum, shown: readonly SameSum[], width: number, vectorOf: (q: SuppressionInput) => number[]): SameSum[] {
   const guide = new ModularEchelon(width, shown.length);
   shown.forEach((q, position) => guide.insert(vectorOf(q), position));
   const used = guide.derivation(vectorOf(target));
@@ -108,19 +135,28 @@ function derivationCandidates(
   return overlapping.length > 0 ? overlapping : [...shown];
 }
 
-/** Same row or column as the withheld count first, inner cells before totals, then the smallest count. */
-function preferredComplement(target: SuppressionInput, candidates: readonly SuppressionInput[]): SuppressionInput {
-  const rank = (q: SuppressionInput): [number, number, number] => {
-    const sharesLine = [...q.lines].some((line) => target.lines.has(line));
-    return [sharesLine ? 0 : 1, q.margin ? 1 : 0, q.value];
+/**
+ * The complement that costs least: an inner cell before a total; on the withheld count's own row or
+ * column, else in its table, before anywhere else; shown in fewest places (a number several tables
+ * share is withheld from all of them); then the smallest count.
+ */
+function preferredComplement(target: SameSum, candidates: readonly SameSum[]): SameSum {
+  const tables = new Set([...target.lines].map(tableOf));
+  const cost = (q: SameSum): number[] => {
+    const affinity = [...q.lines].some((line) => target.lines.has(line)) ? 0 : [...q.lines].some((line) => tables.has(tableOf(line))) ? 1 : 2;
+    return [q.margin ? 1 : 0, affinity, q.members.filter((member) => member.published).length, q.value];
   };
   let best = candidates[0];
+  let bestCost = cost(best);
   for (const candidate of candidates.slice(1)) {
-    const [a, b] = [rank(candidate), rank(best)];
-    if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = candidate;
+    const candidateCost = cost(candidate);
+    const order = candidateCost.map((value, i) => value - bestCost[i]).find((difference) => difference !== 0) ?? 0;
+    if (order < 0) [best, bestCost] = [candidate, candidateCost];
   }
   return best;
 }
+
+const tableOf = (line: string) => line.slice(0, line.indexOf('|'));
 
 /**
  * Every count is a vector over the component's microcells, and all of them lie in one span of

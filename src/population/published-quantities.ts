@@ -1,4 +1,4 @@
-import { AGE_BANDS, GAP_STATUSES, KNOWN_REASON_CLASSES, Microcell, isAgeBand, isGapStatus, teamSetOf } from './microcells';
+import { AGE_BANDS, GAP_STATUSES, KNOWN_REASON_CLASSES, Microcell, isAgeBand, isGapStatus, microcellKey, teamSetOf } from './microcells';
 
 /**
  * The fixed publication: which tables exist, which numbers they hold, and for each number the
@@ -31,7 +31,7 @@ export interface Quantity {
   published: boolean;
   /** A row total, column total or grand total somewhere (preferred last as a complementary suppression). */
   margin: boolean;
-  /** The table rows and columns it lies on, `table|row|label` or `table|column|label`. */
+  /** The table rows and columns it lies on, `table|row|label` or `table|column|label` (label `total` for the margins). */
   lines: Set<string>;
 }
 
@@ -108,7 +108,12 @@ function validate(cells: readonly Microcell[]): void {
 export function buildPublication(input: readonly Microcell[], domains: StrataDomains = {}): Publication {
   validate(input);
   // A combination nobody has adds nothing to any sum; leaving it out keeps every support non-redundant.
-  const cells = input.filter((cell) => cell.count > 0);
+  // Sorted, so the choice of complements does not depend on the order the caller listed them in.
+  const cells = input
+    .filter((cell) => cell.count > 0)
+    .map((cell) => ({ cell, key: microcellKey(cell) }))
+    .sort((a, b) => byCodePoint(a.key, b.key))
+    .map(({ cell }) => cell);
   const quantities = new Map<string, Quantity>();
   const quantity = (predicate: CountPredicate, published: boolean): Quantity => {
     const key = predicateKey(predicate);
@@ -146,8 +151,9 @@ export function buildPublication(input: readonly Microcell[], domains: StrataDom
       if (!wanted) return null;
       const found = quantity(wanted, true);
       found.margin ||= margin;
-      if (row !== null) found.lines.add(`${id}|row|${row}`);
-      if (column !== null) found.lines.add(`${id}|column|${column}`);
+      // Totals lie on the table's total row and total column, as they are printed.
+      found.lines.add(`${id}|row|${row ?? 'total'}`);
+      found.lines.add(`${id}|column|${column ?? 'total'}`);
       return found.key;
     };
     const columnTotals = columns.map((column) => place(null, column, true));
