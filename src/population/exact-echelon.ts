@@ -22,6 +22,7 @@ export interface IntegerRing<T> {
   combine(a: T, x: T, b: T, y: T): T;
   /** a / b for a multiple a of b. */
   divide(a: T, b: T): T;
+  isNegative(value: T): boolean;
   /** Sign of |a| − |b|. */
   compareMagnitude(a: T, b: T): number;
 }
@@ -43,6 +44,7 @@ export const NUMBER_RING: IntegerRing<number> = {
   one: 1,
   of: (value) => checked(value),
   isZero: (value) => value === 0,
+  isNegative: (value) => value < 0,
   combine: (a, x, b, y) => checked(checked(a * x) - checked(b * y)),
   divide: (a, b) => exactQuotient(a, b, a % b, 0, checked(a / b)),
   compareMagnitude: (a, b) => Math.abs(a) - Math.abs(b),
@@ -53,6 +55,7 @@ export const BIGINT_RING: IntegerRing<bigint> = {
   one: 1n,
   of: (value) => BigInt(value),
   isZero: (value) => value === 0n,
+  isNegative: (value) => value < 0n,
   combine: (a, x, b, y) => a * x - b * y,
   divide: (a, b) => exactQuotient(a, b, a % b, 0n, a / b),
   compareMagnitude(a, b) {
@@ -101,14 +104,17 @@ export class IntegerEchelon<T> {
     const reduced = this.eliminate(vector);
     const pivot = this.smallestEntry(reduced);
     if (pivot < 0) return false;
+    // Keep d positive: negating the new row keeps every division below exact.
+    if (ring.isNegative(reduced[pivot])) for (let j = 0; j < this.width; j += 1) reduced[j] = ring.combine(ring.zero, ring.zero, ring.one, reduced[j]);
     const next = reduced[pivot];
+    const rescale = !ring.isZero(ring.combine(ring.one, next, ring.one, this.denominator));
     // Old rows: (next·row − row[pivot]·reduced) / d, an exact division (Sylvester's identity).
-    const sameDenominator = ring.isZero(ring.combine(ring.one, next, ring.one, this.denominator));
+    // A row without an entry in the new pivot column changes only by next/d, often 1.
     for (const row of this.rows) {
       const factor = row.vector[pivot];
-      if (ring.isZero(factor) && sameDenominator) continue;
+      if (ring.isZero(factor) && !rescale) continue;
       for (let j = 0; j < this.width; j += 1) {
-        if (ring.isZero(row.vector[j]) && ring.isZero(reduced[j])) continue;
+        if (ring.isZero(reduced[j]) && ring.isZero(row.vector[j])) continue;
         row.vector[j] = ring.divide(ring.combine(next, row.vector[j], factor, reduced[j]), this.denominator);
       }
     }

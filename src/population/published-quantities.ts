@@ -73,24 +73,33 @@ export function predicateKey(predicate: CountPredicate): string {
   return JSON.stringify([measureId, careTeam ?? null, careTeamSet ?? null, ageBand ?? null, sex ?? null, status ?? null, reasonClass ?? null]);
 }
 
-/** Every predicate a microcell satisfies among those the publication (and its protected counts) uses. */
-function predicatesOf(cell: Microcell): CountPredicate[] {
-  const m = cell.measureId;
-  const { status, reasonClass, ageBand, sex } = cell;
-  const careTeamSet = teamSetOf(cell.careTeams);
-  return [
-    { measureId: m },
-    { measureId: m, status },
-    { measureId: m, reasonClass },
-    { measureId: m, status, reasonClass },
-    { measureId: m, ageBand },
-    { measureId: m, ageBand, status },
-    { measureId: m, sex },
-    { measureId: m, sex, status },
-    ...careTeamSet.flatMap((careTeam) => [{ measureId: m, careTeam }, { measureId: m, careTeam, status }]),
-    { measureId: m, careTeamSet },
-    { measureId: m, careTeamSet, status },
-  ];
+type Field = 'careTeam' | 'careTeamSet' | 'ageBand' | 'sex' | 'status' | 'reasonClass';
+
+/**
+ * The kinds of count, by the fields they fix besides the measure: every one the tables show, and
+ * the exact care-team sets they protect. A microcell is in one count of each kind (one per team
+ * for `careTeam`).
+ */
+const COUNT_KINDS: readonly (readonly Field[])[] = [
+  [], ['status'], ['reasonClass'], ['status', 'reasonClass'], ['ageBand'], ['ageBand', 'status'], ['sex'], ['sex', 'status'],
+  ['careTeam'], ['careTeam', 'status'], ['careTeamSet'], ['careTeamSet', 'status'],
+];
+
+/** Nested maps measure → field values → quantity, one per kind: a lookup per microcell without building a key. */
+class KindIndex {
+  private readonly root = new Map<string, unknown>();
+
+  find(path: readonly string[], create: () => Quantity): Quantity {
+    let node = this.root;
+    for (let i = 0; i < path.length - 1; i += 1) {
+      let child = node.get(path[i]) as Map<string, unknown> | undefined;
+      if (!child) node.set(path[i], (child = new Map()));
+      node = child;
+    }
+    let found = node.get(path[path.length - 1]) as Quantity | undefined;
+    if (!found) node.set(path[path.length - 1], (found = create()));
+    return found;
+  }
 }
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -192,12 +201,20 @@ export function buildPublication(input: readonly Microcell[], domains: StrataDom
     }));
   }
 
+  const indexes = COUNT_KINDS.map(() => new KindIndex());
   cells.forEach((cell, index) => {
-    for (const predicate of predicatesOf(cell)) {
-      const found = quantity(predicate, false);
-      found.support.push(index);
-      found.value += cell.count;
-    }
+    const careTeamSet = teamSetOf(cell.careTeams);
+    const setLabel = JSON.stringify(careTeamSet);
+    COUNT_KINDS.forEach((kind, k) => {
+      for (const careTeam of kind.includes('careTeam') ? careTeamSet : ['']) {
+        const value = (field: Field) => (field === 'careTeam' ? careTeam : field === 'careTeamSet' ? setLabel : cell[field]);
+        const found = indexes[k].find([cell.measureId, ...kind.map(value)], () =>
+          quantity({ measureId: cell.measureId, ...Object.fromEntries(kind.map((field) => [field, field === 'careTeamSet' ? careTeamSet : value(field)])) }, false),
+        );
+        found.support.push(index);
+        found.value += cell.count;
+      }
+    });
   });
   return { quantities: [...quantities.values()], tables };
 }
