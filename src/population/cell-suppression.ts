@@ -27,15 +27,18 @@ export interface SuppressionInput {
 
 export const isSmall = (value: number) => value >= 1 && value < SMALLEST_SHOWN_COUNT;
 
-/** Suppressed published keys and why; every other published key is shown. */
-export function suppressCells(quantities: readonly SuppressionInput[]): Map<string, SuppressionRule> {
+/**
+ * Suppressed published keys and why; every other published key is shown. `arithmetic` is for
+ * tests: by default numbers, and BigInt for a measure where a number would leave the exact range.
+ */
+export function suppressCells(quantities: readonly SuppressionInput[], arithmetic: 'number-then-bigint' | 'bigint' = 'number-then-bigint'): Map<string, SuppressionRule> {
   const groups = sameSums(quantities);
   const decided = new Map<string, SuppressionRule>();
   for (const group of groups) if (group.published && isSmall(group.value)) decided.set(group.key, 'primary');
   for (const component of components(groups)) {
     let complements: string[];
     try {
-      complements = complementsOf(component, decided, NUMBER_RING);
+      complements = arithmetic === 'bigint' ? complementsOf(component, decided, BIGINT_RING) : complementsOf(component, decided, NUMBER_RING);
     } catch (error) {
       if (!(error instanceof ExactRangeExceeded)) throw error;
       complements = complementsOf(component, decided, BIGINT_RING);
@@ -93,7 +96,9 @@ function components(quantities: readonly SameSum[]): SameSum[][] {
   for (const quantity of quantities) {
     if (quantity.support.length === 0) continue;
     const root = find(quantity.support[0]);
-    groups.set(root, [...(groups.get(root) ?? []), quantity]);
+    const group = groups.get(root);
+    if (group) group.push(quantity);
+    else groups.set(root, [quantity]);
   }
   return [...groups.values()];
 }
@@ -160,8 +165,8 @@ const tableOf = (line: string) => line.slice(0, line.indexOf('|'));
 
 /**
  * Every count is a vector over the component's microcells, and all of them lie in one span of
- * dimension r (at most the number of counts). An echelon basis of that span has r pivot columns on
- * which it is triangular, so restricting every vector to those columns is one-to-one on the span:
+ * dimension r (at most the number of counts). The reduced echelon basis of that span is d times the
+ * identity on its r pivot columns, so restricting every vector to those columns is one-to-one on the span:
  * "v lies in the span of S" keeps its answer for every v and S within it. Done once per component,
  * it shrinks each round's work from thousands of microcells to at most a few hundred columns.
  */

@@ -53,7 +53,7 @@ describe('microcells', () => {
 
     it.each<[string, Partial<PatientMeasureRow>]>([
       ['team set', { careTeams: ['north', 'south'] }],
-      ['no team', { careTeams: [] }],
+      ['team set (none)', { careTeams: [] }],
       ['age band', { age: 60 }],
       ['sex', { sex: 'male' }],
       ['measure', { measureId: 'CMS122' }],

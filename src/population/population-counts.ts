@@ -57,9 +57,13 @@ export const SUPPRESSION_POLICY = {
 } as const;
 
 /** Builds the fixed tables from one period's microcells and applies primary and complementary suppression. */
-export function publishPopulationCounts(microcells: readonly Microcell[], domains: StrataDomains = {}): PopulationCounts {
+export function publishPopulationCounts(
+  microcells: readonly Microcell[],
+  domains: StrataDomains = {},
+  arithmetic?: Parameters<typeof suppressCells>[1],
+): PopulationCounts {
   const { quantities, tables } = buildPublication(microcells, domains);
-  const suppressed = suppressCells(quantities);
+  const suppressed = suppressCells(quantities, arithmetic);
   const value = new Map(quantities.map((q) => [q.key, q.value]));
   const show = (key: string): PublishedCount => {
     const rule = suppressed.get(key);
