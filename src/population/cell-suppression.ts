@@ -106,33 +106,58 @@ function components(quantities: readonly SameSum[]): SameSum[][] {
 /**
  * Suppresses complements in one component until no withheld count (suppressed, or protected and
  * small) is derivable. Each round: an exact echelon basis of the shown counts decides which
- * withheld count is derivable (the first one, in publication order); a basis mod p finds one
- * derivation of it, and the preferred shown count that derivation uses becomes a complement.
- * Every round withholds one more non-zero count, so it ends (at worst with all of them withheld).
+ * withheld counts are derivable; for each, a basis mod p finds one derivation, and the preferred
+ * shown count that derivation uses becomes a complement. Every round withholds at least one more
+ * non-zero count, so it ends (at worst with all of them withheld); then complements that turned
+ * out redundant are shown again.
  */
 function complementsOf<T>(component: readonly SameSum[], primary: ReadonlyMap<string, SuppressionRule>, ring: IntegerRing<T>): string[] {
   const { width, vectorOf } = restrictToPivotColumns(component, ring);
   const complements = new Set<string>();
   const suppressed = (q: SameSum) => primary.has(q.key) || complements.has(q.key);
-  for (;;) {
+  /** The withheld counts the shown ones determine (in publication order; with `all` false, only the first). */
+  const derivable = (all: boolean) => {
     const shown = component.filter((q) => q.published && !suppressed(q));
-    const withheld = component.filter((q) => suppressed(q) || (!q.published && isSmall(q.value)));
     const exact = new IntegerEchelon(ring, width);
     for (const q of shown) exact.insert(vectorOf(q));
-    const target = withheld.find((q) => exact.spans(vectorOf(q)));
-    if (!target) return [...complements];
-    complements.add(preferredComplement(target, derivationCandidates(target, shown, width, vectorOf)).key);
+    const targets: SameSum[] = [];
+    for (const q of component) {
+      if (!(suppressed(q) || (!q.published && isSmall(q.value))) || !exact.spans(vectorOf(q))) continue;
+      targets.push(q);
+      if (!all) break;
+    }
+    return { shown, targets };
+  };
+  for (let round = derivable(true); round.targets.length > 0; round = derivable(true)) {
+    // One complement per derivable count, skipping a count whose derivation already lost a number
+    // this round (the next round sees whether it is still derivable).
+    const guide = new ModularEchelon(width, round.shown.length);
+    round.shown.forEach((q, position) => guide.insert(vectorOf(q), position));
+    const chosen = new Set<string>();
+    for (const target of round.targets) {
+      const candidates = derivationCandidates(target, guide, round.shown, vectorOf);
+      if (candidates.some((q) => chosen.has(q.key))) continue;
+      chosen.add(preferredComplement(target, candidates).key);
+    }
+    for (const key of chosen) complements.add(key);
   }
+  // Several complements chosen in one round, or early ones, can be made unnecessary by others: show
+  // each again, largest first, wherever that leaves nothing withheld derivable. No single
+  // complement is then redundant.
+  const byValue = component.filter((q) => complements.has(q.key)).sort((a, b) => b.value - a.value);
+  for (const q of byValue) {
+    complements.delete(q.key);
+    if (derivable(false).targets.length > 0) complements.add(q.key);
+  }
+  return [...complements];
 }
 
 /**
  * The shown counts one derivation of the target uses (found mod p: a choice, not a decision). If
  * the modular basis misses the derivation the exact one found, every shown count that shares a
- * microcell with the target is a candidate; either way each round withholds one more count.
+ * microcell with the target is a candidate; either way each round withholds at least one more count.
  */
-function derivationCandidates(target: SameSum, shown: readonly SameSum[], width: number, vectorOf: (q: SuppressionInput) => number[]): SameSum[] {
-  const guide = new ModularEchelon(width, shown.length);
-  shown.forEach((q, position) => guide.insert(vectorOf(q), position));
+function derivationCandidates(target: SameSum, guide: ModularEchelon, shown: readonly SameSum[], vectorOf: (q: SuppressionInput) => number[]): SameSum[] {
   const used = guide.derivation(vectorOf(target));
   if (used && used.length > 0) return used.map((position) => shown[position]);
   const cells = new Set(target.support);

@@ -124,9 +124,21 @@ export class IntegerEchelon<T> {
     return true;
   }
 
-  /** Whether the vector is a rational linear combination of the inserted ones. */
+  /**
+   * Whether the vector is a rational linear combination of the inserted ones: d·v − Σ v[pivot]·row
+   * is zero at every pivot by construction, so only the other columns are computed, one at a time,
+   * stopping at the first that is not zero.
+   */
   spans(vector: readonly number[]): boolean {
-    return this.eliminate(vector).every((value) => this.ring.isZero(value));
+    const { ring } = this;
+    const used = this.rows.filter((row) => vector[row.pivot] !== 0).map((row) => ({ factor: ring.of(vector[row.pivot]), entries: row.vector }));
+    for (let j = 0; j < this.width; j += 1) {
+      if (this.isPivot[j]) continue;
+      let value = ring.combine(this.denominator, ring.of(vector[j]), ring.zero, ring.zero);
+      for (const { factor, entries } of used) value = ring.combine(ring.one, value, factor, entries[j]);
+      if (!ring.isZero(value)) return false;
+    }
+    return true;
   }
 
   /** d·v − Σ v[pivot]·row: zero at every pivot; zero everywhere iff v lies in the span. */
