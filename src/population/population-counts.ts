@@ -42,8 +42,11 @@ export const SUPPRESSION_POLICY = {
   primary: 'Every published count from 1 to 10 is suppressed.',
   complementary:
     'While any suppressed count (or any count of 1 to 10 of patients on one exact set of care teams) equals a linear combination of the shown counts of ' +
-    'the same measure, one more shown count is suppressed: one that derivation uses, preferring the same table row or column, inner cells before ' +
-    'totals, the smallest count first.',
+    'the same measure, more shown counts are suppressed: for each such count, one its derivation uses, preferring inner cells to totals, its own row ' +
+    'or column, then its table, the count shown in fewest places, the smallest count. Afterwards any complement that is no longer needed is shown again.',
+  zeroReason: 'CMS suppresses counts of 1 to 10; many zeros are structural, and what a zero discloses is listed under limits.',
+  attackerModel:
+    'Knows every shown count, that counts are non-negative integers, and which combinations are empty (more than an analyst knows: conservative).',
   derivability:
     'Exact: the count\'s vector over the finest cross-classification (care-team set × age band × sex × status × reason class) is tested for ' +
     'membership in the rational span of the shown counts\' vectors, by fraction-free integer elimination.',
