@@ -68,7 +68,7 @@ export interface Publication {
   tables: TableLayout[];
 }
 
-export function predicateKey(predicate: CountPredicate): string {
+function predicateKey(predicate: CountPredicate): string {
   const { measureId, careTeam, careTeamSet, ageBand, sex, status, reasonClass } = predicate;
   return JSON.stringify([measureId, careTeam ?? null, careTeamSet ?? null, ageBand ?? null, sex ?? null, status ?? null, reasonClass ?? null]);
 }
