@@ -52,6 +52,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   mcp: ['access', 'agent', 'approvals', 'audit', 'auth', 'cohort/enum', 'common', 'config', 'phi', 'terminology', 'tools'],
   // The privacy officer's report: the audit trail, read through the one audited path.
   privacy: ['access', 'audit', 'auth', 'cohort/enum', 'common', 'tools'],
+  // The analysts' de-identified counts and their suppression: pure computation over microcells, importing nothing.
+  population: [],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // Request limits: the caller from auth's token check, counted in Redis.
   'rate-limit': ['access', 'auth', 'common', 'config', 'redis'],
