@@ -1,6 +1,7 @@
 import { AccessContext, withPurpose } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
+import { ProposalKind, ProposalStatus } from '../approvals/enum';
 import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { ToolEnvelope } from '../tools/envelope';
@@ -17,6 +18,14 @@ function isRefusal(result: object): result is ToolRefusal {
 
 /** A further call of the same tool past this, in one turn, is refused (a loop, not research). */
 export const PER_TOOL_LIMIT = 4;
+
+/** A draft filed in a turn, as the clinician sees it in the turn's answer. */
+export interface DraftSummary {
+  id: string;
+  kind: ProposalKind;
+  status: ProposalStatus;
+  expiresAt: string;
+}
 
 export interface ToolCallRecord {
   name: string;
@@ -37,6 +46,8 @@ export interface TurnContext {
   failedCalls: Set<string>;
   callsPerTool: Map<string, number>;
   proposals: string[];
+  /** The drafts filed in this turn, for the clinician to submit or discard (absent until the first). */
+  drafts?: DraftSummary[];
   toolCalls: ToolCallRecord[];
   /** Rows the tools returned in this turn, for the turn's own audit event. */
   rowsRead: number;
@@ -100,20 +111,27 @@ export class ToolRunner {
     return envelope;
   }
 
-  /** Files a pending proposal for the route's patient, citing only rows seen in this turn. */
+  /**
+   * Files a draft for the route's patient, citing only rows seen in this turn: the clinician's to
+   * submit into review or discard. Nothing the model does moves it further.
+   */
   private async propose(context: TurnContext, dto: CreateProposalDto): Promise<Record<string, unknown> | ToolRefusal> {
     const unseen = dto.citations.filter((citation) => !context.cited.has(citation));
     if (unseen.length > 0) {
       return refusal(PROPOSE_ACTION, 'unknown_citation', true, 'Cite only ids returned by the tools in this turn.', [{ field: 'citations', reason: 'not_returned_in_turn' }]);
     }
     try {
-      const proposal = await this.proposalsService.create(withPurpose(context.access, 'proposal.create'), context.patientId, dto, context.turnId);
-      context.proposals.push(proposal.id);
-      return { tool: PROPOSE_ACTION, status: 'filed', proposalId: proposal.id, proposalStatus: proposal.status, note: 'Pending human review; nothing has been executed.' };
+      const draft = await this.proposalsService.createDraft(context.access, context.patientId, dto, context.turnId);
+      context.proposals.push(draft.id);
+      (context.drafts ??= []).push({ id: draft.id, kind: draft.kind as ProposalKind, status: draft.status as ProposalStatus, expiresAt: draft.expiresAt });
+      return {
+        tool: PROPOSE_ACTION, status: 'filed', proposalId: draft.id, proposalStatus: draft.status,
+        note: 'A draft for the clinician: it is not in review until they submit it, and nothing has been executed.',
+      };
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
       const fields = (error.errors ?? []).map((problem) => ({ field: problem.field, reason: problem.reason }));
-      // The content is validated inside `create` by the kind's DTO: the same refusal kind as the arguments.
+      // The content is validated inside `createDraft` by the kind's DTO: the same refusal kind as the arguments.
       const kind = error.code === 'validation_failed' ? 'invalid_arguments' : error.code;
       return refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields);
     }

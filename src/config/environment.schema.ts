@@ -289,4 +289,11 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10000)
   AGENT_MAX_TURNS_PER_HOUR = 60;
+
+  /** Minutes a draft proposal (what the agent files) waits for its author's submit before it expires unexecuted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  PROPOSAL_DRAFT_TTL_MINUTES = 30;
 }

@@ -11,6 +11,8 @@ export interface ProposalChange {
   /** ISO-8601 UTC with microseconds, as the approval statements return them (so they compare as text). */
   createdAt: string;
   updatedAt: string;
+  /** Null for a draft never submitted: not in review, so never announced (not even to its author). */
+  submittedAt?: string | null;
 }
 
 /**
@@ -31,7 +33,7 @@ export class ProposalEvents implements OnModuleDestroy {
 
   /** Never throws: the change is committed already, and the poll announces it if this fails. */
   publish(row: ProposalChange | null | undefined): void {
-    if (!row) return;
+    if (!row || row.submittedAt === null) return;
     try {
       const { id, status, kind, patientId, currentVersion, createdAt, updatedAt } = row;
       this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt });
