@@ -15,7 +15,7 @@ const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p
 
 /** What the live queue says about a proposal: ids and states, never content (nor anything about the patient). */
 const CHANGE_COLUMNS = `p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
-  ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
+  ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}, ${ISO('p.submitted_at', 'submittedAt')}`;
 
 /**
  * The one rule for which approvals count (`d` over `proposal_decisions`, `v` its version): of

@@ -35,8 +35,8 @@ export class ProposalEvents implements OnModuleDestroy {
   publish(row: ProposalChange | null | undefined): void {
     if (!row || row.submittedAt === null) return;
     try {
-      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt } = row;
-      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt });
+      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt } = row;
+      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt });
     } catch (error) {
       this.logger.warn({ type: (error as Error)?.constructor?.name }, 'A proposal change could not be announced in-process');
     }
