@@ -106,7 +106,7 @@ describe('proposals API', () => {
   describe('a draft (what the agent files), every route × caller', () => {
     const USERS = { author: 'dr.okafor', teammate: 'dr.lindqvist', reviewer: 'rev.santos', coordinator: 'cc.mensah' } as const;
     type Who = keyof typeof USERS;
-    type Route = { call: (id: string, headers: object) => request.Test; expect: Record<Who, number>; authorLeavesIt?: string };
+    type Route = { call: (id: string, headers: Record<string, string>) => request.Test; expect: Record<Who, number>; authorLeavesIt?: string };
     const decision = (path: string, send: () => object): Route['call'] => (id, headers) => http().post(`/proposals/${id}/${path}`).set(headers).send(send());
     /** Deciding is the reviewers' (403 for anyone else); a reviewer cannot see a draft at all (404, as for a missing proposal). */
     const REVIEW_ONLY = { author: 403, teammate: 403, reviewer: 404, coordinator: 403 };

@@ -144,7 +144,7 @@ describe('proposal drafts', () => {
       const first = await fileAs('dr.okafor', firstIs);
       const attempt = fileAs(second, secondIs);
       await expect(attempt).rejects.toMatchObject(refusal);
-      const detail = (await attempt.catch((error: { detail: string }) => error)).detail;
+      const detail = ((await attempt.catch((error: { detail: string }) => error)) as { detail: string }).detail;
       expect(detail.includes(first.id)).toBe(named);
       // Once the first is no longer live, the same content may be filed again.
       if (firstIs === 'draft') await drafts.discard(as('dr.okafor'), first.id);
