@@ -165,6 +165,19 @@ describe('proposal drafts', () => {
       await drafts.discard(as('dr.okafor'), after.id);
     });
 
+    it('refuses a reviewer’s edit that would make a proposal the duplicate of another live one, and changes nothing', async () => {
+      const kept = await proposals.create(as('dr.okafor'), patientIdOf(key), same);
+      const other = await proposals.create(as('dr.okafor'), patientIdOf(key), note(key, []));
+      const edit = proposals.editAndApprove(as('rev.santos'), other.id, { version: 1, content: same.content });
+      await expect(edit).rejects.toMatchObject({ ...refusal, detail: expect.stringContaining(kept.id) });
+      expect(await sql(`SELECT current_version AS version, status FROM proposals WHERE id = $1`, [other.id])).toEqual([{ version: 1, status: 'pending' }]);
+      // An edit to content no live proposal has goes through, and the identity moves with it: the edited text is now taken.
+      await proposals.editAndApprove(as('rev.santos'), other.id, { version: 1, content: { noteType: 'follow-up', text: 'Edited into a note of its own.' } });
+      const refiled = await proposals.createDraft(as('dr.okafor'), patientIdOf(key), { ...same, content: { noteType: 'care-plan', text: 'Edited into a note of its own.' } }, turnId).catch((error: { code: string }) => error);
+      expect(refiled).toMatchObject({ code: 'duplicate_proposal' });
+      for (const id of [kept.id, other.id]) await proposals.cancel(as('dr.okafor'), id, { version: id === kept.id ? 1 : 2, reason: 'Scenario over' });
+    });
+
     it('refuses to submit a draft that a proposal filed since would duplicate (it stays a draft)', async () => {
       const draft = await proposals.createDraft(as('dr.okafor'), patientIdOf(key), same, turnId);
       // Filed before identities existed (NULL never collides): the draft's identity is set back to it afterwards.
