@@ -19,7 +19,7 @@ export function turnScript(): Step[] {
       );
       const lab = rows.find((row) => typeof row.value === 'number' && String(row.citation).startsWith('obs:'));
       if (!lab) throw new Error('the scripted model saw no numeric lab');
-      return finalAnswer('answered', [{ text: `${String(lab.display)} was ${String(lab.value)} ${String(lab.unit)}.`, citations: [String(lab.citation)] }]);
+      return finalAnswer('answered', [{ kind: 'lab_value', citations: [String(lab.citation)] }]);
     },
   ];
 }

@@ -13,7 +13,9 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { PatientsModule } from './patients/patients.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
@@ -42,8 +44,10 @@ export class AppModule {
         RateLimitModule,
         ToolsModule,
         PrivacyModule,
+        PatientsModule,
         ApprovalsModule,
         AgentModule,
+        McpModule,
         QueueModule.forRoot(queue),
         HealthModule,
       ],

@@ -10,7 +10,8 @@ import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PhiReadService } from '../tools/phi-read.service';
-import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './grounding';
+import { CitationIndex } from './answer/citation-index';
+import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
 import { readModelReply } from './model-reply';
 import { clinicalAdviceRequested } from './clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
@@ -25,7 +26,10 @@ export interface TurnUsage {
   toolCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Why each fact the model asked for was not stated (unknown_citation, wrong_tool, …). */
   droppedStatements: string[];
+  /** The model's final reply carried words of its own; they are never shown. */
+  modelTextDiscarded: boolean;
   /** The budget that ended the turn before a final answer, or null. */
   budgetExhausted: BudgetStop | null;
 }
@@ -129,7 +133,7 @@ export class AgentService {
     const agentAccess: AccessContext = { ...access, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.Agent };
     const context: TurnContext = {
       turnId: randomUUID(), caller, access: agentAccess, patientId, catalog,
-      cited: new Map(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [], rowsRead: 0,
+      citations: new CitationIndex(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [], rowsRead: 0,
     };
     const { maxTurnsPerHour } = this.config.agent;
     // Stored before anything runs, so a turn that dies half-way is still on record as `running`.
@@ -140,9 +144,10 @@ export class AgentService {
     const budget = new TurnBudget(this.config.agent);
     const droppedStatements: string[] = [];
     let budgetExhausted: BudgetStop | null = null;
+    let modelTextDiscarded = false;
     const finish = async (status: TurnStatus, statements: Statement[] = []) => {
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
-      const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, budgetExhausted };
+      const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted };
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
       // Only ids and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
@@ -154,7 +159,11 @@ export class AgentService {
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: question }];
     const modelTools = asModelTools(catalog);
     try {
-      return await this.loop(model, context, budget, messages, modelTools, droppedStatements, finish, (stop) => (budgetExhausted = stop));
+      return await this.loop(model, context, budget, messages, modelTools, finish, {
+        dropped: (reasons) => droppedStatements.push(...reasons),
+        discardedText: () => (modelTextDiscarded = true),
+        exhausted: (stop) => (budgetExhausted = stop),
+      });
     } catch (error) {
       // Whatever goes wrong inside the loop, the turn ends stored and audited as a failure, never a 500
       // with the turn left `running`. Only the error's type is logged (a message could quote the record).
@@ -170,9 +179,8 @@ export class AgentService {
     budget: TurnBudget,
     messages: ChatCompletionMessageParam[],
     modelTools: ReturnType<typeof asModelTools>,
-    droppedStatements: string[],
     finish: (status: TurnStatus, statements?: Statement[]) => Promise<FinishedTurn>,
-    exhausted: (stop: BudgetStop | null) => void,
+    report: { dropped(reasons: string[]): void; discardedText(): void; exhausted(stop: BudgetStop | null): void },
   ): Promise<FinishedTurn> {
     let stop: BudgetStop | null;
     while ((stop = budget.stop()) === null) {
@@ -198,8 +206,9 @@ export class AgentService {
         // A final answer is judged even when it spent the last of a budget: its tokens are already paid.
         const answer = parseFinalAnswer(reply.content);
         if (!answer) return finish('failure');
-        const grounded = groundAnswer(answer, context.cited);
-        droppedStatements.push(...grounded.dropped);
+        if (answer.modelTextDiscarded) report.discardedText();
+        const grounded = groundAnswer(answer, context.citations);
+        report.dropped(grounded.dropped);
         return finish(grounded.status, grounded.statements);
       }
       // The model is shown its calls as the server read them (unusable arguments as `{}`, refused below).
@@ -223,7 +232,7 @@ export class AgentService {
       }
     }
     // A budget ran out before a final answer: nothing grounded to stand behind.
-    exhausted(stop);
+    report.exhausted(stop);
     return finish('insufficient_data');
   }
 

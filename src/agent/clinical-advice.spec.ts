@@ -1,4 +1,4 @@
-import { clinicalAdviceRequested } from './clinical-advice';
+import { clinicalAdviceRequested, treatmentAdviceIn } from './clinical-advice';
 
 /**
  * The screen is judged on both sides: every request for a decision is refused, and every request
@@ -45,5 +45,64 @@ describe(clinicalAdviceRequested.name, () => {
     'What was the last blood pressure and when was it taken?',
   ])('lets %j through as a question about evidence', (question) => {
     expect(clinicalAdviceRequested(question)).toBeNull();
+  });
+});
+
+/**
+ * The output screen, judged on both sides: model text that advises treatment (imperative or hedged)
+ * never passes; text that reports care already given or asks for a lab or a note does.
+ */
+describe(treatmentAdviceIn.name, () => {
+  it.each([
+    'Begin high-intensity statin therapy today.',
+    'Stop metformin and switch her to insulin.',
+    'HbA1c is 9.4 %. Start insulin glargine 10 units at night.',
+    'Increase lisinopril to 20 mg daily.',
+    'Please discontinue the aspirin.',
+    '1. Titrate atorvastatin to 80 mg',
+    '- Hold metformin while eGFR is below 30',
+    'Consider adding an SGLT2 inhibitor.',
+    'consider statin therapy',
+    'She may benefit from a GLP-1 agonist.',
+    'It is reasonable to start a statin.',
+    'It would be prudent to stop the NSAID.',
+    'Statin therapy should be started.',
+    'The dose should be increased.',
+    'The patient needs to start insulin.',
+    'I recommend a statin.',
+    'We suggest switching to an ARB.',
+    'Switch her to insulin.',
+    'Put him on a beta blocker.',
+    'A statin is indicated.',
+    'You may want to add metformin.',
+    'Add an ACE inhibitor to the regimen.',
+    'Reduce the dose of metformin.',
+    'Blood pressure is high; then increase amlodipine.',
+    'Continue metformin.',
+    'Resume anticoagulation after the procedure.',
+    'It’s time to start insulin.',
+  ])('refuses %j', (text) => {
+    expect(treatmentAdviceIn(text)).toBe(true);
+  });
+
+  it.each([
+    'Metformin was started on 2024-01-01.',
+    'She stopped smoking in 2019.',
+    'Statin therapy was discontinued in March.',
+    'Insulin dose increased at the last visit.',
+    'Started on lisinopril in 2022.',
+    'HbA1c has not been recorded in the last 12 months.',
+    'No HbA1c result in the measurement period; ordering one would close the gap.',
+    'Order an HbA1c: none in the measurement period.',
+    'Add a care note documenting the outreach call.',
+    'Schedule outreach by phone about the overdue screening.',
+    'The measure is closed by the HbA1c on file.',
+    'Start date of the episode: 2025-02-01.',
+    'The LDL was lower than the previous result.',
+    'The patient was advised to quit smoking at the last visit.',
+    'The eGFR trend suggests nothing was recorded after March.',
+    'Outreach: the patient has no visit in the last year.',
+  ])('lets %j through', (text) => {
+    expect(treatmentAdviceIn(text)).toBe(false);
   });
 });

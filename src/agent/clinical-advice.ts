@@ -3,8 +3,8 @@
  * decide treatment: the service reports evidence only. It is a rule set, not a learned classifier,
  * and it is aimed at the *request* (a decision asked of the service), not at clinical words: "When
  * was her diabetes diagnosed?" or "What dose of metformin is she on?" ask for evidence and pass.
- * Two further lines stand behind it: the system prompt lets the model answer `refused`, and the
- * grounding check drops any statement that recommends treatment (grounding.ts).
+ * Behind it, `treatmentAdviceIn` screens everything the model writes that a person will read (a
+ * proposal's rationale and text, record text a rendered statement would quote).
  */
 
 /** Each rule names the kind of decision it catches, so a refusal can be explained and tested. */
@@ -40,4 +40,38 @@ export function clinicalAdviceRequested(question: string): ClinicalAdviceKind | 
   // Curly apostrophes as typed on phones and in word processors read like straight ones.
   const text = question.replace(/[\u2018\u2019]/g, "'");
   return RULES.find((rule) => rule.pattern.test(text))?.kind ?? null;
+}
+
+/** Verbs that, as a command, change a patient's treatment ("Begin …", "Stop … and switch …", "Hold …"). */
+const TREATMENT_VERB =
+  'begin|start|stop|discontinue|cease|switch|increase|decrease|reduce|titrate|up-?titrate|initiate|commence|prescribe|administer|hold|double|halve|resume|continue|taper|wean|escalate|de-?escalate|replace|substitute|give';
+/** What a treatment is made of, for verbs that are advice only with one ("add a statin", not "add a note"). */
+const THERAPY = 'therapy|treatment|medication|medicine|drug|dose|dosage|statin|insulin|metformin|inhibitor|agonist|blocker|antagonist|diuretic|ace-?i|arb|sglt2|glp-1|aspirin|anticoagula\\w*|antibiotic\\w*|\\d+\\s*mg';
+
+/**
+ * Model-written text that advises treatment: imperative forms at the start of a sentence or clause
+ * ("Begin high-intensity statin therapy today.", "Stop metformin and switch her to insulin."),
+ * hedged forms anywhere ("consider …", "may benefit from …", "it is reasonable to start …",
+ * "should be started"), and recommendations. A statement of fact about care already given ("Metformin
+ * was started in 2024", "She stopped smoking") passes: the verbs are matched in their base form
+ * as commands, never in the past tense.
+ */
+const ADVICE: readonly RegExp[] = [
+  new RegExp(`(?:^|[.!?;:\\n]|\\band\\b|\\bthen\\b|^\\s*[-*•]|\\d[.)])\\s*(?:please\\s+)?(?:${TREATMENT_VERB})\\b(?!\\s+(?:date|of|on\\s+\\d))`, 'i'),
+  new RegExp(`(?:^|[.!?;:\\n])\\s*(?:please\\s+)?add\\b[^.!?;]{0,40}\\b(?:${THERAPY})\\b`, 'i'),
+  /\bconsider\b/i,
+  /\b(?:may|might|would|could|will) (?:likely )?benefit from\b/i,
+  /\b(?:it is|it's|it would be|it may be|it might be|would be|may be) (?:reasonable|advisable|prudent|appropriate|worth|wise|time|best|better) to\b/i,
+  new RegExp(`\\b(?:should|must|ought to|needs? to|has to|have to)\\s+(?:now\\s+)?(?:be\\s+)?(?:${TREATMENT_VERB}|add|put|started|stopped|switched|increased|decreased|given|prescribed|treated|initiated|titrated)\\b`, 'i'),
+  /\b(?:recommend\w*|advis(?:e|es|ing|able)|suggest(?:ing)?)\b/i,
+  /\b(?:lower|raise|reduce|increase|decrease|cut|up) (?:the|her|his|their|its) (?:dose|dosage)\b/i,
+  /\b(?:switch|start|put|begin|initiate)\s+(?:her|him|them|the patient|patient)\s+(?:on|to)\b/i,
+  /\b(?:is|are)\s+(?:clearly\s+|now\s+)?indicated\b/i,
+  new RegExp(`\\b(?:you|we|i) (?:may|might|could|should|can) (?:want to |wish to )?(?:${TREATMENT_VERB}|add|try)\\b`, 'i'),
+];
+
+/** True when text the model wrote advises treatment (see ADVICE); the screen for model output. */
+export function treatmentAdviceIn(text: string): boolean {
+  const normalised = text.replace(/[\u2018\u2019]/g, "'");
+  return ADVICE.some((pattern) => pattern.test(normalised));
 }

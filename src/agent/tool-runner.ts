@@ -1,18 +1,18 @@
 import { AccessContext, withPurpose } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
+import { ProposalRow } from '../approvals/approvals.sql';
 import { ProposalKind, ProposalStatus } from '../approvals/enum';
-import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { ToolEnvelope } from '../tools/envelope';
-import { PhiReadService } from '../tools/phi-read.service';
+import { PhiReadService, wasAudited } from '../tools/phi-read.service';
 import { ToolName } from '../tools/tool-names';
-import { indexCitations } from './grounding';
+import { CitationIndex } from './answer/citation-index';
 import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
 import { callKey, parseArguments, validateArguments } from './tool-arguments';
 import { refusal, ToolRefusal } from './tool-result';
 
-function isRefusal(result: object): result is ToolRefusal {
+export function isRefusal(result: object): result is ToolRefusal {
   return 'error' in result && typeof (result as ToolRefusal).error?.kind === 'string';
 }
 
@@ -25,6 +25,20 @@ export interface DraftSummary {
   kind: ProposalKind;
   status: ProposalStatus;
   expiresAt: string;
+}
+
+/**
+ * Where `propose_action` files: the clinician's draft (`ProposalsService.createDraft`), for the agent
+ * and the MCP surface alike (MCP passes its own function, with no agent turn).
+ */
+export interface ProposalFiler {
+  createDraft(access: AccessContext, patientId: string, dto: CreateProposalDto, turnId: string | null): Promise<Pick<ProposalRow, 'id' | 'kind' | 'status' | 'expiresAt'>>;
+}
+
+/** A governed call's result, and whether the one PHI path audited it (a call refused before it ran was not). */
+export interface GovernedCall {
+  result: ToolEnvelope | ToolRefusal | Record<string, unknown>;
+  audited: boolean;
 }
 
 export interface ToolCallRecord {
@@ -41,8 +55,8 @@ export interface TurnContext {
   access: AccessContext;
   patientId: string;
   catalog: Map<AgentToolName, AgentTool>;
-  /** Every citation id returned by a tool in this turn, with the rows it appears in. */
-  cited: Map<string, Record<string, unknown>[]>;
+  /** The rows the tools returned in this turn, by citation id: what an answer or a proposal may cite. */
+  citations: CitationIndex;
   failedCalls: Set<string>;
   callsPerTool: Map<string, number>;
   proposals: string[];
@@ -62,52 +76,66 @@ export interface TurnContext {
 export class ToolRunner {
   constructor(
     private readonly phi: PhiReadService,
-    private readonly proposalsService: ProposalsService,
+    private readonly proposalsService: ProposalFiler,
+    /** What one context is (an agent `turn`, an MCP `session`) and how many calls of one tool it allows. */
+    private readonly limits: { scope: string; perToolLimit: number } = { scope: 'turn', perToolLimit: PER_TOOL_LIMIT },
   ) {}
 
   async run(context: TurnContext, name: string, argumentText: string): Promise<ToolEnvelope | ToolRefusal | Record<string, unknown>> {
-    const parsed = parseArguments(argumentText);
+    return (await this.runParsed(context, name, parseArguments(argumentText))).result;
+  }
+
+  /** A call whose arguments arrived already parsed (an MCP `tools/call`): the same governance. */
+  runArguments(context: TurnContext, name: string, args: unknown): Promise<GovernedCall> {
+    return this.runParsed(context, name, { ok: true, value: args ?? {}, repaired: false });
+  }
+
+  private async runParsed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>): Promise<GovernedCall> {
     const args = parsed.ok ? parsed.value : null;
     const record: ToolCallRecord = { name, arguments: args, status: 'ok' };
     context.toolCalls.push(record);
-    const result = await this.governed(context, name, parsed, args);
+    const call = await this.governed(context, name, parsed, args);
+    const { result } = call;
     if (isRefusal(result)) {
       record.status = result.error.kind;
       if (result.error.kind !== 'per_tool_limit') context.failedCalls.add(callKey(name, args));
     } else {
       record.status = String(result.status);
     }
-    return result;
+    return call;
   }
 
-  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown) {
+  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown): Promise<GovernedCall> {
+    const refused = (result: ToolRefusal): GovernedCall => ({ result, audited: false });
     const tool = context.catalog.get(name as AgentToolName);
     if (!tool) {
-      return refusal(name, 'unknown_tool', true, `No such tool. Available: ${[...context.catalog.keys()].join(', ')}.`);
+      return refused(refusal(name, 'unknown_tool', true, `No such tool. Available: ${[...context.catalog.keys()].join(', ')}.`));
     }
-    if (!parsed.ok) return refusal(name, 'invalid_json_arguments', true, 'Send the arguments as one JSON object.');
+    if (!parsed.ok) return refused(refusal(name, 'invalid_json_arguments', true, 'Send the arguments as one JSON object.'));
     if (context.failedCalls.has(callKey(name, args))) {
-      return refusal(name, 'repeated_failing_call', false, 'This exact call already failed in this turn; change the arguments or answer.');
+      return refused(refusal(name, 'repeated_failing_call', false, `This exact call already failed in this ${this.limits.scope}; change the arguments or answer.`));
     }
     const count = (context.callsPerTool.get(name) ?? 0) + 1;
     context.callsPerTool.set(name, count);
-    if (count > PER_TOOL_LIMIT) return refusal(name, 'per_tool_limit', false, `At most ${PER_TOOL_LIMIT} calls of one tool per turn; answer from what you have.`);
+    if (count > this.limits.perToolLimit) {
+      return refused(refusal(name, 'per_tool_limit', false, `At most ${this.limits.perToolLimit} calls of one tool per ${this.limits.scope}; answer from what you have.`));
+    }
     const validated = await validateArguments(tool, args);
-    if (!validated.ok) return validated.refusal;
+    if (!validated.ok) return refused(validated.refusal);
     try {
-      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : await this.read(context, name as ToolName, validated.dto);
+      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : { result: await this.read(context, name as ToolName, validated.dto), audited: true };
     } catch (error) {
       // Contained: the turn goes on. The message is never forwarded (it could hold data or SQL).
       const kind = error instanceof ProblemException ? error.code : 'tool_fault';
       const exceptionType = error instanceof Error ? error.constructor.name : typeof error;
-      return refusal(name, kind, false, 'The tool failed; do not repeat this call.', undefined, exceptionType);
+      return { result: refusal(name, kind, false, 'The tool failed; do not repeat this call.', undefined, exceptionType), audited: wasAudited(error) };
     }
   }
 
   /** Through the one PHI path, like any other caller: audited there, success or failure. */
   private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
     const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query);
-    indexCitations(envelope.rows, context.cited);
+    context.citations.add(name, envelope.rows);
     return envelope;
   }
 
@@ -115,25 +143,28 @@ export class ToolRunner {
    * Files a draft for the route's patient, citing only rows seen in this turn: the clinician's to
    * submit into review or discard. Nothing the model does moves it further.
    */
-  private async propose(context: TurnContext, dto: CreateProposalDto): Promise<Record<string, unknown> | ToolRefusal> {
-    const unseen = dto.citations.filter((citation) => !context.cited.has(citation));
+  private async propose(context: TurnContext, dto: CreateProposalDto): Promise<GovernedCall> {
+    const unseen = dto.citations.filter((citation) => !context.citations.citable.has(citation));
     if (unseen.length > 0) {
-      return refusal(PROPOSE_ACTION, 'unknown_citation', true, 'Cite only ids returned by the tools in this turn.', [{ field: 'citations', reason: 'not_returned_in_turn' }]);
+      return { result: refusal(PROPOSE_ACTION, 'unknown_citation', true, `Cite only ids returned by the tools in this ${this.limits.scope}.`, [{ field: 'citations', reason: 'not_returned_in_turn' }]), audited: false };
     }
     try {
       const draft = await this.proposalsService.createDraft(context.access, context.patientId, dto, context.turnId);
       context.proposals.push(draft.id);
       (context.drafts ??= []).push({ id: draft.id, kind: draft.kind as ProposalKind, status: draft.status as ProposalStatus, expiresAt: draft.expiresAt });
       return {
-        tool: PROPOSE_ACTION, status: 'filed', proposalId: draft.id, proposalStatus: draft.status,
-        note: 'A draft for the clinician: it is not in review until they submit it, and nothing has been executed.',
+        result: {
+          tool: PROPOSE_ACTION, status: 'filed', proposalId: draft.id, proposalStatus: draft.status,
+          note: 'A draft for the clinician: it is not in review until they submit it, and nothing has been executed.',
+        },
+        audited: true,
       };
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
       const fields = (error.errors ?? []).map((problem) => ({ field: problem.field, reason: problem.reason }));
       // The content is validated inside `createDraft` by the kind's DTO: the same refusal kind as the arguments.
       const kind = error.code === 'validation_failed' ? 'invalid_arguments' : error.code;
-      return refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields);
+      return { result: refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields), audited: wasAudited(error) };
     }
   }
 }

@@ -61,7 +61,7 @@ export class ProposalsService {
    * Files the caller's draft (the agent's `propose_action`): checked exactly as `create`, but seen by
    * its author only and in nobody's review until they submit it; it expires after the draft TTL.
    */
-  createDraft(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string): Promise<ProposalRow> {
+  createDraft(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string | null): Promise<ProposalRow> {
     return this.file(withPurpose(context, 'proposal.draft'), patientId, dto, agentTurnId, ProposalStatus.Draft);
   }
 

@@ -89,12 +89,12 @@ describe('agent turns against a model that sends malformed replies', () => {
     expect(await onRecord(res)).toEqual({ stored: 'insufficient_data', audited: ['empty'] });
   });
 
-  it('stores a statement with NUL or a lone surrogate only as clean text (never a database error)', async () => {
-    model.script([finalAnswer('refused', [{ text: 'No\u0000 advice \ud800here.', citations: ['obs:\u0000'] }])]);
+  it('stores an answer whose facts carry NUL or lone surrogates as a clean outcome (never a database error)', async () => {
+    model.script([finalAnswer('answered', [{ kind: 'lab_value\u0000', citations: ['obs:x'] }, { kind: 'lab_value', text: 'No\u0000 advice \ud800here.', citations: ['obs:\u0000', 'enc:\ud800'] }])]);
     const res = await ask();
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('refused');
-    expect(await onRecord(res)).toEqual({ stored: 'refused', audited: ['empty'] });
+    expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [], usage: { droppedStatements: ['unknown_kind', 'citation_count'], modelTextDiscarded: true } });
+    expect(await onRecord(res)).toEqual({ stored: 'insufficient_data', audited: ['empty'] });
   });
 });
 

@@ -55,7 +55,7 @@ describe('agent turns', () => {
       { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'care_gap_lookup', arguments: '{"measure":["CMS122"]}' }] },
       (req) => {
         const lab = firstNumericLab(req);
-        return finalAnswer('answered', [{ text: `${lab.display} was ${lab.value} ${lab.unit}.`, citations: [lab.citation as string] }]);
+        return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab.citation as string] }]);
       },
     ]);
     const res = await ask('What are the latest labs and is the HbA1c gap open?');
@@ -102,28 +102,32 @@ describe('agent turns', () => {
     expect((await storedTurn('00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
-  it('drops an uncited, a mis-cited and a wrong-number statement, keeping the grounded one', async () => {
+  it('writes each statement from its cited row, never the model\'s words, and drops facts it cannot stand behind', async () => {
+    let lab: Row = {};
     model.script([
-      { toolCalls: [{ name: 'patient_labs', arguments: '{}' }] },
+      { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'patient_encounters', arguments: '{}' }] },
       (req) => {
-        const lab = firstNumericLab(req);
+        lab = firstNumericLab(req);
         const citation = lab.citation as string;
+        const encounter = rowsSeen(req).find((row) => String(row.citation).startsWith('enc:'))!.citation as string;
         return finalAnswer('answered', [
-          { text: `The result was ${lab.value} ${lab.unit}.`, citations: [citation] },
-          { text: `The result was ${lab.value} ${lab.unit}.`, citations: [] },
-          { text: `The result was ${lab.value} ${lab.unit}.`, citations: ['obs:00000000-0000-4000-8000-000000000000'] },
-          { text: `The result was ${Number(lab.value) + 1000.5} ${lab.unit}.`, citations: [citation] },
+          { kind: 'lab_value', citations: [citation], text: `The result was ${Number(lab.value) + 1000.5} ${lab.unit}; begin insulin today.` },
+          { kind: 'lab_value', citations: [] },
+          { kind: 'lab_value', citations: ['obs:00000000-0000-4000-8000-000000000000'] },
+          { kind: 'lab_value', citations: [encounter] },
+          { kind: 'free_text', citations: [citation] },
         ]);
       },
     ]);
     const res = await ask('What was the last lab result?');
     expect(res.body.status).toBe('answered');
-    expect(res.body.statements).toHaveLength(1);
-    expect(res.body.usage.droppedStatements).toEqual(['no_citation', 'unknown_citation', 'ungrounded_number']);
+    expect(res.body.statements).toEqual([{ kind: 'lab_value', citations: [lab.citation], fields: expect.arrayContaining(['value', 'effectiveAt']), text: expect.stringContaining(`: ${lab.value}`) }]);
+    expect(res.body.statements[0].text).not.toMatch(/1000|insulin/);
+    expect(res.body.usage).toMatchObject({ droppedStatements: ['no_citation', 'unknown_citation', 'wrong_tool', 'unknown_kind'], modelTextDiscarded: true });
   });
 
   it('degrades to insufficient_data when nothing is grounded, with no statements', async () => {
-    model.script([finalAnswer('answered', [{ text: 'The HbA1c was 6.1 %.', citations: ['obs:00000000-0000-4000-8000-000000000000'] }])]);
+    model.script([finalAnswer('answered', [{ kind: 'lab_value', citations: ['obs:00000000-0000-4000-8000-000000000000'] }])]);
     const res = await ask('What was the last HbA1c?');
     expect(res.body).toMatchObject({ status: 'insufficient_data', statements: [] });
   });
@@ -171,7 +175,7 @@ describe('agent turns', () => {
       { toolCalls: [2021, 2022, 2023, 2024, 2025].map(labsFrom) },
       (req) => {
         const lab = firstNumericLab(req);
-        return finalAnswer('answered', [{ text: `${lab.display} was ${lab.value} ${lab.unit}.`, citations: [lab.citation as string] }]);
+        return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab.citation as string] }]);
       },
     ]);
     const res = await ask('How have the labs changed over the years?');
@@ -192,7 +196,7 @@ describe('agent turns', () => {
         { toolCalls: [{ name: 'patient_encounters', arguments: '{}' }] },
         (req) => {
           const lab = firstNumericLab(req);
-          return finalAnswer('answered', [{ text: `${lab.display} was ${lab.value} ${lab.unit}.`, citations: [lab.citation as string] }]);
+          return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab.citation as string] }]);
         },
       ]);
       const res = await ask('What happened at the last visits, and the last labs?');
@@ -231,7 +235,7 @@ describe('agent turns', () => {
           ],
         };
       },
-      finalAnswer('answered', [{ text: 'All pending proposals are approved.', citations: [] }]),
+      finalAnswer('answered', [{ kind: 'lab_value', citations: [], text: 'All pending proposals are approved.' }]),
     ]);
     const res = await ask('Summarise the recent notes.', INJECTION_PATIENT);
     expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual(['ok', 'patient_bound_by_route', 'invalid_arguments', 'unknown_citation', 'filed']);

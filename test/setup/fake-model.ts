@@ -131,6 +131,7 @@ export function toolResultsIn(request: ChatRequest): Record<string, unknown>[] {
   return request.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse((message.content ?? '').split('\n')[1]) as Record<string, unknown>);
 }
 
-export const finalAnswer = (status: string, statements: { text: string; citations: string[] }[] = []): ScriptedReply => ({
-  content: JSON.stringify({ status, statements }),
+/** The model's final answer: facts by kind and citations (the server writes their sentences). */
+export const finalAnswer = (status: string, facts: { kind: string; citations: string[]; [modelText: string]: unknown }[] = []): ScriptedReply => ({
+  content: JSON.stringify({ status, facts }),
 });

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FreeTextField } from '../../common/validation/text';
 import { ProposalKind, ProposalStatus } from '../../approvals/enum';
+import { FACT_KINDS } from '../answer/fact-rendering';
 
 export class AgentTurnRequestDto {
   @FreeTextField({ min: 3, max: 2000, description: 'A question about this patient. Requests to diagnose, prescribe or decide treatment are refused.' })
@@ -8,11 +9,17 @@ export class AgentTurnRequestDto {
 }
 
 class AgentStatementDto {
-  @ApiProperty()
+  @ApiProperty({ enum: FACT_KINDS, description: 'The kind of fact, from a closed vocabulary; it decides which tool\'s rows it cites and how the sentence is written.' })
+  kind: string;
+
+  @ApiProperty({ description: 'Written by the server from the cited rows\' values (never the model\'s words). Record text it will not repeat reads "(text not repeated here: read the cited row)".' })
   text: string;
 
-  @ApiProperty({ type: [String], description: 'Ids of rows returned by a tool in this turn.' })
+  @ApiProperty({ type: [String], description: 'The own citation ids of the rows a tool returned in this turn that the text was written from.' })
   citations: string[];
+
+  @ApiProperty({ type: [String], description: 'The cited rows\' fields the text was written from.' })
+  fields: string[];
 }
 
 class AgentToolCallDto {
@@ -31,8 +38,10 @@ class AgentUsageDto {
   @ApiProperty() toolCalls: number;
   @ApiProperty() promptTokens: number;
   @ApiProperty() completionTokens: number;
-  @ApiProperty({ type: [String], description: 'Why each dropped statement was dropped (no_citation, unknown_citation, ungrounded_number, …).' })
+  @ApiProperty({ type: [String], description: 'Why each fact the model asked for was not stated (malformed, unknown_kind, no_citation, citation_count, unknown_citation, wrong_tool, trend_mismatch, duplicate, too_many).' })
   droppedStatements: string[];
+  @ApiProperty({ description: 'The model\'s final reply carried words of its own (prose, summaries, statement text): they are discarded, never shown.' })
+  modelTextDiscarded: boolean;
   @ApiProperty({ enum: ['model_calls', 'tokens', 'wall_time'], nullable: true, type: String, description: 'The per-turn budget that ended the turn before a final answer; null when the model answered.' })
   budgetExhausted: string | null;
 }

@@ -6,6 +6,7 @@ import { CareGapResult, evaluateCareGaps, MeasureId, resolveMeasureId } from '..
 import { Period, trailingYear } from '../clinical/shared/clinical-dates';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
 import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
+import { gapCitation } from '../derived-citations';
 import { loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -49,6 +50,7 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
 /** The flat row a caller reads: the patient's status first, then the populations of every group. */
 function toRow(result: CareGapResult) {
   return {
+    citation: gapCitation(result.measureId, result.period),
     measureId: result.measureId,
     version: result.version,
     title: result.title,

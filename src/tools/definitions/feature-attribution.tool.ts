@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
-import { attributeReadmissionRisk } from '../clinical/readmission';
+import { PatientChart } from '../../cohort/chart.types';
+import { attributeReadmissionRisk, findIndexAdmission } from '../clinical/readmission';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
-import { ABSENCE_ASSUMPTION, ToolOutput } from '../envelope';
+import { ABSENCE_ASSUMPTION, todayUtc, ToolOutput } from '../envelope';
+import { riskDriverCitation } from '../derived-citations';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -15,6 +17,11 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
 
   constructor(private readonly cohort: CohortRepository) {}
 
+  /** Only a patient with an index admission today (a finished inpatient stay, survived) has a risk to explain. */
+  availableFor(chart: PatientChart): boolean {
+    return findIndexAdmission(chart, todayUtc()) !== undefined;
+  }
+
   async execute(patientId: string, query: AsOfQueryDto) {
     const { chart, partial } = await loadChart(this.cohort, patientId);
     const { asOf, window } = asOfWindow(query.asOf, (day) => `The index admission is the last finished inpatient stay, survived, ending on or before ${day}.`);
@@ -22,6 +29,7 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,
       rows: (result?.contributions ?? []).map((contribution) => ({
+        citation: riskDriverCitation(contribution.feature, asOf),
         feature: contribution.feature,
         value: contribution.value,
         baseline: contribution.baseline,

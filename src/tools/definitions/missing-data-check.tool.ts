@@ -3,6 +3,7 @@ import { CohortRepository } from '../../cohort/cohort.repository';
 import { checkMissingData } from '../clinical/missing-data';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
+import { missingDataCitation } from '../derived-citations';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -20,6 +21,7 @@ export class MissingDataCheckTool implements Tool<AsOfQueryDto> {
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,
       rows: checkMissingData(chart, asOf).map((item) => ({
+        citation: missingDataCitation(item.element, asOf),
         element: item.element,
         status: item.status,
         lastSeen: item.lastSeen,
