@@ -17,8 +17,8 @@ export class AccessRepository {
     return this.cohort.patientAccess(patientId, careTeamIds);
   }
 
-  proposalsOnTeams(proposalIds: string[], careTeamIds: string[]): Promise<{ id: string; patientId: string; proposerId: string }[]> {
-    return this.dataSource.query(SQL.proposalsOnTeams, [proposalIds, careTeamIds]);
+  proposalsOnTeams(proposalIds: string[], careTeamIds: string[], userId: string): Promise<{ id: string; patientId: string; proposerId: string; status: string }[]> {
+    return this.dataSource.query(SQL.proposalsOnTeams, [proposalIds, careTeamIds, userId]);
   }
 
   async patientsOfActiveUser(userId: string, roles: readonly string[], patientIds: string[]): Promise<Set<string>> {

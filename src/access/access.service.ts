@@ -21,7 +21,7 @@ export interface PatientGrant {
 
 /**
  * Every access rule of Vigil, one named check each (in the spirit of immich's `utils/access.ts`):
- * `patient.read`, `proposal.read`, `proposal.decide`, `queue.list`, `events.subscribe`. Batched
+ * `patient.read`, `proposal.read`, `proposal.author`, `proposal.decide`, `queue.list`, `events.subscribe`. Batched
  * checks take ids and return the ids allowed; a caller turns "not allowed" into "not found", so an
  * id out of scope and an id that does not exist look the same. Nothing else decides access.
  */
@@ -45,11 +45,23 @@ export class AccessService {
     throw patientNotFound();
   }
 
-  /** `proposal.read`: the proposals among `ids` whose patient is on one of the caller's teams. */
+  /**
+   * `proposal.read`: the proposals among `ids` whose patient is on one of the caller's teams, and
+   * that entered review or are the caller's own draft (someone else's draft is "not found").
+   */
   async proposalRead(caller: Caller, ids: string[]): Promise<Set<string>> {
     if (!QUEUE_READERS.includes(caller.role) || ids.length === 0) return new Set();
-    const rows = await this.repository.proposalsOnTeams(ids, caller.careTeamIds);
+    const rows = await this.repository.proposalsOnTeams(ids, caller.careTeamIds, caller.userId);
     return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * `proposal.author`: the proposals among `ids` the caller may read and wrote (submit or discard a
+   * draft, cancel a proposal). `readable` says which refused ones the caller may at least see (403, not 404).
+   */
+  async proposalAuthor(caller: Caller, ids: string[]): Promise<{ allowed: Set<string>; readable: Set<string> }> {
+    const rows = QUEUE_READERS.includes(caller.role) && ids.length ? await this.repository.proposalsOnTeams(ids, caller.careTeamIds, caller.userId) : [];
+    return { allowed: new Set(rows.filter((row) => row.proposerId === caller.userId).map((row) => row.id)), readable: new Set(rows.map((row) => row.id)) };
   }
 
   /**
@@ -57,7 +69,7 @@ export class AccessService {
    * eyes). `readable` says which of the refused ones the caller may at least see (403, not 404).
    */
   async proposalDecide(caller: Caller, ids: string[]): Promise<{ allowed: Set<string>; readable: Set<string> }> {
-    const rows = QUEUE_READERS.includes(caller.role) && ids.length ? await this.repository.proposalsOnTeams(ids, caller.careTeamIds) : [];
+    const rows = QUEUE_READERS.includes(caller.role) && ids.length ? await this.repository.proposalsOnTeams(ids, caller.careTeamIds, caller.userId) : [];
     const decider = DECIDERS.includes(caller.role);
     return {
       allowed: new Set(rows.filter((row) => decider && row.proposerId !== caller.userId).map((row) => row.id)),

@@ -17,10 +17,21 @@ export const onCareTeamsOfActiveUser = (patientColumn: string, userParam: string
     JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
     WHERE t.patient_id = ${patientColumn} AND u.id = ${userParam} AND u.active AND u.role = ANY(${rolesParam}::text[]))`;
 
+/**
+ * Proposal `alias` entered review, or user `userParam` wrote it: a draft never submitted is its
+ * author's alone, and nobody else's list, detail, evidence or live queue shows it (not even its
+ * existence: someone else's draft is "not found").
+ */
+export const inReviewOrAuthoredBy = (alias: string, userParam: string): string =>
+  `(${alias}.submitted_at IS NOT NULL OR ${alias}.proposer_id = ${userParam}::uuid)`;
+
 export const ACCESS_STATEMENTS = {
-  /** The proposals among $1 whose patient is on the teams $2, with their proposer (for four eyes). */
-  proposalsOnTeams: `SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId" FROM proposals p
-WHERE p.id = ANY($1::uuid[]) AND ${onCareTeams('p.patient_id', '$2')}`,
+  /**
+   * The proposals among $1 that user $3 may see: patient on the teams $2, and in review or their own
+   * draft. With their proposer (four eyes, authorship) and status.
+   */
+  proposalsOnTeams: `SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId", p.status FROM proposals p
+WHERE p.id = ANY($1::uuid[]) AND ${onCareTeams('p.patient_id', '$2')} AND ${inReviewOrAuthoredBy('p', '$3')}`,
 
   /** The patients among $3 on a care team of active user $1 holding a role in $2. */
   patientsOfActiveUser: `SELECT p.patient_id AS "patientId" FROM unnest($3::uuid[]) AS p(patient_id)

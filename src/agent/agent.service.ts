@@ -17,7 +17,7 @@ import { clinicalAdviceRequested } from './clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
 import { agentTools, asModelTools } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
-import { ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
+import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
 import { StoredTurn, TurnRepository } from './turn.repository';
 
@@ -45,7 +45,9 @@ export interface AgentTurn {
   turnId: string;
   status: TurnStatus;
   statements: Statement[];
+  /** Ids of the drafts filed in this turn (as `drafts`). */
   proposals: string[];
+  drafts: DraftSummary[];
   toolCalls: ToolCallRecord[];
   usage: TurnUsage;
 }
@@ -149,7 +151,7 @@ export class AgentService {
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
       // Only ids and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
-      const result: AgentTurn = { turnId: context.turnId, status, statements, proposals: context.proposals, toolCalls: context.toolCalls, usage };
+      const result: AgentTurn = { turnId: context.turnId, status, statements, proposals: context.proposals, drafts: context.drafts ?? [], toolCalls: context.toolCalls, usage };
       return { result, status, rowsRead: context.rowsRead };
     };
     if (clinicalAdviceRequested(question)) return finish('refused');

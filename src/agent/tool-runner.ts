@@ -2,6 +2,7 @@ import { AccessContext, withPurpose } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
 import { ProposalRow } from '../approvals/approvals.sql';
+import { ProposalKind, ProposalStatus } from '../approvals/enum';
 import { ProblemException } from '../common/http/problem';
 import { ToolEnvelope } from '../tools/envelope';
 import { PhiReadService, wasAudited } from '../tools/phi-read.service';
@@ -18,12 +19,20 @@ export function isRefusal(result: object): result is ToolRefusal {
 /** A further call of the same tool past this, in one turn, is refused (a loop, not research). */
 export const PER_TOOL_LIMIT = 4;
 
+/** A draft filed in a turn, as the clinician sees it in the turn's answer. */
+export interface DraftSummary {
+  id: string;
+  kind: ProposalKind;
+  status: ProposalStatus;
+  expiresAt: string;
+}
+
 /**
- * Where `propose_action` files its proposal: `ProposalsService` for the agent; the MCP surface passes
- * its own function (one place to switch when proposals become the clinician's drafts).
+ * Where `propose_action` files: the clinician's draft (`ProposalsService.createDraft`), for the agent
+ * and the MCP surface alike (MCP passes its own function, with no agent turn).
  */
 export interface ProposalFiler {
-  create(access: AccessContext, patientId: string, dto: CreateProposalDto, turnId: string): Promise<Pick<ProposalRow, 'id' | 'status'>>;
+  createDraft(access: AccessContext, patientId: string, dto: CreateProposalDto, turnId: string | null): Promise<Pick<ProposalRow, 'id' | 'kind' | 'status' | 'expiresAt'>>;
 }
 
 /** A governed call's result, and whether the one PHI path audited it (a call refused before it ran was not). */
@@ -51,6 +60,8 @@ export interface TurnContext {
   failedCalls: Set<string>;
   callsPerTool: Map<string, number>;
   proposals: string[];
+  /** The drafts filed in this turn, for the clinician to submit or discard (absent until the first). */
+  drafts?: DraftSummary[];
   toolCalls: ToolCallRecord[];
   /** Rows the tools returned in this turn, for the turn's own audit event. */
   rowsRead: number;
@@ -128,23 +139,30 @@ export class ToolRunner {
     return envelope;
   }
 
-  /** Files a pending proposal for the route's patient, citing only rows seen in this turn. */
+  /**
+   * Files a draft for the route's patient, citing only rows seen in this turn: the clinician's to
+   * submit into review or discard. Nothing the model does moves it further.
+   */
   private async propose(context: TurnContext, dto: CreateProposalDto): Promise<GovernedCall> {
     const unseen = dto.citations.filter((citation) => !context.citations.citable.has(citation));
     if (unseen.length > 0) {
       return { result: refusal(PROPOSE_ACTION, 'unknown_citation', true, `Cite only ids returned by the tools in this ${this.limits.scope}.`, [{ field: 'citations', reason: 'not_returned_in_turn' }]), audited: false };
     }
     try {
-      const proposal = await this.proposalsService.create(withPurpose(context.access, 'proposal.create'), context.patientId, dto, context.turnId);
-      context.proposals.push(proposal.id);
+      const draft = await this.proposalsService.createDraft(context.access, context.patientId, dto, context.turnId);
+      context.proposals.push(draft.id);
+      (context.drafts ??= []).push({ id: draft.id, kind: draft.kind as ProposalKind, status: draft.status as ProposalStatus, expiresAt: draft.expiresAt });
       return {
-        result: { tool: PROPOSE_ACTION, status: 'filed', proposalId: proposal.id, proposalStatus: proposal.status, note: 'Pending human review; nothing has been executed.' },
+        result: {
+          tool: PROPOSE_ACTION, status: 'filed', proposalId: draft.id, proposalStatus: draft.status,
+          note: 'A draft for the clinician: it is not in review until they submit it, and nothing has been executed.',
+        },
         audited: true,
       };
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
       const fields = (error.errors ?? []).map((problem) => ({ field: problem.field, reason: problem.reason }));
-      // The content is validated inside `create` by the kind's DTO: the same refusal kind as the arguments.
+      // The content is validated inside `createDraft` by the kind's DTO: the same refusal kind as the arguments.
       const kind = error.code === 'validation_failed' ? 'invalid_arguments' : error.code;
       return { result: refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields), audited: wasAudited(error) };
     }

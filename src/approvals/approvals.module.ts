@@ -9,6 +9,8 @@ import { ProposalExecutor } from './proposal-executor';
 import { ProposalsController } from './proposals.controller';
 import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
+import { ProposalDraftsService } from './proposal-drafts.service';
+import { ProposalIntake } from './proposal-intake';
 import { ReviewPageController } from './review-page/review-page.controller';
 
 /** Proposals, the review queue (REST, live events, the reviewers' page) and exactly-once execution of approved writes. */
@@ -17,7 +19,7 @@ import { ReviewPageController } from './review-page/review-page.controller';
   // Routes are matched in registration order: the event stream's `/proposals/events` must come
   // before ProposalsController's `/proposals/:proposalId`.
   controllers: [ProposalEventsController, ProposalsController, ReviewPageController],
-  providers: [ProposalsRepository, ProposalsService, ProposalExecutor, ProposalEvents, ProposalEventStream],
+  providers: [ProposalsRepository, ProposalsService, ProposalIntake, ProposalDraftsService, ProposalExecutor, ProposalEvents, ProposalEventStream],
   exports: [ProposalsService, ProposalExecutor, ProposalEvents, ProposalsRepository],
 })
 export class ApprovalsModule {}

@@ -4,17 +4,18 @@
  */
 // Microseconds kept: the review queue's cursor compares timestamps, and rows created within one
 // second would otherwise be skipped between pages.
-import { onCareTeams, onCareTeamsOfActiveUser } from '../access/access.sql';
+import { inReviewOrAuthoredBy, onCareTeams, onCareTeamsOfActiveUser } from '../access/access.sql';
 import { isoTimestamp as ISO } from '../common/sql';
 
 const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", ${ISO('p.expires_at', 'expiresAt')}, p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
+  p.execution_attempts AS "executionAttempts", ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')},
+  ${ISO('p.submitted_at', 'submittedAt')}`;
 
 /** What the live queue says about a proposal: ids and states, never content (nor anything about the patient). */
 const CHANGE_COLUMNS = `p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
-  ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}`;
+  ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')}, ${ISO('p.submitted_at', 'submittedAt')}`;
 
 /**
  * The one rule for which approvals count (`d` over `proposal_decisions`, `v` its version): of
@@ -32,10 +33,15 @@ const LIST_COLUMNS = `${PROPOSAL_COLUMNS}, (SELECT count(DISTINCT d.actor_id)::i
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
     WHERE d.proposal_id = p.id AND d.version = p.current_version AND ${countingApproval('v.content_hash')}) AS "approvalsGiven"`;
 
-/** $1 teams, $2 status, $3 kind, $4 patient, $5 proposer, ($6, $7) the cursor's (created_at, id), $8 page size + 1. */
+/**
+ * $1 teams, $2 status, $3 kind, $4 patient, $5 proposer, ($6, $7) the cursor's (created_at, id), $8
+ * page size + 1, $9 the caller. Drafts the caller never submitted appear only when a status is asked
+ * for (`?status=draft`): the queue itself is what is in review.
+ */
 function reviewQueue(order: 'ASC' | 'DESC'): string {
   return `SELECT ${LIST_COLUMNS} FROM proposals p
 WHERE ${onCareTeams('p.patient_id', '$1')}
+  AND ${inReviewOrAuthoredBy('p', '$9')} AND ($2::text IS NOT NULL OR p.submitted_at IS NOT NULL)
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) ${order === 'DESC' ? '<' : '>'} ($6, $7::uuid))
@@ -43,8 +49,18 @@ ORDER BY p.created_at ${order}, p.id ${order} LIMIT $8`;
 }
 
 export const APPROVAL_STATEMENTS = {
-  insertProposal: `INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
-VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id`,
+  /** $8 is `draft` or `pending`; a pending proposal enters review now. $9 its content identity. */
+  insertProposal: `INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at,
+  identity_key, submitted_at)
+VALUES ($1, $2, $8, $3, $4, $5, 1, $6, $7, $9, CASE WHEN $8 = 'draft' THEN NULL ELSE now() END) RETURNING id`,
+
+  /** The author submits a draft: it enters review with the kind's deadline and quorum. */
+  submitDraft: `UPDATE proposals SET status = 'pending', submitted_at = now(), expires_at = $2, required_approvals = $3, updated_at = now()
+WHERE id = $1 AND status = 'draft'`,
+
+  /** A live proposal ($4 none, or not this one) of patient $1 and kind $2 with content identity $3. */
+  liveDuplicate: `SELECT p.id FROM proposals p WHERE p.patient_id = $1 AND p.kind = $2 AND p.identity_key = $3
+  AND p.status IN ('draft', 'pending', 'approved', 'executing') AND ($4::uuid IS NULL OR p.id <> $4::uuid) LIMIT 1`,
 
   insertVersion: `INSERT INTO proposal_versions (proposal_id, version, content, rationale, citations, content_hash, created_by)
 VALUES ($1, $2, $3::jsonb, $4, $5::text[], $6, $7)`,
@@ -61,7 +77,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
   updateStatus: `UPDATE proposals SET status = $2, outcome = $3, failure_kind = $4, updated_at = now() WHERE id = $1`,
 
-  bumpVersion: `UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1`,
+  /** A reviewer's edit: the new version, and the content identity it has ($3). */
+  bumpVersion: `UPDATE proposals SET current_version = $2, identity_key = $3, updated_at = now() WHERE id = $1`,
 
   /** Approvals of version $2 that count for the content hash $3 (see `countingApproval`). */
   countApprovals: `SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
@@ -92,7 +109,7 @@ FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
   /** The same, oldest first (the longest-waiting proposals at the top). */
   listForTeamsOldest: reviewQueue('ASC'),
 
-  overdueProposals: `SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+  overdueProposals: `SELECT id FROM proposals WHERE status IN ('draft', 'pending') AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
 
   approvedUnexecuted: `SELECT id FROM proposals WHERE status IN ('approved', 'executing') AND updated_at <= now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2`,
 
@@ -111,12 +128,13 @@ FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
   touchProposal: `UPDATE proposals SET updated_at = now() WHERE id = $1`,
 
   /**
-   * The live queue (`GET /proposals/events`): proposals changed since $3 whose patient is on a care team
+   * The live queue (`GET /proposals/events`): proposals in review (drafts never submitted are
+   * nobody's news, not even their author's) changed since $3 whose patient is on a care team
    * of user $1, while that user is active with one of the roles $2. Membership is read here rather than
    * taken from the token, so a stream stops showing a team the moment its member is removed.
    */
   changedSince: `SELECT ${CHANGE_COLUMNS} FROM proposals p
-WHERE p.updated_at >= $3::timestamptz AND ${onCareTeamsOfActiveUser('p.patient_id', '$1', '$2')}
+WHERE p.updated_at >= $3::timestamptz AND p.submitted_at IS NOT NULL AND ${onCareTeamsOfActiveUser('p.patient_id', '$1', '$2')}
 ORDER BY p.updated_at, p.id LIMIT $4`,
 } as const;
 
@@ -138,6 +156,8 @@ export interface ProposalRow {
   executionAttempts: number;
   createdAt: string;
   updatedAt: string;
+  /** Null for a draft never submitted. */
+  submittedAt: string | null;
 }
 
 export interface VersionRow {

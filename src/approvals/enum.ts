@@ -8,11 +8,14 @@ export enum ProposalKind {
 }
 
 /**
+ * draft → pending (the author submits) | discarded (the author discards) | expired (its short deadline)
  * pending → approved → executing → executed | failed
  * pending → rejected | expired | cancelled
+ * A draft is what the agent files: visible to its author only, never in review, never executed.
  * `executed` carries an outcome: `applied`, or `superseded` when a precondition no longer held.
  */
 export enum ProposalStatus {
+  Draft = 'draft',
   Pending = 'pending',
   Approved = 'approved',
   Executing = 'executing',
@@ -21,7 +24,11 @@ export enum ProposalStatus {
   Rejected = 'rejected',
   Expired = 'expired',
   Cancelled = 'cancelled',
+  Discarded = 'discarded',
 }
+
+/** Statuses in which a proposal may still take effect: a second one with the same content identity is a duplicate. */
+export const ACTIVE_STATUSES: readonly ProposalStatus[] = [ProposalStatus.Draft, ProposalStatus.Pending, ProposalStatus.Approved, ProposalStatus.Executing];
 
 export enum ExecutionOutcome {
   Applied = 'applied',
@@ -40,4 +47,6 @@ export enum DecisionKind {
 export enum OutboxJob {
   Execute = 'execute',
   Expire = 'expire',
+  /** A draft's own deadline: a job id apart from `expire`, which its submission writes for the review deadline. */
+  ExpireDraft = 'expire_draft',
 }

@@ -12,6 +12,7 @@ import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../tools/clinical/care-gaps';
 import { trailingYear } from '../tools/clinical/shared/clinical-dates';
+import { PatientChart } from '../cohort/chart.types';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
@@ -104,15 +105,24 @@ export class ProposalExecutor {
     // The service reads the whole chart as itself: one audited access by the system actor, tied to the job.
     const context = systemContext('proposal.execute.chart_read', executionCorrelationId(proposalId));
     return this.phi.audited(context, proposal.patientId, async (scope) => {
-      const chart = await scope.chart(proposal.patientId);
-      if (!chart || !measureId) return { value: false, fields: [], rowCount: 0 };
-      const [result] = evaluateCareGaps(chart, {
-        period: trailingYear(this.clock().toISOString().slice(0, 10)),
-        measureIds: [resolveMeasureId(measureId)],
-        timeZone: this.config.clinic.timeZone,
-      });
-      return { value: result?.status === 'open-gap', fields: [`measure:${measureId}`], rowCount: 1 };
+      const open = measureId !== undefined && this.isOpenGap(await scope.chart(proposal.patientId), measureId);
+      return { value: open, fields: [`measure:${measureId}`], rowCount: 1 };
     });
+  }
+
+  /**
+   * Is `measureId` an open gap in `chart` today (the trailing year, the practice's clinical days)?
+   * The one evaluation behind this precondition and behind the refusal to draft, file or submit the
+   * closure of a gap that is not open (`ProposalIntake`).
+   */
+  isOpenGap(chart: PatientChart | null, measureId: string): boolean {
+    if (!chart) return false;
+    const [result] = evaluateCareGaps(chart, {
+      period: trailingYear(this.clock().toISOString().slice(0, 10)),
+      measureIds: [resolveMeasureId(measureId)],
+      timeZone: this.config.clinic.timeZone,
+    });
+    return result?.status === 'open-gap';
   }
 
   private async executeLocked(manager: ApprovalTransaction, proposalId: string, gapOpen: boolean | null): Promise<ExecutionResult> {

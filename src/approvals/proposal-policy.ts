@@ -1,7 +1,9 @@
 import { Type } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { StaffRole } from '../cohort/enum';
 import { PROPOSAL_CONTENT_BY_KIND } from './dto/proposal-content.dto';
 import { ProposalKind } from './enum';
+import { resolveMeasureId } from '../tools/clinical/care-gaps';
 
 export interface KindPolicy {
   content: Type<object>;
@@ -11,7 +13,15 @@ export interface KindPolicy {
   approvals: number;
   /** How long a proposal waits before it expires to the safe default: nothing happens. */
   expiresAfterHours: number;
+  /**
+   * What the proposal is about, whatever its wording: two live proposals (draft, pending, approved,
+   * executing) of one patient and kind with the same identity are duplicates, and the second is
+   * refused. Reads the validated content (the kind's DTO has run).
+   */
+  identity: (content: Record<string, unknown>) => string;
 }
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * Per-kind rules, as data. Who may decide a proposal (of any kind) is the access module's
@@ -23,24 +33,30 @@ export const KIND_POLICY: Record<ProposalKind, KindPolicy> = {
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
     approvals: 1,
     expiresAfterHours: 14 * 24,
+    // KHE and CMS951 are one measure.
+    identity: (content) => `measure:${resolveMeasureId(text(content.measureId))}`,
   },
   [ProposalKind.OrderLab]: {
     content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.OrderLab],
     proposers: [StaffRole.Clinician],
     approvals: 2,
     expiresAfterHours: 72,
+    identity: (content) => `loinc:${text(content.loincCode)}`,
   },
   [ProposalKind.AddCareNote]: {
     content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.AddCareNote],
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
     approvals: 1,
     expiresAfterHours: 7 * 24,
+    // A hash: the identity is stored beside the proposal and must not be a second copy of the note.
+    identity: (content) => `note:${createHash('sha256').update(text(content.text)).digest('hex')}`,
   },
   [ProposalKind.ScheduleOutreach]: {
     content: PROPOSAL_CONTENT_BY_KIND[ProposalKind.ScheduleOutreach],
     proposers: [StaffRole.Clinician, StaffRole.CareCoordinator],
     approvals: 1,
     expiresAfterHours: 7 * 24,
+    identity: (content) => `outreach:${text(content.channel)}:${text(content.dueDate)}`,
   },
 };
 

@@ -25,6 +25,7 @@ import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDt
 import { PROPOSAL_CONTENT_SCHEMAS } from './dto/proposal-content.dto';
 import { ProposalDetailDto, ProposalDto, ProposalPageDto } from './dto/proposal-responses.dto';
 import { ProposalsService } from './proposals.service';
+import { ProposalDraftsService } from './proposal-drafts.service';
 
 const PROPOSERS = [StaffRole.Clinician, StaffRole.CareCoordinator];
 const ProposalIdParam = () =>
@@ -38,7 +39,10 @@ const ProposalIdParam = () =>
     }),
   );
 
-/** Proposals and the care team's review queue. Decisions are made by someone other than the proposer. */
+/**
+ * Proposals and the care team's review queue. Decisions are made by someone other than the proposer.
+ * What the agent files is its clinician's draft, which only they see, submit or discard.
+ */
 @ApiTags('proposals')
 @ApiBearerAuth()
 @ApiProblemResponses()
@@ -48,7 +52,10 @@ const ProposalIdParam = () =>
 @ApiExtraModels(...PROPOSAL_BODY_VARIANTS.map(({ dto }) => dto), ...PROPOSAL_CONTENT_SCHEMAS)
 @Controller()
 export class ProposalsController {
-  constructor(private readonly proposals: ProposalsService) {}
+  constructor(
+    private readonly proposals: ProposalsService,
+    private readonly drafts: ProposalDraftsService,
+  ) {}
 
   @Post('patients/:patientId/proposals')
   @AuditedAction('proposal.create')
@@ -57,6 +64,10 @@ export class ProposalsController {
   @ApiUuidParam('patientId')
   @ApiBody({ schema: PROPOSAL_BODY_SCHEMA })
   @ApiCreatedResponse({ type: ProposalDto, description: 'The pending proposal.' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: '`duplicate_proposal`: a live proposal (draft, pending, approved, executing) of this patient already proposes the same (its id named when you may see it); `care_gap_not_open`: the measure is not an open gap for the patient today.',
+  })
   create(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Body() body: CreateProposalDto) {
     return this.proposals.create(access, patientId, body);
   }
@@ -64,7 +75,11 @@ export class ProposalsController {
   @Get('proposals')
   @AuditedAction('proposal.list')
   @Roles(...QUEUE_READERS)
-  @ApiOperation({ operationId: 'list_proposals', summary: 'The review queue of your care teams, newest first (cursor pagination).' })
+  @ApiOperation({
+    operationId: 'list_proposals',
+    summary: 'The review queue of your care teams, newest first (cursor pagination).',
+    description: 'Proposals in review. Drafts are their author’s alone: `?status=draft` lists your own drafts, and nobody else’s draft ever appears.',
+  })
   @ApiOkResponse({ type: ProposalPageDto, description: 'One page of the queue.' })
   list(@RestAccess() access: AccessContext, @Query() query: ListProposalsQueryDto) {
     return this.proposals.list(access, query);
@@ -73,7 +88,7 @@ export class ProposalsController {
   @Get('proposals/:proposalId')
   @AuditedAction('proposal.read')
   @Roles(...QUEUE_READERS)
-  @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history.' })
+  @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history (someone else’s draft is not found).' })
   @ApiUuidParam('proposalId')
   @ApiOkResponse({ type: ProposalDetailDto })
   get(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {
@@ -138,5 +153,36 @@ export class ProposalsController {
   @ApiConflictResponse({ type: ProblemDto })
   cancel(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.cancel(access, proposalId, body);
+  }
+
+  @Post('proposals/:proposalId/submit')
+  @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.submit')
+  @Roles(StaffRole.Clinician)
+  @ApiOperation({
+    operationId: 'submit_draft',
+    summary: 'Put your own draft (filed by the agent in your turn) into review.',
+    description: 'The draft is checked again now, as a new proposal would be; it then waits for reviewers with its kind’s deadline.',
+  })
+  @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The proposal, now pending.' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: '`illegal_transition` (not a draft, or past its deadline), `draft_invalid` (a cited row is gone), `care_gap_not_open`, `duplicate_proposal`: it stays a draft.',
+  })
+  submit(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {
+    return this.drafts.submit(access, proposalId);
+  }
+
+  @Post('proposals/:proposalId/discard')
+  @HttpCode(HttpStatus.OK)
+  @AuditedAction('proposal.discard')
+  @Roles(StaffRole.Clinician)
+  @ApiOperation({ operationId: 'discard_draft', summary: 'Drop your own draft: it is discarded and nothing is executed.' })
+  @ApiUuidParam('proposalId')
+  @ApiOkResponse({ type: ProposalDto, description: 'The discarded draft.' })
+  @ApiConflictResponse({ type: ProblemDto, description: '`illegal_transition`: not a draft.' })
+  discard(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {
+    return this.drafts.discard(access, proposalId);
   }
 }

@@ -1,15 +1,17 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AccessContext, withPurpose } from '../access/access-context';
 import { AccessService, DECIDERS } from '../access/access.service';
 import { AuditChannel, AuditOutcome, AuditService } from '../audit';
 import { Caller } from '../auth/caller';
 import { CohortRepository } from '../cohort/cohort.repository';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { validateDto } from '../common/validation/validate-dto';
 import { AuditScope, PhiReadService } from '../tools/phi-read.service';
 import { CitedEvidence } from '../tools/tools.service';
 import { ProposalRow, VersionRow } from './approvals.sql';
 import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
+import { ProposalIntake, storedForm } from './proposal-intake';
 import { decodeCursor, encodeCursor } from './proposal-cursor';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
@@ -29,10 +31,12 @@ export class ProposalsService {
   constructor(
     private readonly repository: ProposalsRepository,
     private readonly access: AccessService,
+    private readonly intake: ProposalIntake,
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
     private readonly phi: PhiReadService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     /** Absent where no queue runs (the relay's own polling then picks the job up). */
     @Optional() private readonly relay?: OutboxRelay,
   ) {}
@@ -48,37 +52,38 @@ export class ProposalsService {
     return row;
   };
 
+  /** Files a proposal into review (REST): pending, with its kind's deadline. */
   create(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string | null = null): Promise<ProposalRow> {
-    return this.phi.audited(withPurpose(context, 'proposal.create'), patientId, (scope) => this.createAudited(context, scope, patientId, dto, agentTurnId));
+    return this.file(withPurpose(context, 'proposal.create'), patientId, dto, agentTurnId, ProposalStatus.Pending);
   }
 
-  private async createAudited(context: AccessContext, scope: AuditScope, patientId: string, dto: CreateProposalDto, agentTurnId: string | null) {
-    const caller = callerOf(context);
-    const policy = KIND_POLICY[dto.kind];
-    if (!policy.proposers.includes(caller.role)) throw notAllowed(`A ${caller.role} may not propose ${dto.kind}.`);
-    // Proposals are filed for the caller's own patients: no emergency access here.
-    await this.access.patientRead({ ...context, breakGlassReason: null }, patientId);
-    const content = storedForm(await validateDto(policy.content, dto.content, 'content'));
-    const citations = [...new Set(dto.citations)].sort();
-    if (dto.kind === ProposalKind.CloseCareGap && citations.length === 0) {
-      throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row (a remark code alone is not enough).');
-    }
-    const existing = await this.cohort.existingCitations(patientId, citations);
-    const unknown = citations.filter((citation) => !existing.has(citation));
-    if (unknown.length > 0) throw invalidProposal('citations', 'unknownCitation', `${unknown.length} citation(s) do not name a row of this patient.`);
+  /**
+   * Files the caller's draft (the agent's `propose_action`): checked exactly as `create`, but seen by
+   * its author only and in nobody's review until they submit it; it expires after the draft TTL.
+   */
+  createDraft(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string | null): Promise<ProposalRow> {
+    return this.file(withPurpose(context, 'proposal.draft'), patientId, dto, agentTurnId, ProposalStatus.Draft);
+  }
 
-    const contentHash = proposalContentHash({ kind: dto.kind, content, rationale: dto.rationale, citations });
-    const expiresAt = new Date(Date.now() + policy.expiresAfterHours * 3_600_000);
-    const row = await this.repository.transaction(async (manager) => {
-      const [{ id }] = await manager.run<{ id: string }>('insertProposal', [
-        patientId, dto.kind, caller.userId, caller.role, agentTurnId, policy.approvals, expiresAt,
-      ]);
-      await manager.run('insertVersion', [id, 1, JSON.stringify(content), dto.rationale, citations, contentHash, caller.userId]);
-      await manager.run('insertOutbox', [id, OutboxJob.Expire, expiresAt]);
-      await scope.recordIn(manager, [`proposal:${id}`, `hash:${contentHash}`], 1);
-      return this.lock(manager, id);
+  private file(context: AccessContext, patientId: string, dto: CreateProposalDto, agentTurnId: string | null, status: ProposalStatus.Pending | ProposalStatus.Draft) {
+    return this.phi.audited(context, patientId, async (scope) => {
+      const caller = callerOf(context);
+      const proposal = await this.intake.check(context, caller, scope, patientId, dto);
+      await this.intake.refuseDuplicate(caller, patientId, proposal.kind, proposal.identity);
+      const draft = status === ProposalStatus.Draft;
+      const expiresAt = new Date(Date.now() + (draft ? this.config.approvals.draftTtlMinutes * 60_000 : proposal.policy.expiresAfterHours * 3_600_000));
+      const row = await this.intake.unlessDuplicate(() => this.repository.transaction(async (manager) => {
+        const [{ id }] = await manager.run<{ id: string }>('insertProposal', [
+          patientId, proposal.kind, caller.userId, caller.role, agentTurnId, proposal.policy.approvals, expiresAt, status, proposal.identity,
+        ]);
+        const { content, rationale, citations, contentHash } = proposal;
+        await manager.run('insertVersion', [id, 1, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
+        await manager.run('insertOutbox', [id, draft ? OutboxJob.ExpireDraft : OutboxJob.Expire, expiresAt]);
+        await scope.recordIn(manager, [`proposal:${id}`, `hash:${contentHash}`], 1);
+        return this.lock(manager, id);
+      }));
+      return { value: this.announced(row), fields: [], rowCount: 1 };
     });
-    return { value: this.announced(row), fields: [], rowCount: 1 };
   }
 
   approve(context: AccessContext, proposalId: string, dto: DecisionDto): Promise<ProposalRow> {
@@ -113,9 +118,13 @@ export class ProposalsService {
   editAndApprove(context: AccessContext, proposalId: string, dto: EditAndApproveDto): Promise<ProposalRow> {
     const caller = callerOf(context);
     let content: Record<string, unknown> = {};
+    let identity = '';
     const check = async (current: ProposalRow) => {
       const kind = current.kind as ProposalKind;
       content = storedForm(await validateDto(KIND_POLICY[kind].content, dto.content, 'content'));
+      identity = KIND_POLICY[kind].identity(content);
+      // An edit may not turn the proposal into a duplicate of another live one.
+      await this.intake.refuseDuplicate(caller, current.patientId, kind, identity, proposalId);
       if (kind === ProposalKind.CloseCareGap && dto.citations?.length === 0) {
         throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
       }
@@ -126,7 +135,7 @@ export class ProposalsService {
         }
       }
     };
-    return this.decide(withPurpose(context, 'proposal.edit_and_approve'), proposalId, dto.version, 'edit', async (manager, proposal, version) => {
+    return this.intake.unlessDuplicate(() => this.decide(withPurpose(context, 'proposal.edit_and_approve'), proposalId, dto.version, 'edit', async (manager, proposal, version) => {
       const kind = proposal.kind as ProposalKind;
       // The editor authors the new version, so neither they nor the proposer can approve it: refuse
       // an edit after which the care team no longer has enough reviewers to reach the quorum.
@@ -142,13 +151,13 @@ export class ProposalsService {
       const next = version.version + 1;
       const contentHash = proposalContentHash({ kind, content, rationale, citations });
       await manager.run('insertVersion', [proposalId, next, JSON.stringify(content), rationale, citations, contentHash, caller.userId]);
-      await manager.run('bumpVersion', [proposalId, next]);
+      await manager.run('bumpVersion', [proposalId, next, identity]);
       await manager.run('insertDecision', [proposalId, next, DecisionKind.Edit, caller.userId, caller.role, dto.reason ?? null, contentHash]);
       // The editor's approval is recorded, but the editor is now the new version's author: it only
       // executes once someone else approves exactly these bytes (countApprovals skips the author).
       await manager.run('insertDecision', [proposalId, next, DecisionKind.Approve, caller.userId, caller.role, dto.reason ?? null, contentHash]);
       return contentHash;
-    }, check);
+    }, check));
   }
 
   /**
@@ -185,15 +194,20 @@ export class ProposalsService {
     });
   }
 
-  /** Expires a pending proposal whose deadline has passed: the safe default, nothing happens. */
+  /**
+   * Expires a pending proposal or a draft whose deadline has passed: the safe default, nothing
+   * happens. (A submitted draft's own `expire_draft` job finds it pending with a later deadline.)
+   */
   async expireIfDue(proposalId: string, now = new Date()): Promise<boolean> {
     const expired = await this.repository.transaction(async (manager) => {
       const [proposal] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
-      if (!proposal || proposal.status !== ProposalStatus.Pending || new Date(proposal.expiresAt) > now) return false;
+      const live = proposal?.status === ProposalStatus.Pending || proposal?.status === ProposalStatus.Draft;
+      if (!proposal || !live || new Date(proposal.expiresAt) > now) return false;
       await manager.run('updateStatus', [proposalId, ProposalStatus.Expired, null, null]);
+      const action = proposal.status === ProposalStatus.Draft ? 'proposal.draft_expire' : 'proposal.expire';
       await this.audit.record(
         {
-          actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action: 'proposal.expire',
+          actorId: null, actorRole: 'system', actorName: 'system', patientId: proposal.patientId, action,
           fields: [`proposal:${proposalId}`], rowCount: 0, outcome: AuditOutcome.Success, channel: AuditChannel.System, correlationId: null,
         },
         manager,
@@ -213,8 +227,11 @@ export class ProposalsService {
     return (await this.repository.run<{ id: string }>('approvedUnexecuted', [olderThanMs, limit])).map((row) => row.id);
   }
 
-  /** The review queue for the caller's care teams, newest first, one page at a time. */
-  /** The queue names patients and what is proposed for them: reading it is an access, audited. */
+  /**
+   * The review queue for the caller's care teams, newest first, one page at a time; with a status
+   * asked for, the caller's own drafts too (`?status=draft`: theirs only). The queue names patients
+   * and what is proposed for them: reading it is an access, audited.
+   */
   list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
     return this.phi.audited(withPurpose(context, 'proposal.list'), query.patientId ?? null, async () => {
       const { careTeamIds } = this.access.queueList(callerOf(context));
@@ -222,7 +239,7 @@ export class ProposalsService {
       const after = query.cursor ? decodeCursor(query.cursor) : null;
       const rows = await this.repository.run<ProposalRow>(query.sort === 'oldest' ? 'listForTeamsOldest' : 'listForTeams', [
         careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
-        after?.createdAt ?? null, after?.id ?? null, pageSize + 1,
+        after?.createdAt ?? null, after?.id ?? null, pageSize + 1, callerOf(context).userId,
       ]);
       const items = rows.slice(0, pageSize);
       const last = items[items.length - 1];
@@ -326,9 +343,4 @@ function refuseRepeatedDecision(decision: 'approve' | 'reject' | 'edit' | 'withd
   if (decision === 'approve' && withdrawn) throw illegalTransition('You withdrew your approval of this version; it cannot be given again. Reject it, or leave it to other reviewers.');
   if ((decision === 'approve' || decision === 'edit') && approved) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
   if (decision === 'withdraw' && (!approved || withdrawn)) throw illegalTransition('You have no approval of this version to withdraw.');
-}
-
-/** The content exactly as jsonb will store and return it (no undefined fields), so the hash matches later. */
-function storedForm(content: object): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(content)) as Record<string, unknown>;
 }

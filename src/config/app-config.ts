@@ -50,6 +50,10 @@ export interface AppConfig {
     maxTokenLifetimeSeconds: number;
     jwksCacheSeconds: number;
   };
+  approvals: {
+    /** How long a draft (what the agent files) waits for its author's submit before it expires unexecuted. */
+    draftTtlMinutes: number;
+  };
   agent: {
     /** Undefined means: no model configured (the agent routes answer 503). */
     baseUrl?: string;

@@ -333,4 +333,11 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1000)
   MCP_MAX_SESSIONS_PER_USER = 10;
+
+  /** Minutes a draft proposal (what the agent files) waits for its author's submit before it expires unexecuted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  PROPOSAL_DRAFT_TTL_MINUTES = 30;
 }

@@ -75,6 +75,13 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ AGENT_MAX_TOKENS: '10', AGENT_MAX_TURNS_PER_HOUR: '0' })).toThrow(/- AGENT_MAX_TOKENS:[\s\S]*- AGENT_MAX_TURNS_PER_HOUR:/);
   });
 
+  it('gives a draft proposal 30 minutes by default, and refuses a TTL outside 1..1440 minutes', () => {
+    expect(loadConfig({}).approvals).toEqual({ draftTtlMinutes: 30 });
+    expect(loadConfig({ PROPOSAL_DRAFT_TTL_MINUTES: '5' }).approvals.draftTtlMinutes).toBe(5);
+    expect(() => loadConfig({ PROPOSAL_DRAFT_TTL_MINUTES: '0' })).toThrow(/- PROPOSAL_DRAFT_TTL_MINUTES:/);
+    expect(() => loadConfig({ PROPOSAL_DRAFT_TTL_MINUTES: '1441' })).toThrow(/- PROPOSAL_DRAFT_TTL_MINUTES:/);
+  });
+
   it('treats an empty DATABASE_URL as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).database.url).toBeUndefined();
   });

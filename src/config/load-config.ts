@@ -67,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxTokenLifetimeSeconds: vars.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
       jwksCacheSeconds: vars.AUTH_JWKS_CACHE_SECONDS,
     },
+    approvals: { draftTtlMinutes: vars.PROPOSAL_DRAFT_TTL_MINUTES },
     agent: {
       baseUrl: vars.AGENT_MODEL_BASE_URL,
       apiKey: vars.AGENT_MODEL_API_KEY,

@@ -139,8 +139,8 @@ UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = 
 -- ======================================================================
 
 -- name: proposalsOnTeams
-SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId" FROM proposals p
-WHERE p.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($2::uuid[]));
+SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId", p.status FROM proposals p
+WHERE p.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($2::uuid[])) AND (p.submitted_at IS NOT NULL OR p.proposer_id = $3::uuid);
 
 -- name: patientsOfActiveUser
 SELECT p.patient_id AS "patientId" FROM unnest($3::uuid[]) AS p(patient_id)
@@ -196,8 +196,17 @@ SELECT a.id::text AS id,
 -- ======================================================================
 
 -- name: insertProposal
-INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at)
-VALUES ($1, $2, 'pending', $3, $4, $5, 1, $6, $7) RETURNING id;
+INSERT INTO proposals (patient_id, kind, status, proposer_id, proposer_role, agent_turn_id, current_version, required_approvals, expires_at,
+  identity_key, submitted_at)
+VALUES ($1, $2, $8, $3, $4, $5, 1, $6, $7, $9, CASE WHEN $8 = 'draft' THEN NULL ELSE now() END) RETURNING id;
+
+-- name: submitDraft
+UPDATE proposals SET status = 'pending', submitted_at = now(), expires_at = $2, required_approvals = $3, updated_at = now()
+WHERE id = $1 AND status = 'draft';
+
+-- name: liveDuplicate
+SELECT p.id FROM proposals p WHERE p.patient_id = $1 AND p.kind = $2 AND p.identity_key = $3
+  AND p.status IN ('draft', 'pending', 'approved', 'executing') AND ($4::uuid IS NULL OR p.id <> $4::uuid) LIMIT 1;
 
 -- name: insertVersion
 INSERT INTO proposal_versions (proposal_id, version, content, rationale, citations, content_hash, created_by)
@@ -214,19 +223,21 @@ INSERT INTO proposal_outbox (proposal_id, job, run_at) VALUES ($1, $2, $3) ON CO
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p WHERE p.id = $1 FOR UPDATE;
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p WHERE p.id = $1 FOR UPDATE;
 
 -- name: proposalById
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p WHERE p.id = $1;
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p WHERE p.id = $1;
 
 -- name: updateStatus
 UPDATE proposals SET status = $2, outcome = $3, failure_kind = $4, updated_at = now() WHERE id = $1;
 
 -- name: bumpVersion
-UPDATE proposals SET current_version = $2, updated_at = now() WHERE id = $1;
+UPDATE proposals SET current_version = $2, identity_key = $3, updated_at = now() WHERE id = $1;
 
 -- name: countApprovals
 SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
@@ -257,12 +268,14 @@ FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id;
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
     WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
     AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
       AND w.actor_id = d.actor_id AND w.decision = 'withdraw')) AS "approvalsGiven" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND (p.submitted_at IS NOT NULL OR p.proposer_id = $9::uuid) AND ($2::text IS NOT NULL OR p.submitted_at IS NOT NULL)
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
@@ -272,19 +285,21 @@ ORDER BY p.created_at DESC, p.id DESC LIMIT $8;
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
-  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+  p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
     WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
     AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
       AND w.actor_id = d.actor_id AND w.decision = 'withdraw')) AS "approvalsGiven" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
+  AND (p.submitted_at IS NOT NULL OR p.proposer_id = $9::uuid) AND ($2::text IS NOT NULL OR p.submitted_at IS NOT NULL)
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) > ($6, $7::uuid))
 ORDER BY p.created_at ASC, p.id ASC LIMIT $8;
 
 -- name: overdueProposals
-SELECT id FROM proposals WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2;
+SELECT id FROM proposals WHERE status IN ('draft', 'pending') AND expires_at <= $1 ORDER BY expires_at LIMIT $2;
 
 -- name: approvedUnexecuted
 SELECT id FROM proposals WHERE status IN ('approved', 'executing') AND updated_at <= now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2;
@@ -315,8 +330,8 @@ UPDATE proposals SET updated_at = now() WHERE id = $1;
 
 -- name: changedSince
 SELECT p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
-  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt" FROM proposals p
-WHERE p.updated_at >= $3::timestamptz AND EXISTS (SELECT 1 FROM patient_care_teams t
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p
+WHERE p.updated_at >= $3::timestamptz AND p.submitted_at IS NOT NULL AND EXISTS (SELECT 1 FROM patient_care_teams t
     JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
     WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))
 ORDER BY p.updated_at, p.id LIMIT $4;

@@ -53,7 +53,7 @@ export class McpToolCalls {
     private readonly phi: PhiReadService,
     private readonly proposals: ProposalsService,
   ) {
-    const filer: ProposalFiler = { create: (access, patientId, dto) => this.fileProposal(access, patientId, dto) };
+    const filer: ProposalFiler = { createDraft: (access, patientId, dto) => this.fileProposal(access, patientId, dto) };
     this.runner = new ToolRunner(phi, filer, { scope: 'session', perToolLimit: config.mcp.maxCallsPerTool });
   }
 
@@ -101,18 +101,18 @@ export class McpToolCalls {
   }
 
   /**
-   * The one place MCP files a proposal. `agentTurnId` is null: an MCP call is not an agent turn
-   * (the audit row's channel and correlation id say where it came from).
+   * The one place MCP files a proposal: the clinician's draft, as the agent's (they submit or discard
+   * it over REST). `agentTurnId` is null: an MCP call is not an agent turn (the audit row's channel and
+   * correlation id say where it came from).
    */
   private fileProposal(access: AccessContext, patientId: string, dto: CreateProposalDto) {
-    // drafts: switch to createDraft when merged
-    return this.proposals.create(access, patientId, dto, null);
+    return this.proposals.createDraft(access, patientId, dto, null);
   }
 
   /** The row of a call governance refused before it reached the PHI path (never the client's tool name unless it is one of ours). */
   private async auditRefusal(access: AccessContext, session: SessionState, name: string, result: ToolRefusal): Promise<void> {
     const known = session.governance.catalog.has(name as AgentToolName);
-    const purpose = !known ? 'mcp.unknown_tool' : name === PROPOSE_ACTION ? 'proposal.create' : (name as ToolName);
+    const purpose = !known ? 'mcp.unknown_tool' : name === PROPOSE_ACTION ? 'proposal.draft' : (name as ToolName);
     const outcome = LIMIT_KINDS.has(result.error.kind) ? AuditOutcome.Denied : AuditOutcome.Invalid;
     await this.phi.audited(withPurpose(access, purpose), session.patientId, async () => ({ value: null, fields: [], rowCount: 0, outcome }));
   }

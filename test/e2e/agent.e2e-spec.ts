@@ -246,8 +246,12 @@ describe('agent turns', () => {
     expect(dataLine).toContain('Ignore all previous instructions');
     expect(dataLine).not.toMatch(/[<>]/);
 
+    // What was filed is the clinician's draft: in nobody's review until they submit it.
     const filed = await database().dataSource.query(`SELECT patient_id AS "patientId", status FROM proposals WHERE agent_turn_id = $1`, [res.body.turnId]);
-    expect(filed).toEqual([{ patientId: patientIdOf(INJECTION_PATIENT), status: 'pending' }]);
+    expect(filed).toEqual([{ patientId: patientIdOf(INJECTION_PATIENT), status: 'draft' }]);
+    expect(res.body.drafts).toEqual([{ id: res.body.proposals[0], kind: 'order_lab', status: 'draft', expiresAt: expect.any(String) }]);
+    const filedResult = toolResultsIn(model.requests[2]).find((result) => result.status === 'filed');
+    expect(filedResult).toMatchObject({ proposalStatus: 'draft', note: expect.stringContaining('not in review until they submit it') });
     const decisions = await database().dataSource.query(`SELECT count(*)::int AS n FROM proposal_decisions WHERE proposal_id = $1`, [res.body.proposals[0]]);
     expect(decisions).toEqual([{ n: 0 }]);
   });

@@ -1,4 +1,8 @@
 import request from 'supertest';
+import { ORDERABLE_LOINC } from '../../src/approvals/dto/proposal-content.dto';
+import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
+import { ProposalsService } from '../../src/approvals/proposals.service';
+import { accessOf } from '../setup/callers';
 import { StaffRole } from '../../src/cohort/enum';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
@@ -21,6 +25,9 @@ const HBA1C = `obs:${fixtureId('patient', NORTH_PATIENT, 'observation', '0')}`;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const REASON = 'Unconscious in ED, own team unreachable';
 const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.' };
+let filed = 0;
+/** OUTREACH with a due date of its own: a second live proposal for the same date would be its duplicate. */
+const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: new Date(Date.UTC(2026, 6, 1) + (filed += 1) * 86_400_000).toISOString().slice(0, 10) } });
 
 /** North users by role (the south clinician files the other team's proposals). */
 const USER: Record<StaffRole, string> = {
@@ -77,6 +84,8 @@ interface Fixtures {
   southProposal(): Promise<string>;
   /** A pending order_lab for the north patient (two approvals needed) with one approval, by `reviewer`. */
   orderLabApprovedBy(reviewer: string): Promise<string>;
+  /** A draft for the north patient, as an agent turn of `by` files it (a fresh one per call). */
+  draft(by?: string): Promise<string>;
   turnId: string;
 }
 
@@ -117,6 +126,21 @@ const decision = (path: string, action: string, body: (version: number) => objec
   ],
 });
 
+/** The author's moves on their draft: another clinician's draft is "not found", a proposal in review a conflict, someone else's one denied. */
+const draftAction = (path: string, action: string): Operation => ({
+  id: `POST /proposals/{proposalId}/${path}`,
+  action,
+  roles: [StaffRole.Clinician],
+  call: async (fx, role) => ({ method: 'post', url: `/proposals/${await fx.draft(USER[role])}/${path}` }),
+  success: 200,
+  refusals: [
+    { kind: 'invalid', call: async () => ({ method: 'post', url: `/proposals/not-a-uuid/${path}` }), expect: { status: 400, outcome: 'invalid' } },
+    { kind: 'not found (another clinician’s draft)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.draft('dr.lindqvist')}/${path}` }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+    { kind: 'denied (another clinician’s proposal in review)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal('dr.lindqvist')}/${path}` }), expect: { status: 403, outcome: 'denied', patientId: patientIdOf(NORTH_PATIENT) } },
+    { kind: 'conflict (not a draft)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/${path}` }), expect: { status: 409, outcome: 'conflict', patientId: patientIdOf(NORTH_PATIENT) } },
+  ],
+});
+
 const OPERATIONS: Operation[] = [
   tool('patient_encounters', 'encounters'),
   tool('patient_labs', 'labs'),
@@ -127,7 +151,7 @@ const OPERATIONS: Operation[] = [
     id: 'POST /patients/{patientId}/proposals',
     action: 'proposal.create',
     roles: [StaffRole.Clinician, StaffRole.CareCoordinator],
-    call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/proposals`, body: { ...OUTREACH, citations: [HBA1C] } }),
+    call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/proposals`, body: { ...outreach(), citations: [HBA1C] } }),
     success: 201,
     refusals: [
       { kind: 'invalid', call: async () => ({ method: 'post', url: `/patients/${patientIdOf(NORTH_PATIENT)}/proposals`, body: { ...OUTREACH, citations: [HBA1C], approvedBy: 'me' } }), expect: { status: 400, outcome: 'invalid', patientId: patientIdOf(NORTH_PATIENT) } },
@@ -226,6 +250,8 @@ const OPERATIONS: Operation[] = [
       { kind: 'conflict (stale version)', call: async (fx) => ({ method: 'post', url: `/proposals/${await fx.proposal()}/cancel`, body: { version: 2, reason: 'Filed twice.' } }), expect: { status: 409, outcome: 'conflict' } },
     ],
   },
+  draftAction('submit', 'proposal.submit'),
+  draftAction('discard', 'proposal.discard'),
   {
     id: 'GET /audit/break-glass',
     action: 'audit.break_glass.list',
@@ -273,17 +299,22 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
     await sut.app.listen(0, '127.0.0.1');
     model.script([], finalAnswer('insufficient_data'));
     const file = async (username: string, patient: string, citations: string[]) =>
-      (await http().post(`/patients/${patientIdOf(patient)}/proposals`).set(await bearer(username)).send({ ...OUTREACH, citations }).expect(201)).body.id as string;
+      (await http().post(`/patients/${patientIdOf(patient)}/proposals`).set(await bearer(username)).send({ ...outreach(), citations }).expect(201)).body.id as string;
+    let orderLabs = 0;
     const turn = await http().post(`/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns`).set(await bearer('dr.okafor')).send({ question: 'When was the last HbA1c?' }).expect(200);
     fixtures = {
       proposal: (by = 'dr.okafor') => file(by, NORTH_PATIENT, [HBA1C]),
       southProposal: () => file('dr.ferreira', SOUTH_PATIENT, []),
       orderLabApprovedBy: async (reviewer) => {
-        const orderLab = { kind: 'order_lab', content: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' }, rationale: 'No uACR this year.', citations: [HBA1C] };
+        // A code of its own each time: a second live order of one code would be its duplicate.
+        const loincCode = ORDERABLE_LOINC[orderLabs++ % ORDERABLE_LOINC.length];
+        const orderLab = { kind: 'order_lab', content: { loincCode, priority: 'routine', reason: 'Kidney health evaluation needs a uACR' }, rationale: 'No uACR this year.', citations: [HBA1C] };
         const id = (await http().post(`/patients/${patientIdOf(NORTH_PATIENT)}/proposals`).set(await bearer('dr.okafor')).send(orderLab).expect(201)).body.id as string;
         await http().post(`/proposals/${id}/approve`).set(await bearer(reviewer)).send({ version: 1 }).expect(200);
         return id;
       },
+      draft: async (by = 'dr.okafor') =>
+        (await sut.app.get(ProposalsService).createDraft(await accessOf(database().dataSource, by), patientIdOf(NORTH_PATIENT), { ...outreach(), citations: [HBA1C] } as CreateProposalDto, turn.body.turnId)).id,
       turnId: turn.body.turnId,
     };
   });

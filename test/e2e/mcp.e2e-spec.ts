@@ -172,8 +172,8 @@ describe('MCP endpoint', () => {
       ['patient_labs', { lonic: [] }, { action: 'patient_labs', outcome: 'invalid' }],
       ['patient_labs', { lonic: [] }, { action: 'patient_labs', outcome: 'denied' }], // the repeat of a failing call
       ['no_such_tool', {}, { action: 'mcp.unknown_tool', outcome: 'invalid' }],
-      ['propose_action', { kind: 'add_care_note', content: { noteType: 'follow-up', text: 'Discussed results.' }, rationale: 'Follow-up', citations: ['obs:00000000-0000-4000-8000-000000000000'] }, { action: 'proposal.create', outcome: 'invalid' }],
-      ['propose_action', { kind: 'add_care_note', content: { noteType: 'follow-up', text: 'Discussed the latest results.' }, rationale: 'Follow-up of the labs', citations: [citation] }, { action: 'proposal.create', outcome: 'success' }],
+      ['propose_action', { kind: 'add_care_note', content: { noteType: 'follow-up', text: 'Discussed results.' }, rationale: 'Follow-up', citations: ['obs:00000000-0000-4000-8000-000000000000'] }, { action: 'proposal.draft', outcome: 'invalid' }],
+      ['propose_action', { kind: 'add_care_note', content: { noteType: 'follow-up', text: 'Discussed the latest results.' }, rationale: 'Follow-up of the labs', citations: [citation] }, { action: 'proposal.draft', outcome: 'success' }],
       ['feature_attribution', {}, { action: 'feature_attribution', outcome: 'success' }],
     ];
     for (const [name, args, expected] of cases) {
@@ -183,9 +183,9 @@ describe('MCP endpoint', () => {
       if (expected.outcome === 'success') expect(result.isError).toBeUndefined();
       else expect(result.isError).toBe(true);
     }
-    // The proposal is pending review, filed by the clinician, with no agent turn.
+    // The proposal is the clinician's draft (in nobody's review until they submit it), with no agent turn.
     const [proposal] = await database().dataSource.query(`SELECT status, agent_turn_id AS "turnId" FROM proposals ORDER BY created_at DESC LIMIT 1`);
-    expect(proposal).toEqual({ status: 'pending', turnId: null });
+    expect(proposal).toEqual({ status: 'draft', turnId: null });
   });
 
   it('limits calls per tool and per session, as the agent limits a turn', async () => {

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import OpenAPIResponseValidator from 'openapi-response-validator';
 import request from 'supertest';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { isUuid } from '../../src/common/validation/uuid';
+import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
+import { ProposalsService } from '../../src/approvals/proposals.service';
 import { createTestApp, TestApp } from '../setup/app';
+import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
@@ -17,6 +21,9 @@ const HBA1C = `obs:${fixtureId('patient', 'diabetes-a1c-stale', 'observation', '
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
 const LAB_ORDER = { kind: 'order_lab', content: { loincCode: '4548-4', priority: 'routine', reason: 'HbA1c overdue' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
+let filed = 0;
+/** OUTREACH with a due date of its own: a second live proposal for the same date would be its duplicate. */
+const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: new Date(Date.UTC(2026, 7, 1) + (filed += 1) * 86_400_000).toISOString().slice(0, 10) } });
 
 interface Operation {
   operationId: string;
@@ -56,9 +63,11 @@ describe('OpenAPI contract', () => {
     const document = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
     operations = new Map(Object.values(document.paths).flatMap((methods) => Object.values(methods)).map((operation) => [operation.operationId, operation]));
     components = document.components;
-    for (const name of ['approve', 'reject', 'cancel', 'edit', 'stale', 'read']) proposals[name] = await propose(OUTREACH);
+    for (const name of ['approve', 'reject', 'cancel', 'edit', 'stale', 'read']) proposals[name] = await propose(outreach());
     proposals.twoApprovals = await propose(LAB_ORDER);
-    proposals.withdraw = await propose(LAB_ORDER);
+    proposals.withdraw = await propose({ ...LAB_ORDER, content: { ...LAB_ORDER.content, loincCode: '2093-3' } });
+    const author = await accessOf(database().dataSource, 'dr.okafor');
+    for (const name of ['submit', 'discard']) proposals[name] = (await sut.app.get(ProposalsService).createDraft(author, PATIENT, outreach() as CreateProposalDto, randomUUID())).id;
     await http().post(`/proposals/${proposals.withdraw}/approve`).set(await as('rev.santos')).send({ version: 1 }).expect(200);
     await http().post(`/proposals/${proposals.stale}/approve`).set(await as('rev.santos')).send({ version: 1 }).expect(200);
   });
@@ -121,13 +130,24 @@ describe('OpenAPI contract', () => {
     [`${operationId} with headers over 16 KB`, operationId, 431, () => hugeHeaders(`/proposals/${proposals[key]}/${action}`)()],
   ];
 
+  const draftAction = (operationId: string, action: string): Case[] => [
+    [`${operationId} moves the draft`, operationId, 200, () => post(`/proposals/${proposals[action]}/${action}`, 'dr.okafor', {})()],
+    [`${operationId} on a proposal in review`, operationId, 409, () => post(`/proposals/${proposals.read}/${action}`, 'dr.okafor', {})()],
+    [`${operationId} with a bad id`, operationId, 400, post(`/proposals/not-a-uuid/${action}`, 'dr.okafor', {})],
+    [`${operationId} without a token`, operationId, 401, () => post(`/proposals/${proposals[action]}/${action}`, undefined, {})()],
+    [`${operationId} by the wrong role`, operationId, 403, () => post(`/proposals/${proposals[action]}/${action}`, 'rev.santos', {})()],
+    [`${operationId} on an unknown proposal`, operationId, 404, post(`/proposals/${UNKNOWN_ID}/${action}`, 'dr.okafor', {})],
+    [`${operationId} with headers over 16 KB`, operationId, 431, () => hugeHeaders(`/proposals/${proposals[action]}/${action}`)()],
+  ];
+
   const cases: Case[] = [
     ...tool('patient_encounters', 'encounters'),
     ...tool('patient_labs', 'labs'),
     ...tool('care_gap_lookup', 'care-gaps'),
     ...tool('missing_data_check', 'missing-data'),
     ...tool('feature_attribution', 'readmission-risk'),
-    ['propose_action files', 'propose_action', 201, post(`/patients/${PATIENT}/proposals`, 'dr.okafor', OUTREACH)],
+    ['propose_action files', 'propose_action', 201, () => post(`/patients/${PATIENT}/proposals`, 'dr.okafor', outreach())()],
+    ['propose_action duplicating a live proposal', 'propose_action', 409, () => post(`/patients/${PATIENT}/proposals`, 'dr.okafor', LAB_ORDER)()],
     ['propose_action with unknown content', 'propose_action', 400, post(`/patients/${PATIENT}/proposals`, 'dr.okafor', { ...OUTREACH, content: { channel: 'pigeon' } })],
     ['propose_action without a token', 'propose_action', 401, post(`/patients/${PATIENT}/proposals`, undefined, OUTREACH)],
     ['propose_action by the wrong role', 'propose_action', 403, post(`/patients/${PATIENT}/proposals`, 'rev.santos', OUTREACH)],
@@ -154,6 +174,8 @@ describe('OpenAPI contract', () => {
     ...decision('cancel_proposal', 'cancel', 'cancel', 'dr.okafor', { version: 1, reason: 'Filed twice' }),
     ...decision('edit_and_approve_proposal', 'edit-and-approve', 'edit', 'rev.santos', { version: 1, content: { ...OUTREACH.content, channel: 'letter' }, rationale: 'A letter reaches this patient better.' }),
     ...decision('withdraw_approval', 'withdraw-approval', 'withdraw', 'rev.santos', { version: 1 }),
+    ...draftAction('submit_draft', 'submit'),
+    ...draftAction('discard_draft', 'discard'),
     ['list_break_glass_uses lists', 'list_break_glass_uses', 200, get('/audit/break-glass?limit=5', 'po.achebe')],
     ['list_break_glass_uses with a bad limit', 'list_break_glass_uses', 400, get('/audit/break-glass?limit=0', 'po.achebe')],
     ['list_break_glass_uses without a token', 'list_break_glass_uses', 401, get('/audit/break-glass')],

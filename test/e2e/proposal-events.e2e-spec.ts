@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
+import { ProposalsService } from '../../src/approvals/proposals.service';
+import { accessOf } from '../setup/callers';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients } from '../setup/cohort';
@@ -42,9 +46,16 @@ describe('GET /proposals/events', () => {
     streams.push(stream);
     return stream;
   };
+  let filed = 0;
+  /** Each filing has its own note text (a second live proposal with the same text would be its duplicate). */
+  const noteBody = (patient: string) => ({
+    kind: 'add_care_note',
+    content: { noteType: 'care-plan', text: `${NOTE} (${(filed += 1)})` },
+    rationale: RATIONALE,
+    citations: [`obs:${fixtureId('patient', patient, 'observation', '0')}`],
+  });
   const file = async (username: string, patient: string): Promise<Change> => {
-    const citation = `obs:${fixtureId('patient', patient, 'observation', '0')}`;
-    const body = { kind: 'add_care_note', content: { noteType: 'care-plan', text: NOTE }, rationale: RATIONALE, citations: [citation] };
+    const body = noteBody(patient);
     const res = await request(sut.app.getHttpServer())
       .post(`/patients/${patientIdOf(patient)}/proposals`)
       .set('authorization', `Bearer ${await sut.tokenFor(username)}`)
@@ -157,6 +168,20 @@ describe('GET /proposals/events', () => {
     await decide('rev.santos', created.id, 'approve', { version: 1 });
     await north.next(about(created.id, 'proposal.updated', 'pending'));
   }, 15_000);
+
+  it('never sends a draft, to anyone (its author included); its author’s submit arrives as a new proposal', async () => {
+    const streams = { author: await open('dr.okafor'), teammate: await open('dr.lindqvist'), reviewer: await open('rev.santos') };
+    const author = await accessOf(database().dataSource, 'dr.okafor');
+    const draft = await sut.app.get(ProposalsService).createDraft(author, patientIdOf(NORTH), noteBody(NORTH) as CreateProposalDto, randomUUID());
+    const discarded = await sut.app.get(ProposalsService).createDraft(author, patientIdOf(NORTH), noteBody(NORTH) as CreateProposalDto, randomUUID());
+    const bearer = { authorization: `Bearer ${await sut.tokenFor('dr.okafor')}` };
+    await request(sut.app.getHttpServer()).post(`/proposals/${discarded.id}/discard`).set(bearer).expect(200);
+    await sleep(POLLED); // polled too
+    for (const stream of Object.values(streams)) expect(idsIn(stream)).not.toContain(draft.id);
+    for (const stream of Object.values(streams)) expect(idsIn(stream)).not.toContain(discarded.id);
+    await request(sut.app.getHttpServer()).post(`/proposals/${draft.id}/submit`).set(bearer).expect(200);
+    for (const stream of Object.values(streams)) await stream.next(about(draft.id, 'proposal.created', 'pending'));
+  }, 20_000);
 
   it('stops sending a team’s changes as soon as the reviewer leaves the team', async () => {
     const stream = await open('rev.nakamura');

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
+import { ProposalsService } from '../../src/approvals/proposals.service';
+import { accessOf } from '../setup/callers';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
@@ -18,10 +22,17 @@ describe('proposals API', () => {
   afterAll(() => sut.close());
 
   const http = () => request(sut.app.getHttpServer());
-  const body = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
+  let filed = 0;
+  /** A schedule_outreach with a due date of its own: a second live proposal for the same date would be its duplicate. */
+  const outreach = () => {
+    filed += 1;
+    const dueDate = new Date(Date.UTC(2026, 6, 1) + filed * 86_400_000).toISOString().slice(0, 10);
+    return { kind: 'schedule_outreach', content: { channel: 'phone', dueDate, reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
+  };
+  const body = outreach();
 
   it('files a proposal, shows it in the reviewer’s queue, and records one approval by someone else', async () => {
-    const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(body).expect(201);
+    const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
     expect(created.body).toMatchObject({ status: 'pending', kind: 'schedule_outreach', currentVersion: 1, requiredApprovals: 1 });
 
     const queue = await http().get('/proposals?status=pending').set(await as('rev.santos')).expect(200);
@@ -42,7 +53,7 @@ describe('proposals API', () => {
   });
 
   it('hides another team’s proposals: not in the queue, "not found" by id', async () => {
-    const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(body).expect(201);
+    const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
     const queue = await http().get('/proposals').set(await as('rev.haddad')).expect(200);
     expect(queue.body.items.map((item: { id: string }) => item.id)).not.toContain(created.body.id);
     await http().get(`/proposals/${created.body.id}`).set(await as('rev.haddad')).expect(404);
@@ -62,7 +73,7 @@ describe('proposals API', () => {
   });
 
   it('pages the queue with an opaque cursor', async () => {
-    for (let i = 0; i < 3; i += 1) await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(body).expect(201);
+    for (let i = 0; i < 3; i += 1) await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
     const headers = await as('rev.santos');
     const everything = (await http().get('/proposals?limit=100').set(headers).expect(200)).body.items.map((item: { id: string }) => item.id);
     const paged: string[] = [];
@@ -90,5 +101,67 @@ describe('proposals API', () => {
     const byProposer = (await http().get(`/proposals?limit=100&proposerId=${okafor}`).set(headers).expect(200)).body.items;
     expect(byProposer.length).toBe(everything.length);
     expect((await http().get(`/proposals?proposerId=${(await database().dataSource.query(`SELECT id FROM staff_users WHERE username = 'cc.mensah'`))[0].id}`).set(headers).expect(200)).body.items).toEqual([]);
+  });
+
+  describe('a draft (what the agent files), every route × caller', () => {
+    const USERS = { author: 'dr.okafor', teammate: 'dr.lindqvist', reviewer: 'rev.santos', coordinator: 'cc.mensah' } as const;
+    type Who = keyof typeof USERS;
+    type Route = { call: (id: string, headers: Record<string, string>) => request.Test; expect: Record<Who, number>; authorLeavesIt?: string };
+    const decision = (path: string, send: () => object): Route['call'] => (id, headers) => http().post(`/proposals/${id}/${path}`).set(headers).send(send());
+    /** Deciding is the reviewers' (403 for anyone else); a reviewer cannot see a draft at all (404, as for a missing proposal). */
+    const REVIEW_ONLY = { author: 403, teammate: 403, reviewer: 404, coordinator: 403 };
+    const ROUTES: Record<string, Route> = {
+      'GET /proposals/{id}': { call: (id, headers) => http().get(`/proposals/${id}`).set(headers), expect: { author: 200, teammate: 404, reviewer: 404, coordinator: 404 } },
+      approve: { call: decision('approve', () => ({ version: 1 })), expect: REVIEW_ONLY },
+      reject: { call: decision('reject', () => ({ version: 1, reason: 'Not indicated now.' })), expect: REVIEW_ONLY },
+      'edit-and-approve': { call: decision('edit-and-approve', () => ({ version: 1, content: outreach().content })), expect: REVIEW_ONLY },
+      'withdraw-approval': { call: decision('withdraw-approval', () => ({ version: 1 })), expect: REVIEW_ONLY },
+      // Not pending: the author's cancel is an illegal transition; the draft is no one else's to see.
+      cancel: { call: decision('cancel', () => ({ version: 1, reason: 'Not needed any more.' })), expect: { author: 409, teammate: 404, reviewer: 403, coordinator: 404 } },
+      submit: { call: decision('submit', () => ({})), expect: { author: 200, teammate: 404, reviewer: 403, coordinator: 403 }, authorLeavesIt: 'pending' },
+      discard: { call: decision('discard', () => ({})), expect: { author: 200, teammate: 404, reviewer: 403, coordinator: 403 }, authorLeavesIt: 'discarded' },
+    };
+    const fileDraft = async () => {
+      const author = await accessOf(database().dataSource, USERS.author);
+      return (await sut.app.get(ProposalsService).createDraft(author, PATIENT, outreach() as CreateProposalDto, randomUUID())).id;
+    };
+    const statusOf = async (id: string) => (await database().dataSource.query(`SELECT status FROM proposals WHERE id = $1`, [id]))[0].status as string;
+    const cells = Object.keys(ROUTES).flatMap((route) => (Object.keys(USERS) as Who[]).map((who) => [route, who, ROUTES[route].expect[who]] as const));
+
+    it.each(cells)('%s as the %s answers %i, and only the author’s submit or discard moves it', async (route, who, status) => {
+      const id = await fileDraft();
+      const res = await ROUTES[route].call(id, await as(USERS[who])).expect(status);
+      if (status >= 400) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      if (status === 404) {
+        // The same answer as for a proposal that does not exist.
+        const missing = await ROUTES[route].call(randomUUID(), await as(USERS[who])).expect(404);
+        expect(res.body.code).toBe(missing.body.code);
+        expect(res.body.detail).toBe(missing.body.detail);
+      }
+      if (status === 409) expect(res.body.code).toBe('illegal_transition');
+      expect(await statusOf(id)).toBe(status === 200 && ROUTES[route].authorLeavesIt ? ROUTES[route].authorLeavesIt : 'draft');
+      if (status === 200 && route === 'GET /proposals/{id}') expect(res.body).toMatchObject({ id, status: 'draft', submittedAt: null, evidence: { observations: [expect.objectContaining({ citation: HBA1C })] } });
+      if (status === 200 && route !== 'GET /proposals/{id}') expect(res.body).toMatchObject({ id, status: ROUTES[route].authorLeavesIt });
+    });
+
+    it.each(Object.keys(USERS) as Who[])('lists it in ?status=draft for its author only, and in nobody’s queue (as the %s)', async (who) => {
+      const id = await fileDraft();
+      const headers = await as(USERS[who]);
+      const ids = async (query: string) => (await http().get(`/proposals?limit=100${query}`).set(headers).expect(200)).body.items.map((item: { id: string }) => item.id);
+      expect((await ids('&status=draft')).includes(id)).toBe(who === 'author');
+      expect(await ids('')).not.toContain(id);
+      expect(await ids('&status=pending')).not.toContain(id);
+    });
+
+    it('refuses over REST what a live draft already proposes: 409 duplicate_proposal, naming it to its author only', async () => {
+      const id = await fileDraft();
+      const [{ content }] = await database().dataSource.query(`SELECT content FROM proposal_versions WHERE proposal_id = $1`, [id]);
+      const same = { ...outreach(), content };
+      const mine = await http().post(`/patients/${PATIENT}/proposals`).set(await as(USERS.author)).send(same).expect(409);
+      expect(mine.body).toMatchObject({ code: 'duplicate_proposal', detail: expect.stringContaining(id) });
+      const theirs = await http().post(`/patients/${PATIENT}/proposals`).set(await as(USERS.teammate)).send(same).expect(409);
+      expect(theirs.body.code).toBe('duplicate_proposal');
+      expect(theirs.body.detail).not.toContain(id);
+    });
   });
 });

@@ -36,6 +36,9 @@ const EXPECTED: Record<string, Access> = {
   'POST /proposals/{proposalId}/edit-and-approve': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/withdraw-approval': [StaffRole.Reviewer],
   'POST /proposals/{proposalId}/cancel': [StaffRole.Clinician, StaffRole.CareCoordinator],
+  // Drafts are filed by agent turns, which are clinicians' alone; only the draft's author gets further.
+  'POST /proposals/{proposalId}/submit': [StaffRole.Clinician],
+  'POST /proposals/{proposalId}/discard': [StaffRole.Clinician],
   // The break-glass report names patients and reasons: the privacy officer's alone.
   'GET /audit/break-glass': [StaffRole.PrivacyOfficer],
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
@@ -51,6 +54,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /.well-known/oauth-protected-resource/mcp': 'public',
   'GET /.well-known/oauth-protected-resource/mcp/patients/{patientId}': 'public',
 };
+/** Writes that take no body: let through by the guard, they look the (unknown) proposal up. */
+const BODYLESS_WRITES = new Set(['POST /proposals/{proposalId}/submit', 'POST /proposals/{proposalId}/discard']);
 /** Routes that are not REST API operations, so not in the OpenAPI document (MCP speaks JSON-RPC; see README). */
 const NOT_IN_OPENAPI = new Set([
   'GET /review', 'GET /review/review.js', 'GET /review/review.css',
@@ -100,7 +105,9 @@ describe('every route × method × role', () => {
     else if (caller === 'anonymous') expect(res.status).toBe(401);
     else if (!access.includes(caller)) expect(res.status).toBe(403);
     // Let through by the guard: a read of the unknown proposal or turn is "not found", any other read
-    // answers, and a write without a body is refused by validation (MCP: no JSON-RPC body, no session).
+    // answers, a write without a body is refused by validation (MCP: no JSON-RPC body, no session), and a
+    // write that takes none is "not found".
+    else if (BODYLESS_WRITES.has(`${method.toUpperCase()} ${path}`)) expect(res.status).toBe(404);
     else expect(res.status).toBe(method !== 'get' ? 400 : /\{(proposalId|turnId)\}/.test(path) ? 404 : 200);
     expect(res.status === 200 || res.headers['content-type']?.startsWith('application/problem+json')).toBe(true);
     if (path === EVENT_STREAM && res.status === 200) expect(res.headers['content-type']).toMatch(/^text\/event-stream/);

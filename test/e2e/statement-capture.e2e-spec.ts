@@ -72,7 +72,9 @@ describe('every statement the service runs is in src/database/statements.sql', (
     const outreach = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book a recheck' }, rationale: 'Last HbA1c is old.', citations: [HBA1C('diabetes-a1c-9-4')] };
     const orderLab = { kind: 'order_lab', content: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation' }, rationale: 'No uACR this year.', citations: [HBA1C('diabetes-a1c-9-4')] };
     const file = async (body: object) => (await call('POST /patients/{patientId}/proposals', 'dr.okafor', { patientId }, body)).body.id as string;
-    const [approved, rejected, edited, cancelled, withdrawn] = [await file(outreach), await file(outreach), await file(outreach), await file(outreach), await file(orderLab)];
+    // Each its own due date: a second live proposal for the same date would be refused as a duplicate.
+    const on = (day: number) => ({ ...outreach, content: { ...outreach.content, dueDate: `2026-07-${String(day).padStart(2, '0')}` } });
+    const [approved, rejected, edited, cancelled, withdrawn] = [await file(on(15)), await file(on(16)), await file(on(17)), await file(on(18)), await file(orderLab)];
     await call('GET /proposals', 'rev.santos');
     await call('GET /proposals/{proposalId}', 'rev.santos', { proposalId: approved });
     await call('POST /proposals/{proposalId}/approve', 'rev.santos', { proposalId: approved }, { version: 1 });
@@ -81,8 +83,16 @@ describe('every statement the service runs is in src/database/statements.sql', (
     await call('POST /proposals/{proposalId}/cancel', 'dr.okafor', { proposalId: cancelled }, { version: 1, reason: 'Filed twice' });
     await call('POST /proposals/{proposalId}/approve', 'rev.santos', { proposalId: withdrawn }, { version: 1 });
     await call('POST /proposals/{proposalId}/withdraw-approval', 'rev.santos', { proposalId: withdrawn }, { version: 1 });
-    model.script([{ toolCalls: [{ name: 'patient_labs', arguments: '{}' }] }, finalAnswer('insufficient_data')]);
+    // The turn drafts two notes: one the clinician submits, one they discard.
+    const note = (text: string) => JSON.stringify({ kind: 'add_care_note', content: { noteType: 'care-plan', text }, rationale: 'Per the plan in the record.', citations: [] });
+    model.script([
+      { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'propose_action', arguments: note('Recheck planned.') }, { name: 'propose_action', arguments: note('Letter planned.') }] },
+      finalAnswer('insufficient_data'),
+    ]);
     const turn = await call('POST /patients/{patientId}/agent/turns', 'dr.okafor', { patientId }, { question: 'When was the last HbA1c?' });
+    const [submitted, discarded] = turn.body.proposals as string[];
+    await call('POST /proposals/{proposalId}/submit', 'dr.okafor', { proposalId: submitted }, {});
+    await call('POST /proposals/{proposalId}/discard', 'dr.okafor', { proposalId: discarded }, {});
     await call('GET /patients/{patientId}/agent/turns/{turnId}', 'dr.okafor', { patientId, turnId: turn.body.turnId });
     const stream = await openEventStream(baseUrlOf(sut.app.getHttpServer()), '/proposals/events', await sut.tokenFor('rev.santos'));
     if (stream.status === 200) succeeded.add('GET /proposals/events');

@@ -46,8 +46,25 @@ describe('approvals', () => {
   });
   afterAll(() => sut.close());
 
-  const file = (kind: ProposalKind, by = 'dr.okafor', citations = [obsOf(PATIENT, 0)]) =>
-    proposals.create(callers[by], patientIdOf(PATIENT), { kind, content: CONTENT[kind], rationale: 'Rationale for the reviewer, with evidence.', citations });
+  const filed: { id: string; by: string }[] = [];
+  /**
+   * Ends, through the workflow, the earlier scenarios' proposals of `kind` that are still live (each
+   * scenario files the same content, and a live one would make the next its duplicate).
+   */
+  const retire = async (kind: ProposalKind) => {
+    for (const earlier of filed) {
+      const [row] = await database().dataSource.query(`SELECT kind, status, current_version AS version FROM proposals WHERE id = $1`, [earlier.id]);
+      if (row.kind !== kind) continue;
+      if (row.status === 'pending') await proposals.cancel(callers[earlier.by], earlier.id, { version: row.version, reason: 'The next scenario files it again' });
+      if (row.status === 'approved' || row.status === 'executing') await executor.execute(earlier.id);
+    }
+  };
+  const file = async (kind: ProposalKind, by = 'dr.okafor', citations = [obsOf(PATIENT, 0)], as = callers[by]) => {
+    await retire(kind);
+    const proposal = await proposals.create(as, patientIdOf(PATIENT), { kind, content: CONTENT[kind], rationale: 'Rationale for the reviewer, with evidence.', citations });
+    filed.push({ id: proposal.id, by });
+    return proposal;
+  };
   const effects = async (table: string, proposalId: string) =>
     (await database().dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE proposal_id = $1`, [proposalId]))[0].n;
 
@@ -119,7 +136,8 @@ describe('approvals', () => {
     expect(decisions).toHaveLength(1);
   });
 
-  it('records a duplicate lab order as superseded instead of writing it twice', async () => {
+  it('records a lab order of a code ordered in the last 30 days as superseded instead of writing it twice', async () => {
+    // While the first is live a second is refused as its duplicate; once it has run, the order exists.
     const approveTwice = async () => {
       const proposal = await file(ProposalKind.OrderLab);
       await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
@@ -127,25 +145,29 @@ describe('approvals', () => {
       return proposal.id;
     };
     const first = await approveTwice();
+    await expect(proposals.create(callers['dr.okafor'], patientIdOf(PATIENT), { kind: ProposalKind.OrderLab, content: CONTENT.order_lab, rationale: 'Rationale for the reviewer.', citations: [] }))
+      .rejects.toMatchObject({ status: 409, code: 'duplicate_proposal', detail: expect.stringContaining(first) });
+    await executor.execute(first); // applied, or superseded by an earlier scenario's order: the code is ordered either way
     const second = await approveTwice();
-    await executor.execute(first);
     expect(await executor.execute(second)).toBe('superseded');
     expect(await effects('lab_orders', second)).toBe(0);
   });
 
-  it('closes a care gap only while it is still open, and records superseded otherwise', async () => {
-    const closeGap = async (key: string, measureId: string) => {
-      const proposal = await proposals.create(callers['dr.okafor'], patientIdOf(key), {
+  it('closes a care gap only while it is still open: refused at filing when it is not, superseded at execution once closed', async () => {
+    const fileClosure = (key: string, measureId: string) =>
+      proposals.create(callers['dr.okafor'], patientIdOf(key), {
         kind: ProposalKind.CloseCareGap,
         content: { measureId },
         rationale: 'Evidence shows the measure is met.',
         citations: [obsOf(key, 0)],
       });
+    const closeGap = async (key: string, measureId: string) => {
+      const proposal = await fileClosure(key, measureId);
       await proposals.approve(callers['rev.santos'], proposal.id, { version: 1 });
       return executor.execute(proposal.id);
     };
-    // Not in CMS165's denominator at all: there is no open gap to close.
-    expect(await closeGap('diabetes-a1c-9-4', 'CMS165')).toBe('superseded');
+    // Not in CMS165's denominator at all: there is no open gap to close, so nothing is filed.
+    await expect(fileClosure('diabetes-a1c-9-4', 'CMS165')).rejects.toMatchObject({ status: 409, code: 'care_gap_not_open' });
     // Last HbA1c more than a year old: CMS122 is open, so the closure is written, and a second is superseded.
     expect(await closeGap('diabetes-a1c-stale', 'CMS122')).toBe('applied');
     expect(await closeGap('diabetes-a1c-stale', 'CMS122')).toBe('superseded');
@@ -281,7 +303,7 @@ describe('approvals', () => {
     const rowsOf = (correlationId: string | null) =>
       database().dataSource.query(`SELECT action, outcome, channel, row_count AS "rowCount" FROM audit_events WHERE correlation_id = $1`, [correlationId]);
     const proposer = as('dr.okafor');
-    const proposal = await proposals.create(proposer, patientIdOf(PATIENT), { kind: ProposalKind.AddCareNote, content: CONTENT.add_care_note, rationale: 'A rationale long enough.', citations: [] });
+    const proposal = await file(ProposalKind.AddCareNote, 'dr.okafor', [], proposer);
     expect(await rowsOf(proposer.correlationId)).toEqual([{ action: 'proposal.create', outcome: 'success', channel: 'rest', rowCount: 1 }]);
     const stale = as('rev.santos');
     await expect(proposals.approve(stale, proposal.id, { version: 2 })).rejects.toMatchObject({ status: 409 });

@@ -63,7 +63,10 @@ async function fileApprovedCareNote(dataSource: DataSource): Promise<string> {
   const rationale = 'Follow-up after the last visit';
   const hash = proposalContentHash({ kind: ProposalKind.AddCareNote, content, rationale, citations: [] });
   return dataSource.transaction(async (manager) => {
-    const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [PATIENT, ProposalKind.AddCareNote, proposer, 'clinician', null, 1, new Date(Date.now() + 86_400_000)]);
+    // Many at once with one content: no content identity (as proposals filed before identities), so none is another's duplicate.
+    const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [
+      PATIENT, ProposalKind.AddCareNote, proposer, 'clinician', null, 1, new Date(Date.now() + 86_400_000), ProposalStatus.Pending, null,
+    ]);
     await manager.query(SQL.insertVersion, [id, 1, JSON.stringify(content), rationale, [], hash, proposer]);
     await manager.query(SQL.insertDecision, [id, 1, DecisionKind.Approve, reviewer, 'reviewer', null, hash]);
     await manager.query(SQL.updateStatus, [id, ProposalStatus.Approved, null, null]);

@@ -33,15 +33,17 @@ async function startWorker(databaseUrl: string, redisUrl: string, queue: Partial
  * transaction), with a deadline `expiresInMs` from now; `approved` also records the approval and
  * the `execute` outbox row.
  */
-async function fileCareNote(dataSource: DataSource, options: { expiresInMs: number; approved?: boolean }): Promise<string> {
+async function fileCareNote(dataSource: DataSource, options: { expiresInMs: number; approved?: boolean; draft?: boolean }): Promise<string> {
   const content = { noteType: 'follow-up', text: 'A short follow-up note' };
   const rationale = 'Follow-up after the last visit';
   const hash = proposalContentHash({ kind: ProposalKind.AddCareNote, content, rationale, citations: [] });
   const expiresAt = new Date(Date.now() + options.expiresInMs);
   return dataSource.transaction(async (manager) => {
-    const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [PATIENT, ProposalKind.AddCareNote, PROPOSER, 'clinician', null, 1, expiresAt]);
+    const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [
+      PATIENT, ProposalKind.AddCareNote, PROPOSER, 'clinician', null, 1, expiresAt, options.draft ? ProposalStatus.Draft : ProposalStatus.Pending, null,
+    ]);
     await manager.query(SQL.insertVersion, [id, 1, JSON.stringify(content), rationale, [], hash, PROPOSER]);
-    await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
+    await manager.query(SQL.insertOutbox, [id, options.draft ? OutboxJob.ExpireDraft : OutboxJob.Expire, expiresAt]);
     if (options.approved) {
       await manager.query(SQL.insertDecision, [id, 1, DecisionKind.Approve, REVIEWER, 'reviewer', null, hash]);
       await manager.query(SQL.updateStatus, [id, ProposalStatus.Approved, null, null]);
@@ -96,6 +98,17 @@ describe('expiry (real Postgres)', () => {
         expect((await row(database().dataSource, id)).expiredLate).toBe(true);
         expect((await queue.getJob(proposalJobId(OutboxJob.Expire, id)))?.returnvalue).toBe('expired');
         expect(await count(database().dataSource, `SELECT count(*) AS n FROM audit_events WHERE action = 'proposal.expire' AND $1 = ANY(fields)`, [`proposal:${id}`])).toBe(1);
+      });
+
+      it('expires a draft by its own delayed job (expire_draft): expired, audited as proposal.draft_expire, nothing executed', async () => {
+        const id = await fileCareNote(database().dataSource, { expiresInMs: 1000, draft: true });
+        await relayed(database().dataSource, id);
+        expect(await queue.getJobState(proposalJobId(OutboxJob.ExpireDraft, id))).toBe('delayed');
+        await statusBecomes(database().dataSource, id, ProposalStatus.Expired, 8000);
+        expect((await row(database().dataSource, id)).expiredLate).toBe(true);
+        expect((await queue.getJob(proposalJobId(OutboxJob.ExpireDraft, id)))?.returnvalue).toBe('expired');
+        expect(await count(database().dataSource, `SELECT count(*) AS n FROM audit_events WHERE action = 'proposal.draft_expire' AND $1 = ANY(fields)`, [`proposal:${id}`])).toBe(1);
+        expect(await count(database().dataSource, `SELECT count(*) AS n FROM care_notes WHERE proposal_id = $1`, [id])).toBe(0);
       });
 
       it('leaves a proposal decided before its deadline alone when the expiry job runs', async () => {

@@ -22,7 +22,7 @@ const PREFIX = 'vigil';
 async function fileProposal(dataSource: DataSource, expiresInMs = 3_600_000): Promise<string> {
   return dataSource.transaction(async (manager) => {
     const expiresAt = new Date(Date.now() + expiresInMs);
-    const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [PATIENT, ProposalKind.AddCareNote, PROPOSER, 'clinician', null, 1, expiresAt]);
+    const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [PATIENT, ProposalKind.AddCareNote, PROPOSER, 'clinician', null, 1, expiresAt, 'pending', null]);
     await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
     return id;
   });
@@ -131,7 +131,7 @@ describe('the outbox relay (real Postgres)', () => {
       await database().dataSource.transaction(async (manager) => {
         const expiresAt = new Date(Date.now() + 3_600_000);
         for (let i = 0; i < filed; i += 1) {
-          const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [PATIENT, ProposalKind.AddCareNote, PROPOSER, 'clinician', null, 1, expiresAt]);
+          const [{ id }] = await manager.query<{ id: string }[]>(SQL.insertProposal, [PATIENT, ProposalKind.AddCareNote, PROPOSER, 'clinician', null, 1, expiresAt, 'pending', null]);
           await manager.query(SQL.insertOutbox, [id, OutboxJob.Expire, expiresAt]);
         }
       });

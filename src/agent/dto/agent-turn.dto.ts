@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FreeTextField } from '../../common/validation/text';
+import { ProposalKind, ProposalStatus } from '../../approvals/enum';
 import { FACT_KINDS } from '../answer/fact-rendering';
 
 export class AgentTurnRequestDto {
@@ -45,6 +46,21 @@ class AgentUsageDto {
   budgetExhausted: string | null;
 }
 
+/** A draft the agent filed in this turn: the clinician's to submit (`POST /proposals/{id}/submit`) or discard. */
+class AgentDraftDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ enum: ProposalKind })
+  kind: ProposalKind;
+
+  @ApiProperty({ enum: [ProposalStatus.Draft], description: 'Always `draft` when the turn answers: nothing the model does submits it.' })
+  status: ProposalStatus;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the draft expires unexecuted unless submitted (PROPOSAL_DRAFT_TTL_MINUTES).' })
+  expiresAt: string;
+}
+
 export class AgentTurnDto {
   @ApiProperty({ format: 'uuid' })
   turnId: string;
@@ -55,8 +71,11 @@ export class AgentTurnDto {
   @ApiProperty({ type: [AgentStatementDto] })
   statements: AgentStatementDto[];
 
-  @ApiProperty({ type: [String], description: 'Ids of proposals filed in this turn: pending review, never executed by the turn.' })
+  @ApiProperty({ type: [String], description: 'Ids of the drafts filed in this turn (as `drafts`): in nobody’s review until you submit them, never executed by the turn.' })
   proposals: string[];
+
+  @ApiProperty({ type: [AgentDraftDto], description: 'The drafts filed in this turn, for you to submit or discard; each is seen by you alone.' })
+  drafts: AgentDraftDto[];
 
   @ApiProperty({ type: [AgentToolCallDto] })
   toolCalls: AgentToolCallDto[];

@@ -18,12 +18,14 @@ export class ProposalDto {
   @ApiProperty({ type: String, nullable: true, description: 'The agent turn that filed it, if a model did.' }) agentTurnId: string | null;
   @ApiProperty({ type: Number, minimum: 1 }) currentVersion: number;
   @ApiProperty({ type: Number, minimum: 1, maximum: 3, description: 'Distinct approvals the current version needs.' }) requiredApprovals: number;
-  @ApiProperty({ type: String, format: 'date-time' }) expiresAt: string;
+  @ApiProperty({ type: String, format: 'date-time', description: 'The deadline: a draft expires after PROPOSAL_DRAFT_TTL_MINUTES, a pending proposal after its kind’s review time.' }) expiresAt: string;
   @ApiProperty({ enum: ExecutionOutcome, nullable: true, type: String }) outcome: ExecutionOutcome | null;
   @ApiProperty({ type: String, nullable: true, description: 'Why execution failed, as a kind (never a message).' }) failureKind: string | null;
   @ApiProperty({ type: Number, minimum: 0 }) executionAttempts: number;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it entered review; null for a draft never submitted.' })
+  submittedAt: string | null;
 }
 
 export class ProposalQueueItemDto extends ProposalDto {

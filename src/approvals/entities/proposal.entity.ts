@@ -10,6 +10,14 @@ import { ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
 @Index('IDX_proposals_patient', ['patientId'])
 @Index('IDX_proposals_expires', ['expiresAt'])
 @Index('IDX_proposals_updated', ['updatedAt'])
+/**
+ * The database's own guard against two live proposals for the same thing (content identity per kind,
+ * `proposal-policy.ts`): two concurrent filings cannot both pass the service's check.
+ */
+@Index('UQ_proposals_active_identity', ['patientId', 'kind', 'identityKey'], {
+  unique: true,
+  where: `"status" IN ('draft', 'pending', 'approved', 'executing')`,
+})
 @Check('CHK_proposals_kind', enumCheck('kind', ProposalKind))
 @Check('CHK_proposals_status', enumCheck('status', ProposalStatus))
 @Check('CHK_proposals_outcome', enumCheck('outcome', ExecutionOutcome, true))
@@ -44,6 +52,17 @@ export class Proposal {
   /** Set when the agent filed this on the proposer's behalf: the agent turn it came from. */
   @Column('text', { name: 'agent_turn_id', nullable: true })
   agentTurnId: string | null;
+
+  /**
+   * What the proposal is about, whatever its wording (`contentIdentity`): a second live proposal with
+   * the same one is a duplicate. Null on proposals filed before identities existed.
+   */
+  @Column('text', { name: 'identity_key', nullable: true })
+  identityKey: string | null;
+
+  /** When it entered review: at filing over REST, at the author's submit for a draft; null for a draft never submitted. */
+  @Column('timestamptz', { name: 'submitted_at', nullable: true })
+  submittedAt: Date | null;
 
   @Column('int', { name: 'current_version' })
   currentVersion: number;

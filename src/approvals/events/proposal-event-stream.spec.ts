@@ -77,6 +77,19 @@ describe('ProposalEventStream', () => {
     subscription.unsubscribe();
   });
 
+  it('never announces a draft, and announces a submitted draft as created (it just entered review)', async () => {
+    const subscription = open();
+    bus.publish({ ...change('draft', at(1)), patientId: 'patient-mine', submittedAt: null });
+    bus.publish({ ...change('submitted', at(3), at(1)), patientId: 'patient-mine', submittedAt: at(3) });
+    bus.publish({ ...change('decided', at(4), at(1)), patientId: 'patient-mine', submittedAt: at(1) });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(received.slice(1).map((message) => [message.type, (message.data as ProposalChange).id])).toEqual([
+      ['proposal.created', 'submitted'],
+      ['proposal.updated', 'decided'],
+    ]);
+    subscription.unsubscribe();
+  });
+
   it('polls every 2 s, pages through a busy moment, and sends a state it already sent only once', async () => {
     const subscription = open();
     const pages = [[change('a', at(1)), change('b', at(2), at(1))], [change('b', at(2), at(1))], []];

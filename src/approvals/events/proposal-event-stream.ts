@@ -163,7 +163,9 @@ export function isoMicros(ms: number): string {
 
 function toMessage(change: ProposalChange): MessageEvent {
   const { id, status, kind, patientId, currentVersion, updatedAt } = change;
-  // Both timestamps come from the inserting transaction's now(): equal only before any later change.
-  const type = change.createdAt === updatedAt ? EVENT_CREATED : EVENT_UPDATED;
+  // Entering review and the change's own timestamp come from one transaction's now(): equal only for
+  // the change that put it into review (its filing, or its author's submit of a draft), which is news
+  // of a new proposal to the queue. Rows without `submittedAt` (older announcements) use `createdAt`.
+  const type = (change.submittedAt ?? change.createdAt) === updatedAt ? EVENT_CREATED : EVENT_UPDATED;
   return { type, data: { id, status, kind, patientId, currentVersion, updatedAt } };
 }

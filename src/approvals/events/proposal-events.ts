@@ -11,6 +11,8 @@ export interface ProposalChange {
   /** ISO-8601 UTC with microseconds, as the approval statements return them (so they compare as text). */
   createdAt: string;
   updatedAt: string;
+  /** Null for a draft never submitted: not in review, so never announced (not even to its author). */
+  submittedAt?: string | null;
 }
 
 /**
@@ -31,10 +33,10 @@ export class ProposalEvents implements OnModuleDestroy {
 
   /** Never throws: the change is committed already, and the poll announces it if this fails. */
   publish(row: ProposalChange | null | undefined): void {
-    if (!row) return;
+    if (!row || row.submittedAt === null) return;
     try {
-      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt } = row;
-      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt });
+      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt } = row;
+      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt });
     } catch (error) {
       this.logger.warn({ type: (error as Error)?.constructor?.name }, 'A proposal change could not be announced in-process');
     }

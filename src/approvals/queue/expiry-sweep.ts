@@ -18,7 +18,7 @@ export interface SweepResult {
 
 /**
  * The safety net under the queue, reading only Postgres: it works while Redis is down. Every
- * QUEUE_SWEEP_INTERVAL_MS it expires pending proposals past their deadline and executes approved
+ * QUEUE_SWEEP_INTERVAL_MS it expires pending proposals and drafts past their deadline and executes approved
  * ones the queue has not finished within a minute (a job lost with Redis's memory, a worker that
  * died twice). Both calls are idempotent and lock the proposal row, so sweeps in several processes
  * and the queue's own jobs can overlap safely.

@@ -114,7 +114,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
 function toJob(row: UnrelayedOutboxRow) {
   const job = row.job as OutboxJob;
-  const delay = job === OutboxJob.Expire ? row.delayMs + EXPIRY_GRACE_MS : row.delayMs;
+  const delay = job === OutboxJob.Execute ? row.delayMs : row.delayMs + EXPIRY_GRACE_MS;
   return {
     name: job,
     data: { proposalId: row.proposalId },

@@ -42,6 +42,7 @@ export async function handleProposalJob(job: Pick<Job, 'name' | 'data'>, handler
       case OutboxJob.Execute:
         return await handlers.execute(proposalId);
       case OutboxJob.Expire:
+      case OutboxJob.ExpireDraft:
         // False: decided meanwhile, or (a clock behind the database's) not due yet; the sweep catches that.
         return (await handlers.expireIfDue(proposalId)) ? 'expired' : 'noop';
     }

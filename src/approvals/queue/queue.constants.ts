@@ -4,7 +4,7 @@ import { OutboxJob } from '../enum';
 /** The one BullMQ queue of the approval workflow (no `:`: BullMQ uses it to build Redis keys). */
 export const PROPOSAL_QUEUE_NAME = 'vigil-proposals';
 
-/** Job names are the outbox's `job` values: `execute` and `expire`. */
+/** Job names are the outbox's `job` values: `execute`, `expire` and a draft's `expire_draft`. */
 export { OutboxJob as ProposalJobName };
 
 /**
