@@ -8,12 +8,22 @@ import { ToolEnvelope } from '../tools/envelope';
 import { PhiReadService, wasAudited } from '../tools/phi-read.service';
 import { ToolName } from '../tools/tool-names';
 import { CitationIndex } from './answer/citation-index';
+import { treatmentAdviceIn } from './clinical-advice';
 import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
 import { callKey, parseArguments, validateArguments } from './tool-arguments';
 import { refusal, ToolRefusal } from './tool-result';
 
 export function isRefusal(result: object): result is ToolRefusal {
   return 'error' in result && typeof (result as ToolRefusal).error?.kind === 'string';
+}
+
+/**
+ * The words of a proposal the model wrote that a person will read (its rationale, and every text of
+ * its content: an order's reason, a note's text), by field name, where they advise treatment.
+ */
+function fieldsAdvisingTreatment(dto: CreateProposalDto): string[] {
+  const texts: [string, unknown][] = [['rationale', dto.rationale], ...Object.entries(dto.content ?? {}).map(([key, value]): [string, unknown] => [`content.${key}`, value])];
+  return texts.filter(([, value]) => typeof value === 'string' && treatmentAdviceIn(value)).map(([field]) => field);
 }
 
 /** A further call of the same tool past this, in one turn, is refused (a loop, not research). */
@@ -147,6 +157,11 @@ export class ToolRunner {
     const unseen = dto.citations.filter((citation) => !context.citations.citable.has(citation));
     if (unseen.length > 0) {
       return { result: refusal(PROPOSE_ACTION, 'unknown_citation', true, `Cite only ids returned by the tools in this ${this.limits.scope}.`, [{ field: 'citations', reason: 'not_returned_in_turn' }]), audited: false };
+    }
+    const advising = fieldsAdvisingTreatment(dto);
+    if (advising.length > 0) {
+      const nextSteps = 'A proposal asks for an action on evidence; it never advises treatment. Leave the advice out.';
+      return { result: refusal(PROPOSE_ACTION, 'treatment_advice', true, nextSteps, advising.map((field) => ({ field, reason: 'treatment_advice' }))), audited: false };
     }
     try {
       const draft = await this.proposalsService.createDraft(context.access, context.patientId, dto, context.turnId);

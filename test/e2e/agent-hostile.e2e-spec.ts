@@ -114,7 +114,7 @@ describe('agent turns against a hostile model obeying planted text', () => {
       const filed = (stored.body.toolCalls as { name: string; status: string }[]).filter((call) => call.name === 'propose_action').map((call) => call.status);
       // Planted orders: a gap that is not open is not closed, a smuggled citation and treatment advice are refused by name;
       // the one harmless proposal (a care note) waits as the clinician's draft.
-      expect(filed).toEqual(['care_gap_not_open', 'unknown_citation', 'treatment_advice', 'drafted']);
+      expect(filed).toEqual(['care_gap_not_open', 'unknown_citation', 'treatment_advice', 'filed']);
       expect(rows).toEqual([{ status: 'draft', n: 1 }]);
     });
   });

@@ -42,7 +42,9 @@ const gapRow = fc.record({
 });
 const missingRow = fc.record({
   citation: fc.constantFrom('missing:hba1c@2026-06-30', 'missing:egfr@2026-06-30'), element: fc.constantFrom('hba1c', 'egfr'),
-  status: fc.constantFrom('present', 'stale', 'missing', 'not-applicable'), lastSeen: maybe(day.map((iso) => iso.slice(0, 10))), requiredBecause: maybe(hostileText), evidence: fc.constant([]),
+  status: fc.constantFrom('present', 'stale', 'missing', 'not-applicable'), lastSeen: maybe(day.map((iso) => iso.slice(0, 10))),
+  // The service's own words (the conditions that make a lab expected), never record text.
+  requiredBecause: maybe(fc.constantFrom('diabetes', 'chronic kidney disease', 'diabetes and chronic kidney disease')), evidence: fc.constant([]),
 });
 const riskRow = fc.record({
   citation: fc.constantFrom('risk:age@2026-06-30', 'risk:egfr@2026-06-30'), feature: fc.constantFrom('age', 'egfr'), value: maybe(number), baseline: maybe(number),
