@@ -16,7 +16,7 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
+import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
 
 export interface StaffIdentity {
@@ -44,6 +44,13 @@ const CITATION_KINDS: readonly CitationKind[] = ['pat', 'enc', 'obs', 'cond', 'm
 
 /** The largest history the derived tools read per record type; more is reported as a partial result. */
 export const CHART_ROW_CAP = 5000;
+
+/** A patient's chart read in bulk, with the data version it was read at (`patients.data_version`). */
+export interface VersionedChart {
+  chart: PatientChart;
+  truncated: boolean;
+  dataVersion: string;
+}
 
 /** Runs one named cohort statement inside the current read transaction. */
 type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
@@ -133,6 +140,53 @@ export class CohortRepository {
     });
   }
 
+  /**
+   * The charts of many patients, read in one REPEATABLE READ snapshot with nine statements in all
+   * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
+   * same order, same cap. Patients that do not exist are absent from the map. For the
+   * measure-results recompute, which evaluates a chunk of the cohort at a time.
+   */
+  async charts(patientIds: string[]): Promise<Map<string, VersionedChart>> {
+    const charts = new Map<string, VersionedChart>();
+    if (patientIds.length === 0) return charts;
+    return this.transaction(async (run) => {
+      const patients = await run<PatientRow & { dataVersion: string }>('patientsByIds', [patientIds]);
+      if (patients.length === 0) return charts;
+      const ids = patients.map((row) => row.id);
+      const parts = {
+        encounters: byPatient(await run<EncounterRow & OfPatient>('chartsEncounters', [ids])),
+        observations: byPatient(await run<ObservationRow & OfPatient>('chartsObservations', [ids])),
+        conditions: byPatient(await run<ConditionRow & OfPatient>('chartsConditions', [ids])),
+        medications: byPatient(await run<MedicationRow & OfPatient>('chartsMedications', [ids])),
+        procedures: byPatient(await run<ProcedureRow & OfPatient>('chartsProcedures', [ids])),
+        allergies: byPatient(await run<AllergyRow & OfPatient>('chartsAllergies', [ids])),
+        requests: byPatient(await run<RequestRow & OfPatient>('chartsRequests', [ids])),
+        adverseEvents: byPatient(await run<AdverseEventRow & OfPatient>('chartsAdverseEvents', [ids])),
+      };
+      for (const { dataVersion, ...patient } of patients) {
+        let truncated = false;
+        const take = <T>(groups: Map<string, T[]>): T[] => {
+          const capped = cut(groups.get(patient.id) ?? [], CHART_ROW_CAP);
+          truncated ||= capped.truncated;
+          return capped.rows;
+        };
+        const chart: PatientChart = {
+          patient,
+          encounters: take(parts.encounters),
+          observations: take(parts.observations),
+          conditions: take(parts.conditions),
+          medications: take(parts.medications),
+          procedures: take(parts.procedures),
+          allergies: take(parts.allergies),
+          requests: take(parts.requests),
+          adverseEvents: take(parts.adverseEvents),
+        };
+        charts.set(patient.id, { chart, truncated, dataVersion });
+      }
+      return charts;
+    }, SNAPSHOT_SESSION_BEGIN);
+  }
+
   /** Observations and encounters (with their notes) of this patient, by id: a proposal's evidence. */
   async citedRows(patientId: string, ids: { observations: string[]; encounters: string[] }) {
     return this.read(async (run) => {
@@ -174,11 +228,11 @@ export class CohortRepository {
    * round trip, then the statements, then COMMIT (ROLLBACK on any error, so the connection goes
    * back to the pool clean).
    */
-  private async transaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (run: Run) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(READ_SESSION_BEGIN);
+      await runner.query(begin);
       const result = await work(<R>(name: CohortStatementName, params: unknown[]) => runner.query(COHORT_STATEMENTS[name], params) as Promise<R[]>);
       await runner.query('COMMIT');
       return result;
@@ -189,6 +243,19 @@ export class CohortRepository {
       await runner.release();
     }
   }
+}
+
+type OfPatient = { patientId: string };
+
+/** Rows ordered by patient, grouped per patient in that order, without the grouping column (so each row is what `chart` reads). */
+function byPatient<T extends OfPatient>(rows: T[]): Map<string, Omit<T, 'patientId'>[]> {
+  const groups = new Map<string, Omit<T, 'patientId'>[]>();
+  for (const { patientId, ...row } of rows) {
+    const group = groups.get(patientId);
+    if (group) group.push(row);
+    else groups.set(patientId, [row]);
+  }
+  return groups;
 }
 
 function cut<T>(rows: T[], cap: number): Capped<T> {

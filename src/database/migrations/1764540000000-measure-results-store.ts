@@ -92,7 +92,7 @@ export class MeasureResultsStore1764540000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "IDX_measure_runs_unplanned" ON "measure_runs" ("id") WHERE "planned_at" IS NULL`);
     // One rollover run per period, however many processes notice the new day at once.
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_measure_runs_period" ON "measure_runs" ("period_start", "period_end") WHERE "reason" = 'period'`);
-    await queryRunner.query(`CREATE TABLE "measure_run_chunks" ("run_id" bigint NOT NULL, "chunk_no" integer NOT NULL, "after_id" uuid, "through_id" uuid, "patient_ids" uuid array, "computed" integer, "skipped" integer, "finished_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_70e18ff0fe149708568cfb7e792" PRIMARY KEY ("run_id", "chunk_no"))`);
+    await queryRunner.query(`CREATE TABLE "measure_run_chunks" ("run_id" bigint NOT NULL, "chunk_no" integer NOT NULL, "after_id" uuid, "through_id" uuid, "computed" integer, "skipped" integer, "finished_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_70e18ff0fe149708568cfb7e792" PRIMARY KEY ("run_id", "chunk_no"))`);
     await queryRunner.query(`ALTER TABLE "measure_results" ADD CONSTRAINT "FK_bb12661541b802866e536aee13f" FOREIGN KEY ("patient_id") REFERENCES "patients"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "measure_run_chunks" ADD CONSTRAINT "FK_9b6b7fe0616fb88c40469f36947" FOREIGN KEY ("run_id") REFERENCES "measure_runs"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     // A care team's patients in id order: the keyset order of worklists over stored results.

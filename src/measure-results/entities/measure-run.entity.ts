@@ -53,7 +53,8 @@ export class MeasureRun {
 
 /**
  * One job's share of a run: an id range of the cohort (`after_id` exclusive, `through_id`
- * inclusive, NULL meaning open), or a list of patients. Finished, with its counts, in the same
+ * inclusive, NULL meaning open), or, for a run of named patients, the `chunk_no`-th slice of the
+ * run's sorted `patient_ids` (both bounds NULL). Finished, with its counts, in the same
  * transaction as its results: a chunk is written once per run, whatever workers die or retry.
  */
 @Entity('measure_run_chunks')
@@ -69,9 +70,6 @@ export class MeasureRunChunk {
 
   @Column('uuid', { name: 'through_id', nullable: true })
   throughId: string | null;
-
-  @Column('uuid', { name: 'patient_ids', array: true, nullable: true })
-  patientIds: string[] | null;
 
   /** Patients evaluated and written by this chunk. */
   @Column('integer', { nullable: true })
