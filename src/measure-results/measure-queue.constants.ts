@@ -17,7 +17,7 @@ export interface MeasureJobData {
 /** What a chunk job returns (kept in Redis with the finished job): counts, never patients. */
 export interface MeasureJobResult {
   /** `written`: this job wrote the chunk; `already-finished`: another delivery had (nothing written). */
-  state: 'written' | 'already-finished' | 'missing';
+  state: 'written' | 'already-finished';
   computed: number;
   skipped: number;
 }
@@ -33,12 +33,14 @@ export function measureJobId(run: { runId: string; chunkNo: number; periodStart:
 }
 
 /**
- * A failing chunk is retried with backoff; after the last attempt the failed job is kept an hour,
- * then the sweep's recovery adds it again (its chunk is still unfinished in Postgres).
+ * A failing chunk is retried with backoff (0.5, 1, 2, 4, 8 s: the first retry also covers a job
+ * taken before the relay's planning transaction committed its chunk row); after the last attempt
+ * the failed job is kept an hour, then the sweep's recovery adds it again (its chunk is still
+ * unfinished in Postgres).
  */
 export const MEASURE_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 2000 },
+  attempts: 6,
+  backoff: { type: 'exponential', delay: 500 },
   removeOnComplete: { age: 24 * 3600, count: 20_000 },
   removeOnFail: { age: 3600 },
 };

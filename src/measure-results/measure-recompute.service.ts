@@ -7,6 +7,13 @@ import { MeasureJobResult } from './measure-queue.constants';
 import { MeasureRunsRepository } from './measure-runs.repository';
 import { resultRows, ResultRowInput } from './stored-result';
 
+export class ChunkNotFoundError extends Error {
+  constructor() {
+    super('chunk not found (yet)');
+    this.name = 'ChunkNotFoundError';
+  }
+}
+
 /**
  * Evaluation is synchronous CPU work; between patients the worker lets the event loop run this
  * often, so an API process running it still answers requests and BullMQ still renews job locks.
@@ -30,7 +37,9 @@ export class MeasureRecomputeService {
 
   async recomputeChunk(runId: string, chunkNo: number): Promise<MeasureJobResult> {
     const chunk = await this.runs.chunk(runId, chunkNo);
-    if (!chunk) return { state: 'missing', computed: 0, skipped: 0 };
+    // The relay adds a run's jobs inside the transaction that plans it: a worker may take one before
+    // that commits. Thrown, so BullMQ retries it after a short backoff, when the chunk is there.
+    if (!chunk) throw new ChunkNotFoundError();
     if (chunk.finished) return { state: 'already-finished', computed: 0, skipped: 0 };
     const patients = await this.runs.chunkPatients(runId, chunkNo, chunk);
     const due = patients.filter((patient) => patient.current < MEASURE_IDS.length).map((patient) => patient.id);

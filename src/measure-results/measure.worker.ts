@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { withTimeout } from '../approvals/queue/periodic-task';
 import { AvailabilityLog, safeError, workerConnectionOptions } from '../approvals/queue/queue-connections';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -78,6 +80,8 @@ export class MeasureWorker implements OnApplicationBootstrap, OnModuleDestroy {
       lockDuration: settings.lockDurationMs,
       stalledInterval: settings.stalledIntervalMs,
       maxStalledCount: 2,
+      // Recorded on each job it processes (`processedBy`): which worker computed which chunk.
+      name: `measures-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     });
     worker.on('ready', () => this.redisState.up());
     worker.on('error', (error) => this.redisState.down(error));
