@@ -154,14 +154,14 @@ export class CohortRepository {
       if (patients.length === 0) return charts;
       const ids = patients.map((row) => row.id);
       const parts = {
-        encounters: byPatient(await run<EncounterRow & OfPatient>('chartsEncounters', [ids])),
-        observations: byPatient(await run<ObservationRow & OfPatient>('chartsObservations', [ids])),
-        conditions: byPatient(await run<ConditionRow & OfPatient>('chartsConditions', [ids])),
-        medications: byPatient(await run<MedicationRow & OfPatient>('chartsMedications', [ids])),
-        procedures: byPatient(await run<ProcedureRow & OfPatient>('chartsProcedures', [ids])),
-        allergies: byPatient(await run<AllergyRow & OfPatient>('chartsAllergies', [ids])),
-        requests: byPatient(await run<RequestRow & OfPatient>('chartsRequests', [ids])),
-        adverseEvents: byPatient(await run<AdverseEventRow & OfPatient>('chartsAdverseEvents', [ids])),
+        encounters: byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
+        observations: byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
+        conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
+        medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
+        procedures: byPatient(await run<OfPatient<ProcedureRow>>('chartsProcedures', [ids])),
+        allergies: byPatient(await run<OfPatient<AllergyRow>>('chartsAllergies', [ids])),
+        requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
+        adverseEvents: byPatient(await run<OfPatient<AdverseEventRow>>('chartsAdverseEvents', [ids])),
       };
       for (const { dataVersion, ...patient } of patients) {
         let truncated = false;
@@ -245,17 +245,11 @@ export class CohortRepository {
   }
 }
 
-type OfPatient = { patientId: string };
+type OfPatient<T> = { patientId: string; rows: T[] };
 
-/** Rows ordered by patient, grouped per patient in that order, without the grouping column (so each row is what `chart` reads). */
-function byPatient<T extends OfPatient>(rows: T[]): Map<string, Omit<T, 'patientId'>[]> {
-  const groups = new Map<string, Omit<T, 'patientId'>[]>();
-  for (const { patientId, ...row } of rows) {
-    const group = groups.get(patientId);
-    if (group) group.push(row);
-    else groups.set(patientId, [row]);
-  }
-  return groups;
+/** One row per patient (`chartsOf`): the patient's records by patient id. */
+function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {
+  return new Map(rows.map((row) => [row.patientId, row.rows]));
 }
 
 function cut<T>(rows: T[], cap: number): Capped<T> {

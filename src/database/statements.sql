@@ -107,52 +107,60 @@ SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", data_version::text AS "dataVersion" FROM patients WHERE id = ANY($1::uuid[]) ORDER BY id;
 
 -- name: chartsEncounters
-SELECT patient_id::text AS "patientId", id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_at DESC, t.id) AS rows
+FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
-FROM encounters WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, start_at DESC, id;
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservations
-SELECT patient_id::text AS "patientId", id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"
-FROM observations WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, effective_at DESC, id;
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsConditions
-SELECT patient_id::text AS "patientId", id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM conditions t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
-  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
-FROM conditions WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, recorded_at DESC, id;
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsMedications
-SELECT patient_id::text AS "patientId", id, code_system AS "codeSystem", code, display, status,
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_date DESC, t.id) AS rows
+FROM medications t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status,
   to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
-  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
-FROM medications WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, start_date DESC, id;
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply) r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsProcedures
-SELECT patient_id::text AS "patientId", id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.performed_at DESC, t.id) AS rows
+FROM procedures t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"
-FROM procedures WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, performed_at DESC, id;
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsAllergies
-SELECT patient_id::text AS "patientId", id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
-  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetEndAt", onset_period_open AS "onsetPeriodOpen"
-FROM allergies WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, recorded_at DESC, id;
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM allergies t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetEndAt", onset_period_open AS "onsetPeriodOpen") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsRequests
-SELECT patient_id::text AS "patientId", id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
-  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode"
-FROM clinical_requests WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, authored_at DESC NULLS LAST, id;
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
+FROM clinical_requests t CROSS JOIN LATERAL (SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsAdverseEvents
-SELECT patient_id::text AS "patientId", id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt"
-FROM adverse_events WHERE patient_id = ANY($1::uuid[]) ORDER BY patient_id, recorded_at DESC, id;
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM adverse_events t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: observationsByIds
 SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,

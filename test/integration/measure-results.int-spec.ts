@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { COMMANDS } from '../../src/cli/commands';
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { loadConfig } from '../../src/config/load-config';
@@ -39,8 +40,10 @@ describe('measure results store (real Postgres)', () => {
   let service: MeasureRecomputeService;
   let tool: CareGapLookupTool;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const { dataSource } = database();
+    // Generated patients beside the fixtures: the generator's full range of record types and sizes.
+    expect(await COMMANDS.generate.run(dataSource, ['--patients', '60', '--seed', '5', '--anchor', AS_OF], () => undefined)).toBe(0);
     const config = loadConfig({ NODE_ENV: 'test' });
     cohort = new CohortRepository(dataSource);
     runs = new MeasureRunsRepository(dataSource);
@@ -49,7 +52,7 @@ describe('measure results store (real Postgres)', () => {
     tool = new CareGapLookupTool(cohort, config);
   });
 
-  it('loads, in bulk, exactly the chart the one-patient read gives, for every patient', async () => {
+  it('loads, in bulk, exactly the chart the one-patient read gives, for every patient (fixtures and generated)', async () => {
     const ids = await allPatients(database().dataSource);
     const bulk = await cohort.charts(ids);
     expect([...bulk.keys()].sort()).toEqual(ids);
@@ -59,7 +62,7 @@ describe('measure results store (real Postgres)', () => {
     }
   });
 
-  it('stores, for every patient and measure, what the live care_gap_lookup answers', async () => {
+  it('stores, for every patient (fixtures and generated) and measure, what the live care_gap_lookup answers', async () => {
     const runId = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, chunkSize: 7 }))!;
     const results = await runToEnd(runs, service, runId);
     const ids = await allPatients(database().dataSource);
