@@ -68,7 +68,8 @@ export class ProposalExecutor {
   private async announce(proposalId: string, applied: boolean): Promise<void> {
     const [row] = await this.repository.run<ProposalRow>('proposalById', [proposalId]).catch((): ProposalRow[] => []);
     this.events.publish(row);
-    if (applied && row) await this.patientChanges?.patientsChanged([row.patientId], 'proposal');
+    // Not awaited: the job is done once the effect has committed; the notifier never throws.
+    if (applied && row) void this.patientChanges?.patientsChanged([row.patientId], 'proposal');
   }
 
   private async run(proposalId: string): Promise<ExecutionResult> {
