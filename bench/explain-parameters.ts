@@ -27,6 +27,9 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   staffUserByUsername: (c) => [c.username],
   patientAccess: (c) => [c.patientId, c.careTeamIds],
   patientById: (c) => [c.patientId],
+  // A search as a clinician types it: an MRN, or the first letters of a family name.
+  patientsByMrn: (c) => [c.careTeamIds, 'VGL-000103', 21],
+  patientsByName: (c) => [c.careTeamIds, 'sm%', null, null, 21],
   // A two-year window of every class, as a clinician asking "recent visits" would.
   encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],

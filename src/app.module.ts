@@ -14,7 +14,9 @@ import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MeasureResultsModule, MeasureResultsModuleOptions } from './measure-results/measure-results.module';
+import { McpModule } from './mcp/mcp.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { PatientsModule } from './patients/patients.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
@@ -45,8 +47,10 @@ export class AppModule {
         RateLimitModule,
         ToolsModule,
         PrivacyModule,
+        PatientsModule,
         ApprovalsModule,
         AgentModule,
+        McpModule,
         QueueModule.forRoot(queue),
         MeasureResultsModule.forRoot(measures),
         HealthModule,

@@ -21,6 +21,8 @@ export interface AccessContext {
   channel: AuditChannel;
   /** The request's correlation id: every audit row an access leaves carries it. */
   correlationId: string | null;
+  /** The session the access belongs to (an MCP session): every audit row it leaves names it among its fields, `session:<id>`. */
+  sessionId?: string;
 }
 
 /** The context of a staff user's access over the REST API. */
@@ -36,4 +38,14 @@ export function withPurpose(context: AccessContext, purpose: string, change: Par
 /** The service acting on its own (the executor re-reading a chart, the expiry of a proposal). */
 export function systemContext(purpose: string, correlationId: string | null = null): AccessContext {
   return { caller: null, actorName: 'system', purpose, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.System, correlationId };
+}
+
+/**
+ * Whether a break-glass reason in this context counts. A model's projection never breaks glass on
+ * its own: an agent turn's reason is never its to give. An MCP session is the exception: the
+ * clinician gave the reason (a header) when opening the session for that patient, and every read
+ * of the session is audited and flagged with it; the model can neither give nor change it.
+ */
+export function mayBreakGlass(context: AccessContext): boolean {
+  return context.projectionRole !== 'agent' || context.channel === AuditChannel.Mcp;
 }

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
 import { Caller } from '../auth/caller';
 import { StaffRole } from '../cohort/enum';
-import { AccessContext } from './access-context';
+import { AccessContext, mayBreakGlass } from './access-context';
 import { AccessRepository } from './access.repository';
 import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
 
 /** Who may read the review queue: its list, one proposal, and its live event stream. */
 export const QUEUE_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+/** Who may find patients by MRN or name (among their care teams): the roles that treat and coordinate care. */
+export const PATIENT_FINDERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 /** Who may decide proposals (approve, reject, edit); never the proposer, whatever the role. */
 export const DECIDERS: readonly StaffRole[] = [StaffRole.Reviewer];
 
@@ -29,12 +31,12 @@ export class AccessService {
 
   /**
    * `patient.read`: on one of the caller's care teams, or, for a treating clinician reading as
-   * themself (never through the agent's projection), break glass with a reason. A patient outside
+   * themself (never through an agent turn; see `mayBreakGlass`), break glass with a reason. A patient outside
    * the teams and a missing patient get the same 404 from the same single query.
    */
   async patientRead(context: AccessContext, patientId: string): Promise<PatientGrant> {
     const caller = requireCaller(context);
-    const reason = context.projectionRole === 'agent' ? null : context.breakGlassReason?.trim() || null;
+    const reason = mayBreakGlass(context) ? context.breakGlassReason?.trim() || null : null;
     if (reason !== null) assertBreakGlassAllowed(caller, reason);
     const access = await this.repository.patient(patientId, caller.careTeamIds);
     if (!access.exists) throw patientNotFound();
@@ -61,6 +63,16 @@ export class AccessService {
       allowed: new Set(rows.filter((row) => decider && row.proposerId !== caller.userId).map((row) => row.id)),
       readable: new Set(rows.map((row) => row.id)),
     };
+  }
+
+  /**
+   * `patient.search`: the care teams the caller may search in, and the projection role their
+   * results are cut to. Never for the agent's projection (a model finds no patients) or break glass.
+   */
+  patientSearch(context: AccessContext): { careTeamIds: string[]; role: StaffRole } {
+    const caller = requireCaller(context);
+    if (!PATIENT_FINDERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
+    return { careTeamIds: caller.careTeamIds, role: caller.role };
   }
 
   /** `queue.list`: the care teams whose queue the caller may list (the queue's SQL filters by them). */

@@ -1,12 +1,11 @@
 /**
- * The one written form of Vigil's access rule, "the patient is on one of the caller's care teams",
- * and the statements of the access checks. Queries that must filter by it in SQL (the review
- * queue's paging, the event stream's poll) splice in these fragments rather than restate the rule.
+ * The statements of the access checks. Queries that must filter by the care-team rule in SQL (the
+ * review queue's paging, the event stream's poll) splice in these fragments rather than restate it;
+ * its one written form is the cohort's (`onCareTeams`, re-exported here).
  */
+import { onCareTeams } from '../cohort/care-team-rule';
 
-/** `patientColumn` is on one of the care teams in the uuid[] parameter `teamsParam` (as the guard read them). */
-export const onCareTeams = (patientColumn: string, teamsParam: string): string =>
-  `EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = ${patientColumn} AND t.care_team_id = ANY(${teamsParam}::uuid[]))`;
+export { onCareTeams };
 
 /**
  * `patientColumn` is on a care team of staff user `userParam`, who is active and holds one of the roles

@@ -1,22 +1,36 @@
 import { AccessContext, withPurpose } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
-import { ProposalsService } from '../approvals/proposals.service';
+import { ProposalRow } from '../approvals/approvals.sql';
 import { ProblemException } from '../common/http/problem';
 import { ToolEnvelope } from '../tools/envelope';
-import { PhiReadService } from '../tools/phi-read.service';
+import { PhiReadService, wasAudited } from '../tools/phi-read.service';
 import { ToolName } from '../tools/tool-names';
 import { CitationIndex } from './answer/citation-index';
 import { AgentTool, AgentToolName, PROPOSE_ACTION } from './tool-catalog';
 import { callKey, parseArguments, validateArguments } from './tool-arguments';
 import { refusal, ToolRefusal } from './tool-result';
 
-function isRefusal(result: object): result is ToolRefusal {
+export function isRefusal(result: object): result is ToolRefusal {
   return 'error' in result && typeof (result as ToolRefusal).error?.kind === 'string';
 }
 
 /** A further call of the same tool past this, in one turn, is refused (a loop, not research). */
 export const PER_TOOL_LIMIT = 4;
+
+/**
+ * Where `propose_action` files its proposal: `ProposalsService` for the agent; the MCP surface passes
+ * its own function (one place to switch when proposals become the clinician's drafts).
+ */
+export interface ProposalFiler {
+  create(access: AccessContext, patientId: string, dto: CreateProposalDto, turnId: string): Promise<Pick<ProposalRow, 'id' | 'status'>>;
+}
+
+/** A governed call's result, and whether the one PHI path audited it (a call refused before it ran was not). */
+export interface GovernedCall {
+  result: ToolEnvelope | ToolRefusal | Record<string, unknown>;
+  audited: boolean;
+}
 
 export interface ToolCallRecord {
   name: string;
@@ -51,45 +65,59 @@ export interface TurnContext {
 export class ToolRunner {
   constructor(
     private readonly phi: PhiReadService,
-    private readonly proposalsService: ProposalsService,
+    private readonly proposalsService: ProposalFiler,
+    /** What one context is (an agent `turn`, an MCP `session`) and how many calls of one tool it allows. */
+    private readonly limits: { scope: string; perToolLimit: number } = { scope: 'turn', perToolLimit: PER_TOOL_LIMIT },
   ) {}
 
   async run(context: TurnContext, name: string, argumentText: string): Promise<ToolEnvelope | ToolRefusal | Record<string, unknown>> {
-    const parsed = parseArguments(argumentText);
+    return (await this.runParsed(context, name, parseArguments(argumentText))).result;
+  }
+
+  /** A call whose arguments arrived already parsed (an MCP `tools/call`): the same governance. */
+  runArguments(context: TurnContext, name: string, args: unknown): Promise<GovernedCall> {
+    return this.runParsed(context, name, { ok: true, value: args ?? {}, repaired: false });
+  }
+
+  private async runParsed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>): Promise<GovernedCall> {
     const args = parsed.ok ? parsed.value : null;
     const record: ToolCallRecord = { name, arguments: args, status: 'ok' };
     context.toolCalls.push(record);
-    const result = await this.governed(context, name, parsed, args);
+    const call = await this.governed(context, name, parsed, args);
+    const { result } = call;
     if (isRefusal(result)) {
       record.status = result.error.kind;
       if (result.error.kind !== 'per_tool_limit') context.failedCalls.add(callKey(name, args));
     } else {
       record.status = String(result.status);
     }
-    return result;
+    return call;
   }
 
-  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown) {
+  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown): Promise<GovernedCall> {
+    const refused = (result: ToolRefusal): GovernedCall => ({ result, audited: false });
     const tool = context.catalog.get(name as AgentToolName);
     if (!tool) {
-      return refusal(name, 'unknown_tool', true, `No such tool. Available: ${[...context.catalog.keys()].join(', ')}.`);
+      return refused(refusal(name, 'unknown_tool', true, `No such tool. Available: ${[...context.catalog.keys()].join(', ')}.`));
     }
-    if (!parsed.ok) return refusal(name, 'invalid_json_arguments', true, 'Send the arguments as one JSON object.');
+    if (!parsed.ok) return refused(refusal(name, 'invalid_json_arguments', true, 'Send the arguments as one JSON object.'));
     if (context.failedCalls.has(callKey(name, args))) {
-      return refusal(name, 'repeated_failing_call', false, 'This exact call already failed in this turn; change the arguments or answer.');
+      return refused(refusal(name, 'repeated_failing_call', false, `This exact call already failed in this ${this.limits.scope}; change the arguments or answer.`));
     }
     const count = (context.callsPerTool.get(name) ?? 0) + 1;
     context.callsPerTool.set(name, count);
-    if (count > PER_TOOL_LIMIT) return refusal(name, 'per_tool_limit', false, `At most ${PER_TOOL_LIMIT} calls of one tool per turn; answer from what you have.`);
+    if (count > this.limits.perToolLimit) {
+      return refused(refusal(name, 'per_tool_limit', false, `At most ${this.limits.perToolLimit} calls of one tool per ${this.limits.scope}; answer from what you have.`));
+    }
     const validated = await validateArguments(tool, args);
-    if (!validated.ok) return validated.refusal;
+    if (!validated.ok) return refused(validated.refusal);
     try {
-      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : await this.read(context, name as ToolName, validated.dto);
+      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : { result: await this.read(context, name as ToolName, validated.dto), audited: true };
     } catch (error) {
       // Contained: the turn goes on. The message is never forwarded (it could hold data or SQL).
       const kind = error instanceof ProblemException ? error.code : 'tool_fault';
       const exceptionType = error instanceof Error ? error.constructor.name : typeof error;
-      return refusal(name, kind, false, 'The tool failed; do not repeat this call.', undefined, exceptionType);
+      return { result: refusal(name, kind, false, 'The tool failed; do not repeat this call.', undefined, exceptionType), audited: wasAudited(error) };
     }
   }
 
@@ -101,21 +129,24 @@ export class ToolRunner {
   }
 
   /** Files a pending proposal for the route's patient, citing only rows seen in this turn. */
-  private async propose(context: TurnContext, dto: CreateProposalDto): Promise<Record<string, unknown> | ToolRefusal> {
+  private async propose(context: TurnContext, dto: CreateProposalDto): Promise<GovernedCall> {
     const unseen = dto.citations.filter((citation) => !context.citations.citable.has(citation));
     if (unseen.length > 0) {
-      return refusal(PROPOSE_ACTION, 'unknown_citation', true, 'Cite only ids returned by the tools in this turn.', [{ field: 'citations', reason: 'not_returned_in_turn' }]);
+      return { result: refusal(PROPOSE_ACTION, 'unknown_citation', true, `Cite only ids returned by the tools in this ${this.limits.scope}.`, [{ field: 'citations', reason: 'not_returned_in_turn' }]), audited: false };
     }
     try {
       const proposal = await this.proposalsService.create(withPurpose(context.access, 'proposal.create'), context.patientId, dto, context.turnId);
       context.proposals.push(proposal.id);
-      return { tool: PROPOSE_ACTION, status: 'filed', proposalId: proposal.id, proposalStatus: proposal.status, note: 'Pending human review; nothing has been executed.' };
+      return {
+        result: { tool: PROPOSE_ACTION, status: 'filed', proposalId: proposal.id, proposalStatus: proposal.status, note: 'Pending human review; nothing has been executed.' },
+        audited: true,
+      };
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
       const fields = (error.errors ?? []).map((problem) => ({ field: problem.field, reason: problem.reason }));
       // The content is validated inside `create` by the kind's DTO: the same refusal kind as the arguments.
       const kind = error.code === 'validation_failed' ? 'invalid_arguments' : error.code;
-      return refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields);
+      return { result: refusal(PROPOSE_ACTION, kind, true, error.detail ?? 'The proposal was refused.', fields), audited: wasAudited(error) };
     }
   }
 }

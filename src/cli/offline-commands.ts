@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mcpBridgeCommand } from './mcp-bridge.command';
 import { renderStatementsFile } from './statement-list';
 import { tokenCommand } from './token.command';
 
@@ -18,6 +19,11 @@ export const OFFLINE_COMMANDS: Record<string, OfflineCommand> = {
     summary: 'mint a development bearer token for a staff user (refused when development auth is off)',
     usage: 'token <username> [--ttl seconds]',
     run: tokenCommand,
+  },
+  mcp: {
+    summary: 'an MCP server on stdio forwarding to a running Vigil for one patient (for desktop MCP clients; holds no data)',
+    usage: 'mcp --url <origin> --token <t> --patient <id>',
+    run: (args) => mcpBridgeCommand(args),
   },
   'sql-sync': {
     summary: `write ${STATEMENTS_FILE}, the list of every SQL statement the service runs`,

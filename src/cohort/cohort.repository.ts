@@ -52,6 +52,22 @@ export interface VersionedChart {
   dataVersion: string;
 }
 
+/** A patient search: an exact MRN, or folded name prefixes (see `foldName`) with an optional birth date. */
+export type PatientSearch = { mrn: string } | { familyPrefix: string; givenPrefix?: string; birthDate?: string };
+
+/**
+ * A name as the database's `vigil_fold` compares it: decomposed (NFD), combining marks removed,
+ * lower-cased. The search term is folded here with the same steps as the stored names in SQL.
+ */
+export function foldName(name: string): string {
+  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
+/** A term as a LIKE prefix: its own `%`, `_` and `\\` match themselves, not anything. */
+function likePrefix(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
 /** Runs one named cohort statement inside the current read transaction. */
 type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
 
@@ -79,6 +95,20 @@ export class CohortRepository {
   async patient(patientId: string): Promise<PatientRow | null> {
     const [row] = await this.read((run) => run<PatientRow>('patientById', [patientId]));
     return row ?? null;
+  }
+
+  /**
+   * Patients on the care teams `careTeamIds` matching one search (see `PatientSearch`), ordered by
+   * name, at most `limit`. A patient on no such team is never read, so the search cannot tell them
+   * from one that does not exist.
+   */
+  async searchPatients(careTeamIds: string[], search: PatientSearch, limit: number): Promise<Capped<PatientRow>> {
+    const rows = await this.read((run) =>
+      'mrn' in search
+        ? run<PatientRow>('patientsByMrn', [careTeamIds, search.mrn, limit + 1])
+        : run<PatientRow>('patientsByName', [careTeamIds, `${likePrefix(search.familyPrefix)}%`, search.givenPrefix ? `${likePrefix(search.givenPrefix)}%` : null, search.birthDate ?? null, limit + 1]),
+    );
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
   }
 
   /**

@@ -10,6 +10,8 @@
  * parses it), so rows need no hydration.
  */
 
+import { onCareTeams } from './care-team-rule';
+
 const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
@@ -109,10 +111,23 @@ GROUP BY u.id`,
    * ran only for existing patients.
    */
   patientAccess: `SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists",
-  EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam"`,
+  ${onCareTeams('$1', '$2')} AS "onCareTeam"`,
 
-  patientById: `SELECT ${PATIENT_COLUMNS}
-FROM patients WHERE id = $1`,
+  patientById: `SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1`,
+
+  /**
+   * Patient search, only among the patients on the caller's care teams ($1): by exact MRN ($2), or by
+   * folded family-name prefix ($2, a LIKE pattern) with an optional folded given-name prefix ($3) and
+   * birth date ($4). $5 (search by name) / $3 (by MRN): the row cap (+1 to detect a cut).
+   */
+  patientsByMrn: `SELECT ${PATIENT_COLUMNS} FROM patients p
+WHERE p.mrn = $2 AND ${onCareTeams('p.id', '$1')}
+ORDER BY p.family_name, p.given_name, p.id LIMIT $3`,
+
+  patientsByName: `SELECT ${PATIENT_COLUMNS} FROM patients p
+WHERE vigil_fold(p.family_name) LIKE $2 AND ($3::text IS NULL OR vigil_fold(p.given_name) LIKE $3)
+  AND ($4::date IS NULL OR p.birth_date = $4::date) AND ${onCareTeams('p.id', '$1')}
+ORDER BY p.family_name, p.given_name, p.id LIMIT $5`,
 
   /** $2/$3: window [from, to) as timestamps or NULL; $4: class or NULL; $5: row cap (+1 to detect a cut). */
   encountersInWindow: `SELECT ${ENCOUNTER_COLUMNS}

@@ -37,6 +37,8 @@ export interface AppConfig {
   log: { level: LogLevel };
   /** The practice's IANA time zone (clinical days). */
   clinic: { timeZone: string };
+  /** The pseudonym key: given inline, or the file it is read from (see PseudonymService). */
+  pseudonyms: { key?: string; keyFile: string };
   auth: {
     jwksUrl?: string;
     issuer: string;
@@ -60,6 +62,14 @@ export interface AppConfig {
     maxTokens: number;
     /** Turns one clinician may start in a rolling hour. */
     maxTurnsPerHour: number;
+  };
+  /** The MCP surface's per-session governance. */
+  mcp: {
+    /** Vigil's public origin for the protected resource metadata; undefined: each request's Host. */
+    publicBaseUrl?: string;
+    maxCallsPerSession: number;
+    maxCallsPerTool: number;
+    maxSessionsPerUser: number;
   };
 }
 

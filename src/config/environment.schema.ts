@@ -232,6 +232,20 @@ export class EnvironmentVariables {
   AUTH_DEV_KEY_FILE = '.data/dev-signing-key';
 
   /**
+   * The secret key of the keyed pseudonyms (HMAC-SHA256) that stand for a patient where a view keeps
+   * ids out (the agent's patient handle): base64 or hex, at least 32 bytes. Required in production
+   * unless PSEUDONYM_KEY_FILE names an existing file; elsewhere a key file is created on first use.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(?:[0-9a-fA-F]{64,}|[A-Za-z0-9+/_-]{43,}={0,2})$/, { message: 'must be at least 32 bytes, as hex or base64' })
+  PSEUDONYM_KEY?: string;
+
+  /** Where the pseudonym key is read from when PSEUDONYM_KEY is unset (created on first use outside production). */
+  @IsString()
+  PSEUDONYM_KEY_FILE = '.data/pseudonym-key';
+
+  /**
    * The agent's model: any OpenAI-compatible chat-completions endpoint (hosted, or a local vLLM,
    * Ollama or llama.cpp server). Unset: no model is configured and the agent routes answer 503.
    */
@@ -289,4 +303,34 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10000)
   AGENT_MAX_TURNS_PER_HOUR = 60;
+
+  /**
+   * Vigil's public origin as clients reach it (`https://vigil.example.org`), for the OAuth protected
+   * resource metadata and `WWW-Authenticate` of the MCP endpoint. Unset: taken from each request's Host.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+$/, { message: 'must be an http(s) origin without a path' })
+  PUBLIC_BASE_URL?: string;
+
+  /** Tool calls one MCP session may make in all; further calls are refused as tool results. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  MCP_MAX_CALLS_PER_SESSION = 100;
+
+  /** Calls of one tool per MCP session (the agent's per-tool rule, for a session's length). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  MCP_MAX_CALLS_PER_TOOL = 30;
+
+  /** Open MCP sessions one user may hold at once; the oldest is closed when a new one opens past it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  MCP_MAX_SESSIONS_PER_USER = 10;
 }

@@ -54,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       keyPrefix: vars.RATE_LIMIT_KEY_PREFIX,
     },
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
+    pseudonyms: { key: vars.PSEUDONYM_KEY, keyFile: vars.PSEUDONYM_KEY_FILE },
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL },
     clinic: { timeZone: vars.CLINIC_TIME_ZONE },
@@ -75,6 +76,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: vars.AGENT_TIMEOUT_MS,
       maxTokens: vars.AGENT_MAX_TOKENS,
       maxTurnsPerHour: vars.AGENT_MAX_TURNS_PER_HOUR,
+    },
+    mcp: {
+      publicBaseUrl: vars.PUBLIC_BASE_URL,
+      maxCallsPerSession: vars.MCP_MAX_CALLS_PER_SESSION,
+      maxCallsPerTool: vars.MCP_MAX_CALLS_PER_TOOL,
+      maxSessionsPerUser: vars.MCP_MAX_SESSIONS_PER_USER,
     },
   };
 }

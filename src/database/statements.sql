@@ -24,8 +24,20 @@ SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists",
 
 -- name: patientById
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
-  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt"
-FROM patients WHERE id = $1;
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients WHERE id = $1;
+
+-- name: patientsByMrn
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
+WHERE p.mrn = $2 AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+ORDER BY p.family_name, p.given_name, p.id LIMIT $3;
+
+-- name: patientsByName
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
+WHERE vigil_fold(p.family_name) LIKE $2 AND ($3::text IS NULL OR vigil_fold(p.given_name) LIKE $3)
+  AND ($4::date IS NULL OR p.birth_date = $4::date) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+ORDER BY p.family_name, p.given_name, p.id LIMIT $5;
 
 -- name: encountersInWindow
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",

@@ -13,8 +13,6 @@ export type FieldPolicy = Record<string, FieldTransform>;
 export type ShapePolicy = Record<ProjectionRole, FieldPolicy>;
 
 const keep = (...fields: string[]): FieldPolicy => Object.fromEntries(fields.map((field) => [field, 'keep' as const]));
-const omit = (policy: FieldPolicy, ...fields: string[]): FieldPolicy =>
-  Object.fromEntries(Object.entries(policy).filter(([field]) => !fields.includes(field)));
 const { Clinician, CareCoordinator, Reviewer, Analyst, PrivacyOfficer } = StaffRole;
 
 /** The privacy officer audits access; no route gives them patient data, and no field would leave if one did. */
@@ -47,8 +45,8 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Reviewer]: CLINICAL_PATIENT,
     // Outreach is a coordinator's job: they also see how to reach the patient.
     [CareCoordinator]: { ...CLINICAL_PATIENT, ...keep('phone', 'email', 'addressLine', 'city', 'state', 'postalCode') },
-    // Safe Harbor: no names, MRN, contact, street or postal code; year of birth only; 90+ ages pooled.
-    [Analyst]: { handle: 'keep', birthDate: 'year', age: 'age90', sex: 'keep', deceasedAt: 'year' },
+    // Analysts read no patient's record (no route gives them one): they get counts, not rows.
+    [Analyst]: NOTHING,
     // The model sees an opaque handle and clinical facts, never a direct identifier.
     agent: keep('handle', 'age', 'sex', 'deceasedAt'),
     [PrivacyOfficer]: NOTHING,
@@ -57,8 +55,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
     [Reviewer]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
     [CareCoordinator]: { ...ENCOUNTER_CLINICAL, ...keep('notes.author', 'notes.text') },
-    // Free text cannot be de-identified reliably, so analysts never get note text or authors.
-    [Analyst]: { ...ENCOUNTER_CLINICAL, start: 'year', end: 'year', 'notes.authoredAt': 'year' },
+    [Analyst]: NOTHING,
     // The model reads note text (as quoted data) but not who wrote it.
     agent: { ...ENCOUNTER_CLINICAL, ...keep('notes.text') },
     [PrivacyOfficer]: NOTHING,
@@ -67,8 +64,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: LAB_CLINICAL,
     [Reviewer]: LAB_CLINICAL,
     [CareCoordinator]: LAB_CLINICAL,
-    // A text result can hold anything a person typed; analysts get numeric results only.
-    [Analyst]: { ...omit(LAB_CLINICAL, 'valueText', 'referenceText'), effectiveAt: 'year' },
+    [Analyst]: NOTHING,
     agent: LAB_CLINICAL,
     [PrivacyOfficer]: NOTHING,
   },
@@ -76,7 +72,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: CARE_GAP_ALL,
     [Reviewer]: CARE_GAP_ALL,
     [CareCoordinator]: CARE_GAP_ALL,
-    [Analyst]: CARE_GAP_ALL,
+    [Analyst]: NOTHING,
     agent: CARE_GAP_ALL,
     [PrivacyOfficer]: NOTHING,
   },
@@ -84,7 +80,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: MISSING_DATA_ALL,
     [Reviewer]: MISSING_DATA_ALL,
     [CareCoordinator]: MISSING_DATA_ALL,
-    [Analyst]: { ...MISSING_DATA_ALL, lastSeen: 'year' },
+    [Analyst]: NOTHING,
     agent: MISSING_DATA_ALL,
     [PrivacyOfficer]: NOTHING,
   },
@@ -92,8 +88,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: ATTRIBUTION_ALL,
     [Reviewer]: ATTRIBUTION_ALL,
     [CareCoordinator]: ATTRIBUTION_ALL,
-    // The age feature carries the patient's age: pooled at 90+ like the header's.
-    [Analyst]: { ...ATTRIBUTION_ALL, value: 'age90IfAgeFeature', baseline: 'age90IfAgeFeature' },
+    [Analyst]: NOTHING,
     agent: ATTRIBUTION_ALL,
     [PrivacyOfficer]: NOTHING,
   },
@@ -101,7 +96,7 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [Clinician]: ATTRIBUTION_SUMMARY_ALL,
     [Reviewer]: ATTRIBUTION_SUMMARY_ALL,
     [CareCoordinator]: ATTRIBUTION_SUMMARY_ALL,
-    [Analyst]: ATTRIBUTION_SUMMARY_ALL,
+    [Analyst]: NOTHING,
     agent: ATTRIBUTION_SUMMARY_ALL,
     [PrivacyOfficer]: NOTHING,
   },

@@ -13,9 +13,15 @@ describe(project.name, () => {
   };
 
   it('lets through only listed fields and names what it dropped', () => {
+    const sut = project('patient_encounters', 'agent', [encounter]);
+    expect(sut.rows[0]).toEqual({ citation: 'enc:1', class: 'ambulatory', start: '2026-05-01T09:00:00Z', notes: [{ citation: 'note:1', text: 'free text', authoredAt: '2026-05-01T09:30:00Z' }] });
+    expect(sut.redactedFields).toEqual(expect.arrayContaining(['notes.author', 'secretColumn']));
+  });
+
+  it('lets nothing of a record through to an analyst', () => {
     const sut = project('patient_encounters', StaffRole.Analyst, [encounter]);
-    expect(sut.rows[0]).toEqual({ citation: 'enc:1', class: 'ambulatory', start: '2026', notes: [{ citation: 'note:1', authoredAt: '2026' }] });
-    expect(sut.redactedFields).toEqual(expect.arrayContaining(['notes.author', 'notes.text', 'secretColumn']));
+    expect(sut.rows[0]).toEqual({});
+    expect(sut.redactedFields).toEqual(expect.arrayContaining(['citation', 'class', 'start', 'notes', 'secretColumn']));
   });
 
   it('drops a field no policy lists, for every role (fail closed)', () => {
@@ -28,26 +34,6 @@ describe(project.name, () => {
 
   it('names redacted fields even when the rows are empty', () => {
     expect(project('patient', StaffRole.Analyst, []).redactedFields).toEqual(expect.arrayContaining(['mrn', 'givenName', 'phone']));
-  });
-
-  it.each([
-    [91, '90+'],
-    [90, '90+'],
-    [89, 89],
-  ])('pools the analyst age %s as %s (Safe Harbor)', (age, expected) => {
-    expect(project('patient', StaffRole.Analyst, [{ handle: 'pt_x', age, birthDate: '1934-06-30' }]).rows[0]).toEqual({
-      handle: 'pt_x',
-      age: expected,
-      birthDate: '1934',
-    });
-  });
-
-  it('pools only the age feature of an attribution at 90+, not other values', () => {
-    const rows = project('feature_attribution', StaffRole.Analyst, [
-      { feature: 'age', value: 92, baseline: 64 },
-      { feature: 'egfr', value: 95, baseline: 70 },
-    ]).rows;
-    expect(rows.map((row) => row.value)).toEqual(['90+', 95]);
   });
 
   it('refuses a shape without a policy', () => {

@@ -1,12 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { PatientRow } from '../cohort/chart.types';
-
-/** Per-process key for opaque patient handles: stable within a run, meaningless outside it. */
-const HANDLE_KEY = randomBytes(32);
-
-export function opaqueHandle(patientId: string): string {
-  return `pt_${createHmac('sha256', HANDLE_KEY).update(patientId).digest('hex').slice(0, 16)}`;
-}
 
 /** Completed years between a birth date and a day (both YYYY-MM-DD). */
 export function ageOn(birthDate: string, day: string): number {
@@ -19,7 +11,7 @@ export function ageOn(birthDate: string, day: string): number {
  * Everything a result may say about who the patient is, before projection cuts it to the role.
  * The handle is the patient id for staff roles that already address the patient by id, and an
  * opaque pseudonym where the policy keeps ids out (the projector decides which survives: `handle`
- * is replaced for de-identified roles by the tools service).
+ * is replaced for de-identified roles by the tools service with a keyed pseudonym, PseudonymService).
  */
 export function patientHeader(patient: PatientRow, day: string): Record<string, unknown> {
   return {

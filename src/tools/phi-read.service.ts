@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext } from '../access/access-context';
+import { AccessContext, mayBreakGlass } from '../access/access-context';
 import { AccessService, PatientGrant } from '../access/access.service';
 import { AuditOutcome, AuditRecordError, AuditService } from '../audit';
 import { AuditEventInput } from '../audit/audit-event.input';
@@ -79,6 +79,19 @@ export class PhiReadService {
     });
   }
 
+  /**
+   * Which of the five tools have data for this patient (a session that lists tools per patient, such
+   * as MCP's), as one audited access: the same `patient.read` check as a tool read, nothing of the
+   * record returned but tool names.
+   */
+  availableTools(context: AccessContext, patientId: string): Promise<{ tools: ToolName[]; breakGlass: boolean }> {
+    return this.audited(context, patientId, async () => {
+      const { grant, tools } = await this.tools.available(() => this.access.patientRead(context, patientId));
+      const value = { tools, breakGlass: grant.breakGlass };
+      return { value, fields: tools.map((name) => `tool:${name}`), rowCount: 0, outcome: AuditOutcome.Success, breakGlass: grant.breakGlass };
+    });
+  }
+
   /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */
   describeTool(name: ToolName): { name: ToolName; summary: string; queryDto: ToolsDescription['queryDto'] } {
     const tool = this.tools.tool(name);
@@ -118,6 +131,31 @@ export class PhiReadService {
     return result.value;
   }
 
+  /**
+   * A read that shows several patients (a search, a worklist page): one row per patient shown (its
+   * fields, row count 1), or one `empty` row naming no patient when none was; a failure is one row
+   * naming no patient. `fields` describe the request's shape and what left, never its terms. The
+   * rows are written together (the audit's group commit takes them in one round trip) and before
+   * anything is returned: if one cannot be written, nothing leaves.
+   */
+  async auditedList<T>(context: AccessContext, work: () => Promise<{ value: T; patientIds: string[]; fields: string[] }>): Promise<T> {
+    let result: { value: T; patientIds: string[]; fields: string[] };
+    try {
+      result = await work();
+    } catch (error) {
+      if (wasAudited(error)) throw error;
+      await this.recordOrFail(this.row(context, null, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+      throw markAudited(error);
+    }
+    const { patientIds, fields } = result;
+    if (patientIds.length === 0) {
+      await this.recordOrFail(this.row(context, null, { fields, rowCount: 0, outcome: AuditOutcome.Empty }));
+    } else {
+      await Promise.all(patientIds.map((id) => this.recordOrFail(this.row(context, id, { fields, rowCount: 1, outcome: AuditOutcome.Success }))));
+    }
+    return result.value;
+  }
+
   /** A refusal that happened before any service ran (validation of the route's input): one row. */
   async refused(context: AccessContext, patientId: string | null, error: unknown): Promise<void> {
     if (wasAudited(error)) return;
@@ -132,15 +170,16 @@ export class PhiReadService {
   ): AuditEventInput {
     const breakGlass = what.breakGlass === true;
     const succeeded = what.outcome === AuditOutcome.Success || what.outcome === AuditOutcome.Empty;
-    // The agent's projection never breaks glass, so a reason is never its to give.
-    const reason = context.projectionRole === 'agent' ? null : context.breakGlassReason;
+    // An agent turn never breaks glass, so a reason is never its to give (see `mayBreakGlass`).
+    const reason = mayBreakGlass(context) ? context.breakGlassReason : null;
     return {
       actorId: context.caller?.userId ?? null,
       actorRole: context.caller?.role ?? context.channel,
       actorName: context.caller ? null : context.actorName,
       patientId,
       action: context.purpose,
-      fields: what.fields,
+      // An id acted on, like `proposal:<id>`: which session the access was part of.
+      fields: context.sessionId ? [...what.fields, `session:${context.sessionId}`] : what.fields,
       rowCount: what.rowCount,
       outcome: what.outcome,
       // A refused attempt keeps the reason it gave; a success only when the reason was what let it in.

@@ -20,8 +20,11 @@ import { ToolName } from './tool-names';
 
 export const TOOL_KEY = 'vigil:tool';
 
-/** Every staff role may read through the tools; what each sees is the projection's business. */
-export const TOOL_ROLES = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer, StaffRole.Analyst];
+/**
+ * The roles that care for patients read through the tools; what each sees is the projection's
+ * business. Analysts read no patient's record at all: they get de-identified counts (issue 14).
+ */
+export const TOOL_ROLES = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 
 /** A tool's REST route: GET, its roles, its audit tag, and its OpenAPI operation named after the tool. */
 export function ToolRoute(name: ToolName, path: string, summary: string): MethodDecorator {

@@ -11,6 +11,7 @@ import { PatientLabsTool } from './definitions/patient-labs.tool';
 import { PatientToolsController } from './patient-tools.controller';
 import { PhiReadService } from './phi-read.service';
 import { AuditRefusalInterceptor } from './rest-access';
+import { PseudonymService } from '../phi/pseudonyms';
 import { TOOLS, ToolsService } from './tools.service';
 
 const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool, MissingDataCheckTool, FeatureAttributionTool];
@@ -26,6 +27,7 @@ const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool,
     ...TOOL_CLASSES,
     { provide: TOOLS, inject: TOOL_CLASSES, useFactory: (...tools: unknown[]) => tools },
     ToolsService,
+    PseudonymService,
     PhiReadService,
     { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor },
   ],

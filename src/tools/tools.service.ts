@@ -11,7 +11,8 @@ import { observationRow } from './definitions/patient-labs.tool';
 import { Tool } from './definitions/tool';
 import { ToolEnvelope } from './envelope';
 import { scrubKnownIdentifiers } from './identifier-scrub';
-import { opaqueHandle, patientHeader } from './patient-header';
+import { PseudonymService } from '../phi/pseudonyms';
+import { patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
 
 export const TOOLS = Symbol('TOOLS');
@@ -49,6 +50,7 @@ export class ToolsService implements OnModuleInit {
   constructor(
     @Inject(TOOLS) tools: Tool[],
     private readonly cohort: CohortRepository,
+    private readonly pseudonyms: PseudonymService,
   ) {
     this.registry = new Map(tools.map((tool) => [tool.name, tool]));
   }
@@ -85,6 +87,21 @@ export class ToolsService implements OnModuleInit {
     return tool;
   }
 
+  /** The tools with data for a granted patient (`Tool.availableFor`), in catalogue order; nothing of the record leaves. */
+  async available(authorize: () => Promise<PatientGrant>): Promise<{ grant: PatientGrant; tools: ToolName[] }> {
+    return this.cohort.inOneRead(async () => {
+      const grant = await authorize();
+      const needsChart = TOOL_NAMES.some((name) => this.tool(name).availableFor);
+      const { chart } = needsChart ? await this.cohort.chart(grant.patientId) : { chart: null };
+      if (needsChart && !chart) throw patientNotFound();
+      const tools = TOOL_NAMES.filter((name) => {
+        const tool = this.tool(name);
+        return !tool.availableFor || (chart !== null && tool.availableFor(chart));
+      });
+      return { grant, tools };
+    });
+  }
+
   async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object): Promise<ToolEnvelope> {
     // The access probe, the tool's statements and the header share one read transaction.
     const { grant, output, patient } = await this.cohort.inOneRead(async () => {
@@ -97,7 +114,7 @@ export class ToolsService implements OnModuleInit {
     const header = patientHeader(patient, output.ageOn);
     let rows = output.rows;
     if (PSEUDONYMOUS.has(role)) {
-      header.handle = opaqueHandle(patient.id);
+      header.handle = this.pseudonyms.patientHandle(patient.id);
       rows = replaceCitation(rows, citationId('pat', patient.id), citationId('pat', header.handle as string));
       rows = scrubKnownIdentifiers(rows, patient);
     }

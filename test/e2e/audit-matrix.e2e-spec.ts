@@ -2,7 +2,7 @@ import request from 'supertest';
 import { StaffRole } from '../../src/cohort/enum';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
-import { patientIdOf } from '../setup/cohort';
+import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
@@ -32,7 +32,7 @@ const USER: Record<StaffRole, string> = {
 };
 const ALL_ROLES = Object.values(StaffRole);
 const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
-const TOOL_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer, StaffRole.Analyst];
+const TOOL_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 
 interface Call {
   method: 'get' | 'post';
@@ -156,6 +156,18 @@ const OPERATIONS: Operation[] = [
     refusals: [
       { kind: 'invalid', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/not-a-uuid` }), expect: { status: 400, outcome: 'invalid' } },
       { kind: 'not found (no such turn)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${UNKNOWN}` }), expect: { status: 404, outcome: 'not_found' } },
+    ],
+  },
+  {
+    // An MRN search that shows exactly one patient: one row naming them (each patient shown is one row).
+    id: 'GET /patients',
+    action: 'patient.search',
+    roles: QUEUE_READERS,
+    call: async () => ({ method: 'get', url: `/patients?mrn=${patients.find((patient) => patient.key === NORTH_PATIENT)!.mrn}` }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: '/patients' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'empty (nobody on my teams)', call: async () => ({ method: 'get', url: `/patients?mrn=${patients.find((patient) => patient.key === SOUTH_PATIENT)!.mrn}` }), expect: { status: 200, outcome: 'empty', patientId: null } },
     ],
   },
   {

@@ -134,6 +134,11 @@ describe('OpenAPI contract', () => {
     ['propose_action for another team', 'propose_action', 404, post(`/patients/${SOUTH_PATIENT}/proposals`, 'dr.okafor', OUTREACH)],
     ['propose_action over the limit', 'propose_action', 413, tooLarge(`/patients/${PATIENT}/proposals`, 'dr.okafor')],
     ['propose_action as a form', 'propose_action', 415, form(`/patients/${PATIENT}/proposals`, 'dr.okafor')],
+    ['search_patients finds', 'search_patients', 200, get('/patients?name=Mercer', 'dr.okafor')],
+    ['search_patients by two forms at once', 'search_patients', 400, get('/patients?name=Mercer&mrn=VGL-000120', 'dr.okafor')],
+    ['search_patients without a token', 'search_patients', 401, get('/patients?mrn=VGL-000120')],
+    ['search_patients by an analyst', 'search_patients', 403, get('/patients?mrn=VGL-000120', 'an.whitfield')],
+    ['search_patients with headers over 16 KB', 'search_patients', 431, hugeHeaders('/patients?mrn=VGL-000120')],
     ['list_proposals lists', 'list_proposals', 200, get('/proposals?limit=2', 'rev.santos')],
     ['list_proposals with a forged cursor', 'list_proposals', 400, get(`/proposals?cursor=${Buffer.from('["1","x"]').toString('base64url')}`, 'rev.santos')],
     ['list_proposals without a token', 'list_proposals', 401, get('/proposals')],
@@ -190,6 +195,15 @@ describe('OpenAPI contract', () => {
     const reply = await send();
     expect({ operationId, status: reply.status }).toEqual({ operationId, status });
     expectDeclared(operationId, reply);
+  });
+
+  it('leaves the MCP endpoint and the RFC 9728 documents out of the contract, on purpose (JSON-RPC and OAuth metadata, not REST)', async () => {
+    const document = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/mcp') || path.startsWith('/.well-known'))).toEqual([]);
+    // They exist all the same: the MCP endpoint refuses an anonymous caller with its challenge, the metadata answers.
+    const anonymous = await http().post(`/mcp/patients/${PATIENT}`).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect({ status: anonymous.status, challenge: anonymous.headers['www-authenticate'] }).toEqual({ status: 401, challenge: expect.stringMatching(/^Bearer resource_metadata=/) });
+    expect((await http().get('/.well-known/oauth-protected-resource/mcp')).status).toBe(200);
   });
 
   it('exercised every operation of the document, each with a success', () => {

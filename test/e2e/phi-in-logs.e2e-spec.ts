@@ -5,6 +5,8 @@ import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { baseUrlOf } from '../setup/event-stream';
+import { connectMcp } from '../setup/mcp-client';
 import { TOOL_PATHS } from '../setup/tool-routes';
 
 /** Every identifier and every piece of free text of a fixture patient: none may appear in a log line. */
@@ -22,6 +24,7 @@ describe('no PHI in logs', () => {
   let sut: TestApp;
   beforeAll(async () => {
     sut = await createTestApp({ databaseUrl: database().url });
+    await sut.app.listen(0, '127.0.0.1'); // for the MCP client
     const http = () => request(sut.app.getHttpServer());
     for (const patient of patients) {
       const token = await sut.tokenFor(userFor(StaffRole.Clinician, patient).username);
@@ -31,6 +34,18 @@ describe('no PHI in logs', () => {
       // Hostile and broken input carrying the patient's own identifiers.
       await http().get(`/patients/${patientIdOf(patient)}/labs?code=${encodeURIComponent(patient.mrn)}&name=${encodeURIComponent(patient.familyName)}`).set('authorization', `Bearer ${token}`);
       await http().get(`/patients/${encodeURIComponent(patient.mrn)}/labs`).set('authorization', `Bearer ${token}`).set('x-correlation-id', patient.mrn);
+      // Patient search: the terms are identifiers, in the query string.
+      await http().get('/patients').query({ mrn: patient.mrn }).set('authorization', `Bearer ${token}`);
+      await http().get('/patients').query({ name: `${patient.familyName}, ${patient.givenName}` }).set('authorization', `Bearer ${token}`);
+      await http().get('/patients').query({ name: patient.familyName, mrn: patient.mrn }).set('authorization', `Bearer ${token}`);
+      // MCP: a session, every tool it lists, and refused arguments carrying the patient's identifiers.
+      const mcp = await connectMcp(baseUrlOf(sut.app.getHttpServer()), patientIdOf(patient), () => token);
+      for (const tool of (await mcp.client.listTools()).tools) {
+        if (tool.name !== 'propose_action') await mcp.client.callTool({ name: tool.name, arguments: {} });
+      }
+      await mcp.client.callTool({ name: 'patient_labs', arguments: { code: [patient.mrn], [patient.familyName]: patient.givenName } });
+      await mcp.client.callTool({ name: 'propose_action', arguments: { kind: 'add_care_note', content: { noteType: 'follow-up', text: `Called ${patient.familyName}` }, rationale: patient.mrn, citations: [] } });
+      await mcp.close();
     }
     const clinician = await sut.tokenFor('dr.okafor');
     const reviewer = await sut.tokenFor('rev.santos');
@@ -46,6 +61,8 @@ describe('no PHI in logs', () => {
 
   it('logged the requests (the check has something to look at)', () => {
     expect(sut.logs.length).toBeGreaterThan(patients.length * TOOL_NAMES.length);
+    expect(sut.logs.filter((line) => line.includes('"mcp session opened"')).length).toBe(patients.length);
+    expect(sut.logs.filter((line) => line.includes('/mcp/patients/')).length).toBeGreaterThan(patients.length * 4);
   });
 
   it.each(patients.map((patient) => [patient.key, patient]))('never wrote an identifier or note text of %s', (_key, patient) => {

@@ -5,8 +5,8 @@ import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 
-/** Everyone who reads patient data through the tools (the privacy officer reads only the audit report). */
-const ALL_STAFF = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer, StaffRole.Analyst];
+/** Everyone who reads patient data through the tools (analysts get counts, the privacy officer the audit report). */
+const ALL_STAFF = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 const QUEUE_READERS = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 type Access = 'public' | StaffRole[];
 
@@ -17,6 +17,7 @@ type Access = 'public' | StaffRole[];
 const EXPECTED: Record<string, Access> = {
   'GET /health': 'public',
   'GET /health/ready': 'public',
+  'GET /patients': QUEUE_READERS,
   'GET /patients/{patientId}/encounters': ALL_STAFF,
   'GET /patients/{patientId}/labs': ALL_STAFF,
   'GET /patients/{patientId}/care-gaps': ALL_STAFF,
@@ -41,9 +42,21 @@ const EXPECTED: Record<string, Access> = {
   'GET /review': 'public',
   'GET /review/review.js': 'public',
   'GET /review/review.css': 'public',
+  // MCP (JSON-RPC over Streamable HTTP, one URL per patient): results are a model's reading for a
+  // clinician and propose_action files in their name, so clinicians only, as the agent's turns.
+  'POST /mcp/patients/{patientId}': [StaffRole.Clinician],
+  'DELETE /mcp/patients/{patientId}': [StaffRole.Clinician],
+  // OAuth protected resource metadata (RFC 9728): how an MCP client discovers where to sign in.
+  'GET /.well-known/oauth-protected-resource': 'public',
+  'GET /.well-known/oauth-protected-resource/mcp': 'public',
+  'GET /.well-known/oauth-protected-resource/mcp/patients/{patientId}': 'public',
 };
-/** Routes that are not API operations, so not in the OpenAPI document. */
-const NOT_IN_OPENAPI = new Set(['GET /review', 'GET /review/review.js', 'GET /review/review.css']);
+/** Routes that are not REST API operations, so not in the OpenAPI document (MCP speaks JSON-RPC; see README). */
+const NOT_IN_OPENAPI = new Set([
+  'GET /review', 'GET /review/review.js', 'GET /review/review.css',
+  'POST /mcp/patients/{patientId}', 'DELETE /mcp/patients/{patientId}',
+  'GET /.well-known/oauth-protected-resource', 'GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-protected-resource/mcp/patients/{patientId}',
+]);
 /** A stream never ends: for it, the matrix reads the status and headers, then hangs up. */
 const EVENT_STREAM = '/proposals/events';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -72,7 +85,9 @@ describe('every route × method × role', () => {
   it.each(cases)('%s %s as %s', async (path, method, caller) => {
     // An unknown proposal (or turn) id: the guard's decision is what is under test, not the proposal's.
     const unknownId = '00000000-0000-4000-8000-000000000000';
-    const url = path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId);
+    // The patient search needs a search to be a valid request.
+    const query = path === '/patients' ? '?mrn=VGL-000000' : '';
+    const url = `${path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId)}${query}`;
     const username = caller === StaffRole.PrivacyOfficer ? 'po.achebe' : caller === 'anonymous' ? null : userFor(caller, PATIENT).username;
     const token = username === null ? undefined : await sut.tokenFor(username);
     let req = request(sut.app.getHttpServer())[method](url);
@@ -85,10 +100,12 @@ describe('every route × method × role', () => {
     else if (caller === 'anonymous') expect(res.status).toBe(401);
     else if (!access.includes(caller)) expect(res.status).toBe(403);
     // Let through by the guard: a read of the unknown proposal or turn is "not found", any other read
-    // answers, and a write without a body is refused by validation.
+    // answers, and a write without a body is refused by validation (MCP: no JSON-RPC body, no session).
     else expect(res.status).toBe(method !== 'get' ? 400 : /\{(proposalId|turnId)\}/.test(path) ? 404 : 200);
     expect(res.status === 200 || res.headers['content-type']?.startsWith('application/problem+json')).toBe(true);
     if (path === EVENT_STREAM && res.status === 200) expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    // MCP clients learn where to sign in from the 401 (RFC 9728 §5.1).
+    if (path.startsWith('/mcp/') && res.status === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/);
   });
 });
 

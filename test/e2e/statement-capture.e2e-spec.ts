@@ -31,9 +31,9 @@ describe('every statement the service runs is in src/database/statements.sql', (
   const succeeded = new Set<string>();
 
   /** One request to operation `route` (`METHOD /path/{param}`), with the path's parameters filled in. */
-  async function call(route: string, username: string | null, params: Record<string, string> = {}, body?: object) {
+  async function call(route: string, username: string | null, params: Record<string, string> = {}, body?: object, query?: Record<string, string>) {
     const [method, path] = route.split(' ');
-    const url = path.replace(/\{(\w+)\}/g, (_match, name: string) => params[name]);
+    const url = `${path.replace(/\{(\w+)\}/g, (_match, name: string) => params[name])}${query ? `?${new URLSearchParams(query)}` : ''}`;
     let req = request(sut.app.getHttpServer())[method.toLowerCase() as 'get' | 'post'](url);
     if (username) req = req.set('authorization', `Bearer ${await sut.tokenFor(username)}`);
     const res = body ? await req.send(body) : await req;
@@ -88,6 +88,8 @@ describe('every statement the service runs is in src/database/statements.sql', (
     if (stream.status === 200) succeeded.add('GET /proposals/events');
     stream.close();
     await call('GET /audit/break-glass', 'po.achebe');
+    await call('GET /patients', 'dr.okafor', {}, undefined, { mrn: 'VGL-000103' });
+    await call('GET /patients', 'dr.okafor', {}, undefined, { name: 'Mercer, fr', birthDate: '1965-03-02' });
   }, 180_000);
   afterAll(async () => {
     await sut.close();

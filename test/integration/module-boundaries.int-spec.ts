@@ -26,9 +26,9 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // The schema, its vocabularies, the only SQL over patient data: nothing of the service below it.
   // (Not `common`: common → phi → cohort/enum would make that a loop.)
   cohort: ['config', 'schema'],
-  // The projection and redaction policy needs the role names, and nothing else.
+  // The projection and redaction policy needs the role names; the keyed pseudonyms their configured key.
   // (Not `common`: common's logger imports phi's redaction, so phi → common would close a loop.)
-  phi: ['cohort/enum'],
+  phi: ['cohort/enum', 'config'],
   common: ['config', 'phi'],
   audit: ['common', 'config', 'schema'],
   // The entities of cohort, audit, approvals and the agent's turn record for the data source; the
@@ -45,8 +45,15 @@ const RULES: Record<string, readonly string[] | '*'> = {
   approvals: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'schema', 'tools'],
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['access', 'approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
+  // Finding patients (search, worklists): access decides, cohort reads, tools' PHI path audits and projects.
+  patients: ['access', 'auth', 'cohort', 'common', 'phi', 'tools'],
+  // MCP: the agent's tool catalogue and governance, served per session; reads through tools, files through approvals.
+  // Its resources are reference data (the measure catalogue's terminology). Nothing imports it but the app.
+  mcp: ['access', 'agent', 'approvals', 'audit', 'auth', 'cohort/enum', 'common', 'config', 'phi', 'terminology', 'tools'],
   // The privacy officer's report: the audit trail, read through the one audited path.
   privacy: ['access', 'audit', 'auth', 'cohort/enum', 'common', 'tools'],
+  // The analysts' de-identified counts and their suppression: pure computation over microcells, importing nothing.
+  population: [],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // Stored measure results: the care-gap engine over the cohort's charts, run by a queue like the
   // approval queue (its connection and periodic-task helpers); approvals tell it of changed patients

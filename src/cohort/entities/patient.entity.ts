@@ -5,6 +5,8 @@ import { enumCheck } from './check';
 /** Demographics and contact details: nearly every column here is a direct identifier (PHI). */
 @Entity('patients')
 @Index('IDX_patients_mrn', ['mrn'])
+// On vigil_fold(family_name), birth_date (migration PatientSearch): an expression TypeORM cannot declare.
+@Index('IDX_patients_family_name_folded', { synchronize: false })
 @Check('CHK_patients_sex', enumCheck('sex', Sex))
 @Check('CHK_patients_deceased_after_birth', '"deceased_at" IS NULL OR "deceased_at" >= "birth_date"')
 export class Patient {

@@ -56,6 +56,7 @@ function redactLogObject(object: Record<string, unknown>): Record<string, unknow
 const ROUTE_WORDS = new Set([
   'patients', 'encounters', 'labs', 'care-gaps', 'missing-data', 'readmission-risk', 'proposals', 'approve', 'reject',
   'edit-and-approve', 'cancel', 'events', 'agent', 'turns', 'health', 'ready', 'docs', 'docs-json', 'review', 'review.js', 'review.css',
+  'mcp', '.well-known', 'oauth-protected-resource',
 ]);
 const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

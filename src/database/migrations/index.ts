@@ -9,8 +9,9 @@ import { EcqmDataContract1764520000000 } from './1764520000000-ecqm-data-contrac
 import { MeasureRetrieveFidelity1764525000000 } from './1764525000000-measure-retrieve-fidelity';
 import { ApprovalWithdrawal1764526000000 } from './1764526000000-approval-withdrawal';
 import { AuditChannelBreakGlass1764530000000 } from './1764530000000-audit-channel-break-glass';
+import { PatientSearch1764533000000 } from './1764533000000-patient-search';
 import { MeasureResultsStore1764540000000 } from './1764540000000-measure-results-store';
 
 /** Every migration, in order. Listed explicitly so the compiled app and ts-jest load the same set. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000, MeasureRetrieveFidelity1764525000000, ApprovalWithdrawal1764526000000, AuditChannelBreakGlass1764530000000, MeasureResultsStore1764540000000];
+export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000, MeasureRetrieveFidelity1764525000000, ApprovalWithdrawal1764526000000, AuditChannelBreakGlass1764530000000, PatientSearch1764533000000, MeasureResultsStore1764540000000];

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
-import { attributeReadmissionRisk } from '../clinical/readmission';
+import { PatientChart } from '../../cohort/chart.types';
+import { attributeReadmissionRisk, findIndexAdmission } from '../clinical/readmission';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
-import { ABSENCE_ASSUMPTION, ToolOutput } from '../envelope';
+import { ABSENCE_ASSUMPTION, todayUtc, ToolOutput } from '../envelope';
 import { riskDriverCitation } from '../derived-citations';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
@@ -15,6 +16,11 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
   readonly queryDto = AsOfQueryDto;
 
   constructor(private readonly cohort: CohortRepository) {}
+
+  /** Only a patient with an index admission today (a finished inpatient stay, survived) has a risk to explain. */
+  availableFor(chart: PatientChart): boolean {
+    return findIndexAdmission(chart, todayUtc()) !== undefined;
+  }
 
   async execute(patientId: string, query: AsOfQueryDto) {
     const { chart, partial } = await loadChart(this.cohort, patientId);

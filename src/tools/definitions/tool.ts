@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { PatientRow } from '../../cohort/chart.types';
+import { PatientChart, PatientRow } from '../../cohort/chart.types';
 import { ToolOutput } from '../envelope';
 import { ToolName } from '../tool-names';
 
@@ -13,4 +13,9 @@ export interface Tool<Query extends object = object> {
   readonly summary: string;
   readonly queryDto: Type<Query>;
   execute(patientId: string, query: Query): Promise<ToolOutput & { patient?: PatientRow }>;
+  /**
+   * Whether the patient has the data this tool is about (absent: always). A surface that lists tools
+   * per patient (MCP) leaves out a tool that could only answer "nothing to evaluate".
+   */
+  availableFor?(chart: PatientChart): boolean;
 }

@@ -1,0 +1,10 @@
+/**
+ * The one written form of Vigil's access rule, "the patient is on one of the caller's care teams",
+ * as a SQL fragment. It lives with the schema it reads so that both the cohort's own statements
+ * (the access probe, patient search) and the access module's (review queue, event stream) splice in
+ * the same text rather than restate it.
+ */
+
+/** `patientColumn` is on one of the care teams in the uuid[] parameter `teamsParam` (as the guard read them). */
+export const onCareTeams = (patientColumn: string, teamsParam: string): string =>
+  `EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = ${patientColumn} AND t.care_team_id = ANY(${teamsParam}::uuid[]))`;

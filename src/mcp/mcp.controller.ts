@@ -1,0 +1,63 @@
+import { Controller, Delete, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AccessContext } from '../access/access-context';
+import { Caller } from '../auth/caller';
+import { AuditedAction, Public, Roles } from '../auth/roles.decorator';
+import { StaffRole } from '../cohort/enum';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { RestAccess } from '../tools/rest-access';
+import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
+import { McpEndpoint } from './mcp-endpoint';
+import { MCP_PATH, McpChallengeFilter, protectedResourceMetadata, publicOrigin, WELL_KNOWN_RESOURCE } from './protected-resource';
+
+/**
+ * The MCP endpoint, one URL per patient: the session is bound to that patient, never chosen by the
+ * model. Clinicians only, as the agent: results are a model's reading for a clinician, and
+ * `propose_action` files in their name. Not in the OpenAPI document: it speaks JSON-RPC (MCP), not REST.
+ */
+@ApiExcludeController()
+@Controller('mcp/patients/:patientId')
+@UseFilters(McpChallengeFilter)
+export class McpController {
+  constructor(private readonly endpoint: McpEndpoint) {}
+
+  @Post()
+  @AuditedAction('mcp.session')
+  @Roles(StaffRole.Clinician)
+  post(@Req() request: Request, @Res() response: Response, @RestAccess() access: AccessContext, @PatientIdParam() patientId: string): Promise<void> {
+    return this.endpoint.post(request, response, access, patientId);
+  }
+
+  @Delete()
+  @AuditedAction('mcp.session')
+  @Roles(StaffRole.Clinician)
+  delete(@Req() request: Request, @Res() response: Response, @CurrentCaller() caller: Caller, @PatientIdParam() patientId: string): Promise<void> {
+    return this.endpoint.delete(request, response, caller, patientId);
+  }
+}
+
+/** RFC 9728 metadata: for the whole API, and path-suffixed for the MCP resource (and its per-patient URLs). */
+@ApiExcludeController()
+@Controller(WELL_KNOWN_RESOURCE.slice(1))
+export class ProtectedResourceController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  @Get()
+  @Public()
+  api(@Req() request: Request): Record<string, unknown> {
+    return protectedResourceMetadata(this.config, publicOrigin(this.config, request), '/');
+  }
+
+  @Get(MCP_PATH.slice(1))
+  @Public()
+  mcp(@Req() request: Request): Record<string, unknown> {
+    return protectedResourceMetadata(this.config, publicOrigin(this.config, request), MCP_PATH);
+  }
+
+  @Get(`${MCP_PATH.slice(1)}/patients/:patientId`)
+  @Public()
+  mcpPatient(@Req() request: Request): Record<string, unknown> {
+    return protectedResourceMetadata(this.config, publicOrigin(this.config, request), MCP_PATH);
+  }
+}
