@@ -18,6 +18,7 @@ import { FhirImporter } from '../../src/fhir-import';
 import { MeasureRunReason } from '../../src/measure-results/enum';
 import { MEASURE_QUEUE_NAME, measureJobId } from '../../src/measure-results/measure-queue.constants';
 import { MeasureRecomputeService } from '../../src/measure-results/measure-recompute.service';
+import { MeasureResultsRepository } from '../../src/measure-results/measure-results.repository';
 import { MeasureRunRelay } from '../../src/measure-results/measure-run-relay';
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { MeasureSettings } from '../../src/measure-results/measure-settings';
@@ -132,6 +133,12 @@ describe('measure recompute through the queue (real Postgres and Redis)', () => 
       await workerA?.close();
       await queue?.close();
       redis?.disconnect();
+    });
+
+    it('reads the rolled-over period back as the latest complete one, as the readers\' role', async () => {
+      const latest = await workerA!.get(MeasureResultsRepository).latestCompletePeriod();
+      expect(latest?.period).toEqual(PERIOD);
+      expect(Number.isNaN(Date.parse(latest!.finishedAt))).toBe(false);
     });
 
     it('recomputes exactly the patient an import changed, and nobody on a re-import that changes nothing', async () => {

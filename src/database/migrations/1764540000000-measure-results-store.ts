@@ -99,15 +99,16 @@ export class MeasureResultsStore1764540000000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."IDX_patient_care_teams_care_team"`);
     await queryRunner.query(`CREATE INDEX "IDX_patient_care_teams_care_team" ON "patient_care_teams" ("care_team_id", "patient_id")`);
 
-    // Readers (worklists, search, counts) read stored results in vigil_reader's READ ONLY sessions;
-    // the recompute workers write them as vigil_writer. Runs and chunks are bookkeeping, not patient data.
-    await queryRunner.query(`GRANT SELECT ON "measure_results" TO vigil_reader`);
+    // Readers (worklists, search, counts) read stored results, and which period is complete, in
+    // vigil_reader's READ ONLY sessions; the recompute workers write results as vigil_writer. Runs
+    // and chunks are bookkeeping (ids, periods, counts), written as the service's own role.
+    await queryRunner.query(`GRANT SELECT ON "measure_results", "measure_runs" TO vigil_reader`);
     await queryRunner.query(`GRANT SELECT, INSERT, UPDATE ON "measure_results" TO vigil_writer`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`REVOKE ALL ON "measure_results" FROM vigil_writer`);
-    await queryRunner.query(`REVOKE ALL ON "measure_results" FROM vigil_reader`);
+    await queryRunner.query(`REVOKE ALL ON "measure_results", "measure_runs" FROM vigil_reader`);
     await queryRunner.query(`DROP INDEX "public"."IDX_patient_care_teams_care_team"`);
     await queryRunner.query(`CREATE INDEX "IDX_patient_care_teams_care_team" ON "patient_care_teams" ("care_team_id")`);
     await queryRunner.query(`ALTER TABLE "measure_run_chunks" DROP CONSTRAINT "FK_9b6b7fe0616fb88c40469f36947"`);
