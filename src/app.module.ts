@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MeasureResultsModule, MeasureResultsModuleOptions } from './measure-results/measure-results.module';
 import { McpModule } from './mcp/mcp.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { PatientsModule } from './patients/patients.module';
@@ -26,11 +27,13 @@ export interface AppModuleOptions {
   logger: PinoLogger;
   /** Queue overrides (tests give each app its own Redis key prefix). */
   queue?: QueueModuleOptions;
+  /** Measure-results recompute overrides (tests). */
+  measures?: MeasureResultsModuleOptions;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, database, logger, queue }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, database, logger, queue, measures }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -49,6 +52,7 @@ export class AppModule {
         AgentModule,
         McpModule,
         QueueModule.forRoot(queue),
+        MeasureResultsModule.forRoot(measures),
         HealthModule,
       ],
     };

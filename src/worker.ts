@@ -15,6 +15,8 @@ import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './database/database-bootstrap';
 import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
+import { MeasureResultsModule } from './measure-results/measure-results.module';
+import { MeasureSettings } from './measure-results/measure-settings';
 import { RedisModule } from './redis/redis.module';
 import { NestStartupLogger } from './common/logging/nest-startup-logger';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
@@ -25,16 +27,19 @@ export interface WorkerModuleOptions {
   logger: PinoLogger;
   /** Overrides of the queue settings read from the environment (tests). */
   queue?: Partial<QueueSettings>;
+  /** Overrides of the measure-recompute settings read from the environment (tests). */
+  measures?: Partial<MeasureSettings>;
 }
 
 /**
- * `npm run worker`: the same configuration, database, Redis, approvals and queue modules as the
- * API, without HTTP. It relays the outbox, runs the BullMQ worker and the sweep, and scales out
+ * `npm run worker`: the same configuration, database, Redis, approvals, queue and measure-results
+ * modules as the API, without HTTP. It relays the outbox, runs the BullMQ workers (proposals and
+ * measure recompute) and their sweeps, and scales out
  * by starting more of it; every process shares one Postgres and one Redis.
  */
 @Module({})
 export class WorkerModule {
-  static forRoot({ config, database, logger, queue }: WorkerModuleOptions): DynamicModule {
+  static forRoot({ config, database, logger, queue, measures }: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
@@ -47,6 +52,7 @@ export class WorkerModule {
         AuthModule,
         ApprovalsModule,
         QueueModule.forRoot({ runWorkers: true, settings: queue }),
+        MeasureResultsModule.forRoot({ runWorkers: true, settings: measures }),
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { systemContext } from '../access/access-context';
 import { AuditChannel, AuditOutcome, AuditService } from '../audit';
 import { PhiReadService } from '../tools/phi-read.service';
@@ -9,6 +9,7 @@ import { proposalContentHash } from './content-hash';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
+import { PATIENT_CHANGE_NOTIFIER, PatientChangeNotifier } from './patient-changes';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../tools/clinical/care-gaps';
 import { trailingYear } from '../tools/clinical/shared/clinical-dates';
@@ -46,6 +47,7 @@ export class ProposalExecutor {
     private readonly events: ProposalEvents,
     private readonly phi: PhiReadService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(PATIENT_CHANGE_NOTIFIER) private readonly patientChanges?: PatientChangeNotifier,
   ) {}
 
   /** Runs the proposal (below), then tells this process's live streams its new state, whatever the outcome. */
@@ -55,14 +57,20 @@ export class ProposalExecutor {
       result = await this.run(proposalId);
       return result;
     } finally {
-      if (result !== 'noop') await this.announce(proposalId);
+      if (result !== 'noop') await this.announce(proposalId, result === 'applied');
     }
   }
 
-  /** After every commit; never fails the execution (the streams' poll announces it anyway). */
-  private async announce(proposalId: string): Promise<void> {
+  /**
+   * After every commit; never fails the execution (the streams' poll announces it anyway). An
+   * applied effect is also a change to the patient's data: whoever keeps results derived from it
+   * (the measure-results store) is told.
+   */
+  private async announce(proposalId: string, applied: boolean): Promise<void> {
     const [row] = await this.repository.run<ProposalRow>('proposalById', [proposalId]).catch((): ProposalRow[] => []);
     this.events.publish(row);
+    // Not awaited: the job is done once the effect has committed; the notifier never throws.
+    if (applied && row) void this.patientChanges?.patientsChanged([row.patientId], 'proposal');
   }
 
   private async run(proposalId: string): Promise<ExecutionResult> {

@@ -6,6 +6,7 @@ import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../dat
 import { auditedCommand } from './cli-audit';
 import { generateCommand } from './generate.command';
 import { importFhirCommand } from './import-fhir.command';
+import { measuresRecomputeCommand } from './measures-recompute.command';
 
 /** A CLI command: runs against an initialised data source, prints for a human, returns an exit code. */
 export interface Command {
@@ -78,4 +79,5 @@ export const COMMANDS: Record<string, Command> = {
   },
   'import-fhir': auditedCommand('cli.import_fhir', importFhirCommand),
   generate: auditedCommand('cli.generate', generateCommand),
+  'measures-recompute': measuresRecomputeCommand,
 };

@@ -1,5 +1,10 @@
 import { existsSync } from 'node:fs';
+import { DataSource } from 'typeorm';
 import { DEFAULT_SOURCE, FhirImporter, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
+import { MeasureRunReason } from '../measure-results/enum';
+import { measureSettingsFromEnv } from '../measure-results/measure-settings';
+import { MeasureRunsRepository } from '../measure-results/measure-runs.repository';
+import { storePeriod } from '../measure-results/store-period';
 import type { Command } from './commands';
 
 const USAGE = 'import-fhir <file|folder> --care-team <code> [--source <name>] [--patient-bundles] [--batch-size N]';
@@ -67,6 +72,7 @@ export const importFhirCommand: Command = {
       process.off('SIGTERM', onSignal);
     }
     importer.summary.render().forEach(out);
+    await requestImportRecompute(dataSource, [...importer.changedPatientIds], out);
     const seconds = (Date.now() - started) / 1000;
     const totals = importer.summary.totals;
     const handled = totals.loaded + totals.updated + totals.unchanged + totals.skipped;
@@ -75,3 +81,16 @@ export const importFhirCommand: Command = {
     return importer.summary.aborted ? 130 : 0;
   },
 };
+
+/**
+ * Records a measure-results recompute of exactly the patients the import changed: a run row in
+ * Postgres that the workers (API or `npm run worker`) relay to the queue, so nothing is lost while
+ * Redis or every worker is down. (Their `data_version` moved in the import's own transactions, so
+ * the workers' stale sweep would find them anyway, later.)
+ */
+export async function requestImportRecompute(dataSource: DataSource, patientIds: string[], out: (line: string) => void): Promise<void> {
+  if (patientIds.length === 0) return;
+  const runs = new MeasureRunsRepository(dataSource);
+  await runs.request({ reason: MeasureRunReason.Import, period: storePeriod(), patientIds, chunkSize: measureSettingsFromEnv().chunkSize });
+  out(`Measure results: recompute requested for the ${patientIds.length} patient(s) this import changed.`);
+}

@@ -3,8 +3,9 @@ import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
 import { BOUND_AUDIT_WRITE, INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_BREAK_GLASS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
-import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
+import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
 
 /**
  * Every SQL statement the service runs at request time, by owner and name. The committed file
@@ -15,6 +16,7 @@ import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'cohort reads (as vigil_reader, in a READ ONLY transaction)': {
     readSessionBegin: READ_SESSION_BEGIN,
+    snapshotSessionBegin: SNAPSHOT_SESSION_BEGIN,
     ...COHORT_STATEMENTS,
   },
   'access checks': { ...ACCESS_STATEMENTS },
@@ -33,6 +35,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   },
   'approval queue (outbox relay)': { ...QUEUE_STATEMENTS },
   'agent turn record': { ...AGENT_STATEMENTS },
+  'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
 };
 

@@ -16,7 +16,7 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
+import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
 
 export interface StaffIdentity {
@@ -44,6 +44,13 @@ const CITATION_KINDS: readonly CitationKind[] = ['pat', 'enc', 'obs', 'cond', 'm
 
 /** The largest history the derived tools read per record type; more is reported as a partial result. */
 export const CHART_ROW_CAP = 5000;
+
+/** A patient's chart read in bulk, with the data version it was read at (`patients.data_version`). */
+export interface VersionedChart {
+  chart: PatientChart;
+  truncated: boolean;
+  dataVersion: string;
+}
 
 /** A patient search: an exact MRN, or folded name prefixes (see `foldName`) with an optional birth date. */
 export type PatientSearch = { mrn: string } | { familyPrefix: string; givenPrefix?: string; birthDate?: string };
@@ -163,6 +170,53 @@ export class CohortRepository {
     });
   }
 
+  /**
+   * The charts of many patients, read in one REPEATABLE READ snapshot with nine statements in all
+   * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
+   * same order, same cap. Patients that do not exist are absent from the map. For the
+   * measure-results recompute, which evaluates a chunk of the cohort at a time.
+   */
+  async charts(patientIds: string[]): Promise<Map<string, VersionedChart>> {
+    const charts = new Map<string, VersionedChart>();
+    if (patientIds.length === 0) return charts;
+    return this.transaction(async (run) => {
+      const patients = await run<PatientRow & { dataVersion: string }>('patientsByIds', [patientIds]);
+      if (patients.length === 0) return charts;
+      const ids = patients.map((row) => row.id);
+      const parts = {
+        encounters: byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
+        observations: byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
+        conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
+        medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
+        procedures: byPatient(await run<OfPatient<ProcedureRow>>('chartsProcedures', [ids])),
+        allergies: byPatient(await run<OfPatient<AllergyRow>>('chartsAllergies', [ids])),
+        requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
+        adverseEvents: byPatient(await run<OfPatient<AdverseEventRow>>('chartsAdverseEvents', [ids])),
+      };
+      for (const { dataVersion, ...patient } of patients) {
+        let truncated = false;
+        const take = <T>(groups: Map<string, T[]>): T[] => {
+          const capped = cut(groups.get(patient.id) ?? [], CHART_ROW_CAP);
+          truncated ||= capped.truncated;
+          return capped.rows;
+        };
+        const chart: PatientChart = {
+          patient,
+          encounters: take(parts.encounters),
+          observations: take(parts.observations),
+          conditions: take(parts.conditions),
+          medications: take(parts.medications),
+          procedures: take(parts.procedures),
+          allergies: take(parts.allergies),
+          requests: take(parts.requests),
+          adverseEvents: take(parts.adverseEvents),
+        };
+        charts.set(patient.id, { chart, truncated, dataVersion });
+      }
+      return charts;
+    }, SNAPSHOT_SESSION_BEGIN);
+  }
+
   /** Observations and encounters (with their notes) of this patient, by id: a proposal's evidence. */
   async citedRows(patientId: string, ids: { observations: string[]; encounters: string[] }) {
     return this.read(async (run) => {
@@ -204,11 +258,11 @@ export class CohortRepository {
    * round trip, then the statements, then COMMIT (ROLLBACK on any error, so the connection goes
    * back to the pool clean).
    */
-  private async transaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (run: Run) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(READ_SESSION_BEGIN);
+      await runner.query(begin);
       const result = await work(<R>(name: CohortStatementName, params: unknown[]) => runner.query(COHORT_STATEMENTS[name], params) as Promise<R[]>);
       await runner.query('COMMIT');
       return result;
@@ -219,6 +273,13 @@ export class CohortRepository {
       await runner.release();
     }
   }
+}
+
+type OfPatient<T> = { patientId: string; rows: T[] };
+
+/** One row per patient (`chartsOf`): the patient's records by patient id. */
+function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {
+  return new Map(rows.map((row) => [row.patientId, row.rows]));
 }
 
 function cut<T>(rows: T[], cap: number): Capped<T> {

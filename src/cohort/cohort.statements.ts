@@ -29,6 +29,73 @@ const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "pan
 const PATIENT_COLUMNS = `id, mrn, given_name AS "givenName", family_name AS "familyName", ${DAY('birth_date', 'birthDate')}, sex,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", ${ISO('deceased_at', 'deceasedAt')}`;
 
+/** Each record type of a chart: its columns, its table and the order a chart lists it in (newest first). */
+const CHART_PARTS = {
+  encounters: { columns: ENCOUNTER_COLUMNS, table: 'encounters', order: 'start_at DESC, id' },
+  observations: { columns: OBSERVATION_COLUMNS, table: 'observations', order: 'effective_at DESC, id' },
+  conditions: {
+    columns: `id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
+  ${DAY('onset_date', 'onsetDate')}, ${DAY('abatement_date', 'abatementDate')}, ${ISO('recorded_at', 'recordedAt')}`,
+    table: 'conditions',
+    order: 'recorded_at DESC, id',
+  },
+  medications: {
+    columns: `id, code_system AS "codeSystem", code, display, status,
+  ${DAY('start_date', 'startDate')}, ${DAY('end_date', 'endDate')}, dosage_text AS "dosageText",
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode", supply`,
+    table: 'medications',
+    order: 'start_date DESC, id',
+  },
+  procedures: {
+    columns: `id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
+  ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')}, performed_period_open AS "performedPeriodOpen",
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"`,
+    table: 'procedures',
+    order: 'performed_at DESC, id',
+  },
+  allergies: {
+    columns: `id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  ${ISO('recorded_at', 'recordedAt')}, ${ISO('onset_at', 'onsetAt')}, ${ISO('onset_end_at', 'onsetEndAt')}, onset_period_open AS "onsetPeriodOpen"`,
+    table: 'allergies',
+    order: 'recorded_at DESC, id',
+  },
+  requests: {
+    columns: `id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
+  ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode"`,
+    table: 'clinical_requests',
+    order: 'authored_at DESC NULLS LAST, id',
+  },
+  adverseEvents: {
+    columns: `id, code_system AS "codeSystem", code, display, ${ISO('recorded_at', 'recordedAt')}, ${ISO('occurred_at', 'occurredAt')}`,
+    table: 'adverse_events',
+    order: 'recorded_at DESC, id',
+  },
+} as const;
+
+export type ChartPart = keyof typeof CHART_PARTS;
+
+/** One patient's records of one type, newest first, up to a cap ($2). */
+const chartOf = (part: ChartPart) => {
+  const { columns, table, order } = CHART_PARTS[part];
+  return `SELECT ${columns}\nFROM ${table} WHERE patient_id = $1 ORDER BY ${order} LIMIT $2`;
+};
+
+/**
+ * Many patients' records of one type ($1: ids): one row per patient, its records as a JSON array in
+ * `chartOf`'s columns and order. One JSON value per patient parses far faster in the driver than a
+ * row per record (the recompute reads about a hundred observations per patient); the values are the
+ * same (float8 prints its shortest exact form either way, jsonb stays an object, days stay text).
+ */
+const chartsOf = (part: ChartPart) => {
+  const { columns, table, order } = CHART_PARTS[part];
+  const qualified = order.split(', ').map((term) => `t.${term}`).join(', ');
+  return `SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY ${qualified}) AS rows
+FROM ${table} t CROSS JOIN LATERAL (SELECT ${columns}) r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id`;
+};
+
 export const COHORT_STATEMENTS = {
   /** Identity: the staff user a token's subject names, with the care teams they belong to. */
   staffUserByUsername: `SELECT u.id, u.username, u.role, u.active,
@@ -82,36 +149,44 @@ WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($
 ORDER BY effective_at DESC, id LIMIT $5`,
 
   /** The chart statements read a patient's whole record (up to the cap $2) for the derived tools. */
-  chartEncounters: `SELECT ${ENCOUNTER_COLUMNS} FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2`,
+  chartEncounters: chartOf('encounters'),
 
-  chartObservations: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 ORDER BY effective_at DESC, id LIMIT $2`,
+  chartObservations: chartOf('observations'),
 
-  chartConditions: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
-  verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
-  ${DAY('onset_date', 'onsetDate')}, ${DAY('abatement_date', 'abatementDate')}, ${ISO('recorded_at', 'recordedAt')}
-FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+  chartConditions: chartOf('conditions'),
 
-  chartMedications: `SELECT id, code_system AS "codeSystem", code, display, status,
-  ${DAY('start_date', 'startDate')}, ${DAY('end_date', 'endDate')}, dosage_text AS "dosageText",
-  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
-FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2`,
+  chartMedications: chartOf('medications'),
 
-  chartProcedures: `SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
-  ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')}, performed_period_open AS "performedPeriodOpen",
-  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"
-FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2`,
+  chartProcedures: chartOf('procedures'),
 
-  chartAllergies: `SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
-  ${ISO('recorded_at', 'recordedAt')}, ${ISO('onset_at', 'onsetAt')}, ${ISO('onset_end_at', 'onsetEndAt')}, onset_period_open AS "onsetPeriodOpen"
-FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+  chartAllergies: chartOf('allergies'),
 
-  chartRequests: `SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
-  ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode"
-FROM clinical_requests WHERE patient_id = $1 ORDER BY authored_at DESC NULLS LAST, id LIMIT $2`,
+  chartRequests: chartOf('requests'),
 
-  chartAdverseEvents: `SELECT id, code_system AS "codeSystem", code, display, ${ISO('recorded_at', 'recordedAt')}, ${ISO('occurred_at', 'occurredAt')}
-FROM adverse_events WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2`,
+  chartAdverseEvents: chartOf('adverseEvents'),
+
+  /**
+   * The same records for many patients at once ($1: patient ids), for the measure-results
+   * recompute: per patient, the rows the one-patient statement gives, in its order (the caller
+   * applies the same cap), so charts are identical.
+   */
+  patientsByIds: `SELECT ${PATIENT_COLUMNS}, data_version::text AS "dataVersion" FROM patients WHERE id = ANY($1::uuid[]) ORDER BY id`,
+
+  chartsEncounters: chartsOf('encounters'),
+
+  chartsObservations: chartsOf('observations'),
+
+  chartsConditions: chartsOf('conditions'),
+
+  chartsMedications: chartsOf('medications'),
+
+  chartsProcedures: chartsOf('procedures'),
+
+  chartsAllergies: chartsOf('allergies'),
+
+  chartsRequests: chartsOf('requests'),
+
+  chartsAdverseEvents: chartsOf('adverseEvents'),
 
   /** Cited rows, for a proposal's evidence: only rows of patient $1. */
   observationsByIds: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id`,
@@ -139,3 +214,9 @@ export type CohortStatementName = keyof typeof COHORT_STATEMENTS;
  * lasts until the transaction ends).
  */
 export const READ_SESSION_BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader';
+
+/**
+ * Opens a bulk chart read (`CohortRepository.charts`): as `READ_SESSION_BEGIN`, but REPEATABLE READ,
+ * so the patients' data versions and all nine statements see one snapshot.
+ */
+export const SNAPSHOT_SESSION_BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL ROLE vigil_reader';

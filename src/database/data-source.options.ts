@@ -3,6 +3,7 @@ import { AUDIT_ENTITIES } from '../audit/audit-event.entity';
 import { AGENT_ENTITIES } from '../agent/entities';
 import { APPROVAL_ENTITIES } from '../approvals/entities';
 import { COHORT_ENTITIES } from '../cohort/entities';
+import { MEASURE_RESULT_ENTITIES } from '../measure-results/entities';
 import { MIGRATIONS } from './migrations';
 import { AppConfig } from '../config/app-config';
 
@@ -34,7 +35,7 @@ export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize
   return {
     type: 'postgres',
     url: target.url,
-    entities: [...COHORT_ENTITIES, ...AUDIT_ENTITIES, ...APPROVAL_ENTITIES, ...AGENT_ENTITIES],
+    entities: [...COHORT_ENTITIES, ...AUDIT_ENTITIES, ...APPROVAL_ENTITIES, ...AGENT_ENTITIES, ...MEASURE_RESULT_ENTITIES],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

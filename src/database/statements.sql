@@ -8,6 +8,9 @@
 -- name: readSessionBegin
 BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader;
 
+-- name: snapshotSessionBegin
+BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL ROLE vigil_reader;
+
 -- name: staffUserByUsername
 SELECT u.id, u.username, u.role, u.active,
   coalesce(array_agg(m.care_team_id::text) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds"
@@ -67,14 +70,16 @@ ORDER BY effective_at DESC, id LIMIT $5;
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode" FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2;
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
+FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2;
 
 -- name: chartObservations
 SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason" FROM observations WHERE patient_id = $1 ORDER BY effective_at DESC, id LIMIT $2;
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"
+FROM observations WHERE patient_id = $1 ORDER BY effective_at DESC, id LIMIT $2;
 
 -- name: chartConditions
 SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
@@ -108,6 +113,66 @@ FROM clinical_requests WHERE patient_id = $1 ORDER BY authored_at DESC NULLS LAS
 -- name: chartAdverseEvents
 SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt"
 FROM adverse_events WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
+
+-- name: patientsByIds
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", data_version::text AS "dataVersion" FROM patients WHERE id = ANY($1::uuid[]) ORDER BY id;
+
+-- name: chartsEncounters
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_at DESC, t.id) AS rows
+FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsObservations
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+  code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
+  reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
+  interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsConditions
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM conditions t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsMedications
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_date DESC, t.id) AS rows
+FROM medications t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status,
+  to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply) r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsProcedures
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.performed_at DESC, t.id) AS rows
+FROM procedures t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
+  to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsAllergies
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM allergies t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetEndAt", onset_period_open AS "onsetPeriodOpen") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsRequests
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
+FROM clinical_requests t CROSS JOIN LATERAL (SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsAdverseEvents
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM adverse_events t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: observationsByIds
 SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
@@ -393,6 +458,124 @@ FROM agent_turns t WHERE t.id = $1 AND t.patient_id = $2;
 -- name: toolCallsOf
 SELECT c.seq, c.tool AS "name", c.arguments, c.status, c.row_count AS "rowCount", c.envelope, to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
 FROM agent_tool_calls c WHERE c.turn_id = $1 ORDER BY c.seq;
+
+-- ======================================================================
+-- measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)
+-- ======================================================================
+
+-- name: insertRun
+INSERT INTO measure_runs (reason, period_start, period_end, force, patient_ids, chunk_size)
+VALUES ($1, $2, $3, $4, $5::uuid[], $6) RETURNING id::text AS id;
+
+-- name: insertPeriodRun
+INSERT INTO measure_runs (reason, period_start, period_end, force, patient_ids, chunk_size)
+VALUES ('period', $1, $2, false, NULL, $3)
+ON CONFLICT (period_start, period_end) WHERE reason = 'period' DO NOTHING RETURNING id::text AS id;
+
+-- name: claimUnplannedRuns
+SELECT id::text AS id, cardinality(patient_ids) AS listed, chunk_size AS "chunkSize",
+  to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd"
+FROM measure_runs WHERE planned_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED;
+
+-- name: cohortBoundaries
+SELECT id::text AS id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM patients) s WHERE n % $1 = 0 ORDER BY id;
+
+-- name: insertChunks
+INSERT INTO measure_run_chunks (run_id, chunk_no, after_id, through_id)
+SELECT $1, x.n - 1, x.after_id, x.through_id FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS x(after_id, through_id, n);
+
+-- name: markRunPlanned
+UPDATE measure_runs SET planned_at = now(), chunks = $2, finished_at = CASE WHEN $2 = 0 THEN now() END WHERE id = $1;
+
+-- name: chunkOfRun
+SELECT c.after_id::text AS "afterId", c.through_id::text AS "throughId", c.finished_at IS NOT NULL AS finished,
+  r.patient_ids IS NOT NULL AS listed, r.force, to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd"
+FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id WHERE c.run_id = $1 AND c.chunk_no = $2;
+
+-- name: rangeChunkPatients
+SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
+    AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $6::bigint)) AS current
+FROM patients p WHERE ($1::uuid IS NULL OR p.id > $1) AND ($2::uuid IS NULL OR p.id <= $2) ORDER BY p.id;
+
+-- name: listedChunkPatients
+SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
+    AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $2::bigint)) AS current
+FROM measure_runs r JOIN patients p ON p.id = ANY(r.patient_ids[($1::int * r.chunk_size + 1):(($1::int + 1) * r.chunk_size)])
+WHERE r.id = $2 ORDER BY p.id;
+
+-- name: lockRun
+SELECT id FROM measure_runs WHERE id = $1 FOR UPDATE;
+
+-- name: lockChunk
+SELECT finished_at IS NOT NULL AS finished FROM measure_run_chunks WHERE run_id = $1 AND chunk_no = $2 FOR UPDATE;
+
+-- name: upsertResults
+INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,
+  evidence, to_close, data_quality, partial, data_version, run_id, computed_at)
+SELECT x.patient_id, x.measure_id, x.period_start, x.period_end, x.status, x.reason_code, x.reason, x.populations,
+  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, $2, now()
+FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, measure_id text, period_start date, period_end date, status text, reason_code text,
+  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint)
+ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET status = EXCLUDED.status, reason_code = EXCLUDED.reason_code,
+  reason = EXCLUDED.reason, populations = EXCLUDED.populations, evidence = EXCLUDED.evidence, to_close = EXCLUDED.to_close,
+  data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version, run_id = EXCLUDED.run_id,
+  computed_at = EXCLUDED.computed_at;
+
+-- name: finishChunk
+UPDATE measure_run_chunks SET finished_at = now(), computed = $3, skipped = $4 WHERE run_id = $1 AND chunk_no = $2;
+
+-- name: finishRunIfDone
+UPDATE measure_runs r SET finished_at = now()
+WHERE r.id = $1 AND r.finished_at IS NULL AND r.planned_at IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM measure_run_chunks c WHERE c.run_id = r.id AND c.finished_at IS NULL);
+
+-- name: overdueChunks
+SELECT c.run_id::text AS "runId", c.chunk_no AS "chunkNo", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd"
+FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id
+WHERE c.finished_at IS NULL AND r.planned_at < now() - ($1::int * interval '1 millisecond') ORDER BY c.run_id, c.chunk_no LIMIT $2;
+
+-- name: runProgress
+SELECT r.chunks, r.planned_at IS NOT NULL AS planned, r.finished_at IS NOT NULL AS finished,
+  count(c.finished_at)::int AS "chunksFinished", coalesce(sum(c.computed), 0)::int AS computed, coalesce(sum(c.skipped), 0)::int AS skipped
+FROM measure_runs r LEFT JOIN measure_run_chunks c ON c.run_id = r.id WHERE r.id = $1 GROUP BY r.id;
+
+-- name: periodState
+SELECT EXISTS (SELECT 1 FROM measure_runs WHERE reason = 'period' AND period_start = $1 AND period_end = $2 AND finished_at IS NOT NULL) AS "rolledOver",
+  EXISTS (SELECT 1 FROM measure_runs WHERE period_start = $1 AND period_end = $2 AND finished_at IS NULL) AS busy;
+
+-- name: stalePatients
+SELECT p.id::text AS id FROM patients p WHERE (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $1 AND s.period_end = $2
+    AND s.data_version = p.data_version AND (NOT false OR s.run_id = NULL::bigint)) < $3 ORDER BY p.id LIMIT $4;
+
+-- name: pruneResults
+WITH gone AS (DELETE FROM measure_results WHERE ctid = ANY(ARRAY(SELECT ctid FROM measure_results WHERE period_end < $1 LIMIT $2)) RETURNING 1)
+SELECT count(*)::int AS n FROM gone;
+
+-- name: pruneRuns
+DELETE FROM measure_runs WHERE finished_at < now() - ($1::int * interval '1 day');
+
+-- name: patientResults
+SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
+  r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
+  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
+FROM measure_results r JOIN patients p ON p.id = r.patient_id
+WHERE r.patient_id = $1 AND r.period_start = $2 AND r.period_end = $3;
+
+-- name: careTeamResults
+SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
+  r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
+  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
+FROM patient_care_teams t
+JOIN measure_results r ON r.patient_id = t.patient_id
+JOIN patients p ON p.id = t.patient_id
+WHERE t.care_team_id = $1 AND r.period_start = $2 AND r.period_end = $3
+  AND ($4::text IS NULL OR r.measure_id = $4) AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code = $6)
+  AND ($7::uuid IS NULL OR (r.patient_id, r.measure_id) > ($7::uuid, $8::text))
+ORDER BY r.patient_id, r.measure_id LIMIT $9;
+
+-- name: latestCompletePeriod
+SELECT to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "finishedAt"
+FROM measure_runs WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1;
 
 -- ======================================================================
 -- health

@@ -104,6 +104,8 @@ export class FhirImporter {
   /** Per Bundle file, the reference of its only Patient (null when it holds several), for `patientBundles`. */
   private readonly bundlePatients = new Map<string, string | null>();
   private readonly seen = new Set<string>();
+  /** Patients whose data this run inserted or changed (for the measure-results recompute the CLI requests). */
+  readonly changedPatientIds = new Set<string>();
   private written = 0;
   private bytesDone = 0;
 
@@ -303,6 +305,15 @@ export class FhirImporter {
     }
   }
 
+  private noteChangedPatients(resource: MappedResource): void {
+    for (const [table, rows] of Object.entries(resource.rows)) {
+      for (const row of rows ?? []) {
+        const patientId = table === 'patients' ? row.id : row.patient_id;
+        if (typeof patientId === 'string') this.changedPatientIds.add(patientId);
+      }
+    }
+  }
+
   private async flush(batch: Mapped[]): Promise<void> {
     if (batch.length === 0) return;
     const hooks = new Map(batch.map((item) => [item.mapped, item]));
@@ -315,6 +326,7 @@ export class FhirImporter {
       }
       this.written += 1;
       this.summary.counted(resource.type, result.outcome);
+      if (result.outcome !== 'unchanged') this.noteChangedPatients(resource);
       resource.warnings.forEach((warning) => this.summary.warn(resource.position, resource.type, warning));
       hooks.get(resource)?.onWritten?.();
     }

@@ -33,7 +33,7 @@ const RULES: Record<string, readonly string[] | '*'> = {
   audit: ['common', 'config', 'schema'],
   // The entities of cohort, audit, approvals and the agent's turn record for the data source; the
   // fixture loader and the fixtures it loads for the embedded database.
-  database: ['agent/entities', 'approvals', 'audit', 'cohort', 'config', 'fixtures'],
+  database: ['agent/entities', 'approvals', 'audit', 'cohort', 'config', 'fixtures', 'measure-results/entities'],
   redis: ['common', 'config'],
   auth: ['audit', 'cohort', 'common', 'config', 'phi'],
   // Every access rule: it knows who is asking (auth's caller) and reads the cohort's care teams.
@@ -55,6 +55,10 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // The analysts' de-identified counts and their suppression: pure computation over microcells, importing nothing.
   population: [],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
+  // Stored measure results: the care-gap engine over the cohort's charts, run by a queue like the
+  // approval queue (its connection and periodic-task helpers); approvals tell it of changed patients
+  // through a token they own, so approvals never import it.
+  'measure-results': ['approvals', 'cohort', 'common', 'config', 'redis', 'schema', 'tools'],
   // Request limits: the caller from auth's token check, counted in Redis.
   'rate-limit': ['access', 'auth', 'common', 'config', 'redis'],
   // The synthetic cohort generator writes cohort's tables with cohort's vocabularies; only the CLI runs it.

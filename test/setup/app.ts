@@ -51,10 +51,11 @@ export async function createTestApp(options: {
     ...options.env,
   });
   const logger = createRootLogger('debug', logs.stream);
-  // Each test app gets its own queue key prefix: workers of parallel test files share one Redis and
-  // must never take each other's jobs.
+  // Each test app gets its own queue key prefix (approval and measure queues alike): workers of
+  // parallel test files share one Redis and must never take each other's jobs.
   const queue = { settings: { ...options.queueSettings, prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
-  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) }, logger, queue });
+  const measures = { settings: { prefix: queue.settings.prefix } };
+  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) }, logger, queue, measures });
   await app.init();
   const key = loadOrCreateDevKey(config.auth.devKeyFile);
   const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>

@@ -19,11 +19,12 @@ const TABLES = ['patients', 'patient_care_teams', 'encounters', 'observations', 
 /**
  * A fingerprint of every row of the cohort tables the import writes: per table, the row count and
  * an md5 of all rows as JSON in a stable order (computed in Postgres, so 18,000 rows cost
- * milliseconds). With `withTimestamps`, created_at/updated_at count too (a re-import must not touch
- * them); without, two databases loaded at different times can be compared.
+ * milliseconds). With `withTimestamps`, created_at/updated_at and patients.data_version count too (a
+ * re-import must not touch them); without, two databases loaded at different times can be compared.
  */
 export async function cohortSnapshot(dataSource: DataSource, withTimestamps: boolean): Promise<Record<string, unknown>> {
-  const row = withTimestamps ? 'to_jsonb(t)' : `(to_jsonb(t) - 'created_at' - 'updated_at')`;
+  // `data_version` is bookkeeping like the timestamps: counted where the timestamps are (a re-import must not move it).
+  const row = withTimestamps ? 'to_jsonb(t)' : `(to_jsonb(t) - 'created_at' - 'updated_at' - 'data_version')`;
   const snapshot: Record<string, unknown> = {};
   for (const table of TABLES) {
     const [result] = await dataSource.query(`SELECT count(*)::int AS rows, md5(coalesce(string_agg(${row}::text, ',' ORDER BY ${row}::text), '')) AS md5 FROM "${table}" t`);

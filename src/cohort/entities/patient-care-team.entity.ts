@@ -4,7 +4,8 @@ import { Patient } from './patient.entity';
 
 /** Which care teams look after a patient: the basis of every access decision. */
 @Entity('patient_care_teams')
-@Index('IDX_patient_care_teams_care_team', ['careTeamId'])
+// With the patient id, a care team's patients come in id order: the keyset order of worklists over stored results.
+@Index('IDX_patient_care_teams_care_team', ['careTeamId', 'patientId'])
 export class PatientCareTeam {
   @PrimaryColumn('uuid', { name: 'patient_id' })
   patientId: string;

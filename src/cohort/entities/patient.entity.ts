@@ -54,6 +54,16 @@ export class Patient {
   @Column('timestamptz', { name: 'deceased_at', nullable: true })
   deceasedAt: Date | null;
 
+  /**
+   * Changes, in the same transaction, whenever the patient's row or any row the measures read
+   * (encounters, observations, conditions, medications, procedures, allergies, requests, adverse
+   * events) or an executed proposal's effect changes: set by triggers (migration
+   * MeasureResultsStore), never by the application. One value per writing transaction; compare
+   * with `=`/`<>`, never `<` (see `vigil_data_version()`).
+   */
+  @Column('bigint', { name: 'data_version', default: () => 'vigil_data_version()' })
+  dataVersion: string;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

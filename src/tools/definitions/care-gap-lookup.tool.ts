@@ -32,7 +32,7 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
     const results = evaluateCareGaps(chart, { period, measureIds, timeZone: this.config.clinic.timeZone });
     return {
       patient: chart.patient,
-      rows: results.map(toRow),
+      rows: results.map(careGapRow),
       window,
       truncated: false,
       partial,
@@ -47,8 +47,11 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
   }
 }
 
-/** The flat row a caller reads: the patient's status first, then the populations of every group. */
-function toRow(result: CareGapResult) {
+/**
+ * The flat row a caller reads: the patient's status first, then the populations of every group.
+ * The measure-results store keeps exactly these fields, so stored and live answers cannot drift.
+ */
+export function careGapRow(result: CareGapResult) {
   return {
     citation: gapCitation(result.measureId, result.period),
     measureId: result.measureId,

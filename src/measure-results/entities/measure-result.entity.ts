@@ -1,0 +1,70 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Patient } from '../../cohort/entities/patient.entity';
+import { enumCheck } from '../../schema/enum-check';
+import { StoredGapStatus } from '../enum';
+
+/**
+ * One measure's result for one patient over one measurement period, as `care_gap_lookup` would
+ * answer it, computed ahead of time by the recompute workers. `data_version` is the patient's
+ * `patients.data_version` the computation read (in the same snapshot as the chart): a row whose
+ * version differs from the patient's current one is stale, which SQL can tell without evaluating.
+ */
+@Entity('measure_results')
+@Index('IDX_measure_results_worklist', ['periodEnd', 'periodStart', 'measureId', 'status', 'patientId'])
+@Index('IDX_measure_results_reason', ['periodEnd', 'periodStart', 'reasonCode', 'patientId'])
+@Check('CHK_measure_results_status', enumCheck('status', StoredGapStatus))
+export class MeasureResult {
+  @PrimaryColumn('uuid', { name: 'patient_id' })
+  patientId: string;
+
+  @PrimaryColumn('text', { name: 'measure_id' })
+  measureId: string;
+
+  @PrimaryColumn('date', { name: 'period_start' })
+  periodStart: string;
+
+  @PrimaryColumn('date', { name: 'period_end' })
+  periodEnd: string;
+
+  @Column('text')
+  status: StoredGapStatus;
+
+  @Column('text', { name: 'reason_code' })
+  reasonCode: string;
+
+  /** The clinician's sentence the live tool gives (never a patient's date or age). */
+  @Column('text')
+  reason: string;
+
+  /** Every population group: its populations, status, reason and citations (the live tool's `groups`). */
+  @Column('jsonb')
+  populations: unknown;
+
+  /** Citations (`obs:<uuid>`, …) of the rows that decided the status. */
+  @Column('jsonb')
+  evidence: unknown;
+
+  @Column('text', { name: 'to_close' })
+  toClose: string;
+
+  @Column('jsonb', { name: 'data_quality' })
+  dataQuality: unknown;
+
+  /** The chart was longer than Vigil reads at once (the live tool's `partial`). */
+  @Column('boolean', { default: false })
+  partial: boolean;
+
+  @Column('bigint', { name: 'data_version' })
+  dataVersion: string;
+
+  /** The run (generation) that wrote the row. */
+  @Column('bigint', { name: 'run_id' })
+  runId: string;
+
+  @Column('timestamptz', { name: 'computed_at' })
+  computedAt: Date;
+
+  @ManyToOne(() => Patient, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'patient_id' })
+  patient?: Patient;
+}

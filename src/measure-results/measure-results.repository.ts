@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { READ_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { MEASURE_IDS } from '../tools/clinical/care-gaps';
+import { Period } from '../tools/clinical/shared/clinical-dates';
+import { decodeResultCursor, encodeResultCursor } from './result-cursor';
+import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
+import { StoredMeasureResult } from './stored-result';
+
+export interface CareTeamResultsQuery {
+  careTeamId: string;
+  period: Period;
+  measureId?: string;
+  status?: string;
+  reasonCode?: string;
+  /** From the previous page's `nextCursor`; an invalid one throws `InvalidResultCursorError`. */
+  cursor?: string;
+  /** Rows per page, 1–1000. */
+  limit: number;
+}
+
+export interface CareTeamResultsPage {
+  rows: StoredMeasureResult[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
+const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
+
+/**
+ * Reads of the stored measure results, for the surfaces built on them (worklists, search, analyst
+ * counts). Every row says when it was computed (`computedAt`) and whether the patient's data has
+ * changed since (`stale`). These are raw reads by patient or care team: the caller decides access,
+ * projection and audit (through the one PHI path) before anything reaches a person. Each read runs
+ * in the cohort's READ ONLY session as `vigil_reader`.
+ */
+@Injectable()
+export class MeasureResultsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One patient's stored results for the period, in the live tool's measure order; empty when none are stored. */
+  async patientResults(patientId: string, period: Period): Promise<StoredMeasureResult[]> {
+    const rows = await this.read<StoredMeasureResult>(SQL.patientResults, [patientId, period.start, period.end]);
+    return rows.sort((a, b) => (MEASURE_ORDER.get(a.measureId) ?? 99) - (MEASURE_ORDER.get(b.measureId) ?? 99));
+  }
+
+  /** A page of a care team's stored results for the period, in (patient, measure) order. */
+  async careTeamResults(query: CareTeamResultsQuery): Promise<CareTeamResultsPage> {
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 1000) throw new RangeError('limit must be an integer from 1 to 1000');
+    const after = query.cursor === undefined ? null : decodeResultCursor(query.cursor);
+    const rows = await this.read<StoredMeasureResult>(SQL.careTeamResults, [
+      query.careTeamId,
+      query.period.start,
+      query.period.end,
+      query.measureId ?? null,
+      query.status ?? null,
+      query.reasonCode ?? null,
+      after?.patientId ?? null,
+      after?.measureId ?? null,
+      query.limit + 1,
+    ]);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return { rows: page, nextCursor: rows.length > query.limit && last ? encodeResultCursor(last) : null };
+  }
+
+  /** The newest period every patient has results for (its rollover run finished), and when; null before the first. */
+  async latestCompletePeriod(): Promise<{ period: Period; finishedAt: string } | null> {
+    const [row] = await this.read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
+    return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;
+  }
+
+  private async read<T>(sql: string, params: unknown[]): Promise<T[]> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(READ_SESSION_BEGIN);
+      const rows = (await runner.query(sql, params)) as T[];
+      await runner.query('COMMIT');
+      return rows;
+    } catch (error) {
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicTask } from '../approvals/queue/periodic-task';
+import { AvailabilityLog, safeError } from '../approvals/queue/queue-connections';
+import { MEASURE_IDS } from '../tools/clinical/care-gaps';
+import { MeasureRunReason } from './enum';
+import { MeasureRunRelay } from './measure-run-relay';
+import { MeasureRunsRepository } from './measure-runs.repository';
+import { MEASURE_SETTINGS, MeasureSettings, RUN_MEASURE_WORKERS } from './measure-settings';
+import { storePeriod } from './store-period';
+
+/** Patients one stale run takes; the next sweep takes the rest. */
+export const STALE_BATCH = 5000;
+/** Lost chunk jobs re-added per sweep. */
+const RESUME_BATCH = 1000;
+/** Rows of past periods deleted per sweep (small deletes, never one long lock). */
+const PRUNE_BATCH = 20_000;
+/** Finished runs (and their chunks) are kept this long, for the record of what was computed when. */
+const RUN_RETENTION_DAYS = 7;
+
+export interface MeasureSweepResult {
+  periodRunId: string | null;
+  staleRunId: string | null;
+  resumed: number;
+  pruned: number;
+}
+
+/**
+ * The store's clock and safety net, from Postgres alone, every MEASURES_SWEEP_INTERVAL_MS where
+ * workers run:
+ * - period rollover: the first sweep of a new day starts a whole-cohort run for the new period
+ *   (one per period, however many processes sweep);
+ * - stale sweep: once the period's results are complete and no run for it is going, patients whose
+ *   data changed since their results were computed (a change whose notification was lost, a
+ *   database edit outside Vigil, a generator load) get a run of their own;
+ * - recovery: chunks of runs planned long ago and still unfinished have their jobs added again
+ *   (Redis lost them); an existing job collapses, so this never doubles work;
+ * - pruning of past periods' results and of old runs.
+ */
+@Injectable()
+export class MeasureSweep implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MeasureSweep.name);
+  private readonly databaseState = new AvailabilityLog(this.logger, {
+    down: 'Measure sweep cannot read the store; retrying',
+    up: 'Measure sweep reads the store again',
+  });
+  private readonly task: PeriodicTask;
+  /** "Now" for the period (tests pin it). */
+  clock: () => Date = () => new Date();
+
+  constructor(
+    private readonly runs: MeasureRunsRepository,
+    private readonly relay: MeasureRunRelay,
+    @Inject(MEASURE_SETTINGS) private readonly settings: MeasureSettings,
+    @Inject(RUN_MEASURE_WORKERS) private readonly enabled: boolean,
+  ) {
+    this.task = new PeriodicTask(() => this.sweepNow(), settings.sweepIntervalMs);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.enabled) this.task.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.task.stop();
+  }
+
+  async sweepNow(): Promise<MeasureSweepResult> {
+    const result: MeasureSweepResult = { periodRunId: null, staleRunId: null, resumed: 0, pruned: 0 };
+    const period = storePeriod(this.clock());
+    try {
+      result.periodRunId = await this.runs.requestPeriodRun(period, this.settings.chunkSize);
+      const state = await this.runs.periodState(period);
+      if (state.rolledOver && !state.busy) {
+        const stale = await this.runs.stalePatients(period, MEASURE_IDS.length, STALE_BATCH);
+        result.staleRunId = await this.runs.request({ reason: MeasureRunReason.Stale, period, patientIds: stale, chunkSize: this.settings.chunkSize });
+      }
+      if (state.rolledOver) {
+        result.pruned = await this.runs.pruneResults(period.end, PRUNE_BATCH);
+        await this.runs.pruneRuns(RUN_RETENTION_DAYS);
+      }
+      const overdue = await this.runs.overdueChunks(this.settings.resumeAfterMs, RESUME_BATCH);
+      this.databaseState.up();
+      if (overdue.length > 0) {
+        await this.relay.enqueue(overdue).then(
+          () => (result.resumed = overdue.length),
+          (error: unknown) => this.logger.warn({ err: safeError(error) }, 'Measure sweep could not re-add unfinished chunks; the next sweep retries'),
+        );
+      }
+    } catch (error) {
+      this.databaseState.down(error);
+      return result;
+    }
+    if (result.periodRunId || result.staleRunId) {
+      this.logger.log({ periodRun: result.periodRunId, staleRun: result.staleRunId }, 'Measure sweep started a recompute run');
+      void this.relay.relayNow();
+    }
+    return result;
+  }
+}

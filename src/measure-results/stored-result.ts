@@ -1,0 +1,70 @@
+import { VersionedChart } from '../cohort/cohort.repository';
+import { evaluateCareGaps } from '../tools/clinical/care-gaps';
+import { Period } from '../tools/clinical/shared/clinical-dates';
+import { careGapRow } from '../tools/definitions/care-gap-lookup.tool';
+
+type CareGapRow = ReturnType<typeof careGapRow>;
+
+/** One `measure_results` row as the upsert takes it (snake_case: the JSON is read by `jsonb_to_recordset`). */
+export interface ResultRowInput {
+  patient_id: string;
+  measure_id: string;
+  period_start: string;
+  period_end: string;
+  status: string;
+  reason_code: string;
+  reason: string;
+  populations: CareGapRow['groups'];
+  evidence: CareGapRow['evidence'];
+  to_close: string;
+  data_quality: CareGapRow['dataQuality'];
+  partial: boolean;
+  data_version: string;
+}
+
+/**
+ * A stored result as readers get it: the live tool's row for the measure (status, reason,
+ * populations per group as `groups`, evidence, what would close the gap, data-quality notes), and
+ * when and from which data it was computed. `stale`: the patient's data changed after
+ * `computedAt` (a recompute is due; the live tool would answer from the newer data).
+ */
+export interface StoredMeasureResult {
+  patientId: string;
+  measureId: string;
+  periodStart: string;
+  periodEnd: string;
+  status: CareGapRow['status'];
+  reasonCode: string;
+  reason: string;
+  groups: CareGapRow['groups'];
+  evidence: CareGapRow['evidence'];
+  toClose: string;
+  dataQuality: CareGapRow['dataQuality'];
+  partial: boolean;
+  dataVersion: string;
+  runId: string;
+  /** ISO-8601 UTC, milliseconds. */
+  computedAt: string;
+  stale: boolean;
+}
+
+/** Every measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, as rows to store. */
+export function resultRows(loaded: VersionedChart, period: Period, timeZone: string): ResultRowInput[] {
+  return evaluateCareGaps(loaded.chart, { period, timeZone })
+    .map(careGapRow)
+    .map((row) => ({
+      patient_id: loaded.chart.patient.id,
+      measure_id: row.measureId,
+      period_start: row.periodStart,
+      period_end: row.periodEnd,
+      status: row.status,
+      reason_code: row.reasonCode,
+      reason: row.reason,
+      populations: row.groups,
+      evidence: row.evidence,
+      to_close: row.toClose,
+      data_quality: row.dataQuality,
+      partial: loaded.truncated,
+      data_version: loaded.dataVersion,
+    }));
+}

@@ -1,0 +1,180 @@
+import { DataSource } from 'typeorm';
+import { COMMANDS } from '../../src/cli/commands';
+import { CohortRepository } from '../../src/cohort/cohort.repository';
+import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
+import { loadConfig } from '../../src/config/load-config';
+import { VERSIONED_TABLES } from '../../src/database/migrations/1764545000000-measure-results-store';
+import { MeasureRunReason } from '../../src/measure-results/enum';
+import { MeasureRecomputeService } from '../../src/measure-results/measure-recompute.service';
+import { MeasureResultsRepository } from '../../src/measure-results/measure-results.repository';
+import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
+import { InvalidResultCursorError } from '../../src/measure-results/result-cursor';
+import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { trailingYear } from '../../src/tools/clinical/shared/clinical-dates';
+import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
+import { useSeededDatabase } from '../setup/database';
+
+/** The fixtures' anchor day: the period where their scenarios mean what fixtures/README.md says. */
+const AS_OF = '2026-06-30';
+const PERIOD = trailingYear(AS_OF);
+const NORTH = fixtureId('care-team', 'primary-care-north');
+
+const allPatients = async (dataSource: DataSource) => (await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id`)).map((row) => row.id);
+const versions = async (dataSource: DataSource) =>
+  new Map((await dataSource.query<{ id: string; v: string }[]>(`SELECT id::text AS id, data_version::text AS v FROM patients`)).map((row) => [row.id, row.v]));
+
+/** Runs a whole run in this process, chunk by chunk, as workers would (the queue is the other test file's subject). */
+async function runToEnd(runs: MeasureRunsRepository, service: MeasureRecomputeService, runId: string) {
+  const chunks: { runId: string; chunkNo: number }[] = [];
+  await runs.planRuns(100, async (jobs) => void chunks.push(...jobs));
+  const results = [];
+  for (const chunk of chunks.filter((job) => job.runId === runId)) results.push(await service.recomputeChunk(chunk.runId, chunk.chunkNo));
+  return results;
+}
+
+describe('measure results store (real Postgres)', () => {
+  const database = useSeededDatabase();
+  let cohort: CohortRepository;
+  let runs: MeasureRunsRepository;
+  let store: MeasureResultsRepository;
+  let service: MeasureRecomputeService;
+  let tool: CareGapLookupTool;
+
+  beforeAll(async () => {
+    const { dataSource } = database();
+    // Generated patients beside the fixtures: the generator's full range of record types and sizes.
+    expect(await COMMANDS.generate.run(dataSource, ['--patients', '60', '--seed', '5', '--anchor', AS_OF], () => undefined)).toBe(0);
+    const config = loadConfig({ NODE_ENV: 'test' });
+    cohort = new CohortRepository(dataSource);
+    runs = new MeasureRunsRepository(dataSource);
+    store = new MeasureResultsRepository(dataSource);
+    service = new MeasureRecomputeService(cohort, runs, config);
+    tool = new CareGapLookupTool(cohort, config);
+  });
+
+  it('loads, in bulk, exactly the chart the one-patient read gives, for every patient (fixtures and generated)', async () => {
+    const ids = await allPatients(database().dataSource);
+    const bulk = await cohort.charts(ids);
+    expect([...bulk.keys()].sort()).toEqual(ids);
+    for (const id of ids) {
+      const single = await cohort.chart(id);
+      expect({ id, chart: bulk.get(id)?.chart, truncated: bulk.get(id)?.truncated }).toEqual({ id, chart: single.chart, truncated: single.truncated });
+    }
+  });
+
+  it('stores, for every patient (fixtures and generated) and measure, what the live care_gap_lookup answers', async () => {
+    const runId = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, chunkSize: 7 }))!;
+    const results = await runToEnd(runs, service, runId);
+    const ids = await allPatients(database().dataSource);
+    expect(results.reduce((sum, result) => sum + result.computed, 0)).toBe(ids.length);
+    expect((await runs.progress(runId))?.finished).toBe(true);
+
+    for (const id of ids) {
+      const live = await tool.execute(id, { asOf: AS_OF });
+      const stored = await store.patientResults(id, PERIOD);
+      const shape = (row: { measureId: string; status: string; reasonCode: string; reason: string; groups: unknown; evidence: unknown; toClose: string; dataQuality: unknown }) => ({
+        patient: id,
+        measureId: row.measureId,
+        status: row.status,
+        reasonCode: row.reasonCode,
+        reason: row.reason,
+        groups: row.groups,
+        evidence: row.evidence,
+        toClose: row.toClose,
+        dataQuality: row.dataQuality,
+      });
+      expect(stored.map(shape)).toEqual(live.rows.map(shape));
+      expect(stored.every((row) => row.partial === live.partial && !row.stale && row.runId === runId && !Number.isNaN(Date.parse(row.computedAt)))).toBe(true);
+    }
+    // Not a vacuous match: the fixtures reach every status.
+    const statuses = await database().dataSource.query<{ status: string }[]>(`SELECT DISTINCT status FROM measure_results ORDER BY status`);
+    expect(statuses.map((row) => row.status)).toEqual(['closed-gap', 'not-applicable', 'open-gap']);
+  });
+
+  it('recomputes nobody on a second, unforced run, and everybody exactly once on a forced one', async () => {
+    const ids = await allPatients(database().dataSource);
+    const again = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, chunkSize: 5 }))!;
+    const quiet = await runToEnd(runs, service, again);
+    expect(quiet.map((result) => result.computed)).toEqual(quiet.map(() => 0));
+    expect(quiet.reduce((sum, result) => sum + result.skipped, 0)).toBe(ids.length);
+
+    const forced = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, chunkSize: 5, force: true }))!;
+    const first = await runToEnd(runs, service, forced);
+    expect(first.reduce((sum, result) => sum + result.computed, 0)).toBe(ids.length);
+    // A second delivery of every chunk of the same run writes nothing.
+    const chunks = first.map((_, chunkNo) => service.recomputeChunk(forced, chunkNo));
+    expect((await Promise.all(chunks)).map((result) => result.state)).toEqual(first.map(() => 'already-finished'));
+    const [{ n }] = await database().dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM measure_results WHERE run_id = $1`, [forced]);
+    expect(n).toBe(ids.length * MEASURE_IDS.length);
+  });
+
+  describe('patients.data_version', () => {
+    /** For each table the results depend on that has a row of some patient: insert a copy, update, delete. */
+    it('changes for exactly the patient whose row changed, for every versioned table and every kind of write', async () => {
+      const { dataSource } = database();
+      const covered: string[] = [];
+      for (const table of VERSIONED_TABLES) {
+        const [sample] = await dataSource.query<{ id: string; patientId: string }[]>(`SELECT id::text AS id, patient_id::text AS "patientId" FROM "${table}" ORDER BY id LIMIT 1`);
+        if (!sample) continue;
+        const writes = {
+          insert: `INSERT INTO "${table}" SELECT (jsonb_populate_record(NULL::"${table}", to_jsonb(t) || jsonb_build_object('id', gen_random_uuid()))).* FROM "${table}" t WHERE id = $1`,
+          update: `UPDATE "${table}" SET patient_id = patient_id WHERE id = $1`,
+          delete: `DELETE FROM "${table}" WHERE id = $1`,
+        };
+        for (const [kind, sql] of Object.entries(writes)) {
+          const before = await versions(dataSource);
+          await dataSource.query(sql, [sample.id]);
+          const after = await versions(dataSource);
+          const changed = [...after.keys()].filter((id) => after.get(id) !== before.get(id));
+          expect({ table, kind, changed }).toEqual({ table, kind, changed: [sample.patientId] });
+        }
+        covered.push(table);
+      }
+      // Every table the chart reads has fixture rows; the executed-proposal test covers an effect table.
+      expect(covered).toEqual(expect.arrayContaining(['encounters', 'observations', 'conditions', 'medications', 'procedures', 'allergies']));
+    });
+
+    it('changes with the patient row itself, and makes the stored results stale', async () => {
+      const { dataSource } = database();
+      const patient = fixtureId('patient', 'diabetes-a1c-9-4');
+      expect((await store.patientResults(patient, PERIOD)).map((row) => row.stale)).toEqual(MEASURE_IDS.map(() => false));
+      await dataSource.query(`UPDATE patients SET city = coalesce(city, '') || ' ' WHERE id = $1`, [patient]);
+      expect((await store.patientResults(patient, PERIOD)).map((row) => row.stale)).toEqual(MEASURE_IDS.map(() => true));
+      expect(await runs.stalePatients(PERIOD, MEASURE_IDS.length, 100)).toContain(patient);
+    });
+  });
+
+  describe('care team pages', () => {
+    it('page through a team by keyset with filters, each row once, none of another team', async () => {
+      const { dataSource } = database();
+      const expected = await dataSource.query<{ patientId: string; measureId: string }[]>(
+        `SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId" FROM measure_results r JOIN patient_care_teams t ON t.patient_id = r.patient_id
+          WHERE t.care_team_id = $1 AND r.period_start = $2 AND r.period_end = $3 AND r.status = 'open-gap' ORDER BY 1, 2`,
+        [NORTH, PERIOD.start, PERIOD.end],
+      );
+      expect(expected.length).toBeGreaterThan(3);
+      const seen: { patientId: string; measureId: string }[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await store.careTeamResults({ careTeamId: NORTH, period: PERIOD, status: 'open-gap', cursor, limit: 2 });
+        seen.push(...page.rows.map(({ patientId, measureId }) => ({ patientId, measureId })));
+        expect(page.rows.every((row) => row.status === 'open-gap' && typeof row.computedAt === 'string')).toBe(true);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      expect(seen).toEqual(expected);
+
+      const cms122 = await store.careTeamResults({ careTeamId: NORTH, period: PERIOD, measureId: 'CMS122', limit: 1000 });
+      expect(new Set(cms122.rows.map((row) => row.measureId))).toEqual(new Set(['CMS122']));
+      const byReason = await store.careTeamResults({ careTeamId: NORTH, period: PERIOD, reasonCode: cms122.rows[0].reasonCode, limit: 1000 });
+      expect(byReason.rows.every((row) => row.reasonCode === cms122.rows[0].reasonCode)).toBe(true);
+    });
+
+    it('refuses a cursor it did not issue', async () => {
+      const forged = [Buffer.from('["not-a-uuid","CMS122"]').toString('base64url'), Buffer.from(`["${NORTH}","DROP"]`).toString('base64url'), '%%%'];
+      for (const cursor of forged) {
+        await expect(store.careTeamResults({ careTeamId: NORTH, period: PERIOD, cursor, limit: 5 })).rejects.toBeInstanceOf(InvalidResultCursorError);
+      }
+    });
+  });
+});
