@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { Caller } from '../auth/caller';
@@ -9,6 +8,7 @@ import { AuditScope } from '../tools/phi-read.service';
 import { proposalContentHash } from './content-hash';
 import { ProposalKind } from './enum';
 import { ProposalExecutor } from './proposal-executor';
+import { violatesConstraint } from './proposals.repository';
 import { KIND_POLICY, KindPolicy } from './proposal-policy';
 import { careGapNotOpen, duplicateProposal, invalidProposal, notAllowed } from './proposal.problems';
 import { ProposalsRepository } from './proposals.repository';
@@ -83,7 +83,7 @@ export class ProposalIntake {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { constraint?: string } | undefined)?.constraint === IDENTITY_INDEX) throw duplicateProposal(null);
+      if (violatesConstraint(error, IDENTITY_INDEX)) throw duplicateProposal(null);
       throw error;
     }
   }

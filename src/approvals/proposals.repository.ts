@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from './approvals.sql';
 
@@ -38,4 +38,9 @@ export class ProposalsRepository {
       return work(tx);
     });
   }
+}
+
+/** Whether `error` is the database refusing a write because of the named unique index or constraint. */
+export function violatesConstraint(error: unknown, constraint: string): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { constraint?: string } | undefined)?.constraint === constraint;
 }
