@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
+import { ProblemException } from '../common/http/problem';
 import { Caller } from '../auth/caller';
 import { StaffRole } from '../cohort/enum';
 import { AccessContext, mayBreakGlass } from './access-context';
@@ -10,6 +11,8 @@ import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
 export const QUEUE_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 /** Who may find patients by MRN or name (among their care teams): the roles that treat and coordinate care. */
 export const PATIENT_FINDERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+/** Who may read a care team's worklist (of a team they are on): the roles that close gaps and reach out. */
+export const WORKLIST_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator];
 /** Who may decide proposals (approve, reject, edit); never the proposer, whatever the role. */
 export const DECIDERS: readonly StaffRole[] = [StaffRole.Reviewer];
 
@@ -87,6 +90,18 @@ export class AccessService {
     return { careTeamIds: caller.careTeamIds, role: caller.role };
   }
 
+  /**
+   * `worklist.read`: the team with this code, for a clinician or care coordinator on it; any other
+   * team (or none by that code) is the same 404, so a worklist says nothing about teams one is not on.
+   */
+  async worklistRead(context: AccessContext, code: string): Promise<{ careTeamId: string; role: StaffRole }> {
+    const caller = requireCaller(context);
+    if (!WORKLIST_READERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
+    const careTeamId = await this.repository.careTeamOfMember(code, caller.careTeamIds);
+    if (!careTeamId) throw careTeamNotFound();
+    return { careTeamId, role: caller.role };
+  }
+
   /** `queue.list`: the care teams whose queue the caller may list (the queue's SQL filters by them). */
   queueList(caller: Caller): { careTeamIds: string[] } {
     if (!QUEUE_READERS.includes(caller.role)) throw forbidden();
@@ -103,6 +118,8 @@ export class AccessService {
     return { visiblePatients: (patientIds) => this.repository.patientsOfActiveUser(caller.userId, QUEUE_READERS, patientIds) };
   }
 }
+
+const careTeamNotFound = () => new ProblemException(HttpStatus.NOT_FOUND, 'care_team_not_found', 'Not Found', 'No such care team among yours.');
 
 function requireCaller(context: AccessContext): Caller {
   if (!context.caller) throw new Error('patient.read needs a staff user: the service reads as itself only where it says so');

@@ -10,6 +10,7 @@ import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
+import { storedResultsReady } from '../setup/stored-results';
 
 /**
  * Route × role × outcome: every operation of the OpenAPI document, called by every role and
@@ -195,6 +196,18 @@ const OPERATIONS: Operation[] = [
     ],
   },
   {
+    // A one-patient page: one row naming the patient shown (each patient shown is one row).
+    id: 'GET /care-teams/{code}/worklist',
+    action: 'worklist.read',
+    roles: [StaffRole.Clinician, StaffRole.CareCoordinator],
+    call: async () => ({ method: 'get', url: '/care-teams/primary-care-north/worklist?limit=1' }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: '/care-teams/primary-care-north/worklist?limit=0' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'not found (another team)', call: async () => ({ method: 'get', url: '/care-teams/primary-care-south/worklist' }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+    ],
+  },
+  {
     id: 'GET /proposals',
     action: 'proposal.list',
     roles: QUEUE_READERS,
@@ -297,6 +310,7 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
     await model.start();
     sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '2000' } });
     await sut.app.listen(0, '127.0.0.1');
+    await storedResultsReady(sut.app);
     model.script([], finalAnswer('insufficient_data'));
     const file = async (username: string, patient: string, citations: string[]) =>
       (await http().post(`/patients/${patientIdOf(patient)}/proposals`).set(await bearer(username)).send({ ...outreach(), citations }).expect(201)).body.id as string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OpenAPIResponseValidator from 'openapi-response-validator';
 import request from 'supertest';
+import { storedResultsReady } from '../setup/stored-results';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { isUuid } from '../../src/common/validation/uuid';
 import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
@@ -60,6 +61,7 @@ describe('OpenAPI contract', () => {
     await model.start();
     sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '5000' } });
     await sut.app.listen(0, '127.0.0.1');
+    await storedResultsReady(sut.app);
     const document = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
     operations = new Map(Object.values(document.paths).flatMap((methods) => Object.values(methods)).map((operation) => [operation.operationId, operation]));
     components = document.components;
@@ -159,6 +161,12 @@ describe('OpenAPI contract', () => {
     ['search_patients without a token', 'search_patients', 401, get('/patients?mrn=VGL-000120')],
     ['search_patients by an analyst', 'search_patients', 403, get('/patients?mrn=VGL-000120', 'an.whitfield')],
     ['search_patients with headers over 16 KB', 'search_patients', 431, hugeHeaders('/patients?mrn=VGL-000120')],
+    ['care_team_worklist pages', 'care_team_worklist', 200, get('/care-teams/primary-care-north/worklist?limit=3&status=open-gap', 'dr.okafor')],
+    ['care_team_worklist with an unknown status', 'care_team_worklist', 400, get('/care-teams/primary-care-north/worklist?status=pending', 'dr.okafor')],
+    ['care_team_worklist without a token', 'care_team_worklist', 401, get('/care-teams/primary-care-north/worklist')],
+    ['care_team_worklist by a reviewer', 'care_team_worklist', 403, get('/care-teams/primary-care-north/worklist', 'rev.santos')],
+    ['care_team_worklist of another team', 'care_team_worklist', 404, get('/care-teams/primary-care-south/worklist', 'dr.okafor')],
+    ['care_team_worklist with headers over 16 KB', 'care_team_worklist', 431, hugeHeaders('/care-teams/primary-care-north/worklist')],
     ['list_proposals lists', 'list_proposals', 200, get('/proposals?limit=2', 'rev.santos')],
     ['list_proposals with a forged cursor', 'list_proposals', 400, get(`/proposals?cursor=${Buffer.from('["1","x"]').toString('base64url')}`, 'rev.santos')],
     ['list_proposals without a token', 'list_proposals', 401, get('/proposals')],

@@ -6,6 +6,7 @@ import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { storedResultsReady } from '../setup/stored-results';
 import { TOOL_PATHS } from '../setup/tool-routes';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
@@ -99,6 +100,13 @@ describe('every statement the service runs is in src/database/statements.sql', (
     stream.close();
     await call('GET /audit/break-glass', 'po.achebe');
     await call('GET /patients', 'dr.okafor', {}, undefined, { mrn: 'VGL-000103' });
+    await storedResultsReady(sut.app);
+    for (const sort of ['name', 'age', 'lastResult']) {
+      for (const order of ['asc', 'desc']) {
+        const first = await call('GET /care-teams/{code}/worklist', 'dr.okafor', { code: 'primary-care-north' }, undefined, { sort, order, limit: '2' });
+        await call('GET /care-teams/{code}/worklist', 'dr.okafor', { code: 'primary-care-north' }, undefined, { sort, order, limit: '2', cursor: first.body.nextCursor });
+      }
+    }
     await call('GET /patients', 'dr.okafor', {}, undefined, { name: 'Mercer, fr', birthDate: '1965-03-02' });
   }, 180_000);
   afterAll(async () => {
