@@ -2,7 +2,8 @@ import { SignJWT } from 'jose';
 import request from 'supertest';
 import { staff } from '../../fixtures';
 import { createTestApp, TestApp } from '../setup/app';
-import { activeUsers, patientIdOf } from '../setup/cohort';
+import { TOOL_ROLES } from '../../src/tools/tool-route.decorator';
+import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 
 const PATIENT = patientIdOf('diabetes-a1c-8-1');
@@ -63,9 +64,11 @@ describe('authentication', () => {
     expect(await countAudit("outcome = 'unauthenticated'")).toBe(before + 2);
   });
 
-  it.each(activeUsers.map((user) => [user.username, user.role]))('accepts a valid token for %s (%s)', async (username) => {
+  // Accepted means past authentication: then the role decides (403), then the care team (200 or 404).
+  it.each(activeUsers.map((user) => [user.username, user.role, user] as const))('accepts a valid token for %s (%s)', async (username, role, user) => {
     const res = await get(`Bearer ${await sut.tokenFor(username)}`);
-    expect([200, 404]).toContain(res.status);
+    const expected = !TOOL_ROLES.includes(role) ? 403 : sharesTeam(user, patients.find((patient) => patient.key === 'diabetes-a1c-8-1')!) ? 200 : 404;
+    expect(res.status).toBe(expected);
   });
 
   async function countAudit(where: string): Promise<number> {
