@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { READ_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { MEASURE_IDS } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
@@ -24,6 +24,33 @@ export interface CareTeamResultsPage {
   rows: StoredMeasureResult[];
   /** Null on the last page. */
   nextCursor: string | null;
+}
+
+/** Which stored results a period has: what a population publication is versioned by. */
+export interface PopulationResultsVersion {
+  rowCount: number;
+  /** The largest run id among the period's results ('0' when none). */
+  maxRunId: string;
+  /** The newest `computed_at` among them; null when none. */
+  newestComputedAt: string | null;
+}
+
+/** One microcell as the database groups it: the age as its decade's first year (90 for 90 and over). */
+export interface PopulationMicrocellRow {
+  careTeams: string[];
+  ageDecade: number;
+  sex: string;
+  measureId: string;
+  status: string;
+  reasonClass: string;
+  count: number;
+}
+
+/** Everything one population publication is computed from, read in one snapshot. */
+export interface PopulationInputs {
+  version: PopulationResultsVersion;
+  microcells: PopulationMicrocellRow[];
+  careTeamCodes: string[];
 }
 
 const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
@@ -69,6 +96,34 @@ export class MeasureResultsRepository {
   async latestCompletePeriod(): Promise<{ period: Period; finishedAt: string } | null> {
     const [row] = await this.read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
     return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;
+  }
+
+  /** The version of period's stored results (cheap: a cache is looked up by it). */
+  async populationResultsVersion(period: Period): Promise<PopulationResultsVersion> {
+    const [row] = await this.read<PopulationResultsVersion>(SQL.populationResultsVersion, [period.start, period.end]);
+    return row;
+  }
+
+  /**
+   * The period's results as microcells, with their version and the care-team codes, all from one
+   * REPEATABLE READ snapshot: the version returned is the version of exactly these counts.
+   */
+  async populationInputs(period: Period): Promise<PopulationInputs> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(SNAPSHOT_SESSION_BEGIN);
+      const [version] = (await runner.query(SQL.populationResultsVersion, [period.start, period.end])) as PopulationResultsVersion[];
+      const microcells = (await runner.query(SQL.populationMicrocells, [period.start, period.end])) as PopulationMicrocellRow[];
+      const teams = (await runner.query(SQL.careTeamCodes, [])) as { code: string }[];
+      await runner.query('COMMIT');
+      return { version, microcells, careTeamCodes: teams.map((team) => team.code) };
+    } catch (error) {
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   private async read<T>(sql: string, params: unknown[]): Promise<T[]> {
