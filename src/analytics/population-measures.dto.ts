@@ -14,7 +14,7 @@ export class PopulationPeriodDto {
 
 /** One published number: a count (0 or at least 11), or a suppression and its rule. */
 export class PublishedCountDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Absent when suppressed: 0 or at least 11.' }) count?: number;
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647, description: 'Absent when suppressed: 0 or at least 11.' }) count?: number;
   @ApiPropertyOptional({ enum: [true], description: 'Present (true) when the count is withheld.' }) suppressed?: true;
   @ApiPropertyOptional({ enum: ['primary', 'complementary'], description: '`primary`: a count of 1 to 10; `complementary`: withheld so no primary one can be derived.' })
   rule?: 'primary' | 'complementary';
@@ -37,7 +37,7 @@ export class PublishedTableDto {
 }
 
 export class SuppressionPolicyDto {
-  @ApiProperty({ type: 'integer', example: 11 }) smallestShownCount: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000, example: 11 }) smallestShownCount: number;
   @ApiProperty() suppressedCounts: string;
   @ApiProperty() zeroShown: boolean;
   @ApiProperty() published: string;

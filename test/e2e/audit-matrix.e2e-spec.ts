@@ -10,6 +10,7 @@ import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
+import { rollOverNow } from '../setup/stored-results';
 
 /**
  * Route × role × outcome: every operation of the OpenAPI document, called by every role and
@@ -87,6 +88,8 @@ interface Fixtures {
   /** A draft for the north patient, as an agent turn of `by` files it (a fresh one per call). */
   draft(by?: string): Promise<string>;
   turnId: string;
+  /** Resolves once the store has a complete period (the day's rollover run, started once). */
+  storedResults(): Promise<void>;
 }
 
 const tool = (id: string, path: string, query = ''): Operation => ({
@@ -179,7 +182,7 @@ const OPERATIONS: Operation[] = [
     successOutcome: () => 'success',
     refusals: [
       { kind: 'invalid', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/not-a-uuid` }), expect: { status: 400, outcome: 'invalid' } },
-      { kind: 'not found (no such turn)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${UNKNOWN}` }), expect: { status: 404, outcome: 'not_found' } },
+      { kind: 'not found (no such turn)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${UNKNOWN}` }), expect: { status: 404, outcome: 'not_found', patientId: null } },
     ],
   },
   {
@@ -261,6 +264,23 @@ const OPERATIONS: Operation[] = [
     successOutcome: (body) => ((body.items?.length ?? 0) > 0 ? 'success' : 'empty'),
     refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/audit/break-glass?limit=0' }), expect: { status: 400, outcome: 'invalid' } }],
   },
+  {
+    id: 'GET /population/measures',
+    action: 'population.measures.read',
+    roles: [StaffRole.Analyst],
+    call: async (fx) => {
+      await fx.storedResults();
+      return { method: 'get', url: '/population/measures' };
+    },
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=yesterday' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'not found (period not stored)', call: async (fx) => {
+        await fx.storedResults();
+        return { method: 'get', url: '/population/measures?periodEnd=2020-06-30' };
+      }, expect: { status: 404, outcome: 'not_found', patientId: null } },
+    ],
+  },
 ];
 
 /** Routes that touch no PHI: no audit row at all. */
@@ -290,6 +310,7 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
   const model = new FakeModel();
   let sut: TestApp;
   let fixtures: Fixtures;
+  let rolledOver: Promise<void> | undefined;
   const http = () => request(sut.app.getHttpServer());
   const bearer = async (username: string) => ({ authorization: `Bearer ${await sut.tokenFor(username)}` });
 
@@ -316,6 +337,7 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
       draft: async (by = 'dr.okafor') =>
         (await sut.app.get(ProposalsService).createDraft(await accessOf(database().dataSource, by), patientIdOf(NORTH_PATIENT), { ...outreach(), citations: [HBA1C] } as CreateProposalDto, turn.body.turnId)).id,
       turnId: turn.body.turnId,
+      storedResults: () => (rolledOver ??= rollOverNow(sut.app, database().dataSource).then(() => undefined)),
     };
   });
   afterAll(async () => {

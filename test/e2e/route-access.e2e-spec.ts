@@ -41,6 +41,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /proposals/{proposalId}/discard': [StaffRole.Clinician],
   // The break-glass report names patients and reasons: the privacy officer's alone.
   'GET /audit/break-glass': [StaffRole.PrivacyOfficer],
+  // Counts, not records: the analysts' de-identified tables (not the privacy officer's: the audit trail is theirs).
+  'GET /population/measures': [StaffRole.Analyst],
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
   'GET /review': 'public',
   'GET /review/review.js': 'public',

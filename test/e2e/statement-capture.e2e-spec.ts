@@ -9,6 +9,7 @@ import { useSeededDatabase } from '../setup/database';
 import { TOOL_PATHS } from '../setup/tool-routes';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
+import { rollOverNow } from '../setup/stored-results';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 
 /** Transaction control TypeORM issues around every transaction; not statements of ours. */
@@ -98,6 +99,9 @@ describe('every statement the service runs is in src/database/statements.sql', (
     if (stream.status === 200) succeeded.add('GET /proposals/events');
     stream.close();
     await call('GET /audit/break-glass', 'po.achebe');
+    // The analysts' counts read the stored results: the day's rollover run first (its worker's statements are captured too).
+    await rollOverNow(sut.app, database().dataSource);
+    await call('GET /population/measures', 'an.whitfield');
     await call('GET /patients', 'dr.okafor', {}, undefined, { mrn: 'VGL-000103' });
     await call('GET /patients', 'dr.okafor', {}, undefined, { name: 'Mercer, fr', birthDate: '1965-03-02' });
   }, 180_000);
