@@ -33,7 +33,18 @@ export class PublishedTableDto {
   @ApiProperty({ type: [PublishedCountDto] }) rowTotals: PublishedCountDto[];
   @ApiProperty({ type: [PublishedCountDto], nullable: true, description: 'Null in the `measures` table: a sum over measures counts evaluations, not patients.' })
   columnTotals: PublishedCountDto[] | null;
-  @ApiProperty({ type: PublishedCountDto, nullable: true }) grandTotal: PublishedCountDto | null;
+  // Inline rather than a $ref: OpenAPI 3.0 ignores `nullable` beside a reference, so `null` would not validate.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    description: 'Null in the `measures` table. Otherwise a published count, as `PublishedCountDto`.',
+    properties: {
+      count: { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647 },
+      suppressed: { type: 'boolean', enum: [true] },
+      rule: { type: 'string', enum: ['primary', 'complementary'] },
+    },
+  })
+  grandTotal: PublishedCountDto | null;
 }
 
 export class SuppressionPolicyDto {
