@@ -21,6 +21,11 @@ export class AccessRepository {
     return this.dataSource.query(SQL.proposalsOnTeams, [proposalIds, careTeamIds, userId]);
   }
 
+  async careTeamOfMember(code: string, careTeamIds: string[]): Promise<string | null> {
+    const [row] = await this.dataSource.query<{ id: string }[]>(SQL.careTeamOfMember, [code, careTeamIds]);
+    return row?.id ?? null;
+  }
+
   async patientsOfActiveUser(userId: string, roles: readonly string[], patientIds: string[]): Promise<Set<string>> {
     const rows = await this.dataSource.query<{ patientId: string }[]>(SQL.patientsOfActiveUser, [userId, roles, patientIds]);
     return new Set(rows.map((row) => row.patientId));

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
+import { ProblemException } from '../common/http/problem';
 import { Caller } from '../auth/caller';
 import { StaffRole } from '../cohort/enum';
 import { AccessContext, mayBreakGlass } from './access-context';
@@ -16,6 +17,8 @@ export const PATIENT_FINDERS: readonly StaffRole[] = [StaffRole.Clinician, Staff
  * not the treating roles, who read their own patients' records instead.
  */
 export const POPULATION_READERS: readonly StaffRole[] = [StaffRole.Analyst];
+/** Who may read a care team's worklist (of a team they are on): the roles that close gaps and reach out. */
+export const WORKLIST_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator];
 /** Who may decide proposals (approve, reject, edit); never the proposer, whatever the role. */
 export const DECIDERS: readonly StaffRole[] = [StaffRole.Reviewer];
 
@@ -27,7 +30,7 @@ export interface PatientGrant {
 
 /**
  * Every access rule of Vigil, one named check each (in the spirit of immich's `utils/access.ts`):
- * `patient.read`, `proposal.read`, `proposal.author`, `proposal.decide`, `queue.list`, `events.subscribe`, `population.read`. Batched
+ * `patient.read`, `proposal.read`, `proposal.author`, `proposal.decide`, `queue.list`, `events.subscribe`, `worklist.read`, `population.read`. Batched
  * checks take ids and return the ids allowed; a caller turns "not allowed" into "not found", so an
  * id out of scope and an id that does not exist look the same. Nothing else decides access.
  */
@@ -99,6 +102,18 @@ export class AccessService {
     if (!POPULATION_READERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
   }
 
+  /**
+   * `worklist.read`: the team with this code, for a clinician or care coordinator on it; any other
+   * team (or none by that code) is the same 404, so a worklist says nothing about teams one is not on.
+   */
+  async worklistRead(context: AccessContext, code: string): Promise<{ careTeamId: string; role: StaffRole }> {
+    const caller = requireCaller(context);
+    if (!WORKLIST_READERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
+    const careTeamId = await this.repository.careTeamOfMember(code, caller.careTeamIds);
+    if (!careTeamId) throw careTeamNotFound();
+    return { careTeamId, role: caller.role };
+  }
+
   /** `queue.list`: the care teams whose queue the caller may list (the queue's SQL filters by them). */
   queueList(caller: Caller): { careTeamIds: string[] } {
     if (!QUEUE_READERS.includes(caller.role)) throw forbidden();
@@ -115,6 +130,8 @@ export class AccessService {
     return { visiblePatients: (patientIds) => this.repository.patientsOfActiveUser(caller.userId, QUEUE_READERS, patientIds) };
   }
 }
+
+const careTeamNotFound = () => new ProblemException(HttpStatus.NOT_FOUND, 'care_team_not_found', 'Not Found', 'No such care team among yours.');
 
 function requireCaller(context: AccessContext): Caller {
   if (!context.caller) throw new Error('patient.read needs a staff user: the service reads as itself only where it says so');

@@ -6,6 +6,7 @@ import { BOUND_AUDIT_WRITE, INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_E
 import { COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
+import { WORKLIST_STATEMENTS } from '../measure-results/worklist.sql';
 
 /**
  * Every SQL statement the service runs at request time, by owner and name. The committed file
@@ -36,6 +37,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'approval queue (outbox relay)': { ...QUEUE_STATEMENTS },
   'agent turn record': { ...AGENT_STATEMENTS },
   'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },
+  'care-team worklists (read as vigil_reader)': { ...WORKLIST_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
 };
 

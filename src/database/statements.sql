@@ -203,6 +203,9 @@ UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = 
 -- access checks
 -- ======================================================================
 
+-- name: careTeamOfMember
+SELECT id::text AS id FROM care_teams WHERE code = $1 AND id = ANY($2::uuid[]);
+
 -- name: proposalsOnTeams
 SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId", p.status FROM proposals p
 WHERE p.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($2::uuid[])) AND (p.submitted_at IS NOT NULL OR p.proposer_id = $3::uuid);
@@ -511,14 +514,15 @@ SELECT finished_at IS NOT NULL AS finished FROM measure_run_chunks WHERE run_id 
 
 -- name: upsertResults
 INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,
-  evidence, to_close, data_quality, partial, data_version, run_id, computed_at)
+  evidence, to_close, data_quality, partial, data_version, last_evidence_on, run_id, computed_at)
 SELECT x.patient_id, x.measure_id, x.period_start, x.period_end, x.status, x.reason_code, x.reason, x.populations,
-  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, $2, now()
+  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, $2, now()
 FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, measure_id text, period_start date, period_end date, status text, reason_code text,
-  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint)
+  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint, last_evidence_on date)
 ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET status = EXCLUDED.status, reason_code = EXCLUDED.reason_code,
   reason = EXCLUDED.reason, populations = EXCLUDED.populations, evidence = EXCLUDED.evidence, to_close = EXCLUDED.to_close,
-  data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version, run_id = EXCLUDED.run_id,
+  data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version,
+  last_evidence_on = EXCLUDED.last_evidence_on, run_id = EXCLUDED.run_id,
   computed_at = EXCLUDED.computed_at;
 
 -- name: finishChunk
@@ -557,14 +561,16 @@ DELETE FROM measure_runs WHERE finished_at < now() - ($1::int * interval '1 day'
 -- name: patientResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
-  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
+  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt",
+  (r.data_version <> p.data_version) AS stale
 FROM measure_results r JOIN patients p ON p.id = r.patient_id
 WHERE r.patient_id = $1 AND r.period_start = $2 AND r.period_end = $3;
 
 -- name: careTeamResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
-  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
+  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt",
+  (r.data_version <> p.data_version) AS stale
 FROM patient_care_teams t
 JOIN measure_results r ON r.patient_id = t.patient_id
 JOIN patients p ON p.id = t.patient_id
@@ -595,6 +601,97 @@ GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 4, 1, 2, 3, 5, 6;
 
 -- name: careTeamCodes
 SELECT code FROM care_teams ORDER BY code;
+
+-- ======================================================================
+-- care-team worklists (read as vigil_reader)
+-- ======================================================================
+
+-- name: worklistByNameAsc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+FROM patients p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+  AND ($9::uuid IS NULL OR (p.family_name, p.given_name, p.id) > ($7::text, $8::text, $9::uuid))
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC
+LIMIT $10;
+
+-- name: worklistByNameDesc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+FROM patients p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+  AND ($9::uuid IS NULL OR (p.family_name, p.given_name, p.id) < ($7::text, $8::text, $9::uuid))
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC
+LIMIT $10;
+
+-- name: worklistByAgeAsc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+FROM patients p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+  AND ($9::uuid IS NULL OR (p.birth_date, p.id) < ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY p.birth_date DESC, p.id DESC
+LIMIT $10;
+
+-- name: worklistByAgeDesc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+FROM patients p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+  AND ($9::uuid IS NULL OR (p.birth_date, p.id) > ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY p.birth_date ASC, p.id ASC
+LIMIT $10;
+
+-- name: worklistByLastResultAsc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(x.last_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+FROM patients p CROSS JOIN LATERAL (SELECT (SELECT max(r.last_evidence_on) FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS last_on) x
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+  AND ($9::uuid IS NULL OR (coalesce(x.last_on, DATE '0001-01-01'), p.id) > ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY coalesce(x.last_on, DATE '0001-01-01') ASC, p.id ASC
+LIMIT $10;
+
+-- name: worklistByLastResultDesc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(x.last_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+FROM patients p CROSS JOIN LATERAL (SELECT (SELECT max(r.last_evidence_on) FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS last_on) x
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+  AND ($9::uuid IS NULL OR (coalesce(x.last_on, DATE '0001-01-01'), p.id) < ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY coalesce(x.last_on, DATE '0001-01-01') DESC, p.id DESC
+LIMIT $10;
+
+-- name: worklistResults
+SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status, r.reason_code AS "reasonCode", r.reason,
+  r.to_close AS "toClose", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn",
+  to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
+FROM measure_results r JOIN patients p ON p.id = r.patient_id
+WHERE r.patient_id = ANY($1::uuid[]) AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)
+ORDER BY r.patient_id, r.measure_id;
 
 -- ======================================================================
 -- health

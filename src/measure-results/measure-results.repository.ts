@@ -7,6 +7,15 @@ import { Period } from '../tools/clinical/shared/clinical-dates';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
 import { StoredMeasureResult } from './stored-result';
+import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistQuery, WorklistResultRow } from './worklist-page';
+import { WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
+
+const WORKLIST = { statements: WORKLIST_STATEMENTS };
+
+/** A term as a LIKE prefix: its own `%`, `_` and `\\` match themselves. */
+function likeEscaped(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
 
 export interface CareTeamResultsQuery {
   careTeamId: string;
@@ -92,6 +101,27 @@ export class MeasureResultsRepository {
     return { rows: page, nextCursor: rows.length > query.limit && last ? encodeResultCursor(last) : null };
   }
 
+  /**
+   * One page of a care team's worklist: the team's patients with a stored result for the period
+   * that matches the filters, in the query's order, and those matching results. Raw rows: access,
+   * projection and audit are the caller's (through the one PHI path).
+   */
+  async worklistPage(query: WorklistQuery): Promise<{ patients: WorklistPatientRow[]; results: WorklistResultRow[]; nextCursor: string | null }> {
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
+    const after = query.cursor === undefined ? null : decodeWorklistCursor(query.cursor, query.sort, query.order);
+    const filters = [query.period.start, query.period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
+    return this.readAll(async (run) => {
+      const rows = await run<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order)], [
+        [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
+      ]);
+      const patients = rows.slice(0, query.limit);
+      const results = patients.length ? await run<WorklistResultRow>(WORKLIST.statements.worklistResults, [patients.map((row) => row.id), ...filters]) : [];
+      const last = patients[patients.length - 1];
+      const nextCursor = rows.length > query.limit && last ? encodeWorklistCursor({ sort: query.sort, order: query.order, key1: last.key1, key2: last.key2, patientId: last.id }) : null;
+      return { patients, results, nextCursor };
+    });
+  }
+
   /** The newest period every patient has results for (its rollover run finished), and when; null before the first. */
   async latestCompletePeriod(): Promise<{ period: Period; finishedAt: string } | null> {
     const [row] = await this.read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
@@ -109,31 +139,30 @@ export class MeasureResultsRepository {
    * REPEATABLE READ snapshot: the version returned is the version of exactly these counts.
    */
   async populationInputs(period: Period): Promise<PopulationInputs> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query(SNAPSHOT_SESSION_BEGIN);
-      const [version] = (await runner.query(SQL.populationResultsVersion, [period.start, period.end])) as PopulationResultsVersion[];
-      const microcells = (await runner.query(SQL.populationMicrocells, [period.start, period.end])) as PopulationMicrocellRow[];
-      const teams = (await runner.query(SQL.careTeamCodes, [])) as { code: string }[];
-      await runner.query('COMMIT');
+    return this.readAll(async (run) => {
+      const [version] = await run<PopulationResultsVersion>(SQL.populationResultsVersion, [period.start, period.end]);
+      const microcells = await run<PopulationMicrocellRow>(SQL.populationMicrocells, [period.start, period.end]);
+      const teams = await run<{ code: string }>(SQL.careTeamCodes, []);
       return { version, microcells, careTeamCodes: teams.map((team) => team.code) };
-    } catch (error) {
-      await runner.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    }, SNAPSHOT_SESSION_BEGIN);
   }
 
-  private async read<T>(sql: string, params: unknown[]): Promise<T[]> {
+  private read<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.readAll((run) => run<T>(sql, params));
+  }
+
+  /**
+   * Several statements in one READ ONLY `vigil_reader` transaction on one connection; `begin`
+   * REPEATABLE READ (`SNAPSHOT_SESSION_BEGIN`) when they must also see one snapshot.
+   */
+  private async readAll<R>(work: (run: <T>(sql: string, params: unknown[]) => Promise<T[]>) => Promise<R>, begin = READ_SESSION_BEGIN): Promise<R> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(READ_SESSION_BEGIN);
-      const rows = (await runner.query(sql, params)) as T[];
+      await runner.query(begin);
+      const result = await work(async <T>(sql: string, params: unknown[]) => (await runner.query(sql, params)) as T[]);
       await runner.query('COMMIT');
-      return rows;
+      return result;
     } catch (error) {
       await runner.query('ROLLBACK').catch(() => undefined);
       throw error;

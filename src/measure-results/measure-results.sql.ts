@@ -11,7 +11,8 @@ const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD')
 /** A stored result as readers get it, with when it was computed and whether the patient's data moved on since. */
 const RESULT_COLUMNS = `r.patient_id::text AS "patientId", r.measure_id AS "measureId", ${DAY('r.period_start', 'periodStart')}, ${DAY('r.period_end', 'periodEnd')},
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
-  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", ${ISO('r.computed_at', 'computedAt')}, (r.data_version <> p.data_version) AS stale`;
+  r.data_version::text AS "dataVersion", r.run_id::text AS "runId", ${DAY('r.last_evidence_on', 'lastEvidenceOn')}, ${ISO('r.computed_at', 'computedAt')},
+  (r.data_version <> p.data_version) AS stale`;
 
 /** How many of a patient's stored rows for the period are current: computed at the patient's data version (and, for a forced run, by that run). */
 const CURRENT_ROWS = (patient: string, start: string, end: string, force: string, run: string) =>
@@ -63,14 +64,15 @@ WHERE r.id = $2 ORDER BY p.id`,
 
   /** One batched upsert of a chunk's rows ($1: a JSON array of rows, $2: the run), as vigil_writer. */
   upsertResults: `INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,
-  evidence, to_close, data_quality, partial, data_version, run_id, computed_at)
+  evidence, to_close, data_quality, partial, data_version, last_evidence_on, run_id, computed_at)
 SELECT x.patient_id, x.measure_id, x.period_start, x.period_end, x.status, x.reason_code, x.reason, x.populations,
-  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, $2, now()
+  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, $2, now()
 FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, measure_id text, period_start date, period_end date, status text, reason_code text,
-  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint)
+  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint, last_evidence_on date)
 ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET status = EXCLUDED.status, reason_code = EXCLUDED.reason_code,
   reason = EXCLUDED.reason, populations = EXCLUDED.populations, evidence = EXCLUDED.evidence, to_close = EXCLUDED.to_close,
-  data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version, run_id = EXCLUDED.run_id,
+  data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version,
+  last_evidence_on = EXCLUDED.last_evidence_on, run_id = EXCLUDED.run_id,
   computed_at = EXCLUDED.computed_at`,
 
   finishChunk: `UPDATE measure_run_chunks SET finished_at = now(), computed = $3, skipped = $4 WHERE run_id = $1 AND chunk_no = $2`,

@@ -2,6 +2,7 @@ import { VersionedChart } from '../cohort/cohort.repository';
 import { evaluateCareGaps } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
 import { careGapRow } from '../tools/definitions/care-gap-lookup.tool';
+import { evidenceDays, latestDay } from './evidence-days';
 
 type CareGapRow = ReturnType<typeof careGapRow>;
 
@@ -20,6 +21,7 @@ export interface ResultRowInput {
   data_quality: CareGapRow['dataQuality'];
   partial: boolean;
   data_version: string;
+  last_evidence_on: string | null;
 }
 
 /**
@@ -43,6 +45,8 @@ export interface StoredMeasureResult {
   partial: boolean;
   dataVersion: string;
   runId: string;
+  /** The day of the most recent row the result cites (null: none dated). */
+  lastEvidenceOn: string | null;
   /** ISO-8601 UTC, milliseconds. */
   computedAt: string;
   stale: boolean;
@@ -50,6 +54,7 @@ export interface StoredMeasureResult {
 
 /** Every measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, as rows to store. */
 export function resultRows(loaded: VersionedChart, period: Period, timeZone: string): ResultRowInput[] {
+  const days = evidenceDays(loaded.chart);
   return evaluateCareGaps(loaded.chart, { period, timeZone })
     .map(careGapRow)
     .map((row) => ({
@@ -66,5 +71,6 @@ export function resultRows(loaded: VersionedChart, period: Period, timeZone: str
       data_quality: row.dataQuality,
       partial: loaded.truncated,
       data_version: loaded.dataVersion,
+      last_evidence_on: latestDay(days, row.evidence),
     }));
 }

@@ -4,11 +4,13 @@ import { CohortModule } from '../cohort/cohort.module';
 import { ToolsModule } from '../tools/tools.module';
 import { PatientSearchController } from './patient-search.controller';
 import { PatientSearchService } from './patient-search.service';
+import { WorklistController } from './worklist.controller';
+import { WorklistService } from './worklist.service';
 
-/** Finding patients without their id (search; care-team worklists to come). */
+/** Finding patients without their id: search, and care-team worklists over the stored measure results. */
 @Module({
   imports: [AccessModule, CohortModule, ToolsModule],
-  controllers: [PatientSearchController],
-  providers: [PatientSearchService],
+  controllers: [PatientSearchController, WorklistController],
+  providers: [PatientSearchService, WorklistService],
 })
 export class PatientsModule {}

@@ -39,6 +39,8 @@ const ATTRIBUTION_SUMMARY_ALL = keep(
   'modelId', 'modelVersion', 'indexAdmission', 'probability', 'logit', 'baselineLogit', 'disclaimer',
 );
 
+const WORKLIST_RESULT = keep('measureId', 'status', 'reasonCode', 'reason', 'toClose', 'lastEvidenceOn', 'computedAt', 'stale');
+
 export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
   patient: {
     [Clinician]: CLINICAL_PATIENT,
@@ -98,6 +100,15 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [CareCoordinator]: ATTRIBUTION_SUMMARY_ALL,
     [Analyst]: NOTHING,
     agent: ATTRIBUTION_SUMMARY_ALL,
+    [PrivacyOfficer]: NOTHING,
+  },
+  // A worklist row's stored measure results (the patient is the `patient` shape).
+  worklist_result: {
+    [Clinician]: WORKLIST_RESULT,
+    [Reviewer]: WORKLIST_RESULT,
+    [CareCoordinator]: WORKLIST_RESULT,
+    [Analyst]: NOTHING,
+    agent: NOTHING,
     [PrivacyOfficer]: NOTHING,
   },
 };

@@ -10,7 +10,7 @@ import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
-import { rollOverNow } from '../setup/stored-results';
+import { storedResultsReady } from '../setup/stored-results';
 
 /**
  * Route × role × outcome: every operation of the OpenAPI document, called by every role and
@@ -88,8 +88,6 @@ interface Fixtures {
   /** A draft for the north patient, as an agent turn of `by` files it (a fresh one per call). */
   draft(by?: string): Promise<string>;
   turnId: string;
-  /** Resolves once the store has a complete period (the day's rollover run, started once). */
-  storedResults(): Promise<void>;
 }
 
 const tool = (id: string, path: string, query = ''): Operation => ({
@@ -198,6 +196,18 @@ const OPERATIONS: Operation[] = [
     ],
   },
   {
+    // A one-patient page: one row naming the patient shown (each patient shown is one row).
+    id: 'GET /care-teams/{code}/worklist',
+    action: 'worklist.read',
+    roles: [StaffRole.Clinician, StaffRole.CareCoordinator],
+    call: async () => ({ method: 'get', url: '/care-teams/primary-care-north/worklist?limit=1' }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: '/care-teams/primary-care-north/worklist?limit=0' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'not found (another team)', call: async () => ({ method: 'get', url: '/care-teams/primary-care-south/worklist' }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+    ],
+  },
+  {
     id: 'GET /proposals',
     action: 'proposal.list',
     roles: QUEUE_READERS,
@@ -268,17 +278,11 @@ const OPERATIONS: Operation[] = [
     id: 'GET /population/measures',
     action: 'population.measures.read',
     roles: [StaffRole.Analyst],
-    call: async (fx) => {
-      await fx.storedResults();
-      return { method: 'get', url: '/population/measures' };
-    },
+    call: async () => ({ method: 'get', url: '/population/measures' }),
     success: 200,
     refusals: [
       { kind: 'invalid', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=yesterday' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
-      { kind: 'not found (period not stored)', call: async (fx) => {
-        await fx.storedResults();
-        return { method: 'get', url: '/population/measures?periodEnd=2020-06-30' };
-      }, expect: { status: 404, outcome: 'not_found', patientId: null } },
+      { kind: 'not found (period not stored)', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=2020-06-30' }), expect: { status: 404, outcome: 'not_found', patientId: null } },
     ],
   },
 ];
@@ -310,7 +314,6 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
   const model = new FakeModel();
   let sut: TestApp;
   let fixtures: Fixtures;
-  let rolledOver: Promise<void> | undefined;
   const http = () => request(sut.app.getHttpServer());
   const bearer = async (username: string) => ({ authorization: `Bearer ${await sut.tokenFor(username)}` });
 
@@ -318,6 +321,7 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
     await model.start();
     sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '2000' } });
     await sut.app.listen(0, '127.0.0.1');
+    await storedResultsReady(sut.app);
     model.script([], finalAnswer('insufficient_data'));
     const file = async (username: string, patient: string, citations: string[]) =>
       (await http().post(`/patients/${patientIdOf(patient)}/proposals`).set(await bearer(username)).send({ ...outreach(), citations }).expect(201)).body.id as string;
@@ -337,7 +341,6 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
       draft: async (by = 'dr.okafor') =>
         (await sut.app.get(ProposalsService).createDraft(await accessOf(database().dataSource, by), patientIdOf(NORTH_PATIENT), { ...outreach(), citations: [HBA1C] } as CreateProposalDto, turn.body.turnId)).id,
       turnId: turn.body.turnId,
-      storedResults: () => (rolledOver ??= rollOverNow(sut.app, database().dataSource).then(() => undefined)),
     };
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OpenAPIResponseValidator from 'openapi-response-validator';
 import request from 'supertest';
+import { storedResultsReady } from '../setup/stored-results';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { isUuid } from '../../src/common/validation/uuid';
 import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
@@ -9,7 +10,6 @@ import { createTestApp, TestApp } from '../setup/app';
 import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
-import { rollOverNow } from '../setup/stored-results';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
 import { rawExchange } from '../setup/raw-http';
@@ -61,6 +61,7 @@ describe('OpenAPI contract', () => {
     await model.start();
     sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_TIMEOUT_MS: '5000' } });
     await sut.app.listen(0, '127.0.0.1');
+    await storedResultsReady(sut.app);
     const document = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
     operations = new Map(Object.values(document.paths).flatMap((methods) => Object.values(methods)).map((operation) => [operation.operationId, operation]));
     components = document.components;
@@ -160,6 +161,12 @@ describe('OpenAPI contract', () => {
     ['search_patients without a token', 'search_patients', 401, get('/patients?mrn=VGL-000120')],
     ['search_patients by an analyst', 'search_patients', 403, get('/patients?mrn=VGL-000120', 'an.whitfield')],
     ['search_patients with headers over 16 KB', 'search_patients', 431, hugeHeaders('/patients?mrn=VGL-000120')],
+    ['care_team_worklist pages', 'care_team_worklist', 200, get('/care-teams/primary-care-north/worklist?limit=3&status=open-gap', 'dr.okafor')],
+    ['care_team_worklist with an unknown status', 'care_team_worklist', 400, get('/care-teams/primary-care-north/worklist?status=pending', 'dr.okafor')],
+    ['care_team_worklist without a token', 'care_team_worklist', 401, get('/care-teams/primary-care-north/worklist')],
+    ['care_team_worklist by a reviewer', 'care_team_worklist', 403, get('/care-teams/primary-care-north/worklist', 'rev.santos')],
+    ['care_team_worklist of another team', 'care_team_worklist', 404, get('/care-teams/primary-care-south/worklist', 'dr.okafor')],
+    ['care_team_worklist with headers over 16 KB', 'care_team_worklist', 431, hugeHeaders('/care-teams/primary-care-north/worklist')],
     ['list_proposals lists', 'list_proposals', 200, get('/proposals?limit=2', 'rev.santos')],
     ['list_proposals with a forged cursor', 'list_proposals', 400, get(`/proposals?cursor=${Buffer.from('["1","x"]').toString('base64url')}`, 'rev.santos')],
     ['list_proposals without a token', 'list_proposals', 401, get('/proposals')],
@@ -182,10 +189,7 @@ describe('OpenAPI contract', () => {
     ['list_break_glass_uses without a token', 'list_break_glass_uses', 401, get('/audit/break-glass')],
     ['list_break_glass_uses by a clinician', 'list_break_glass_uses', 403, get('/audit/break-glass', 'dr.okafor')],
     ['list_break_glass_uses with headers over 16 KB', 'list_break_glass_uses', 431, hugeHeaders('/audit/break-glass')],
-    ['population_measures publishes', 'population_measures', 200, async () => {
-      await rollOverNow(sut.app, database().dataSource);
-      return get('/population/measures', 'an.whitfield')();
-    }],
+    ['population_measures publishes', 'population_measures', 200, get('/population/measures', 'an.whitfield')],
     ['population_measures with a malformed period end', 'population_measures', 400, get('/population/measures?periodEnd=2026-02-30', 'an.whitfield')],
     ['population_measures without a token', 'population_measures', 401, get('/population/measures')],
     ['population_measures by a clinician', 'population_measures', 403, get('/population/measures', 'dr.okafor')],

@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, staff, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { auditPublication } from '../setup/population-audit';
-import { rollOverNow } from '../setup/stored-results';
+import { storedResultsReady } from '../setup/stored-results';
 
 jest.setTimeout(120_000);
 
@@ -42,7 +42,7 @@ describe('GET /population/measures', () => {
 
   beforeAll(async () => {
     sut = await createTestApp({ databaseUrl: database().url });
-    period = await rollOverNow(sut.app, database().dataSource);
+    period = await storedResultsReady(sut.app);
   });
   afterAll(async () => sut?.close());
 

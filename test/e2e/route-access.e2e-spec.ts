@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
-import { rollOverNow } from '../setup/stored-results';
+import { storedResultsReady } from '../setup/stored-results';
 
 /** Everyone who reads patient data through the tools (analysts get counts, the privacy officer the audit report). */
 const ALL_STAFF = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
@@ -19,6 +19,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /health': 'public',
   'GET /health/ready': 'public',
   'GET /patients': QUEUE_READERS,
+  'GET /care-teams/{code}/worklist': [StaffRole.Clinician, StaffRole.CareCoordinator],
   'GET /patients/{patientId}/encounters': ALL_STAFF,
   'GET /patients/{patientId}/labs': ALL_STAFF,
   'GET /patients/{patientId}/care-gaps': ALL_STAFF,
@@ -77,8 +78,7 @@ describe('every route × method × role', () => {
   beforeAll(async () => {
     sut = await createTestApp({ databaseUrl: database().url });
     await sut.app.listen(0, '127.0.0.1'); // for the event stream, read with node:http
-    // The stored results the analysts' counts are published from (before the first rollover they answer 503).
-    await rollOverNow(sut.app, database().dataSource);
+    await storedResultsReady(sut.app); // the worklist and the analysts' counts answer from them
     const doc = (await request(sut.app.getHttpServer()).get('/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
   });
@@ -97,7 +97,7 @@ describe('every route × method × role', () => {
     const unknownId = '00000000-0000-4000-8000-000000000000';
     // The patient search needs a search to be a valid request.
     const query = path === '/patients' ? '?mrn=VGL-000000' : '';
-    const url = `${path.replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId)}${query}`;
+    const url = `${path.replace('{code}', 'primary-care-north').replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId)}${query}`;
     const username = caller === StaffRole.PrivacyOfficer ? 'po.achebe' : caller === 'anonymous' ? null : userFor(caller, PATIENT).username;
     const token = username === null ? undefined : await sut.tokenFor(username);
     let req = request(sut.app.getHttpServer())[method](url);

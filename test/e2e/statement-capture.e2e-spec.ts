@@ -6,10 +6,10 @@ import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { storedResultsReady } from '../setup/stored-results';
 import { TOOL_PATHS } from '../setup/tool-routes';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
-import { rollOverNow } from '../setup/stored-results';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 
 /** Transaction control TypeORM issues around every transaction; not statements of ours. */
@@ -99,10 +99,17 @@ describe('every statement the service runs is in src/database/statements.sql', (
     if (stream.status === 200) succeeded.add('GET /proposals/events');
     stream.close();
     await call('GET /audit/break-glass', 'po.achebe');
-    // The analysts' counts read the stored results: the day's rollover run first (its worker's statements are captured too).
-    await rollOverNow(sut.app, database().dataSource);
-    await call('GET /population/measures', 'an.whitfield');
     await call('GET /patients', 'dr.okafor', {}, undefined, { mrn: 'VGL-000103' });
+    await storedResultsReady(sut.app);
+    for (const sort of ['name', 'age', 'lastResult']) {
+      for (const order of ['asc', 'desc']) {
+        const first = await call('GET /care-teams/{code}/worklist', 'dr.okafor', { code: 'primary-care-north' }, undefined, { sort, order, limit: '2' });
+        await call('GET /care-teams/{code}/worklist', 'dr.okafor', { code: 'primary-care-north' }, undefined, { sort, order, limit: '2', cursor: first.body.nextCursor });
+      }
+    }
+    // The analysts' counts, from the same stored results: a first call computes the publication, a second is served from it.
+    await call('GET /population/measures', 'an.whitfield');
+    await call('GET /population/measures', 'an.whitfield');
     await call('GET /patients', 'dr.okafor', {}, undefined, { name: 'Mercer, fr', birthDate: '1965-03-02' });
   }, 180_000);
   afterAll(async () => {

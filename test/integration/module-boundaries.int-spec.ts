@@ -46,7 +46,7 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['access', 'approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   // Finding patients (search, worklists): access decides, cohort reads, tools' PHI path audits and projects.
-  patients: ['access', 'auth', 'cohort', 'common', 'phi', 'tools'],
+  patients: ['access', 'auth', 'cohort', 'common', 'measure-results', 'phi', 'population/microcells', 'tools'],
   // MCP: the agent's tool catalogue and governance, served per session; reads through tools, files through approvals.
   // Its resources are reference data (the measure catalogue's terminology). Nothing imports it but the app.
   mcp: ['access', 'agent', 'approvals', 'audit', 'auth', 'cohort/enum', 'common', 'config', 'phi', 'terminology', 'tools'],

@@ -1,22 +1,20 @@
 import { INestApplication } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { MeasureResultsRepository } from '../../src/measure-results/measure-results.repository';
 import { MeasureSweep } from '../../src/measure-results/measure-sweep';
 
 /**
- * Fills the store as a deployment would, without waiting for the first sweep interval: runs the
- * app's sweep now (it starts the day's rollover run), then waits until the app's in-process worker
- * has finished it. Returns the complete period.
+ * Fills the measure-results store of a test app the way production does: the sweep asks for the
+ * current period's run, and the app's own relay and worker compute it. Resolves with the period once
+ * every patient has results for it.
  */
-export async function rollOverNow(app: INestApplication, dataSource: DataSource, timeoutMs = 60_000): Promise<{ start: string; end: string }> {
+export async function storedResultsReady(app: INestApplication, timeoutMs = 90_000): Promise<{ start: string; end: string }> {
   await app.get(MeasureSweep).sweepNow();
+  const store = app.get(MeasureResultsRepository);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await dataSource.query<{ start: string; end: string }[]>(
-      `SELECT to_char(period_start, 'YYYY-MM-DD') AS start, to_char(period_end, 'YYYY-MM-DD') AS "end" FROM measure_runs
-       WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC LIMIT 1`,
-    );
-    if (row) return row;
-    if (Date.now() > deadline) throw new Error('no period completed: the rollover run did not finish in time');
+    const complete = await store.latestCompletePeriod();
+    if (complete) return complete.period;
+    if (Date.now() > deadline) throw new Error('the measure-results store did not fill in time');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -5,6 +5,9 @@ import { enumCheck } from './check';
 /** Demographics and contact details: nearly every column here is a direct identifier (PHI). */
 @Entity('patients')
 @Index('IDX_patients_mrn', ['mrn'])
+// The orders a care-team worklist pages in (migration Worklists).
+@Index('IDX_patients_name_order', ['familyName', 'givenName', 'id'])
+@Index('IDX_patients_birth_order', ['birthDate', 'id'])
 // On vigil_fold(family_name), birth_date (migration PatientSearch): an expression TypeORM cannot declare.
 @Index('IDX_patients_family_name_folded', { synchronize: false })
 @Check('CHK_patients_sex', enumCheck('sex', Sex))

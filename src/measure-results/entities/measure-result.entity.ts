@@ -61,6 +61,10 @@ export class MeasureResult {
   @Column('bigint', { name: 'run_id' })
   runId: string;
 
+  /** The day of the most recent row the result cites: what a worklist sorts by as "the last relevant result". */
+  @Column('date', { name: 'last_evidence_on', nullable: true })
+  lastEvidenceOn: string | null;
+
   @Column('timestamptz', { name: 'computed_at' })
   computedAt: Date;
 

@@ -1,0 +1,81 @@
+/**
+ * The care-team worklist's statements: one page of a team's patients whose stored results for the
+ * period match the filters, in one of three orders, by keyset; then those patients' matching results.
+ * Fixed text, one statement per order and direction (nothing a caller sends is spliced in), listed in
+ * `src/database/statements.sql`.
+ *
+ * Parameters of a page: $1 the team (a uuid[] of one), $2/$3 the period, $4 measure, $5 status,
+ * $6 reason-code LIKE pattern (each NULL for any), $7/$8/$9 the keyset after (two keys and the
+ * patient id; NULL for the first page), $10 the row cap (+1 to detect a further page).
+ */
+import { onCareTeams } from '../cohort/care-team-rule';
+
+const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
+
+const MATCHES = (r: string) =>
+  `${r}.period_start = $2 AND ${r}.period_end = $3 AND ($4::text IS NULL OR ${r}.measure_id = $4)
+    AND ($5::text IS NULL OR ${r}.status = $5) AND ($6::text IS NULL OR ${r}.reason_code LIKE $6)`;
+
+/** The most recent day any matching result of the patient cites (NULL: none dated). */
+const LAST_EVIDENCE = `(SELECT max(r.last_evidence_on) FROM measure_results r WHERE r.patient_id = p.id AND ${MATCHES('r')})`;
+
+/** The patient's row as the cohort reads it (the caller's projection decides which fields leave). */
+const PAGE_COLUMNS = `p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", ${DAY('p.birth_date', 'birthDate')}, p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt"`;
+
+export type WorklistSort = 'name' | 'age' | 'lastResult';
+export type WorklistOrder = 'asc' | 'desc';
+
+/**
+ * Each order: its sort keys (one or two, each with its SQL type; the cursor carries them as text)
+ * and whether `asc` runs them upwards. The patient id breaks ties, so the order is total.
+ */
+const ORDERS: Record<WorklistSort, { keys: [string, string][]; ascending: boolean; from: string }> = {
+  name: { keys: [['p.family_name', 'text'], ['p.given_name', 'text']], ascending: true, from: 'patients p' },
+  // Youngest first is the latest birth date first.
+  age: { keys: [['p.birth_date', 'date']], ascending: false, from: 'patients p' },
+  // Never-dated results sort as the oldest (the most overdue).
+  lastResult: { keys: [["coalesce(x.last_on, DATE '0001-01-01')", 'date']], ascending: true, from: `patients p CROSS JOIN LATERAL (SELECT ${LAST_EVIDENCE} AS last_on) x` },
+};
+
+/** A one-key order binds $8 all the same (every order takes the same parameters), so it must be typed. */
+const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
+
+function pageStatement(sort: WorklistSort, order: WorklistOrder): string {
+  const { keys, ascending, from } = ORDERS[sort];
+  const up = ascending === (order === 'asc');
+  const direction = up ? 'ASC' : 'DESC';
+  const bound = keys.map(([, type], i) => `$${7 + i}::${type}`);
+  return `SELECT ${PAGE_COLUMNS}, ${keys[0][0]}::text AS "key1", ${keys[1]?.[0] ?? 'NULL'}::text AS "key2"
+FROM ${from}
+WHERE ${onCareTeams('p.id', '$1')}
+  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND ${MATCHES('m')})
+  AND ($9::uuid IS NULL OR (${keys.map(([key]) => key).join(', ')}, p.id) ${up ? '>' : '<'} (${bound.join(', ')}, $9::uuid))${keys.length === 1 ? ONE_KEY : ''}
+ORDER BY ${keys.map(([key]) => `${key} ${direction}`).join(', ')}, p.id ${direction}
+LIMIT $10`;
+}
+
+export const WORKLIST_STATEMENTS = {
+  worklistByNameAsc: pageStatement('name', 'asc'),
+  worklistByNameDesc: pageStatement('name', 'desc'),
+  worklistByAgeAsc: pageStatement('age', 'asc'),
+  worklistByAgeDesc: pageStatement('age', 'desc'),
+  worklistByLastResultAsc: pageStatement('lastResult', 'asc'),
+  worklistByLastResultDesc: pageStatement('lastResult', 'desc'),
+
+  /** The matching results of the page's patients ($1), with when each was computed and whether the data moved on since. */
+  worklistResults: `SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status, r.reason_code AS "reasonCode", r.reason,
+  r.to_close AS "toClose", ${DAY('r.last_evidence_on', 'lastEvidenceOn')},
+  to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
+FROM measure_results r JOIN patients p ON p.id = r.patient_id
+WHERE r.patient_id = ANY($1::uuid[]) AND ${MATCHES('r')}
+ORDER BY r.patient_id, r.measure_id`,
+} as const;
+
+export type WorklistStatementName = keyof typeof WORKLIST_STATEMENTS;
+
+export function worklistStatementName(sort: WorklistSort, order: WorklistOrder): WorklistStatementName {
+  const name = { name: 'Name', age: 'Age', lastResult: 'LastResult' }[sort];
+  return `worklistBy${name}${order === 'asc' ? 'Asc' : 'Desc'}` as WorklistStatementName;
+}

@@ -1,0 +1,67 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { AccessContext } from '../access/access-context';
+import { AccessService } from '../access/access.service';
+import { ProblemException } from '../common/http/problem';
+import { MeasureResultsRepository } from '../measure-results/measure-results.repository';
+import { InvalidResultCursorError } from '../measure-results/result-cursor';
+import { project } from '../phi/projector';
+import { resolveMeasureId } from '../tools/clinical/care-gaps';
+import { todayUtc } from '../tools/envelope';
+import { patientHeader } from '../tools/patient-header';
+import { PhiReadService } from '../tools/phi-read.service';
+import { WORKLIST_LIMIT_DEFAULT, WorklistPageDto, WorklistQueryDto } from './worklist.dto';
+
+const resultsNotReady = () =>
+  new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'measure_results_not_ready', 'Service Unavailable', 'Measure results are still being computed for the first time; try again shortly.', undefined, { 'retry-after': '30' });
+
+const invalidCursor = () =>
+  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'The cursor was not issued for this list, sort and order.', [{ field: 'cursor', reason: 'invalid_cursor', message: 'cursor is not a cursor of this list' }]);
+
+/**
+ * A care team's worklist: its patients with stored measure results matching the filters, a page at a
+ * time, for a clinician or care coordinator on the team. Built on the stored results (each says when it
+ * was computed and whether the data moved on since), projected for the caller's role, and audited as
+ * one row per patient shown, with the team and the filters' shape (never a patient's name or MRN).
+ */
+@Injectable()
+export class WorklistService {
+  constructor(
+    private readonly access: AccessService,
+    private readonly results: MeasureResultsRepository,
+    private readonly phi: PhiReadService,
+  ) {}
+
+  page(context: AccessContext, code: string, query: WorklistQueryDto): Promise<WorklistPageDto> {
+    return this.phi.auditedList(context, async () => {
+      const { careTeamId, role } = await this.access.worklistRead(context, code);
+      const stored = await this.results.latestCompletePeriod();
+      if (!stored) throw resultsNotReady();
+      const sort = query.sort ?? 'name';
+      const order = query.order ?? 'asc';
+      let page: Awaited<ReturnType<MeasureResultsRepository['worklistPage']>>;
+      try {
+        page = await this.results.worklistPage({
+          careTeamId, period: stored.period, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
+          measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,
+        });
+      } catch (error) {
+        if (error instanceof InvalidResultCursorError) throw invalidCursor();
+        throw error;
+      }
+      // Ages as of the end of the period the results were computed for, like the measures' own.
+      const ageOn = stored.period.end < todayUtc() ? stored.period.end : todayUtc();
+      const headers = project('patient', role, page.patients.map((row) => patientHeader(row, ageOn)));
+      const items = page.patients.map((row, i) => ({
+        patient: headers.rows[i],
+        results: project('worklist_result', role, page.results.filter((result) => result.patientId === row.id)).rows,
+      }));
+      const computedAt = page.results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
+      const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
+      return {
+        value: { careTeam: code, period: stored.period, items, nextCursor: page.nextCursor, computedAt },
+        patientIds: page.patients.map((row) => row.id),
+        fields,
+      };
+    });
+  }
+}
