@@ -180,7 +180,7 @@ const OPERATIONS: Operation[] = [
     successOutcome: () => 'success',
     refusals: [
       { kind: 'invalid', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/not-a-uuid` }), expect: { status: 400, outcome: 'invalid' } },
-      { kind: 'not found (no such turn)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${UNKNOWN}` }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+      { kind: 'not found (no such turn)', call: async () => ({ method: 'get', url: `/patients/${patientIdOf(NORTH_PATIENT)}/agent/turns/${UNKNOWN}` }), expect: { status: 404, outcome: 'not_found' } },
     ],
   },
   {
