@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { StaffRole } from '../../src/cohort/enum';
+import { MeasureRunReason } from '../../src/measure-results/enum';
+import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { AGE_BANDS, Microcell } from '../../src/population/microcells';
 import { PopulationCounts } from '../../src/population/population-counts';
 import { createTestApp, TestApp } from '../setup/app';
@@ -116,6 +118,22 @@ describe('GET /population/measures', () => {
     const first = await http().get('/population/measures').set(await as(ANALYST)).expect(200);
     const second = await http().get('/population/measures').set(await as(ANALYST)).expect(200);
     expect(second.text).toBe(first.text);
+  });
+
+  it('publishes anew after a recompute: a new results version, the same counts when no result changed', async () => {
+    const before = (await http().get('/population/measures').set(await as(ANALYST)).expect(200)).body;
+    // A forced recompute of one patient rewrites their rows (same values, new computed_at), as any recompute does.
+    const runs = sut.app.get(MeasureRunsRepository);
+    const runId = (await runs.request({ reason: MeasureRunReason.OnDemand, period, patientIds: [patientIdOf(patients[0])], force: true, chunkSize: 10 }))!;
+    const deadline = Date.now() + 30_000;
+    while (!(await runs.progress(runId))?.finished) {
+      if (Date.now() > deadline) throw new Error('the recompute did not finish in time');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const after = (await http().get('/population/measures').set(await as(ANALYST)).expect(200)).body;
+    expect(after.resultsVersion).not.toBe(before.resultsVersion);
+    expect(Date.parse(after.computedAt)).toBeGreaterThan(Date.parse(before.computedAt));
+    expect(after.tables).toEqual(before.tables);
   });
 
   it('leaves one audit row per read, naming the tables and no patient', async () => {
