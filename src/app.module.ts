@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { AgentModule } from './agent/agent.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { QueueModule, QueueModuleOptions } from './approvals/queue/queue.module';
 import { AuditModule } from './audit';
@@ -47,6 +48,7 @@ export class AppModule {
         RateLimitModule,
         ToolsModule,
         PrivacyModule,
+        AnalyticsModule,
         PatientsModule,
         ApprovalsModule,
         AgentModule,

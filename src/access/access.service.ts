@@ -11,6 +11,12 @@ import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
 export const QUEUE_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
 /** Who may find patients by MRN or name (among their care teams): the roles that treat and coordinate care. */
 export const PATIENT_FINDERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
+/**
+ * Who may read the de-identified population counts (`GET /population/measures`): analysts. Not the
+ * privacy officer: overseeing access needs the audit trail, not the counts (minimum necessary), and
+ * not the treating roles, who read their own patients' records instead.
+ */
+export const POPULATION_READERS: readonly StaffRole[] = [StaffRole.Analyst];
 /** Who may read a care team's worklist (of a team they are on): the roles that close gaps and reach out. */
 export const WORKLIST_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator];
 /** Who may decide proposals (approve, reject, edit); never the proposer, whatever the role. */
@@ -24,7 +30,7 @@ export interface PatientGrant {
 
 /**
  * Every access rule of Vigil, one named check each (in the spirit of immich's `utils/access.ts`):
- * `patient.read`, `proposal.read`, `proposal.author`, `proposal.decide`, `queue.list`, `events.subscribe`. Batched
+ * `patient.read`, `proposal.read`, `proposal.author`, `proposal.decide`, `queue.list`, `events.subscribe`, `worklist.read`, `population.read`. Batched
  * checks take ids and return the ids allowed; a caller turns "not allowed" into "not found", so an
  * id out of scope and an id that does not exist look the same. Nothing else decides access.
  */
@@ -88,6 +94,12 @@ export class AccessService {
     const caller = requireCaller(context);
     if (!PATIENT_FINDERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
     return { careTeamIds: caller.careTeamIds, role: caller.role };
+  }
+
+  /** `population.read`: the de-identified counts of every care team (never records); analysts only, never through an agent. */
+  populationRead(context: AccessContext): void {
+    const caller = requireCaller(context);
+    if (!POPULATION_READERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
   }
 
   /**

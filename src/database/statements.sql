@@ -583,6 +583,25 @@ ORDER BY r.patient_id, r.measure_id LIMIT $9;
 SELECT to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "finishedAt"
 FROM measure_runs WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1;
 
+-- name: populationResultsVersion
+SELECT count(*)::int AS "rowCount", coalesce(max(run_id), 0)::text AS "maxRunId",
+  to_char(max(computed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "newestComputedAt"
+FROM measure_results WHERE period_start = $1 AND period_end = $2;
+
+-- name: populationMicrocells
+WITH teams AS (
+  SELECT m.patient_id, array_agg(c.code ORDER BY c.code) AS codes
+  FROM patient_care_teams m JOIN care_teams c ON c.id = m.care_team_id GROUP BY m.patient_id
+)
+SELECT coalesce(t.codes, '{}') AS "careTeams", least(date_part('year', age($2::date, p.birth_date))::int / 10, 9) * 10 AS "ageDecade",
+  p.sex, r.measure_id AS "measureId", r.status, split_part(r.reason_code, ':', 1) AS "reasonClass", count(*)::int AS count
+FROM measure_results r JOIN patients p ON p.id = r.patient_id LEFT JOIN teams t ON t.patient_id = r.patient_id
+WHERE r.period_start = $1 AND r.period_end = $2
+GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 4, 1, 2, 3, 5, 6;
+
+-- name: careTeamCodes
+SELECT code FROM care_teams ORDER BY code;
+
 -- ======================================================================
 -- care-team worklists (read as vigil_reader)
 -- ======================================================================

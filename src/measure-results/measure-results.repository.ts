@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { READ_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { MEASURE_IDS } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
@@ -33,6 +33,33 @@ export interface CareTeamResultsPage {
   rows: StoredMeasureResult[];
   /** Null on the last page. */
   nextCursor: string | null;
+}
+
+/** Which stored results a period has: what a population publication is versioned by. */
+export interface PopulationResultsVersion {
+  rowCount: number;
+  /** The largest run id among the period's results ('0' when none). */
+  maxRunId: string;
+  /** The newest `computed_at` among them; null when none. */
+  newestComputedAt: string | null;
+}
+
+/** One microcell as the database groups it: the age as its decade's first year (90 for 90 and over). */
+export interface PopulationMicrocellRow {
+  careTeams: string[];
+  ageDecade: number;
+  sex: string;
+  measureId: string;
+  status: string;
+  reasonClass: string;
+  count: number;
+}
+
+/** Everything one population publication is computed from, read in one snapshot. */
+export interface PopulationInputs {
+  version: PopulationResultsVersion;
+  microcells: PopulationMicrocellRow[];
+  careTeamCodes: string[];
 }
 
 const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
@@ -101,16 +128,38 @@ export class MeasureResultsRepository {
     return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;
   }
 
+  /** The version of period's stored results (cheap: a cache is looked up by it). */
+  async populationResultsVersion(period: Period): Promise<PopulationResultsVersion> {
+    const [row] = await this.read<PopulationResultsVersion>(SQL.populationResultsVersion, [period.start, period.end]);
+    return row;
+  }
+
+  /**
+   * The period's results as microcells, with their version and the care-team codes, all from one
+   * REPEATABLE READ snapshot: the version returned is the version of exactly these counts.
+   */
+  async populationInputs(period: Period): Promise<PopulationInputs> {
+    return this.readAll(async (run) => {
+      const [version] = await run<PopulationResultsVersion>(SQL.populationResultsVersion, [period.start, period.end]);
+      const microcells = await run<PopulationMicrocellRow>(SQL.populationMicrocells, [period.start, period.end]);
+      const teams = await run<{ code: string }>(SQL.careTeamCodes, []);
+      return { version, microcells, careTeamCodes: teams.map((team) => team.code) };
+    }, SNAPSHOT_SESSION_BEGIN);
+  }
+
   private read<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.readAll((run) => run<T>(sql, params));
   }
 
-  /** Several statements in one READ ONLY `vigil_reader` transaction: one snapshot, one connection. */
-  private async readAll<R>(work: (run: <T>(sql: string, params: unknown[]) => Promise<T[]>) => Promise<R>): Promise<R> {
+  /**
+   * Several statements in one READ ONLY `vigil_reader` transaction on one connection; `begin`
+   * REPEATABLE READ (`SNAPSHOT_SESSION_BEGIN`) when they must also see one snapshot.
+   */
+  private async readAll<R>(work: (run: <T>(sql: string, params: unknown[]) => Promise<T[]>) => Promise<R>, begin = READ_SESSION_BEGIN): Promise<R> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(READ_SESSION_BEGIN);
+      await runner.query(begin);
       const result = await work(async <T>(sql: string, params: unknown[]) => (await runner.query(sql, params)) as T[]);
       await runner.query('COMMIT');
       return result;

@@ -125,6 +125,32 @@ ORDER BY r.patient_id, r.measure_id LIMIT $9`,
   /** Readers: the newest period whose rollover run finished (every patient has results for it). */
   latestCompletePeriod: `SELECT ${DAY('period_start', 'periodStart')}, ${DAY('period_end', 'periodEnd')}, ${ISO('finished_at', 'finishedAt')}
 FROM measure_runs WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1`,
+
+  /**
+   * Population counts: which stored results period $1..$2 has (how many rows, the newest run and
+   * computation), the publication's version. Cheap: the cache is looked up by it before any counting.
+   */
+  populationResultsVersion: `SELECT count(*)::int AS "rowCount", coalesce(max(run_id), 0)::text AS "maxRunId",
+  ${ISO('max(computed_at)', 'newestComputedAt')}
+FROM measure_results WHERE period_start = $1 AND period_end = $2`,
+
+  /**
+   * Population counts: the period's stored results grouped into microcells (exact care-team set,
+   * age decade at the period end with 90 and over as one, sex, measure, status, reason class), so
+   * no patient id, birth date or reason detail leaves the database.
+   */
+  populationMicrocells: `WITH teams AS (
+  SELECT m.patient_id, array_agg(c.code ORDER BY c.code) AS codes
+  FROM patient_care_teams m JOIN care_teams c ON c.id = m.care_team_id GROUP BY m.patient_id
+)
+SELECT coalesce(t.codes, '{}') AS "careTeams", least(date_part('year', age($2::date, p.birth_date))::int / 10, 9) * 10 AS "ageDecade",
+  p.sex, r.measure_id AS "measureId", r.status, split_part(r.reason_code, ':', 1) AS "reasonClass", count(*)::int AS count
+FROM measure_results r JOIN patients p ON p.id = r.patient_id LEFT JOIN teams t ON t.patient_id = r.patient_id
+WHERE r.period_start = $1 AND r.period_end = $2
+GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 4, 1, 2, 3, 5, 6`,
+
+  /** Population counts: every care team's code, the fixed care-team strata (a team nobody is on is listed too). */
+  careTeamCodes: `SELECT code FROM care_teams ORDER BY code`,
 } as const;
 
 export type MeasureStatementName = keyof typeof MEASURE_STATEMENTS;

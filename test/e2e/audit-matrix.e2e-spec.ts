@@ -274,6 +274,17 @@ const OPERATIONS: Operation[] = [
     successOutcome: (body) => ((body.items?.length ?? 0) > 0 ? 'success' : 'empty'),
     refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/audit/break-glass?limit=0' }), expect: { status: 400, outcome: 'invalid' } }],
   },
+  {
+    id: 'GET /population/measures',
+    action: 'population.measures.read',
+    roles: [StaffRole.Analyst],
+    call: async () => ({ method: 'get', url: '/population/measures' }),
+    success: 200,
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=yesterday' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'not found (period not stored)', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=2020-06-30' }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+    ],
+  },
 ];
 
 /** Routes that touch no PHI: no audit row at all. */

@@ -189,6 +189,12 @@ describe('OpenAPI contract', () => {
     ['list_break_glass_uses without a token', 'list_break_glass_uses', 401, get('/audit/break-glass')],
     ['list_break_glass_uses by a clinician', 'list_break_glass_uses', 403, get('/audit/break-glass', 'dr.okafor')],
     ['list_break_glass_uses with headers over 16 KB', 'list_break_glass_uses', 431, hugeHeaders('/audit/break-glass')],
+    ['population_measures publishes', 'population_measures', 200, get('/population/measures', 'an.whitfield')],
+    ['population_measures with a malformed period end', 'population_measures', 400, get('/population/measures?periodEnd=2026-02-30', 'an.whitfield')],
+    ['population_measures without a token', 'population_measures', 401, get('/population/measures')],
+    ['population_measures by a clinician', 'population_measures', 403, get('/population/measures', 'dr.okafor')],
+    ['population_measures for a period not stored', 'population_measures', 404, get('/population/measures?periodEnd=2020-06-30', 'an.whitfield')],
+    ['population_measures with headers over 16 KB', 'population_measures', 431, hugeHeaders('/population/measures')],
     ['proposal_events opens', 'proposal_events', 200, async () => {
       const stream = await openEventStream(baseUrlOf(sut.app.getHttpServer()), '/proposals/events', await sut.tokenFor('rev.santos'));
       stream.close();

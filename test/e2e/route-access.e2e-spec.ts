@@ -43,6 +43,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /proposals/{proposalId}/discard': [StaffRole.Clinician],
   // The break-glass report names patients and reasons: the privacy officer's alone.
   'GET /audit/break-glass': [StaffRole.PrivacyOfficer],
+  // Counts, not records: the analysts' de-identified tables (not the privacy officer's: the audit trail is theirs).
+  'GET /population/measures': [StaffRole.Analyst],
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
   'GET /review': 'public',
   'GET /review/review.js': 'public',
@@ -76,7 +78,7 @@ describe('every route × method × role', () => {
   beforeAll(async () => {
     sut = await createTestApp({ databaseUrl: database().url });
     await sut.app.listen(0, '127.0.0.1'); // for the event stream, read with node:http
-    await storedResultsReady(sut.app); // the worklist answers from them
+    await storedResultsReady(sut.app); // the worklist and the analysts' counts answer from them
     const doc = (await request(sut.app.getHttpServer()).get('/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
   });

@@ -107,6 +107,9 @@ describe('every statement the service runs is in src/database/statements.sql', (
         await call('GET /care-teams/{code}/worklist', 'dr.okafor', { code: 'primary-care-north' }, undefined, { sort, order, limit: '2', cursor: first.body.nextCursor });
       }
     }
+    // The analysts' counts, from the same stored results: a first call computes the publication, a second is served from it.
+    await call('GET /population/measures', 'an.whitfield');
+    await call('GET /population/measures', 'an.whitfield');
     await call('GET /patients', 'dr.okafor', {}, undefined, { name: 'Mercer, fr', birthDate: '1965-03-02' });
   }, 180_000);
   afterAll(async () => {

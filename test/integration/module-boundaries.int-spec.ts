@@ -54,6 +54,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   privacy: ['access', 'audit', 'auth', 'cohort/enum', 'common', 'tools'],
   // The analysts' de-identified counts and their suppression: pure computation over microcells, importing nothing.
   population: [],
+  // The analysts' route: access decides, the stored results are read (grouped in SQL), population publishes, tools' PHI path audits.
+  analytics: ['access', 'auth', 'cohort/enum', 'common', 'measure-results', 'population', 'tools'],
   health: ['approvals', 'auth', 'common', 'config', 'database', 'redis'],
   // Stored measure results: the care-gap engine over the cohort's charts, run by a queue like the
   // approval queue (its connection and periodic-task helpers); approvals tell it of changed patients
