@@ -17,8 +17,8 @@ export interface AgentTool {
 }
 
 const PROPOSE_DESCRIPTION =
-  'File a proposal for THIS patient (the one the question is about). It waits for a human reviewer; nothing is executed. ' +
-  'Cite only ids returned by the tools in this conversation.';
+  'Draft a proposal for THIS patient (the one the question is about). It stays the clinician\'s draft until they submit it ' +
+  'for review; nothing is executed. Cite only ids returned by the tools in this conversation; never advise treatment.';
 
 function proposeActionSchema(): JsonSchema {
   const schema = jsonSchemaOf(CreateProposalDto);
