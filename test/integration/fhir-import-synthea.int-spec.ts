@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { rowId } from '../../src/fhir-import/references';
 import { createTestApp, TestApp } from '../setup/app';
 import { useSeededDatabase } from '../setup/database';
 import { cohortSnapshot, countsOf, importFhir } from '../setup/fhir-import';
-import { describeWithFolder, readCsv, rebuildSyntheaNdjson, SYNTHEA_80, SYNTHEA_80_CSV, SYNTHEA_80_NDJSON } from '../setup/synthea-csv-to-fhir';
+import { describeWithFolder, readCsv, SYNTHEA_80, SYNTHEA_80_CSV, SYNTHEA_80_NDJSON } from '../setup/synthea-80';
 
 /**
  * The 80 Synthea patients of ../shared/external-data/synthea-r4-smart-80 (README there): counts as
@@ -69,22 +67,18 @@ describeWithFolder(SYNTHEA_80_NDJSON, 'synthea-r4-smart-80/fhir-r4-ndjson')('FHI
   });
 });
 
-describeWithFolder(SYNTHEA_80_CSV, 'synthea-r4-smart-80/csv')('FHIR import of the Synthea 80 rebuilt from its CSV, and the tools on it', () => {
+describeWithFolder(SYNTHEA_80_NDJSON, 'synthea-r4-smart-80/fhir-r4-ndjson')('FHIR import of the Synthea 80 for a care team, and the tools on it', () => {
   const database = useSeededDatabase();
-  let folder: string;
   let sut: TestApp;
   let token: string;
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'vigil-synthea-'));
-    expect(rebuildSyntheaNdjson(SYNTHEA_80_CSV, folder)).toEqual({ Patient: 80, Encounter: 2771, Condition: 927, MedicationRequest: 775, Observation: 17554 });
-    expectReadmeCounts(await importFhir(database().dataSource, folder, { careTeamCode: 'primary-care-north' }));
+    expectReadmeCounts(await importFhir(database().dataSource, SYNTHEA_80_NDJSON, { careTeamCode: 'primary-care-north' }));
     sut = await createTestApp({ databaseUrl: database().url });
     token = await sut.tokenFor('dr.okafor');
   });
   afterAll(async () => {
     await sut?.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   const get = async (sourceId: string, path: string) =>

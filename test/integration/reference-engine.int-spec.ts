@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeWithFolder, SYNTHEA_80 } from '../setup/synthea-csv-to-fhir';
+import { describeWithFolder, SYNTHEA_80 } from '../setup/synthea-80';
 import { KNOWN_ENGINE_MISSES, KnownEngineMiss } from '../reference-engine/known-differences';
 import { describeWithEcqm, EcqmTestCase, MEASURE_KEYS, MeasureKey, PopulationCode, REPO_ROOT, testCases } from '../reference-engine/measure-bundles';
 import { withoutProfiles } from '../reference-engine/profiles';

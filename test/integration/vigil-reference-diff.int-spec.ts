@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +13,7 @@ import { disagreementClasses, ndjsonPatientBundles, Populations, trimVisitHistor
 import { createTestApp, TestApp } from '../setup/app';
 import { useSeededDatabase } from '../setup/database';
 import { importFhir } from '../setup/fhir-import';
-import { rebuildSyntheaNdjson, SYNTHEA_80_CSV, SYNTHEA_80_NDJSON } from '../setup/synthea-csv-to-fhir';
+import { SYNTHEA_80_NDJSON } from '../setup/synthea-80';
 
 /**
  * Issue 10's differential test: Vigil's `care_gap_lookup` populations must equal the reference
@@ -142,19 +142,8 @@ describeSynthea('Vigil = reference engine on the 80 Synthea patients (2020-04-01
   let sut: TestApp;
 
   beforeAll(async () => {
-    let folder = SYNTHEA_80_NDJSON;
-    let rebuilt: string | undefined;
-    if (!existsSync(SYNTHEA_80_NDJSON)) {
-      // Only the CSV is there: the same NDJSON, rebuilt (as syntheaPatientBundles does for the engine).
-      rebuilt = folder = mkdtempSync(join(tmpdir(), 'vigil-diff-synthea-'));
-      rebuildSyntheaNdjson(SYNTHEA_80_CSV, folder);
-    }
-    try {
-      const summary = await importFhir(database().dataSource, folder, { careTeamCode: 'primary-care-north' });
-      expect(summary.skips.size).toBe(0);
-    } finally {
-      if (rebuilt) rmSync(rebuilt, { recursive: true, force: true });
-    }
+    const summary = await importFhir(database().dataSource, SYNTHEA_80_NDJSON, { careTeamCode: 'primary-care-north' });
+    expect(summary.skips.size).toBe(0);
     sut = await createTestApp({ databaseUrl: database().url });
   });
   afterAll(() => sut?.close());

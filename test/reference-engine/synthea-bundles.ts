@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rebuildSyntheaNdjson, SYNTHEA_80_CSV, SYNTHEA_80_NDJSON } from '../setup/synthea-csv-to-fhir';
+import { SYNTHEA_80_NDJSON } from '../setup/synthea-80';
 import { Bundle, Reference, Resource } from './fhir';
 import { MEASURE_KEYS, MeasureKey } from './measure-bundles';
 import { STRICT_BP_PANEL_CODES } from './profiles';
@@ -21,7 +20,7 @@ export const SYNTHEA_PERIOD: MeasurementPeriod = { start: '2020-04-01', end: '20
 export const SYNTHEA_BP_PANEL_CODES = [...STRICT_BP_PANEL_CODES, '55284-4'] as const;
 
 export function syntheaAvailable(): boolean {
-  return existsSync(SYNTHEA_80_NDJSON) || existsSync(SYNTHEA_80_CSV);
+  return existsSync(SYNTHEA_80_NDJSON);
 }
 
 function readNdjson(folder: string): Resource[] {
@@ -42,21 +41,10 @@ function readNdjson(folder: string): Resource[] {
  * (the ids of a transaction Bundle); they become `<Type>/<id>` where the target is in the data,
  * as a FHIR server that stored the transaction would answer them (the measures resolve e.g. an
  * Observation's encounter by `reference.getId()`, the text after the last '/'). References to
- * the Practitioners and Organizations that were not kept stay as they are. Reads the NDJSON, or
- * rebuilds it from the CSV into a temporary folder where only the CSV is present.
+ * the Practitioners and Organizations that were not kept stay as they are. Reads the NDJSON in ../shared.
  */
 export function syntheaPatientBundles(): Bundle[] {
-  let resources: Resource[];
-  if (existsSync(SYNTHEA_80_NDJSON)) resources = readNdjson(SYNTHEA_80_NDJSON);
-  else {
-    const folder = mkdtempSync(join(tmpdir(), 'vigil-synthea-reference-'));
-    try {
-      rebuildSyntheaNdjson(SYNTHEA_80_CSV, folder);
-      resources = readNdjson(folder);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  }
+  const resources = readNdjson(SYNTHEA_80_NDJSON);
   const typeOf = new Map(resources.map((resource) => [resource.id, resource.resourceType]));
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
