@@ -498,7 +498,7 @@ FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id WHERE c.run_id 
 -- name: rangeChunkPatients
 SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
     AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $6::bigint)) AS current
-FROM patients p WHERE ($1::uuid IS NULL OR p.id > $1) AND ($2::uuid IS NULL OR p.id <= $2) ORDER BY p.id;
+FROM patients p WHERE p.id > coalesce($1::uuid, '00000000-0000-0000-0000-000000000000') AND p.id <= coalesce($2::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff') ORDER BY p.id;
 
 -- name: listedChunkPatients
 SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
@@ -581,7 +581,7 @@ ORDER BY r.patient_id, r.measure_id LIMIT $9;
 
 -- name: latestCompletePeriod
 SELECT to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "finishedAt"
-FROM measure_runs WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1;
+FROM measure_runs WHERE patient_ids IS NULL AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1;
 
 -- name: populationResultsVersion
 SELECT count(*)::int AS "rowCount", coalesce(max(run_id), 0)::text AS "maxRunId",

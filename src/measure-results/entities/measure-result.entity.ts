@@ -17,14 +17,15 @@ export class MeasureResult {
   @PrimaryColumn('uuid', { name: 'patient_id' })
   patientId: string;
 
-  @PrimaryColumn('text', { name: 'measure_id' })
-  measureId: string;
-
+  // Key order (migration 1764549000000): a patient's rows of one period, then the measure.
   @PrimaryColumn('date', { name: 'period_start' })
   periodStart: string;
 
   @PrimaryColumn('date', { name: 'period_end' })
   periodEnd: string;
+
+  @PrimaryColumn('text', { name: 'measure_id' })
+  measureId: string;
 
   @Column('text')
   status: StoredGapStatus;
