@@ -684,6 +684,32 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t
 ORDER BY coalesce(x.last_on, DATE '0001-01-01') DESC, p.id DESC
 LIMIT $10;
 
+-- name: worklistByLastResultOfMeasureAsc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT $10;
+
+-- name: worklistByLastResultOfMeasureDesc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT $10;
+
 -- name: worklistResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status, r.reason_code AS "reasonCode", r.reason,
   r.to_close AS "toClose", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn",

@@ -1,11 +1,13 @@
 import { generateCommand } from '../../src/cli/generate.command';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { storePeriod } from '../../src/measure-results/store-period';
+import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
 import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
 import { useSeededDatabase } from '../setup/database';
 
 /**
- * The recompute's "which patients of this chunk are due" statement must stay an index walk: of the
+ * Statements of the measure-results store that must stay index walks at 100,000 patients, checked
+ * on a generated cohort by their plans. The recompute's "which patients of this chunk are due" statement must stay an index walk: of the
  * chunk's id range of patients, and of each patient's stored rows of the period by the primary
  * key. A first run meets `measure_results` filling up with no statistics yet (autovacuum has not
  * analysed it); the planner then once preferred the worklist index (period first) and scanned a
@@ -22,7 +24,7 @@ interface PlanNode {
 
 const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
 
-describe('recompute chunk statement plans (real Postgres, no statistics on measure_results)', () => {
+describe('measure-results store statement plans (real Postgres, no statistics on measure_results)', () => {
   const db = useSeededDatabase();
   const period = storePeriod();
   let bounds: [string, string];
@@ -44,6 +46,28 @@ describe('recompute chunk statement plans (real Postgres, no statistics on measu
     const ids = (await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id`)).map((row) => row.id);
     bounds = [ids[1000], ids[1250]];
   }, 120_000);
+
+  /** The plan of `statement` with `args` (values we produced ourselves, written as literals: EXECUTE takes no bind parameters). */
+  const planOf = (statement: string, types: string, args: unknown[], mode: 'force_custom_plan' | 'force_generic_plan'): Promise<PlanNode> =>
+    db().dataSource.transaction(async (manager) => {
+      const literals = args.map((value) => (value === null ? 'NULL' : Array.isArray(value) ? `'{${value.join(',')}}'` : `'${String(value)}'`)).join(', ');
+      await manager.query(`SET LOCAL plan_cache_mode = ${mode}`);
+      await manager.query(`PREPARE store_plan (${types}) AS ${statement}`);
+      const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE store_plan (${literals})`);
+      await manager.query(`DEALLOCATE store_plan`);
+      return row['QUERY PLAN'][0].Plan;
+    });
+
+  it('a one-measure worklist by the last result walks its index to the page limit, with no sort of the team', async () => {
+    const { dataSource } = db();
+    const [{ team }] = await dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+    for (const name of ['worklistByLastResultOfMeasureAsc', 'worklistByLastResultOfMeasureDesc'] as const) {
+      const plan = await planOf(WORKLIST_STATEMENTS[name], 'uuid[], date, date, text, text, text, date, text, uuid, int', [[team], period.start, period.end, 'CMS165', 'open-gap', null, null, null, null, 26], 'force_custom_plan');
+      const nodes = flatten(plan);
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      expect(nodes.filter((node) => node['Relation Name'] === 'measure_results').map((node) => node['Index Name'])).toEqual(['IDX_measure_results_last_evidence']);
+    }
+  });
 
   for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
     it(`rangeChunkPatients (${mode}): patients by an id range, stored rows by the primary key`, async () => {
