@@ -35,11 +35,13 @@ export function startTracing(exporter: tracing.SpanExporter = new OTLPTraceExpor
     instrumentations: [
       // Client spans only inside a traced request or job (not for the OTLP exporter's own posts).
       new HttpInstrumentation({ requireParentforOutgoingSpans: true }),
-      // Route handlers, not each middleware: the route template is what the request span needs.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // For the route template it gives the request span (`http.route`, the span's name), not for
+      // spans of its own: Nest's spans already show the handler, and every layer's span costs time.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] }),
       new NestInstrumentation(),
-      // No parameters (they are the values); no spans for the relays' polling outside a request or job.
-      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+      // No parameters (they are the values); no spans for the relays' polling outside a request or
+      // job, nor for taking a pooled connection (the pool's gauges show its use).
+      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
       // The command name only: arguments are keys and values (job ids, rate-limit keys, job data).
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],

@@ -116,9 +116,10 @@ describeWithRedis('traces', () => {
     expect(attributeOf(labs, 'http.response.status_code')).toBe('200');
   });
 
-  it('exports spans of every instrumentation: Express, Nest, pg (fixed SQL, no parameters), ioredis (command only), BullMQ', () => {
+  // Express's instrumentation makes no spans of its own (its layers are ignored): it is what names the request span by route, above.
+  it('exports spans of every instrumentation: Nest, pg (fixed SQL, no parameters), ioredis (command only), BullMQ', () => {
     const scopes = new Set(receiver.spans.map((span) => span.scope));
-    for (const scope of ['@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-nestjs-core', '@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis', 'vigil']) {
+    for (const scope of ['@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-nestjs-core', '@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis', 'vigil']) {
       expect(scopes).toContain(scope);
     }
     const sql = receiver.spans.filter((span) => span.scope === '@opentelemetry/instrumentation-pg').map((span) => attributeOf(span, 'db.query.text')).filter(Boolean);
