@@ -8,6 +8,7 @@ import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { NestStartupLogger } from './common/logging/nest-startup-logger';
+import { observeHttpRequests } from './metrics/metrics.module';
 import { declareRateLimits } from './rate-limit/rate-limit.openapi';
 
 export const DOCS_PATH = 'docs';
@@ -19,6 +20,8 @@ export const DOCS_PATH = 'docs';
  */
 export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
   const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, bodyParser: false, logger: new NestStartupLogger(options.logger) });
+  // Before every other middleware, so requests refused at the edge are timed too.
+  observeHttpRequests(app, options.config);
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);

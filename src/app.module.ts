@@ -16,11 +16,13 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MeasureResultsModule, MeasureResultsModuleOptions } from './measure-results/measure-results.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { PatientsModule } from './patients/patients.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
+import { TracingModule } from './tracing/tracing.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -56,6 +58,8 @@ export class AppModule {
         QueueModule.forRoot(queue),
         MeasureResultsModule.forRoot(measures),
         HealthModule,
+        MetricsModule.forRoot(config),
+        TracingModule,
       ],
     };
   }

@@ -1,3 +1,5 @@
+// First: when tracing is on, its instrumentations must be in place before http, pg and ioredis load.
+import './tracing/register';
 import 'reflect-metadata';
 import { Logger } from 'pino';
 import { createApp, DOCS_PATH } from './app.factory';

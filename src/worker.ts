@@ -1,3 +1,5 @@
+// First: when tracing is on, its instrumentations must be in place before http, pg and ioredis load.
+import './tracing/register';
 import 'reflect-metadata';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -17,9 +19,11 @@ import { DatabaseTarget } from './database/data-source.options';
 import { DatabaseModule } from './database/database.module';
 import { MeasureResultsModule } from './measure-results/measure-results.module';
 import { MeasureSettings } from './measure-results/measure-settings';
+import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
 import { NestStartupLogger } from './common/logging/nest-startup-logger';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
+import { TracingModule } from './tracing/tracing.module';
 
 export interface WorkerModuleOptions {
   config: AppConfig;
@@ -35,7 +39,8 @@ export interface WorkerModuleOptions {
  * `npm run worker`: the same configuration, database, Redis, approvals, queue and measure-results
  * modules as the API, without HTTP. It relays the outbox, runs the BullMQ workers (proposals and
  * measure recompute) and their sweeps, and scales out
- * by starting more of it; every process shares one Postgres and one Redis.
+ * by starting more of it; every process shares one Postgres and one Redis. With METRICS_PORT set it
+ * serves its own metrics (queues, jobs, pool, outbox) there.
  */
 @Module({})
 export class WorkerModule {
@@ -53,6 +58,9 @@ export class WorkerModule {
         ApprovalsModule,
         QueueModule.forRoot({ runWorkers: true, settings: queue }),
         MeasureResultsModule.forRoot({ runWorkers: true, settings: measures }),
+        // Its own registry and METRICS_PORT (a worker beside the API on one host needs another port).
+        MetricsModule.forRoot(config),
+        TracingModule,
       ],
     };
   }

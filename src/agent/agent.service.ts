@@ -19,6 +19,7 @@ import { agentTools, asModelTools } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
 import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
+import { announceTurnFinished } from './turn-events';
 import { StoredTurn, TurnRepository } from './turn.repository';
 
 export interface TurnUsage {
@@ -151,6 +152,7 @@ export class AgentService {
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
       // Only ids and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
+      announceTurnFinished(status);
       const result: AgentTurn = { turnId: context.turnId, status, statements, proposals: context.proposals, drafts: context.drafts ?? [], toolCalls: context.toolCalls, usage };
       return { result, status, rowsRead: context.rowsRead };
     };

@@ -7,3 +7,5 @@ export { AuditChannel, AuditOutcome } from './enum';
 export { describeAuditChain, verifyAuditChain } from './audit-chain';
 export type { AuditChainVerification } from './audit-chain';
 export { AUDIT_APPEND_ONLY_SQLSTATE } from './audit.sql';
+export { AUDIT_SEAL_STATUS } from './audit-seal-status';
+export type { AuditSealStatus, AuditSealStatusSource } from './audit-seal-status';

@@ -4,6 +4,8 @@ import { LogLevel, NodeEnv } from './environment.schema';
 export interface AppConfig {
   env: NodeEnv;
   http: { host: string; port: number };
+  /** The Prometheus endpoint; `port` undefined means metrics are off (nothing is kept or served). */
+  metrics: { host: string; port?: number };
   database: {
     /** Undefined means: run the embedded database. */
     url?: string;

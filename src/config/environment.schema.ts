@@ -68,6 +68,17 @@ export class EnvironmentVariables {
   @IsString()
   HOST = '0.0.0.0';
 
+  /** Port of the Prometheus endpoint (`GET /metrics`), apart from the API's. Unset: no metrics are kept or served. */
+  @Transform(({ value }) => toInt({ value: emptyToUndefined({ value }) }))
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
+
+  @IsString()
+  METRICS_HOST = '0.0.0.0';
+
   /** Postgres connection URL. Unset: Vigil runs an embedded Postgres (PGlite) and seeds it. */
   @Transform(emptyToUndefined)
   @IsOptional()

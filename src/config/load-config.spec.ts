@@ -34,6 +34,16 @@ describe(loadConfig.name, () => {
     });
   });
 
+  it('keeps metrics off unless METRICS_PORT is set, and refuses a port that is not one or is the API’s', () => {
+    expect(loadConfig({}).metrics).toEqual({ host: '0.0.0.0', port: undefined });
+    expect(loadConfig({ METRICS_PORT: '' }).metrics.port).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: '0', PORT: '0' }).metrics.port).toBe(0);
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(/- METRICS_PORT:/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/- METRICS_PORT:/);
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(/- METRICS_PORT: must differ from PORT/);
+  });
+
   it('accepts development tokens by default outside production, and never in production', () => {
     expect(loadConfig({}).auth.devMode).toBe(true);
     expect(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.org/jwks' }).auth.devMode).toBe(false);

@@ -27,12 +27,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'DATABASE_URL: required in production (without it Vigil would run the embedded database with the fixture staff; ' +
         'set VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=true if that is really wanted)',
     );
+  if (vars.METRICS_PORT !== undefined && vars.METRICS_PORT !== 0 && vars.METRICS_PORT === vars.PORT)
+    problems.push('METRICS_PORT: must differ from PORT (metrics are served apart from the API)');
   if (vars.AGENT_MODEL_BASE_URL && !vars.AGENT_MODEL_NAME) problems.push('AGENT_MODEL_NAME: required when AGENT_MODEL_BASE_URL is set');
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     env: vars.NODE_ENV,
     http: { host: vars.HOST, port: vars.PORT },
+    metrics: { host: vars.METRICS_HOST, port: vars.METRICS_PORT },
     database: {
       url: vars.DATABASE_URL,
       poolSize: vars.DATABASE_POOL_SIZE,

@@ -5,6 +5,7 @@ import { PATIENT_CHANGE_NOTIFIER } from '../approvals/patient-changes';
 import { createProducerConnection } from '../approvals/queue/queue-connections';
 import { CohortModule } from '../cohort/cohort.module';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { queueTelemetry } from '../tracing/queue-telemetry';
 import { MEASURE_QUEUE_NAME, MeasureJobData } from './measure-queue.constants';
 import { MEASURE_PRODUCER_REDIS, MEASURE_QUEUE } from './measure-queue.connections';
 import { MeasureRecomputeNotifier } from './measure-recompute.notifier';
@@ -54,7 +55,7 @@ export class MeasureResultsModule implements OnApplicationShutdown {
           provide: MEASURE_QUEUE,
           inject: [MEASURE_PRODUCER_REDIS],
           useFactory: (redis: Redis) => {
-            const queue = new Queue<MeasureJobData>(MEASURE_QUEUE_NAME, { connection: redis, prefix: settings.prefix });
+            const queue = new Queue<MeasureJobData>(MEASURE_QUEUE_NAME, { connection: redis, prefix: settings.prefix, ...queueTelemetry() });
             queue.on('error', () => undefined);
             return queue;
           },
@@ -68,7 +69,7 @@ export class MeasureResultsModule implements OnApplicationShutdown {
         MeasureRecomputeNotifier,
         { provide: PATIENT_CHANGE_NOTIFIER, useExisting: MeasureRecomputeNotifier },
       ],
-      exports: [MeasureResultsRepository, MeasureRunsRepository, MeasureRecomputeService, MeasureRecomputeNotifier, MeasureRunRelay, MeasureSweep, PATIENT_CHANGE_NOTIFIER],
+      exports: [MeasureResultsRepository, MeasureRunsRepository, MeasureRecomputeService, MeasureRecomputeNotifier, MeasureRunRelay, MeasureSweep, PATIENT_CHANGE_NOTIFIER, MEASURE_QUEUE],
     };
   }
 

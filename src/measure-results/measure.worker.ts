@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { announceJobFinished } from '../approvals/queue/job-events';
 import { withTimeout } from '../approvals/queue/periodic-task';
 import { AvailabilityLog, safeError, workerConnectionOptions } from '../approvals/queue/queue-connections';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { queueTelemetry } from '../tracing/queue-telemetry';
 import { MeasureRecomputeService } from './measure-recompute.service';
 import { isMeasureJobData, MEASURE_QUEUE_NAME, MeasureJobData, MeasureJobResult, RECOMPUTE_CHUNK_JOB } from './measure-queue.constants';
 import { MEASURE_SETTINGS, MeasureSettings, RUN_MEASURE_WORKERS } from './measure-settings';
@@ -82,10 +84,13 @@ export class MeasureWorker implements OnApplicationBootstrap, OnModuleDestroy {
       maxStalledCount: 2,
       // Recorded on each job it processes (`processedBy`): which worker computed which chunk.
       name: `measures-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+      ...queueTelemetry(),
     });
     worker.on('ready', () => this.redisState.up());
     worker.on('error', (error) => this.redisState.down(error));
+    worker.on('completed', (job) => announceJobFinished(MEASURE_QUEUE_NAME, job, 'completed'));
     worker.on('failed', (job, error) => {
+      announceJobFinished(MEASURE_QUEUE_NAME, job, 'failed');
       if (!job) return;
       const details = { runId: isMeasureJobData(job.data) ? job.data.runId : undefined, attempt: job.attemptsMade, err: safeError(error) };
       if (job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.warn(details, 'Recompute chunk failed its last attempt; the sweep adds it again later');

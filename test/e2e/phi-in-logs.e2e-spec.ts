@@ -1,22 +1,13 @@
 import request from 'supertest';
 import { StaffRole } from '../../src/cohort/enum';
-import { PatientFixture } from '../../src/cohort/fixtures/fixture.types';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf } from '../setup/event-stream';
 import { connectMcp } from '../setup/mcp-client';
+import { phiOf } from '../setup/phi-strings';
 import { TOOL_PATHS } from '../setup/tool-routes';
-
-/** Every identifier and every piece of free text of a fixture patient: none may appear in a log line. */
-function phiOf(patient: PatientFixture): string[] {
-  const notes = [...(patient.encounters ?? []).flatMap((encounter) => encounter.notes ?? []), ...(patient.notes ?? [])].map((note) => note.text);
-  return [patient.mrn, patient.givenName, patient.familyName, patient.phone, patient.email, patient.addressLine, ...notes]
-    .filter((value): value is string => typeof value === 'string' && value.length > 3)
-    // A long note is checked by a distinctive slice of it, as a log would quote part of it.
-    .map((value) => (value.length > 40 ? value.slice(0, 40) : value));
-}
 
 /** The logs of a busy app: every tool for every patient, hostile input, proposals and decisions. */
 describe('no PHI in logs', () => {

@@ -42,7 +42,7 @@ const RULES: Record<string, readonly string[] | '*'> = {
   terminology: [],
   tools: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'schema', 'terminology'],
   // Proposals name tool vocabulary (measures) and wait in a Redis queue; tools never import approvals.
-  approvals: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'schema', 'tools'],
+  approvals: ['access', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'redis', 'schema', 'tools', 'tracing'],
   // The agent reads through the tools and files through approvals; nothing imports it but the app.
   agent: ['access', 'approvals', 'audit', 'auth', 'cohort', 'common', 'config', 'phi', 'tools'],
   // Finding patients (search, worklists): access decides, cohort reads, tools' PHI path audits and projects.
@@ -60,7 +60,14 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // Stored measure results: the care-gap engine over the cohort's charts, run by a queue like the
   // approval queue (its connection and periodic-task helpers); approvals tell it of changed patients
   // through a token they own, so approvals never import it.
-  'measure-results': ['approvals', 'cohort', 'common', 'config', 'redis', 'schema', 'tools'],
+  'measure-results': ['approvals', 'cohort', 'common', 'config', 'redis', 'schema', 'tools', 'tracing'],
+  // Tracing starts before anything else is loaded (the instrumentations must patch http, pg and
+  // ioredis first): a leaf, importing nothing of the service. The queues take BullMQ's telemetry from it.
+  tracing: [],
+  // Prometheus metrics read the other modules at scrape time (the pool's counters, the outbox's
+  // summary, the queues) and hear the agent and the workers through their diagnostics channels;
+  // nothing imports it but the app.
+  metrics: ['agent/entities', 'agent/turn-events', 'approvals/queue', 'audit', 'config', 'database/pool-stats', 'measure-results/measure-queue.connections'],
   // Request limits: the caller from auth's token check, counted in Redis.
   'rate-limit': ['access', 'auth', 'common', 'config', 'redis'],
   // The synthetic cohort generator writes cohort's tables with cohort's vocabularies; only the CLI runs it.

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { queueTelemetry } from '../../tracing/queue-telemetry';
 import { OutboxJob } from '../enum';
 import { ExecutionResult, ProposalExecutor } from '../proposal-executor';
 import { ProposalsService } from '../proposals.service';
+import { announceJobFinished } from './job-events';
 import { withTimeout } from './periodic-task';
 import { isProposalJobData, PROPOSAL_QUEUE_NAME, ProposalJobData } from './queue.constants';
 import { AvailabilityLog, safeError, workerConnectionOptions } from './queue-connections';
@@ -108,11 +110,14 @@ export class ProposalWorker implements OnApplicationBootstrap, OnModuleDestroy {
       stalledInterval: settings.stalledIntervalMs,
       // A job whose worker died twice is failed in BullMQ; the sweep still finds the proposal in Postgres.
       maxStalledCount: 2,
+      ...queueTelemetry(),
     });
     worker.on('ready', () => this.redisState.up());
     // Without a listener an 'error' event would crash the process; connection errors are expected.
     worker.on('error', (error) => this.redisState.down(error));
+    worker.on('completed', (job) => announceJobFinished(PROPOSAL_QUEUE_NAME, job, 'completed'));
     worker.on('failed', (job, error) => {
+      announceJobFinished(PROPOSAL_QUEUE_NAME, job, 'failed');
       if (!job) return;
       const lastAttempt = job.attemptsMade >= (job.opts.attempts ?? 1);
       const details = { proposalId: isProposalJobData(job.data) ? job.data.proposalId : undefined, job: job.name, attempt: job.attemptsMade, err: safeError(error) };

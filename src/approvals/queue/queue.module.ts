@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/co
 import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { queueTelemetry } from '../../tracing/queue-telemetry';
 import { ApprovalsModule } from '../approvals.module';
 import { EvictionPolicyCheck } from './eviction-policy-check';
 import { ExpirySweep } from './expiry-sweep';
@@ -51,7 +52,7 @@ export class QueueModule implements OnApplicationShutdown {
           provide: PROPOSAL_QUEUE,
           inject: [QUEUE_PRODUCER_REDIS],
           useFactory: (redis: Redis) => {
-            const queue = new Queue<ProposalJobData>(PROPOSAL_QUEUE_NAME, { connection: redis, prefix: settings.prefix });
+            const queue = new Queue<ProposalJobData>(PROPOSAL_QUEUE_NAME, { connection: redis, prefix: settings.prefix, ...queueTelemetry() });
             // An EventEmitter 'error' without a listener crashes the process; the relay reports outages.
             queue.on('error', () => undefined);
             return queue;
@@ -64,7 +65,8 @@ export class QueueModule implements OnApplicationShutdown {
         QueueHealth,
         EvictionPolicyCheck,
       ],
-      exports: [OutboxRelay, QueueHealth, ExpirySweep],
+      // The queue and the outbox's summary also for the metrics endpoint.
+      exports: [OutboxRelay, QueueHealth, ExpirySweep, OutboxRepository, PROPOSAL_QUEUE],
     };
   }
 

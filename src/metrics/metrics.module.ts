@@ -1,0 +1,37 @@
+import { DynamicModule, INestApplication, Module } from '@nestjs/common';
+import { AuditModule } from '../audit';
+import { AppConfig } from '../config/app-config';
+import { AgentTurnMetrics } from './agent-turn-metrics';
+import { AuditSealMetrics } from './audit-seal-metrics';
+import { HttpMetrics } from './http-metrics';
+import { metricsRegistryProviders } from './metrics-registry';
+import { MetricsServer } from './metrics-server';
+import { OutboxMetrics } from './outbox-metrics';
+import { PoolMetrics } from './pool-metrics';
+import { QueueMetrics } from './queue-metrics';
+
+/**
+ * Prometheus metrics of one process (the API or a worker), served on METRICS_PORT. With
+ * METRICS_PORT unset the module is empty: no registry, no middleware, no listener, nothing kept.
+ * It reads the other modules (the pool, the outbox, the queues, the agent's and workers' events,
+ * the audit sealer); none of them imports it.
+ */
+@Module({})
+export class MetricsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    if (config.metrics.port === undefined) return { module: MetricsModule };
+    return {
+      module: MetricsModule,
+      // The audit module exports the sealer's status once a sealer is provided there.
+      imports: [AuditModule],
+      providers: [...metricsRegistryProviders, HttpMetrics, PoolMetrics, OutboxMetrics, QueueMetrics, AgentTurnMetrics, AuditSealMetrics, MetricsServer],
+      exports: [HttpMetrics, MetricsServer],
+    };
+  }
+}
+
+/** Times every request of the HTTP app, before any other middleware; nothing when metrics are off. */
+export function observeHttpRequests(app: INestApplication, config: AppConfig): void {
+  if (config.metrics.port === undefined) return;
+  app.use(app.get(HttpMetrics).middleware);
+}
