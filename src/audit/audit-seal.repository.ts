@@ -7,6 +7,7 @@ import {
   SealHead,
   SELECT_OLDEST_UNSEALED,
   SELECT_SEAL_HEAD,
+  SELECT_SEAL_HORIZON,
   SELECT_SEALABLE_EVENTS,
   StoredAuditEvent,
   TRY_LEAD_AUDIT_SEALER,
@@ -34,8 +35,14 @@ export async function sealHead(db: SqlSession): Promise<SealHead | undefined> {
   return head;
 }
 
-export function sealableEvents(db: SqlSession, after: ChainPosition, limit: number): Promise<StoredAuditEvent[]> {
-  return db.query<StoredAuditEvent[]>(SELECT_SEALABLE_EVENTS, [after.xactId, after.id, limit]);
+/** The sealing horizon (see `SELECT_SEAL_HORIZON`): the first statement of a sealing transaction. */
+export async function sealHorizon(db: SqlSession): Promise<string> {
+  const [row] = await db.query<{ horizon: string }[]>(SELECT_SEAL_HORIZON);
+  return row.horizon;
+}
+
+export function sealableEvents(db: SqlSession, after: ChainPosition, horizon: string, limit: number): Promise<StoredAuditEvent[]> {
+  return db.query<StoredAuditEvent[]>(SELECT_SEALABLE_EVENTS, [after.xactId, after.id, horizon, limit]);
 }
 
 export async function insertSeals(db: SqlSession, seals: readonly NewSeal[]): Promise<void> {
@@ -55,6 +62,7 @@ export async function oldestUnsealedMs(db: SqlSession, after: ChainPosition): Pr
 export interface SealerSession {
   /** Takes the leader's lock if it is free (held until the session ends); true when this session leads. */
   tryLead(): Promise<boolean>;
+  /** Runs `work` in one READ COMMITTED transaction (each statement sees what committed before it). */
   transaction<T>(work: (db: SqlSession) => Promise<T>): Promise<T>;
   /** A plain statement outside any transaction of the sealer's. */
   query: SqlSession['query'];
@@ -86,7 +94,7 @@ export async function dedicatedSealerSession(url: string): Promise<SealerSession
       return broken;
     },
     async transaction<T>(work: (db: SqlSession) => Promise<T>): Promise<T> {
-      await client.query('BEGIN');
+      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       try {
         const result = await work({ query });
         await client.query('COMMIT');
@@ -109,7 +117,7 @@ export function sharedSealerSession(dataSource: DataSource): SealerSession {
     tryLead: async () => true,
     query: (sql, parameters) => dataSource.query(sql, parameters),
     broken: false,
-    transaction: (work) => dataSource.transaction((manager) => work(manager)),
+    transaction: (work) => dataSource.transaction('READ COMMITTED', (manager) => work(manager)),
     close: async () => undefined,
   };
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { auditEventHash, GENESIS_HASH } from './audit-hash';
 import { AuditCheckpoint, CheckpointStore, signCheckpoint } from './audit-checkpoint';
-import { CHAIN_START, ChainPosition, insertSeals, NewSeal, oldestUnsealedMs, sealableEvents, sealHead, SealerSession } from './audit-seal.repository';
+import { CHAIN_START, ChainPosition, insertSeals, NewSeal, oldestUnsealedMs, sealableEvents, sealHead, sealHorizon, SealerSession } from './audit-seal.repository';
 import { SealHead, storedContent } from './audit.sql';
 import { SqlSession } from '../schema/sql-session';
 
@@ -46,8 +46,8 @@ class ChainHeadMissingError extends Error {
  *
  *   chain order = (xact_id, id): the inserting transaction's id, then the event id,
  *
- * sealing only events whose transaction is older than every transaction still running (see
- * `SELECT_SEALABLE_EVENTS`), so no event can later appear before one already sealed. Each batch is
+ * sealing only events whose transaction is older than every transaction still running in this
+ * database (see `SELECT_SEAL_HORIZON`), so no event can later appear before one already sealed. Each batch is
  * one transaction that reads the head (seq, hash, position) and appends links after it: a sealer
  * killed at any point leaves either the whole batch or none of it, and the next pass, here or in
  * another process, starts again from the committed head. Links are unique per event, per seq and
@@ -152,10 +152,12 @@ export class AuditSealer {
 
   /** The links for the next batch, computed from the committed head: the same inputs give the same links. */
   private async nextLinks(db: SqlSession): Promise<{ seal: NewSeal; occurredAtMs: number }[]> {
+    // First, before anything is read: see SELECT_SEAL_HORIZON.
+    const horizon = await sealHorizon(db);
     const head = await sealHead(db);
     if (head?.eventMissing) throw new ChainHeadMissingError();
     const after: ChainPosition = head ? { xactId: head.xactId as string, id: head.eventId } : CHAIN_START;
-    const events = await sealableEvents(db, after, this.settings.batchSize);
+    const events = await sealableEvents(db, after, horizon, this.settings.batchSize);
     let seq = head ? BigInt(head.seq) : 0n;
     let prevHash = head ? head.hash : GENESIS_HASH;
     const links: { seal: NewSeal; occurredAtMs: number }[] = [];

@@ -48,17 +48,32 @@ export const SELECT_SEAL_HEAD = `SELECT s.seq::text AS seq, s.event_id::text AS 
   ORDER BY s.seq DESC LIMIT 1`;
 
 /**
- * The next events to seal, in chain order (xact_id, id), after position ($1 xact_id, $2 id): only
- * those whose transaction is older than every transaction still running
- * (`pg_snapshot_xmin` of this statement's own snapshot). Every such transaction has ended, so each of
- * its events is visible now or never will be, and any event that becomes visible later has a
- * larger xact_id: it sorts after everything sealed. $3 the batch size.
+ * The sealing horizon: no transaction with a smaller id is still running in this database. It is
+ * the smallest id among this database's running transactions (each backend's `backend_xid`, and
+ * prepared transactions), or the next id to be assigned when none runs. Transactions in other
+ * databases of the server are ignored: they cannot write this table. `backend_xid` is 32 bits; it is
+ * widened to the epoch-extended id of `pg_current_xact_id()` against the next id (a running
+ * transaction is never 2^31 behind it). Run as the first statement of a READ COMMITTED transaction,
+ * before reading events, and in its own statement: an event read by a later statement whose
+ * transaction is below the horizon had ended before the horizon was taken, so it is visible then or never.
+ */
+export const SELECT_SEAL_HORIZON = `WITH next AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS id),
+  running AS (
+    SELECT backend_xid::text::bigint AS xid FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+    UNION ALL SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE database = current_database())
+  SELECT ((SELECT id FROM next) - coalesce(max((((SELECT id FROM next) - running.xid) % 4294967296 + 4294967296) % 4294967296), 0))::text AS horizon
+  FROM running`;
+
+/**
+ * The next events to seal, in chain order (xact_id, id), after position ($1 xact_id, $2 id), whose
+ * transaction is below the horizon $3 (`SELECT_SEAL_HORIZON`, taken by an earlier statement): each
+ * such event is visible now or never will be, and any event that becomes visible later has a
+ * larger xact_id, so it sorts after everything sealed. $4 the batch size.
  */
 export const SELECT_SEALABLE_EVENTS = `SELECT ${EVENT_COLUMNS}
   FROM audit_events e
-  WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint)
-    AND e.xact_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-  ORDER BY e.xact_id, e.id LIMIT $3`;
+  WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint) AND e.xact_id < $3::bigint
+  ORDER BY e.xact_id, e.id LIMIT $4`;
 
 /** Appends links: $1 seqs, $2 event ids, $3 prev hashes, $4 hashes (parallel arrays). */
 export const INSERT_AUDIT_SEALS = `INSERT INTO audit_seals (seq, event_id, prev_hash, hash)

@@ -10,6 +10,7 @@ import {
   SELECT_CHAIN_PAGE,
   SELECT_OLDEST_UNSEALED,
   SELECT_SEAL_HEAD,
+  SELECT_SEAL_HORIZON,
   SELECT_SEALABLE_EVENTS,
   SELECT_UNSEALED_OLDER_THAN,
   TRY_LEAD_AUDIT_SEALER,
@@ -40,6 +41,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'audit sealer (its own connection; the embedded database: the pool) and audit-verify': {
     tryLeadAuditSealer: TRY_LEAD_AUDIT_SEALER,
     sealHead: SELECT_SEAL_HEAD,
+    sealHorizon: SELECT_SEAL_HORIZON,
     sealableEvents: SELECT_SEALABLE_EVENTS,
     insertAuditSeals: INSERT_AUDIT_SEALS,
     oldestUnsealed: SELECT_OLDEST_UNSEALED,

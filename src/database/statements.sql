@@ -251,6 +251,14 @@ SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.hash,
   FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
   ORDER BY s.seq DESC LIMIT 1;
 
+-- name: sealHorizon
+WITH next AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS id),
+  running AS (
+    SELECT backend_xid::text::bigint AS xid FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+    UNION ALL SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE database = current_database())
+  SELECT ((SELECT id FROM next) - coalesce(max((((SELECT id FROM next) - running.xid) % 4294967296 + 4294967296) % 4294967296), 0))::text AS horizon
+  FROM running;
+
 -- name: sealableEvents
 SELECT e.id::text AS id,
   to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
@@ -260,9 +268,8 @@ SELECT e.id::text AS id,
   e.break_glass AS "breakGlass", e.actor_name AS "actorName",
   e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"
   FROM audit_events e
-  WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint)
-    AND e.xact_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-  ORDER BY e.xact_id, e.id LIMIT $3;
+  WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint) AND e.xact_id < $3::bigint
+  ORDER BY e.xact_id, e.id LIMIT $4;
 
 -- name: insertAuditSeals
 INSERT INTO audit_seals (seq, event_id, prev_hash, hash)
