@@ -10,7 +10,10 @@ import { dedicatedSealerSession, SealerSession, sharedSealerSession } from '../.
 import { AuditSealer } from '../../src/audit/audit-sealer';
 import { ChainPageRow, SELECT_CHAIN_PAGE, storedContent } from '../../src/audit/audit.sql';
 import { dataSourceOptions } from '../../src/database/data-source.options';
+import request from 'supertest';
+import { createTestApp } from '../setup/app';
 import { temporaryCheckpointStore, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
+import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 
 const event = (overrides: Partial<AuditEventInput> = {}): AuditEventInput => ({
@@ -292,6 +295,39 @@ describe('audit sealer', () => {
       expect(await sealer.pass()).toBe(1);
       expect(await verifyAuditChain(asApp, { graceSeconds: 0 })).toMatchObject({ ok: true, count: 1 });
     });
+
+    it('runs the whole service: a PHI read is audited and sealed by the app’s own sealer, and an approved proposal is executed', async () => {
+      const url = new URL(database().url);
+      url.username = role;
+      const app = await createTestApp({ databaseUrl: url.toString(), env: { AUDIT_SEAL_INTERVAL_MS: '50' } });
+      try {
+        const http = () => request(app.app.getHttpServer());
+        const clinician = `Bearer ${await app.tokenFor('dr.okafor')}`;
+        const read = await http().get(`/patients/${patientIdOf('diabetes-a1c-9-4')}/labs`).set('authorization', clinician);
+        expect(read.status).toBe(200);
+        const filed = await http()
+          .post(`/patients/${patientIdOf('diabetes-a1c-9-4')}/proposals`)
+          .set('authorization', clinician)
+          .send({ kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book a recheck' }, rationale: 'Old HbA1c.', citations: [] });
+        expect(filed.status).toBe(201);
+        const approved = await http().post(`/proposals/${filed.body.id}/approve`).set('authorization', `Bearer ${await app.tokenFor('rev.santos')}`).send({ version: 1 });
+        expect(approved.status).toBe(200);
+        const deadline = Date.now() + 15_000;
+        const state = async () => {
+          const [{ status }] = await database().dataSource.query(`SELECT status FROM proposals WHERE id = $1`, [filed.body.id]);
+          const sealed = await database().dataSource.query(
+            `SELECT e.action FROM audit_seals s JOIN audit_events e ON e.id = s.event_id WHERE e.correlation_id = $1`,
+            [read.headers['x-correlation-id']],
+          );
+          return { status, sealed: sealed.length };
+        };
+        while (Date.now() < deadline && (await state()).status !== 'executed') await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await state()).toEqual({ status: 'executed', sealed: 1 });
+        expect(app.app.get(AuditSealer).lag()).toMatchObject({ leader: true });
+      } finally {
+        await app.close();
+      }
+    }, 30_000);
 
     it.each([
       ['UPDATE', `UPDATE audit_events SET outcome = 'denied'`],

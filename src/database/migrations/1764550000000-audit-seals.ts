@@ -77,8 +77,9 @@ export class AuditSeals1764550000000 implements MigrationInterface {
         CREATE ROLE vigil_app NOLOGIN;
       END IF;
     END $$`);
-    // Every tool read switches to vigil_reader (SET LOCAL ROLE): the application's role must be a member.
-    await queryRunner.query(`GRANT vigil_reader TO vigil_app`);
+    // Tool reads switch to vigil_reader, executed effects to vigil_writer (SET LOCAL ROLE): the
+    // application's role must be a member of both.
+    await queryRunner.query(`GRANT vigil_reader, vigil_writer TO vigil_app`);
     await queryRunner.query(`GRANT USAGE ON SCHEMA public TO vigil_app`);
     await queryRunner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO vigil_app`);
     await queryRunner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO vigil_app`);
