@@ -114,7 +114,7 @@ function render(options: Options, runs: Run[]): string {
     '|---|---|---|---|---|---|',
     ...runs.map((run) => `| sealer ${run.sealer ? 'on' : 'off'} | ${run.requests} | ${rate(run).toFixed(0)} | ${run.failures} | ${ms(run.latencyMs.p50)} | ${ms(run.latencyMs.p99)} |`),
     '',
-    `Throughput with the sealer on: ${((rate(on) / rate(off)) * 100).toFixed(0)} % of the run without it.`,
+    `Throughput with the sealer on: ${((rate(on) / rate(off)) * 100).toFixed(0)} % of the run without it (one run each: on a shared machine, compare several).`,
     '',
     '| Insert to seal, every event of the run (sealed_at − occurred_at) | p50 ms | p99 ms | max ms |',
     '|---|---|---|---|',

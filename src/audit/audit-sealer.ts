@@ -69,6 +69,8 @@ export class AuditSealer {
   private running: Promise<void> | undefined;
   private stopped = true;
   private readonly lags: number[] = [];
+  /** The last link this process committed. */
+  private lastLink: Pick<SealHead, 'seq' | 'eventId' | 'hash'> | undefined;
   private state = { sealedSeq: null as number | null, oldestUnsealedAgeMs: 0, lastPassAt: null as string | null };
 
   constructor(
@@ -124,6 +126,8 @@ export class AuditSealer {
       for (;;) {
         const sealed = await this.sealBatch(this.session);
         total += sealed;
+        // Per batch, so a long catch-up (after downtime) is checkpointed as it goes, not only at its end.
+        if (sealed > 0 && this.lastLink) await this.checkpointIfDue(this.lastLink);
         if (sealed < this.settings.batchSize) break;
       }
       await this.afterPass(this.session);
@@ -146,7 +150,11 @@ export class AuditSealer {
     });
     const committedAt = Date.now();
     for (const link of sealed) this.remember(committedAt - link.occurredAtMs);
-    if (sealed.length > 0) this.state.sealedSeq = Number(sealed[sealed.length - 1].seal.seq);
+    if (sealed.length > 0) {
+      const { seq, eventId, hash } = sealed[sealed.length - 1].seal;
+      this.lastLink = { seq, eventId, hash };
+      this.state.sealedSeq = Number(seq);
+    }
     return sealed.length;
   }
 
@@ -182,7 +190,7 @@ export class AuditSealer {
     if (head) await this.checkpointIfDue(head);
   }
 
-  private async checkpointIfDue(head: SealHead): Promise<void> {
+  private async checkpointIfDue(head: Pick<SealHead, 'seq' | 'eventId' | 'hash'>): Promise<void> {
     const seq = Number(head.seq);
     this.state.sealedSeq = seq;
     if (seq < this.lastCheckpoint.seq && !this.warnedAhead) {
