@@ -107,10 +107,12 @@ export class AuditSealer {
 
   /**
    * One pass: (re)connect, try to lead, and as leader seal everything sealable, checkpoint when due
-   * and measure what is left. Resolves with the links added. Errors are logged (type and code only)
-   * and give up the connection, and with it the leadership; the next pass starts over.
+   * and measure what is left. Resolves with the links it committed (also when it then failed).
+   * Errors are logged (type and code only) and give up the connection, and with it the leadership;
+   * the next pass, here or in another process, starts over from the committed head.
    */
   async pass(): Promise<number> {
+    let total = 0;
     try {
       if (!this.session || this.session.broken) {
         await this.dropSession();
@@ -122,7 +124,6 @@ export class AuditSealer {
         await this.loadLastCheckpoint();
         this.logger.log('This process now seals the audit chain');
       }
-      let total = 0;
       for (;;) {
         const sealed = await this.sealBatch(this.session);
         total += sealed;
@@ -133,12 +134,11 @@ export class AuditSealer {
       await this.afterPass(this.session);
       this.state.lastPassAt = new Date().toISOString();
       this.recovered();
-      return total;
     } catch (error) {
       this.failed(error);
       await this.dropSession();
-      return 0;
     }
+    return total;
   }
 
   /** Seals one batch in one transaction of `session`; resolves with the links added. */

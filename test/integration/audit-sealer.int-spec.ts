@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuditChannel, AuditEventInput, AuditOutcome, AuditService, verifyAuditChain } from '../../src/audit';
-import { signCheckpoint } from '../../src/audit/audit-checkpoint';
+import { CheckpointStore, signCheckpoint } from '../../src/audit/audit-checkpoint';
 import { auditEventHash, GENESIS_HASH } from '../../src/audit/audit-hash';
 import { dedicatedSealerSession, SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { AuditSealer } from '../../src/audit/audit-sealer';
@@ -205,6 +205,18 @@ describe('audit sealer', () => {
       const stored = await checkpoints.list();
       expect(stored.map((entry) => ('checkpoint' in entry ? entry.checkpoint.seq : null))).toEqual([1, 3, 5]);
       expect(await verify(checkpoints)).toMatchObject({ ok: true, count: 6, checkpoints: { verified: 3, latestSeq: 5, problems: [] } });
+    });
+
+    it('a leader that dies after its links commit but before its checkpoint is written: the next leader writes it', async () => {
+      const checkpoints = store();
+      for (let index = 0; index < 3; index += 1) await audit.record(event());
+      const dying: CheckpointStore = { description: 'dies before writing', list: () => checkpoints.list(), write: () => Promise.reject(new Error('killed')) };
+      const settings = { checkpointEveryEvents: 1000, checkpointIntervalMs: 60_000 };
+      expect(await testSealer(async () => sharedSealerSession(database().dataSource), dying, settings).pass()).toBe(3);
+      expect(await checkpoints.list()).toEqual([]);
+      expect(await testSealer(async () => sharedSealerSession(database().dataSource), checkpoints, settings).pass()).toBe(0);
+      expect((await checkpoints.list()).map((entry) => ('checkpoint' in entry ? entry.checkpoint.seq : null))).toEqual([3]);
+      expect(await verify(checkpoints)).toMatchObject({ ok: true, count: 3, checkpoints: { verified: 1 } });
     });
 
     it('detect a truncated tail: the newest links (and events) removed', async () => {

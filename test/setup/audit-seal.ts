@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AuditChainVerification, verifyAuditChain } from '../../src/audit';
-import { DirectoryCheckpointStore } from '../../src/audit/audit-checkpoint';
+import { CheckpointStore, DirectoryCheckpointStore } from '../../src/audit/audit-checkpoint';
 import { SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { unsealedOlderThan } from '../../src/audit/audit.repository';
 import { AuditSealer, AuditSealerSettings } from '../../src/audit/audit-sealer';
@@ -13,12 +13,22 @@ export const TEST_CHECKPOINT_KEY = Buffer.alloc(32, 7);
 
 export const TEST_SEALER_SETTINGS: AuditSealerSettings = { intervalMs: 50, batchSize: 100, checkpointEveryEvents: 1, checkpointIntervalMs: 0 };
 
+/**
+ * Key files and the checkpoint directory of a process under test, in a fresh temporary directory:
+ * never the working directory's `.data`, where checkpoints of throwaway databases would later be
+ * taken for the development database's.
+ */
+export function isolatedFileEnv(prefix: string): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { AUTH_DEV_KEY_FILE: join(dir, 'key'), AUDIT_CHECKPOINT_DIR: join(dir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(dir, 'audit-checkpoint-key') };
+}
+
 /** A checkpoint directory of the test's own. */
 export function temporaryCheckpointStore(): DirectoryCheckpointStore {
   return new DirectoryCheckpointStore(join(mkdtempSync(join(tmpdir(), 'vigil-test-checkpoints-')), 'checkpoints'));
 }
 
-export function testSealer(connect: () => Promise<SealerSession>, store = temporaryCheckpointStore(), settings: Partial<AuditSealerSettings> = {}): AuditSealer {
+export function testSealer(connect: () => Promise<SealerSession>, store: CheckpointStore = temporaryCheckpointStore(), settings: Partial<AuditSealerSettings> = {}): AuditSealer {
   return new AuditSealer(connect, store, TEST_CHECKPOINT_KEY, { ...TEST_SEALER_SETTINGS, ...settings });
 }
 
