@@ -20,11 +20,14 @@ import { prepareBenchDatabase } from './bench-database';
 import { explainAll } from './explain';
 import { benchLogger, messageOf, publishReport, ROOT, runBench } from './harness';
 import { measureImport } from './import-throughput';
-import { readOptions } from './options';
+import { BenchOptions, readOptions } from './options';
 import { heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
 import { ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
+import { measureRecompute } from './recompute-workers';
+import { measureWorklists } from './worklist-paging';
+import { MeasuresPart } from './population-report';
 
 /**
  * `npm run bench`: the whole suite in one command (see docs/benchmarks.md "How to run"). Prepares
@@ -49,6 +52,8 @@ async function main(): Promise<void> {
   const sample = await samplePatients(database.url, SAMPLE_SIZE, options.seed);
 
   const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  // First, before any server runs: the stored results the worklists page through come from it.
+  const measures = options.skip.has('measures') ? undefined : await recomputeCohort(database.url, database.counts.patients, options, keyDir);
   const model = new FakeModel();
   const servers: ServerProcess[] = [];
   const pool = new Pool({ connectionString: database.url, max: options.poolSize });
@@ -78,6 +83,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_ADDRESS_REQUESTS: '1000000',
       RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
       AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
+      // Measured on their own above: no recompute may run inside the server while its reads are timed.
+      MEASURES_WORKERS_IN_API: 'false',
     };
     const config = loadConfig(vigilEnv);
     const key = loadOrCreateDevKey(config.auth.devKeyFile);
@@ -93,7 +100,7 @@ async function main(): Promise<void> {
     const tokens = new Map<string, string>();
     for (const username of new Set([...sample.map((a) => a.username), 'dr.okafor', 'rev.santos'])) tokens.set(username, await token(username));
 
-    const run: BenchRun = { options, startedAt, seconds: 0, database, sampleSize: sample.length, command: commandLine() };
+    const run: BenchRun = { options, startedAt, seconds: 0, database, sampleSize: sample.length, command: commandLine(), measures };
     if (!options.skip.has('tools')) {
       run.tools = await measureTools({
         vigil,
@@ -109,6 +116,19 @@ async function main(): Promise<void> {
         stop,
         log,
       });
+    }
+    if (!options.skip.has('worklist')) {
+      log('worklists: pages of every team with a clinician');
+      run.worklist = await measureWorklists({
+        vigil,
+        url: database.url,
+        token,
+        concurrency: options.concurrency,
+        seconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        stop,
+        log,
+      }).catch((error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }));
     }
     if (!options.skip.has('explain')) {
       log('EXPLAIN (ANALYZE, BUFFERS) of every cohort statement');
@@ -159,6 +179,32 @@ async function main(): Promise<void> {
     if (auditSource.isInitialized) await auditSource.destroy().catch(() => undefined);
     await model.stop().catch(() => undefined);
     rmSync(keyDir, { recursive: true, force: true });
+  }
+}
+
+/** A forced recompute of the whole cohort with one and then two worker processes (no API process running). */
+async function recomputeCohort(url: string, patients: number, options: BenchOptions, keyDir: string): Promise<MeasuresPart> {
+  const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 2 }));
+  await dataSource.initialize();
+  try {
+    const env = {
+      NODE_ENV: 'development',
+      DATABASE_URL: url,
+      REDIS_URL: options.redisUrl,
+      QUEUE_PREFIX: `vigil-bench-m-${process.pid}`,
+      AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+      PSEUDONYM_KEY_FILE: join(keyDir, 'pseudonym-key'),
+      AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'),
+      AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
+      MEASURES_CHUNK_SIZE: String(options.measuresChunkSize),
+    };
+    const recompute = [];
+    for (const workers of [1, 2]) recompute.push(await measureRecompute(dataSource, env, workers, options.measuresChunkSize, log));
+    return { recompute, chunkSize: options.measuresChunkSize, patients };
+  } catch (error) {
+    return { skipped: `failed: ${messageOf(error)}` };
+  } finally {
+    await dataSource.destroy();
   }
 }
 

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import * as fixtures from '../fixtures';
 import { INestApplication } from '@nestjs/common';
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -18,13 +17,10 @@ import { createRootLogger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/load-config';
 import { dataSourceOptions } from '../src/database/data-source.options';
 import { runMigrations } from '../src/database/schema';
-import { MeasureRunReason } from '../src/measure-results/enum';
-import { MeasureRunsRepository } from '../src/measure-results/measure-runs.repository';
 import { storePeriod } from '../src/measure-results/store-period';
-// Imported so that the compiled worker entry point exists beside this file (dist-bench/src/worker.js).
-import '../src/worker';
 import { createDatabase, dropDatabase, TEST_ANCHOR_DATE } from '../test/setup/test-database';
 import { benchLogger, messageOf, publishReport, ROOT, runBench } from './harness';
+import { measureRecompute, RecomputeMeasurement } from './recompute-workers';
 
 /**
  * Issue 14's comparison, in one run on one database: recomputing the stored measure results of
@@ -48,7 +44,6 @@ interface Options {
 }
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const WORKER_JS = join(__dirname, '..', 'src', 'worker.js');
 const RESULTS = join(ROOT, 'bench', 'results', 'measure-recompute.md');
 const log = benchLogger('bench:measures');
 
@@ -72,8 +67,8 @@ async function main(): Promise<void> {
       const [{ n: patients }] = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM patients`);
       const env = { NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, QUEUE_PREFIX: prefix, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'), AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key') };
       const live = await measureLive(dataSource, env, options);
-      const store: Record<number, { seconds: number; computed: number }> = {};
-      for (const workers of [1, 2]) store[workers] = await measureStore(dataSource, env, workers, options.chunkSize);
+      const store: Record<number, RecomputeMeasurement> = {};
+      for (const workers of [1, 2]) store[workers] = await measureRecompute(dataSource, env, workers, options.chunkSize, log);
       const report = render(options, patients, live, store);
       publishReport('bench:measures', RESULTS, report);
     } finally {
@@ -147,56 +142,7 @@ function httpGet(agent: Agent, port: number, path: string, token: string): Promi
   });
 }
 
-/** A forced recompute of every patient by `workers` worker processes, timed from the run's request to its finish. */
-async function measureStore(dataSource: DataSource, env: Record<string, string>, workers: number, chunkSize: number): Promise<{ seconds: number; computed: number }> {
-  const children: ChildProcess[] = [];
-  try {
-    for (let index = 0; index < workers; index += 1) children.push(await startWorker(env));
-    const runs = new MeasureRunsRepository(dataSource);
-    log(`store: a forced run of every patient, ${workers} worker process(es), chunks of ${chunkSize}`);
-    const started = process.hrtime.bigint();
-    const runId = (await runs.request({ reason: MeasureRunReason.OnDemand, period: storePeriod(), force: true, chunkSize }))!;
-    for (;;) {
-      const progress = await runs.progress(runId);
-      if (progress?.finished) {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        return { seconds, computed: progress.computed };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    await Promise.all(children.map((child) => stop(child)));
-  }
-}
-
-async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER_JS], {
-    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info', MEASURES_RELAY_INTERVAL_MS: '100', MEASURES_SWEEP_INTERVAL_MS: '3600000', MEASURES_CONCURRENCY: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('a worker process did not start within 60 s')), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('Vigil worker started')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`a worker process exited with ${code}`)));
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function render(options: Options, patients: number, live: { seconds: number; requests: number }, store: Record<number, { seconds: number; computed: number }>): string {
+function render(options: Options, patients: number, live: { seconds: number; requests: number }, store: Record<number, RecomputeMeasurement>): string {
   const livePerSecond = live.requests / live.seconds;
   const rate = (workers: number) => store[workers].computed / store[workers].seconds;
   const row = (label: string, count: number, seconds: number, perSecond: number, ratio: string) => `| ${label} | ${count} | ${seconds.toFixed(1)} | ${perSecond.toFixed(1)} | ${ratio} |`;

@@ -22,15 +22,17 @@ export interface BenchOptions {
   approvalSeconds: number;
   /** Agent turns measured (BENCH_AGENT_TURNS, default 100). */
   agentTurns: number;
-  /** Parts to skip, comma-separated (BENCH_SKIP: tools, explain, import, agent, approvals). */
+  /** Parts to skip, comma-separated (BENCH_SKIP: measures, tools, worklist, explain, import, agent, approvals). */
   skip: Set<string>;
+  /** Patients per recompute job in the measures part (BENCH_MEASURES_CHUNK_SIZE, default 250, the service's default). */
+  measuresChunkSize: number;
   /** Drop and regenerate the bench database even when it matches (BENCH_REGENERATE=1). */
   regenerate: boolean;
   /** Free text for the report's machine line (BENCH_NOTE). */
   note: string;
 }
 
-const PARTS = ['tools', 'explain', 'import', 'agent', 'approvals'];
+const PARTS = ['measures', 'tools', 'worklist', 'explain', 'import', 'agent', 'approvals'];
 
 export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const problems: string[] = [];
@@ -61,6 +63,7 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions 
     approvalSeconds: int('BENCH_APPROVAL_SECONDS', 30, 1),
     agentTurns: int('BENCH_AGENT_TURNS', 100, 10),
     skip,
+    measuresChunkSize: int('BENCH_MEASURES_CHUNK_SIZE', 250, 1),
     regenerate: env.BENCH_REGENERATE === '1',
     note: env.BENCH_NOTE?.trim() || 'shared with other work during the run',
   };

@@ -10,6 +10,8 @@ import { BenchOptions } from './options';
 import { quantile } from './stats';
 import { TARGET_LABELS, TARGETS, ToolLatencyResult } from './tool-latency';
 import { LAB_CODE } from './tool-reads';
+import { measuresSection, MeasuresPart, worklistSection } from './population-report';
+import { WorklistResult } from './worklist-paging';
 
 /** docs/benchmarks.md, rendered from one run. Everything a reader needs to redo or doubt it. */
 
@@ -26,6 +28,8 @@ export interface BenchRun {
   agent?: AgentTurnResult | { skipped: string };
   approvals?: ApprovalPathResult | { skipped: string };
   import?: ImportResult;
+  measures?: MeasuresPart;
+  worklist?: WorklistResult | { skipped: string };
   command: string;
 }
 
@@ -57,6 +61,8 @@ export function renderReport(run: BenchRun): string {
   ];
   if (run.tools) lines.push(...toolSections(run.tools, o));
   if (run.tools) lines.push(...limitsSection(run.tools, o));
+  lines.push(...measuresSection(run.measures, run.tools, o.concurrency));
+  lines.push(...worklistSection(run.worklist, run.tools));
   if (run.explain) lines.push(...explainSection(run.explain));
   lines.push(...otherSections(run));
   lines.push(...methodSection(o));
@@ -293,7 +299,7 @@ function methodSection(o: BenchOptions): string[] {
     '## What is compared',
     '',
     '- **Vigil**: the built service (`dist-bench/src/main.js`, the same code as `dist/src/main.js`) as its own process on the bench database and Redis, ' +
-      '`LOG_LEVEL=warn`, development tokens (HS256, verified on every request), the queue worker in-process. Per request: JWT check, the staff lookup, the care-team ' +
+      '`LOG_LEVEL=warn`, development tokens (HS256, verified on every request), the approval queue worker in-process (the measure recompute worker not: it is measured on its own). Per request: JWT check, the staff lookup, the care-team ' +
       'access probe, validation of the query, the tool\'s statements, per-role projection, and one audit event (an INSERT into `audit_events`, committed ' +
       'before the answer leaves; the sealer in the same process chains it afterwards).',
     '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters and the same ' +
@@ -315,14 +321,14 @@ function methodSection(o: BenchOptions): string[] {
     '## How to run',
     '',
     '```sh',
-    'npm run bench                                        # 100,000 patients, 10 s per cell: ~10 min, plus ~4 min to generate the first time',
+    'npm run bench                                        # 100,000 patients, 10 s per cell: ~25 min, plus ~5 min to generate the first time',
     'BENCH_PATIENTS=2000 BENCH_DURATION=2 npm run bench   # quick mode, about 3 min',
     '```',
     '',
     'It needs the local Postgres and Redis (`BENCH_DATABASE_ADMIN_URL` or `TEST_DATABASE_ADMIN_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`; ' +
       '`BENCH_REDIS_URL` or `TEST_REDIS_URL`). Settings: `BENCH_PATIENTS` (100000), `BENCH_SEED` (6), `BENCH_DURATION` s per cell (10), `BENCH_WARMUP` s (2), ' +
       '`BENCH_CONCURRENCY` (1,16), `BENCH_POOL_SIZE` (10), `BENCH_PROPOSALS_PER_SECOND` (5), `BENCH_APPROVAL_SECONDS` (30), `BENCH_AGENT_TURNS` (100), ' +
-      '`BENCH_SKIP` (any of tools, explain, import, agent, approvals), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`. ' +
+      '`BENCH_SKIP` (any of measures, tools, worklist, explain, import, agent, approvals), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`. ' +
       `The cohort lives in the database \`${o.database}\` (\`BENCH_DATABASE\`), kept between runs and reused when it was generated with the same patients and seed ` +
       `(recorded as a comment on the database); drop it with \`psql -c 'DROP DATABASE ${o.database}'\`. Servers are child processes, stopped on exit and on Ctrl-C.`,
     '',

@@ -118,7 +118,7 @@ function residentBytes(pid: number): number {
 }
 
 /** utime + stime from /proc/<pid>/stat, in clock ticks (100 per second on Linux). */
-function cpuMilliseconds(pid: number): number {
+export function cpuMilliseconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -536,7 +536,7 @@ FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id WHERE c.run_id 
 -- name: rangeChunkPatients
 SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
     AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $6::bigint)) AS current
-FROM patients p WHERE ($1::uuid IS NULL OR p.id > $1) AND ($2::uuid IS NULL OR p.id <= $2) ORDER BY p.id;
+FROM patients p WHERE p.id > coalesce($1::uuid, '00000000-0000-0000-0000-000000000000') AND p.id <= coalesce($2::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff') ORDER BY p.id;
 
 -- name: listedChunkPatients
 SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
@@ -619,7 +619,7 @@ ORDER BY r.patient_id, r.measure_id LIMIT $9;
 
 -- name: latestCompletePeriod
 SELECT to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "finishedAt"
-FROM measure_runs WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1;
+FROM measure_runs WHERE patient_ids IS NULL AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1;
 
 -- name: populationResultsVersion
 SELECT count(*)::int AS "rowCount", coalesce(max(run_id), 0)::text AS "maxRunId",
@@ -720,6 +720,32 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t
   AND ($9::uuid IS NULL OR (coalesce(x.last_on, DATE '0001-01-01'), p.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
 ORDER BY coalesce(x.last_on, DATE '0001-01-01') DESC, p.id DESC
+LIMIT $10;
+
+-- name: worklistByLastResultOfMeasureAsc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT $10;
+
+-- name: worklistByLastResultOfMeasureDesc
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT $10;
 
 -- name: worklistResults

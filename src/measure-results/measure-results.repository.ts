@@ -111,7 +111,7 @@ export class MeasureResultsRepository {
     const after = query.cursor === undefined ? null : decodeWorklistCursor(query.cursor, query.sort, query.order);
     const filters = [query.period.start, query.period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
     return this.readAll(async (run) => {
-      const rows = await run<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order)], [
+      const rows = await run<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined)], [
         [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
       ]);
       const patients = rows.slice(0, query.limit);
@@ -122,7 +122,7 @@ export class MeasureResultsRepository {
     });
   }
 
-  /** The newest period every patient has results for (its rollover run finished), and when; null before the first. */
+  /** The newest period every patient has results for (a whole-cohort run finished), and when; null before the first. */
   async latestCompletePeriod(): Promise<{ period: Period; finishedAt: string } | null> {
     const [row] = await this.read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
     return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;

@@ -19,6 +19,9 @@ const CURRENT_ROWS = (patient: string, start: string, end: string, force: string
   `(SELECT count(*)::int FROM measure_results s WHERE s.patient_id = ${patient}.id AND s.period_start = ${start} AND s.period_end = ${end}
     AND s.data_version = ${patient}.data_version AND (NOT ${force} OR s.run_id = ${run}::bigint))`;
 
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const MAX_UUID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+
 export const MEASURE_STATEMENTS = {
   /** A run of named patients ($5, sorted) or of the whole cohort ($5 NULL). */
   insertRun: `INSERT INTO measure_runs (reason, period_start, period_end, force, patient_ids, chunk_size)
@@ -48,9 +51,13 @@ SELECT $1, x.n - 1, x.after_id, x.through_id FROM unnest($2::uuid[], $3::uuid[])
   r.patient_ids IS NOT NULL AS listed, r.force, ${DAY('r.period_start', 'periodStart')}, ${DAY('r.period_end', 'periodEnd')}
 FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id WHERE c.run_id = $1 AND c.chunk_no = $2`,
 
-  /** The patients of an id-range chunk ($1, $2], with how many of their rows for period $3..$4 are current ($5 force, $6 run). */
+  /**
+   * The patients of an id-range chunk ($1, $2], with how many of their rows for period $3..$4 are current ($5 force, $6 run).
+   * Open ends are the lowest and highest uuid, not `$1 IS NULL OR …`: a range the planner can
+   * take to the primary key (the OR form scanned every patient once per chunk).
+   */
   rangeChunkPatients: `SELECT p.id::text AS id, ${CURRENT_ROWS('p', '$3', '$4', '$5', '$6')} AS current
-FROM patients p WHERE ($1::uuid IS NULL OR p.id > $1) AND ($2::uuid IS NULL OR p.id <= $2) ORDER BY p.id`,
+FROM patients p WHERE p.id > coalesce($1::uuid, '${NIL_UUID}') AND p.id <= coalesce($2::uuid, '${MAX_UUID}') ORDER BY p.id`,
 
   /** The same for chunk $1 of listed run $2: its slice of the run's sorted patient ids. */
   listedChunkPatients: `SELECT p.id::text AS id, ${CURRENT_ROWS('p', '$3', '$4', '$5', '$2')} AS current
@@ -122,9 +129,12 @@ WHERE t.care_team_id = $1 AND r.period_start = $2 AND r.period_end = $3
   AND ($7::uuid IS NULL OR (r.patient_id, r.measure_id) > ($7::uuid, $8::text))
 ORDER BY r.patient_id, r.measure_id LIMIT $9`,
 
-  /** Readers: the newest period whose rollover run finished (every patient has results for it). */
+  /**
+   * Readers: the newest period a whole-cohort run finished (the rollover, or an on-demand or import
+   * run of every patient): every patient then had results for it, current when the run reached them.
+   */
   latestCompletePeriod: `SELECT ${DAY('period_start', 'periodStart')}, ${DAY('period_end', 'periodEnd')}, ${ISO('finished_at', 'finishedAt')}
-FROM measure_runs WHERE reason = 'period' AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1`,
+FROM measure_runs WHERE patient_ids IS NULL AND finished_at IS NOT NULL ORDER BY period_end DESC, period_start DESC LIMIT 1`,
 
   /**
    * Population counts: which stored results period $1..$2 has (how many rows, the newest run and

@@ -2,10 +2,10 @@ import { ConfigError } from '../config/load-config';
 import { measureSettingsFromEnv } from './measure-settings';
 
 describe(measureSettingsFromEnv.name, () => {
-  it('defaults to workers in the API, one chunk at a time, 250 patients a chunk, and the approval queue’s prefix and timings', () => {
+  it('defaults to workers in the API, two chunks at a time, 250 patients a chunk, and the approval queue’s prefix and timings', () => {
     expect(measureSettingsFromEnv({})).toEqual({
       workersInApi: true,
-      concurrency: 1,
+      concurrency: 2,
       chunkSize: 250,
       relayIntervalMs: 1000,
       sweepIntervalMs: 60_000,
@@ -20,14 +20,14 @@ describe(measureSettingsFromEnv.name, () => {
   it('reads every variable', () => {
     const sut = measureSettingsFromEnv({
       MEASURES_WORKERS_IN_API: 'false',
-      MEASURES_CONCURRENCY: '2',
+      MEASURES_CONCURRENCY: '3',
       MEASURES_CHUNK_SIZE: '500',
       MEASURES_RELAY_INTERVAL_MS: '200',
       MEASURES_SWEEP_INTERVAL_MS: '5000',
       MEASURES_RESUME_AFTER_MS: '60000',
       QUEUE_PREFIX: 'staging',
     });
-    expect(sut).toMatchObject({ workersInApi: false, concurrency: 2, chunkSize: 500, relayIntervalMs: 200, sweepIntervalMs: 5000, resumeAfterMs: 60_000, prefix: 'staging' });
+    expect(sut).toMatchObject({ workersInApi: false, concurrency: 3, chunkSize: 500, relayIntervalMs: 200, sweepIntervalMs: 5000, resumeAfterMs: 60_000, prefix: 'staging' });
   });
 
   it('names every bad variable, its own and the shared queue ones, never a value', () => {

@@ -10,7 +10,11 @@ import { QueueSettings, queueSettingsFromEnv } from '../approvals/queue/queue.se
 export interface MeasureSettings extends Pick<QueueSettings, 'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'shutdownGraceMs'> {
   /** MEASURES_WORKERS_IN_API: run the recompute worker and sweep inside the API process too. */
   workersInApi: boolean;
-  /** MEASURES_CONCURRENCY: chunks one process evaluates at once (evaluation is CPU-bound: scale with processes). */
+  /**
+   * MEASURES_CONCURRENCY: chunks one process works on at once. Two by default: while one chunk's
+   * charts are read and its results written (Postgres's work), the other is evaluated (this
+   * process's); evaluation itself is CPU-bound, so beyond that, scale with processes.
+   */
   concurrency: number;
   /** MEASURES_CHUNK_SIZE: patients per job. */
   chunkSize: number;
@@ -27,7 +31,7 @@ export const MEASURE_SETTINGS = Symbol('MEASURE_SETTINGS');
 export const RUN_MEASURE_WORKERS = Symbol('RUN_MEASURE_WORKERS');
 
 const INTEGERS: Record<string, { key: keyof MeasureSettings; min: number; max: number; fallback: number }> = {
-  MEASURES_CONCURRENCY: { key: 'concurrency', min: 1, max: 32, fallback: 1 },
+  MEASURES_CONCURRENCY: { key: 'concurrency', min: 1, max: 32, fallback: 2 },
   MEASURES_CHUNK_SIZE: { key: 'chunkSize', min: 1, max: 10_000, fallback: 250 },
   MEASURES_RELAY_INTERVAL_MS: { key: 'relayIntervalMs', min: 50, max: 60_000, fallback: 1000 },
   MEASURES_SWEEP_INTERVAL_MS: { key: 'sweepIntervalMs', min: 100, max: 3_600_000, fallback: 60_000 },

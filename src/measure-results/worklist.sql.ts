@@ -56,6 +56,25 @@ ORDER BY ${keys.map(([key]) => `${key} ${direction}`).join(', ')}, p.id ${direct
 LIMIT $10`;
 }
 
+/**
+ * `lastResult` of one measure: each patient has one matching result, so its day is that row's, and
+ * the page is a walk of `IDX_measure_results_last_evidence` (period, measure, day, patient) that
+ * stops at its limit, the team and the other filters checked on the way. The same keys, order and
+ * cursor as the general form, which must aggregate every team patient's matching results first.
+ */
+function lastResultOfMeasureStatement(order: WorklistOrder): string {
+  const direction = order === 'asc' ? 'ASC' : 'DESC';
+  const day = `coalesce(m.last_evidence_on, DATE '0001-01-01')`;
+  return `SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND ${onCareTeams('p.id', '$1')}
+  AND ($9::uuid IS NULL OR (${day}, m.patient_id) ${order === 'asc' ? '>' : '<'} ($7::date, $9::uuid))${ONE_KEY}
+ORDER BY ${day} ${direction}, m.patient_id ${direction}
+LIMIT $10`;
+}
+
 export const WORKLIST_STATEMENTS = {
   worklistByNameAsc: pageStatement('name', 'asc'),
   worklistByNameDesc: pageStatement('name', 'desc'),
@@ -63,6 +82,8 @@ export const WORKLIST_STATEMENTS = {
   worklistByAgeDesc: pageStatement('age', 'desc'),
   worklistByLastResultAsc: pageStatement('lastResult', 'asc'),
   worklistByLastResultDesc: pageStatement('lastResult', 'desc'),
+  worklistByLastResultOfMeasureAsc: lastResultOfMeasureStatement('asc'),
+  worklistByLastResultOfMeasureDesc: lastResultOfMeasureStatement('desc'),
 
   /** The matching results of the page's patients ($1), with when each was computed and whether the data moved on since. */
   worklistResults: `SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status, r.reason_code AS "reasonCode", r.reason,
@@ -75,7 +96,8 @@ ORDER BY r.patient_id, r.measure_id`,
 
 export type WorklistStatementName = keyof typeof WORKLIST_STATEMENTS;
 
-export function worklistStatementName(sort: WorklistSort, order: WorklistOrder): WorklistStatementName {
-  const name = { name: 'Name', age: 'Age', lastResult: 'LastResult' }[sort];
+/** `oneMeasure`: the page is filtered to one measure (then `lastResult` walks an index). */
+export function worklistStatementName(sort: WorklistSort, order: WorklistOrder, oneMeasure = false): WorklistStatementName {
+  const name = { name: 'Name', age: 'Age', lastResult: oneMeasure ? 'LastResultOfMeasure' : 'LastResult' }[sort];
   return `worklistBy${name}${order === 'asc' ? 'Asc' : 'Desc'}` as WorklistStatementName;
 }

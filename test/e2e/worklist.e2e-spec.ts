@@ -83,10 +83,12 @@ describe('care-team worklists', () => {
   });
 
   it.each([
-    ['name', 'asc'], ['name', 'desc'], ['age', 'asc'], ['age', 'desc'], ['lastResult', 'asc'], ['lastResult', 'desc'],
-  ] as const)('pages in %s %s order without gaps or repeats', async (sort, order) => {
+    ['name', 'asc', ''], ['name', 'desc', ''], ['age', 'asc', ''], ['age', 'desc', ''], ['lastResult', 'asc', ''], ['lastResult', 'desc', ''],
+    // One measure: the index walk (every patient has a result for every measure, so the list is the whole team).
+    ['lastResult', 'asc', '&measure=CMS165'], ['lastResult', 'desc', '&measure=CMS122'],
+  ] as const)('pages in %s %s order%s without gaps or repeats', async (sort, order, filter) => {
     const { username } = readerOf(TEAMS[0], StaffRole.Clinician);
-    const { items } = await wholeList(username, TEAMS[0], `&sort=${sort}&order=${order}`);
+    const { items } = await wholeList(username, TEAMS[0], `&sort=${sort}&order=${order}${filter}`);
     const keyOf = (item: Item): string =>
       sort === 'name' ? `${item.patient.familyName}\u0000${item.patient.givenName}`
         : sort === 'age' ? String(item.patient.birthDate)

@@ -1,0 +1,76 @@
+import { Cell } from './load';
+import { RecomputeMeasurement } from './recompute-workers';
+import { ToolLatencyResult } from './tool-latency';
+import { WorklistResult } from './worklist-paging';
+
+/** docs/benchmarks.md's issue-14 sections: recompute against the live tool, and worklist pages against a labs call. */
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '–');
+const yes = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+export const POPULATION_TARGETS = { recomputeOverLive: 10, worklistOverLabs: 2 };
+
+export type MeasuresPart = { recompute: RecomputeMeasurement[]; chunkSize: number; patients: number } | { skipped: string };
+
+function vigilCell(tools: ToolLatencyResult | undefined, tool: string, concurrency: number): Cell | undefined {
+  return tools?.tools.find((measured) => measured.tool === tool)?.cells.vigil.find((cell) => cell.concurrency === concurrency);
+}
+
+export function measuresSection(measures: MeasuresPart | undefined, tools: ToolLatencyResult | undefined, concurrency: number[]): string[] {
+  const lines = ['## Measure results: recompute against the live tool (issue 14)', ''];
+  if (!measures) return [...lines, 'Skipped (BENCH_SKIP).', ''];
+  if ('skipped' in measures) return [...lines, `Skipped: ${measures.skipped}.`, ''];
+  const live = concurrency.map((c) => ({ c, cell: vigilCell(tools, 'care_gap_lookup', c) })).filter((entry): entry is { c: number; cell: Cell } => !!entry.cell);
+  const best = live.reduce<{ c: number; cell: Cell } | undefined>((top, entry) => (!top || entry.cell.rps > top.cell.rps ? entry : top), undefined);
+  lines.push(
+    `A forced recompute of every patient's stored results (six measures, the current period) by 1 and then 2 worker processes (\`dist-bench/src/worker.js\`, ` +
+      `as \`npm run worker\`; chunks of ${measures.chunkSize}, the default concurrency), timed from the run's request to its last chunk's commit; no API process ` +
+      'runs meanwhile. The live figure is Vigil\'s own `care_gap_lookup` over HTTP from this run\'s tool cells (the sampled patients, all six measures each): ' +
+      'calling it for every patient would take the cohort divided by that rate. Worker CPU: both processes\' CPU time per patient (Postgres\'s not included).',
+    '',
+    '| Path | Patients | Seconds | Patients/s | Worker CPU ms/patient | × live (best concurrency) | target ≥ 10× |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  );
+  for (const entry of live) {
+    const seconds = measures.patients / entry.cell.rps;
+    lines.push(`| live \`care_gap_lookup\` over HTTP, c=${entry.c} (extrapolated) | ${measures.patients} | ${seconds.toFixed(0)} | ${entry.cell.rps.toFixed(0)} | – | ${(entry.cell.rps / (best?.cell.rps ?? NaN)).toFixed(2)} | |`);
+  }
+  for (const run of measures.recompute) {
+    const rate = run.computed / run.seconds;
+    const over = best ? rate / best.cell.rps : NaN;
+    lines.push(
+      `| stored results, forced recompute, ${run.workers} worker process${run.workers > 1 ? 'es' : ''} | ${run.computed} | ${run.seconds.toFixed(1)} | ${rate.toFixed(0)} | ` +
+        `${ms(run.workerCpuMsPerPatient)} | ${Number.isFinite(over) ? over.toFixed(1) : '– (tools skipped)'} | ${Number.isFinite(over) ? yes(over >= POPULATION_TARGETS.recomputeOverLive) : '–'} |`,
+    );
+  }
+  const [one, two] = measures.recompute;
+  if (one && two) lines.push('', `A second worker: ${((two.computed / two.seconds) / (one.computed / one.seconds)).toFixed(2)}× the rate of one (two cores, shared with Postgres).`);
+  lines.push('');
+  return lines;
+}
+
+export function worklistSection(worklist: WorklistResult | { skipped: string } | undefined, tools: ToolLatencyResult | undefined): string[] {
+  const lines = ['## Worklist pages against one `patient_labs` call (issue 14)', ''];
+  if (!worklist) return [...lines, 'Skipped (BENCH_SKIP).', ''];
+  if ('skipped' in worklist) return [...lines, `Skipped: ${worklist.skipped}.`, ''];
+  const labs = vigilCell(tools, 'patient_labs', 1);
+  lines.push(
+    `\`GET /care-teams/{code}/worklist\`, 25 patients a page, for every team with a clinician (${worklist.teams.map((team) => `${team.code}: ${team.patients.toLocaleString('en-US')} patients`).join(', ')}), ` +
+      'as that clinician; the load cycles through each team\'s first pages and pages deep in the list (cursors collected by walking it first). ' +
+      `Against Vigil's \`patient_labs\` p50 at c=1 in this run: ${labs ? `${ms(labs.p50)} ms` : 'not measured (tools skipped)'}. Target: a page's p50 at c=1 ≤ 2× that.`,
+    '',
+    '| Page | Pages cycled | c | p50 ms | p99 ms | req/s | CPU ms/req | p50 ÷ labs p50 (c=1) | target |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  );
+  for (const { shape, pages, cells } of worklist.shapes) {
+    for (const cell of cells) {
+      const over = cell.concurrency === 1 && labs ? cell.p50 / labs.p50 : NaN;
+      lines.push(
+        `| ${shape.label} (\`${shape.query}\`) | ${pages} | ${cell.concurrency} | ${ms(cell.p50)} | ${ms(cell.p99)} | ${cell.rps.toFixed(0)} | ${ms(cell.cpuMsPerRequest ?? NaN)} | ` +
+          `${Number.isFinite(over) ? `${over.toFixed(2)}×` : '–'} | ${Number.isFinite(over) ? yes(over <= POPULATION_TARGETS.worklistOverLabs) : ''} |`,
+      );
+    }
+  }
+  lines.push('');
+  return lines;
+}

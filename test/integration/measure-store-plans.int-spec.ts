@@ -1,0 +1,92 @@
+import { generateCommand } from '../../src/cli/generate.command';
+import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
+import { storePeriod } from '../../src/measure-results/store-period';
+import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
+import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { useSeededDatabase } from '../setup/database';
+
+/**
+ * Statements of the measure-results store that must stay index walks at 100,000 patients, checked
+ * on a generated cohort by their plans. The recompute's "which patients of this chunk are due" statement must stay an index walk: of the
+ * chunk's id range of patients, and of each patient's stored rows of the period by the primary
+ * key. A first run meets `measure_results` filling up with no statistics yet (autovacuum has not
+ * analysed it); the planner then once preferred the worklist index (period first) and scanned a
+ * whole period's entries per patient, ~350 ms a chunk of 250 on 10,000 patients. Checked in both
+ * plan forms a driver can get: custom (parameters known) and generic (named prepared statements).
+ */
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+describe('measure-results store statement plans (real Postgres, no statistics on measure_results)', () => {
+  const db = useSeededDatabase();
+  const period = storePeriod();
+  let bounds: [string, string];
+
+  beforeAll(async () => {
+    const { dataSource } = db();
+    // Never analysed during the test: the state of a table a first run is filling.
+    await dataSource.query(`ALTER TABLE measure_results SET (autovacuum_enabled = false)`);
+    const code = await generateCommand.run(dataSource, ['--patients', '3000', '--seed', '14'], () => undefined);
+    expect(code).toBe(0);
+    await dataSource.query(`ANALYZE patients`);
+    await dataSource.query(
+      `INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations, evidence, to_close, data_quality, data_version, run_id, computed_at)
+       SELECT p.id, m, $1, $2, 'open-gap', 'x', 'x', '[]', '[]', 'x', '[]', p.data_version, 1, now() FROM patients p CROSS JOIN unnest($3::text[]) AS m`,
+      [period.start, period.end, [...MEASURE_IDS]],
+    );
+    const [{ stats }] = await dataSource.query<{ stats: number }[]>(`SELECT count(*)::int AS stats FROM pg_stats WHERE tablename = 'measure_results'`);
+    expect(stats).toBe(0);
+    const ids = (await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id`)).map((row) => row.id);
+    bounds = [ids[1000], ids[1250]];
+  }, 120_000);
+
+  /** The plan of `statement` with `args` (values we produced ourselves, written as literals: EXECUTE takes no bind parameters). */
+  const planOf = (statement: string, types: string, args: unknown[], mode: 'force_custom_plan' | 'force_generic_plan'): Promise<PlanNode> =>
+    db().dataSource.transaction(async (manager) => {
+      const literals = args.map((value) => (value === null ? 'NULL' : Array.isArray(value) ? `'{${value.join(',')}}'` : `'${String(value)}'`)).join(', ');
+      await manager.query(`SET LOCAL plan_cache_mode = ${mode}`);
+      await manager.query(`PREPARE store_plan (${types}) AS ${statement}`);
+      const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE store_plan (${literals})`);
+      await manager.query(`DEALLOCATE store_plan`);
+      return row['QUERY PLAN'][0].Plan;
+    });
+
+  it('a one-measure worklist by the last result walks its index to the page limit, with no sort of the team', async () => {
+    const { dataSource } = db();
+    const [{ team }] = await dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+    for (const name of ['worklistByLastResultOfMeasureAsc', 'worklistByLastResultOfMeasureDesc'] as const) {
+      const plan = await planOf(WORKLIST_STATEMENTS[name], 'uuid[], date, date, text, text, text, date, text, uuid, int', [[team], period.start, period.end, 'CMS165', 'open-gap', null, null, null, null, 26], 'force_custom_plan');
+      const nodes = flatten(plan);
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      expect(nodes.filter((node) => node['Relation Name'] === 'measure_results').map((node) => node['Index Name'])).toEqual(['IDX_measure_results_last_evidence']);
+    }
+  });
+
+  for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+    it(`rangeChunkPatients (${mode}): patients by an id range, stored rows by the primary key`, async () => {
+      const { dataSource } = db();
+      // Values we read ourselves (uuids and days), written as literals: EXECUTE takes no bind parameters.
+      const args = [...bounds, period.start, period.end].map((value) => `'${value}'`).join(', ');
+      const plan = await dataSource.transaction(async (manager) => {
+        await manager.query(`SET LOCAL plan_cache_mode = ${mode}`);
+        await manager.query(`PREPARE chunk_plan (uuid, uuid, date, date, boolean, bigint) AS ${MEASURE_STATEMENTS.rangeChunkPatients}`);
+        const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE chunk_plan (${args}, true, 1)`);
+        await manager.query(`DEALLOCATE chunk_plan`);
+        return row['QUERY PLAN'][0].Plan;
+      });
+      const nodes = flatten(plan);
+      const scans = nodes.filter((node) => node['Relation Name']).map((node) => `${node['Node Type']} ${node['Relation Name']}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}`);
+      expect(scans.filter((scan) => scan.startsWith('Seq Scan'))).toEqual([]);
+      const results = nodes.filter((node) => node['Relation Name'] === 'measure_results');
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.map((node) => node['Index Name'])).toEqual(results.map(() => 'PK_4a2e93d5b75456c0a8a7f2f2193'));
+    });
+  }
+});
