@@ -10,9 +10,7 @@ import { DirectoryCheckpointStore } from './audit-checkpoint';
 import { dedicatedSealerSession, sharedSealerSession } from './audit-seal.repository';
 import { AuditSealer } from './audit-sealer';
 
-/** Where the sealer connects: the app's database target (a token the composition root provides). */
-export const AUDIT_SEALER_DATABASE = Symbol('AUDIT_SEALER_DATABASE');
-
+/** Where the sealer connects: the app's database target. */
 export interface AuditSealerDatabase {
   url: string;
   /** The embedded database: the sealer shares the app's single connection and leads trivially. */
@@ -73,7 +71,6 @@ export class AuditSealerModule {
     return {
       module: AuditSealerModule,
       providers: [
-        { provide: AUDIT_SEALER_DATABASE, useValue: database },
         {
           provide: AuditSealer,
           inject: [APP_CONFIG, getDataSourceToken()],

@@ -26,6 +26,8 @@ export interface AuditSealLag {
   oldestUnsealedAgeMs: number;
   /** Insert to seal (seal commit − occurred_at) over the last `LAG_WINDOW` events this process sealed. */
   insertToSeal: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
+  /** The last batch this process sealed: how many events, and the longest insert to seal among them. */
+  lastBatch: { count: number; maxInsertToSealMs: number; sealedAt: string } | null;
   /** The last checkpoint this process knows of (written or found at start). */
   lastCheckpointSeq: number;
   lastPassAt: string | null;
@@ -71,7 +73,12 @@ export class AuditSealer {
   private readonly lags: number[] = [];
   /** The last link this process committed. */
   private lastLink: Pick<SealHead, 'seq' | 'eventId' | 'hash'> | undefined;
-  private state = { sealedSeq: null as number | null, oldestUnsealedAgeMs: 0, lastPassAt: null as string | null };
+  private state = {
+    sealedSeq: null as number | null,
+    oldestUnsealedAgeMs: 0,
+    lastPassAt: null as string | null,
+    lastBatch: null as AuditSealLag['lastBatch'],
+  };
 
   constructor(
     private readonly connect: () => Promise<SealerSession>,
@@ -151,6 +158,8 @@ export class AuditSealer {
     const committedAt = Date.now();
     for (const link of sealed) this.remember(committedAt - link.occurredAtMs);
     if (sealed.length > 0) {
+      const maxInsertToSealMs = Math.max(...sealed.map((link) => committedAt - link.occurredAtMs));
+      this.state.lastBatch = { count: sealed.length, maxInsertToSealMs: Math.max(0, maxInsertToSealMs), sealedAt: new Date(committedAt).toISOString() };
       const { seq, eventId, hash } = sealed[sealed.length - 1].seal;
       this.lastLink = { seq, eventId, hash };
       this.state.sealedSeq = Number(seq);

@@ -80,7 +80,7 @@ describe('audit sealer', () => {
     expect(await sut.pass()).toBe(25);
     expect(await sut.pass()).toBe(0);
     await expectWholeChain(database().dataSource);
-    expect(sut.lag()).toMatchObject({ leader: true, sealedSeq: 25, oldestUnsealedAgeMs: 0, insertToSeal: { count: 25 }, lastCheckpointSeq: 25 });
+    expect(sut.lag()).toMatchObject({ leader: true, sealedSeq: 25, oldestUnsealedAgeMs: 0, insertToSeal: { count: 25 }, lastBatch: { count: 5 }, lastCheckpointSeq: 25 });
   });
 
   it('never seals an event before one that an older transaction, still open, may yet commit (chain order is (xact_id, id))', async () => {
