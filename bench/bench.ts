@@ -70,6 +70,9 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       AUTH_DEV_MODE: 'true',
       AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+      // The sealer runs in the service, as in production; its checkpoints stay with this run.
+      AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'),
+      AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
       QUEUE_PREFIX: `vigil-bench-${process.pid}`,
       AGENT_MODEL_BASE_URL: model.baseUrl,
       AGENT_MODEL_NAME: 'scripted',
@@ -191,6 +194,8 @@ async function recomputeCohort(url: string, patients: number, options: BenchOpti
       QUEUE_PREFIX: `vigil-bench-m-${process.pid}`,
       AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
       PSEUDONYM_KEY_FILE: join(keyDir, 'pseudonym-key'),
+      AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'),
+      AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
       MEASURES_CHUNK_SIZE: String(options.measuresChunkSize),
     };
     const recompute = [];

@@ -63,6 +63,8 @@ export async function withBenchApp<T>(label: string, env: Record<string, string>
     const postgres = await migrateAndSeed(url);
     const config = loadConfig({
       NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+      // The throwaway database's audit checkpoints and their key live and go with it.
+      AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
       // Thousands of requests from one user and address: the benchmark measures the service, not its request limits.
       RATE_LIMIT_USER_REQUESTS: '1000000', RATE_LIMIT_ADDRESS_REQUESTS: '1000000', RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
       AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     await dataSource.initialize();
     try {
       const [{ n: patients }] = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM patients`);
-      const env = { NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, QUEUE_PREFIX: prefix, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key') };
+      const env = { NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, QUEUE_PREFIX: prefix, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'), AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key') };
       const live = await measureLive(dataSource, env, options);
       const store: Record<number, RecomputeMeasurement> = {};
       for (const workers of [1, 2]) store[workers] = await measureRecompute(dataSource, env, workers, options.chunkSize, log);

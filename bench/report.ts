@@ -176,9 +176,9 @@ function limitsSection(result: ToolLatencyResult, o: BenchOptions): string[] {
       'Postgres, plus its share of an audit transaction. The floors make exactly those reads; PostGraphile makes one transaction of about four ' +
       'round trips (begin, set_config, one statement, commit) for the same data.',
     `- **The audit trail.** Adding Vigil's own audit write (\`AuditService.record\`, the code in the tree at the time of the run) to the pg floor keeps ` +
-      `${(auditShare * 100).toFixed(0)} % of the floor's throughput; Vigil reaches ${(vigilVsAudit * 100).toFixed(0)} % of that. The chain admits one writer ` +
-      'at a time (a transaction-scoped advisory lock held through the commit, a WAL flush with `synchronous_commit` on), so audit transactions are ' +
-      'serialised whatever the pool size; how many events share one transaction decides how far reads can scale.',
+      `${(auditShare * 100).toFixed(0)} % of the floor's throughput; Vigil reaches ${(vigilVsAudit * 100).toFixed(0)} % of that. The write is a plain INSERT ` +
+      'and a WAL flush with `synchronous_commit` on, with no chain lock (since issue 15 the sealer chains events after they commit, off the request path: ' +
+      '`npm run bench:seal` measures its lag), so audit transactions run side by side; events recorded at the same moment share one commit.',
     `- **At concurrency 1** Vigil's p50 is ${ms(serial)} ms above the node:http floor's: the serial cost of one request (audit commit included). ` +
       `Per tool, Vigil's p50 at concurrency 1: ${result.tools.map(({ tool, cells }) => `${tool} ${ms(first(cells, 'vigil').p50)} ms`).join(', ')}.`,
     `- **The latency targets at concurrency ${top}.** In a closed loop, p50 is about concurrency ÷ throughput (Little's law): ${top} connections at ` +
@@ -300,15 +300,15 @@ function methodSection(o: BenchOptions): string[] {
     '',
     '- **Vigil**: the built service (`dist-bench/src/main.js`, the same code as `dist/src/main.js`) as its own process on the bench database and Redis, ' +
       '`LOG_LEVEL=warn`, development tokens (HS256, verified on every request), the approval queue worker in-process (the measure recompute worker not: it is measured on its own). Per request: JWT check, the staff lookup, the care-team ' +
-      'access probe, validation of the query, the tool\'s statements, per-role projection, and one audit event (an INSERT into the hash-chained `audit_events`, ' +
-      'serialized by a transaction-scoped advisory lock) before the answer leaves.',
+      'access probe, validation of the query, the tool\'s statements, per-role projection, and one audit event (an INSERT into `audit_events`, committed ' +
+      'before the answer leaves; the sealer in the same process chains it afterwards).',
     '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters and the same ' +
       'transactions (`READ_SESSION_BEGIN` — READ COMMITTED, READ ONLY, `SET LOCAL ROLE vigil_reader` — then the statements and `COMMIT`; one for the ' +
       'staff lookup, one for the access probe with the tool\'s statements and the patient header, as `PhiReadService.readTool` does). No token, validation, ' +
       'projection, clinical evaluation (care gaps, missing data and the readmission model are computed by Vigil only) or audit write.',
     '- **Floor: node:http + pg** (`bench/floor-server.ts`): the pg-only floor behind a bare `node:http` server, rows as JSON, the user in a plain header.',
-    '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: advisory lock, ' +
-      'latest hash, INSERT … RETURNING, a synchronous commit; events recorded at the same moment may share a transaction), on one pool as Vigil has. ' +
+    '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: ' +
+      'one INSERT of the event\'s content, no lock, a synchronous commit; events recorded at the same moment may share a transaction), on one pool as Vigil has. ' +
       'Not a target of the issue: it shows how much of Vigil\'s cost is the audit trail.',
     `- **PostGraphile 4.14** (\`bench/postgraphile-server.ts\`): \`postgraphile(pool, 'public', …)\` on \`node:http\`, GraphiQL, watch and query log off, a pool of ${o.poolSize}, ` +
       'each request in a transaction as `vigil_reader` and read-only (`pgSettings`). One GraphQL query per tool of the same shape: the patient with ' +

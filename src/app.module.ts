@@ -5,7 +5,7 @@ import { AgentModule } from './agent/agent.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { QueueModule, QueueModuleOptions } from './approvals/queue/queue.module';
-import { AuditModule } from './audit';
+import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
 import { httpLoggingOptions } from './common/logging/logger';
@@ -46,6 +46,7 @@ export class AppModule {
         RedisModule,
         CohortModule,
         AuditModule,
+        AuditSealerModule.forRoot(database),
         AuthModule,
         RateLimitModule,
         ToolsModule,

@@ -8,7 +8,7 @@ import { Logger as PinoLogger } from 'pino';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { QueueModule } from './approvals/queue/queue.module';
 import { QueueSettings } from './approvals/queue/queue.settings';
-import { AuditModule } from './audit';
+import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { createRootLogger, httpLoggingOptions, logFatalAndExit } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
@@ -53,6 +53,7 @@ export class WorkerModule {
         DatabaseModule.forRoot(database),
         RedisModule,
         AuditModule,
+        AuditSealerModule.forRoot(database),
         // Global: the identity and care-team checks the approvals service relies on.
         AuthModule,
         ApprovalsModule,

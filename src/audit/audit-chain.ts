@@ -1,61 +1,153 @@
 import { SqlSession } from '../schema/sql-session';
-import { auditEventsPage } from './audit.repository';
+import { chainPage, unsealedOlderThan } from './audit.repository';
 import { auditEventHash, GENESIS_HASH } from './audit-hash';
-import { StoredAuditEvent, storedContent } from './audit.sql';
+import { ChainPageRow, storedContent } from './audit.sql';
+import { CheckpointStore, checkpointSignatureValid, SignedAuditCheckpoint } from './audit-checkpoint';
 
 /**
- * Why a link is broken. `hash_mismatch`: the event's content no longer hashes to its stored hash
- * (the row was changed). `prev_hash_mismatch`: the event does not point at the event before it
- * (an event before it was removed, inserted or reordered, or the one before was re-hashed).
+ * Why a link is broken. `hash_mismatch`: the event's content no longer hashes to its link's hash
+ * (the event, or the copy of an inline link it carries, was changed). `prev_hash_mismatch`: the link
+ * does not point at the link before it (a link before it was removed, inserted or reordered, or the
+ * one before was re-hashed). `event_missing`: the link names an event that no longer exists.
+ * `seal_missing`: a seq is missing (a link was removed from the middle).
  */
-export type AuditChainBreak = 'hash_mismatch' | 'prev_hash_mismatch';
+export type AuditChainBreak = 'hash_mismatch' | 'prev_hash_mismatch' | 'event_missing' | 'seal_missing';
 
-export type AuditChainVerification =
-  | { ok: true; count: number }
-  /** `count`: the intact events before the first broken one. */
-  | { ok: false; count: number; firstBrokenId: string; reason: AuditChainBreak };
+/**
+ * What the checkpoints say about the chain. `truncated`: a signed checkpoint names a link past the
+ * chain's end (its newest links were removed). `rewritten`: at a checkpoint's seq the chain holds
+ * another event or another hash than was signed (the chain was recomputed from some event on).
+ * `bad_signature`: a checkpoint this key did not sign (forged, altered, or another key's).
+ * `unreadable`: a file in the store that is not a checkpoint.
+ */
+export type CheckpointProblem =
+  | { kind: 'truncated'; seq: number; chainLength: number }
+  | { kind: 'rewritten'; seq: number }
+  | { kind: 'bad_signature'; name: string }
+  | { kind: 'unreadable'; name: string };
+
+export interface AuditChainVerification {
+  ok: boolean;
+  /** Links verified intact (before the first broken one, when there is one). */
+  count: number;
+  broken?: { seq: string; eventId: string; reason: AuditChainBreak };
+  /** Events older than the grace period that no link names. */
+  unsealed: { count: number; firstId: string | null };
+  /** Checkpoints whose signature and head both check out, the latest one's seq, and every problem found. */
+  checkpoints: { verified: number; latestSeq: number | null; problems: CheckpointProblem[] };
+}
+
+export interface VerifyOptions {
+  /** The exported checkpoints and the key that signed them; without them only the chain is checked. */
+  checkpoints?: { store: CheckpointStore; key: Buffer };
+  /** An unsealed event older than this fails verification. */
+  graceSeconds: number;
+  pageSize?: number;
+}
 
 export const AUDIT_VERIFY_PAGE_SIZE = 1000;
 
 /**
- * Walks the whole trail in chain (id) order, a page at a time, recomputing every hash and link,
- * and stops at the first broken link. Gaps in ids are not breaks: a rolled-back insert uses up an
- * identity value. What it cannot see is the newest events being removed from the end: compare the
- * latest hash with a copy kept elsewhere for that.
+ * Walks every link in seq order, a page at a time, recomputing each hash from its event and each
+ * link to the one before, and stops at the first broken link. Then: every event older than the
+ * grace period must be sealed, and every checkpoint must carry a valid signature and name a link
+ * the chain still has, with the same event and hash. Gaps in event ids are not breaks (a
+ * rolled-back insert uses up an id); the seq of links has none.
  */
-export async function verifyAuditChain(db: SqlSession, pageSize = AUDIT_VERIFY_PAGE_SIZE): Promise<AuditChainVerification> {
+export async function verifyAuditChain(db: SqlSession, options: VerifyOptions): Promise<AuditChainVerification> {
+  const pageSize = options.pageSize ?? AUDIT_VERIFY_PAGE_SIZE;
+  const { signed, problems } = await readCheckpoints(options.checkpoints);
   let count = 0;
-  let lastId = '0';
+  let broken: AuditChainVerification['broken'];
+  let verified = 0;
   let expectedPrevHash = GENESIS_HASH;
-  for (;;) {
-    const page: StoredAuditEvent[] = await auditEventsPage(db, lastId, pageSize);
-    for (const event of page) {
-      const reason = brokenLink(event, expectedPrevHash);
-      if (reason) return { ok: false, count, firstBrokenId: event.id, reason };
+  let lastSeq = '0';
+  walk: for (;;) {
+    const page = await chainPage(db, lastSeq, pageSize);
+    for (const link of page) {
+      const reason = brokenLink(link, BigInt(lastSeq) + 1n, expectedPrevHash);
+      if (reason) {
+        broken = { seq: link.seq, eventId: link.eventId, reason };
+        break walk;
+      }
+      const checkpoint = signed.get(Number(link.seq));
+      if (checkpoint && (checkpoint.eventId !== link.eventId || checkpoint.head !== link.sealHash)) problems.push({ kind: 'rewritten', seq: checkpoint.seq });
+      else if (checkpoint) verified += 1;
       count += 1;
-      expectedPrevHash = event.hash;
-      lastId = event.id;
+      expectedPrevHash = link.sealHash;
+      lastSeq = link.seq;
     }
-    if (page.length < pageSize) return { ok: true, count };
+    if (page.length < pageSize) break;
   }
+  // Checkpoints past a broken link cannot be checked against it; past an intact end, the tail is gone.
+  if (!broken) for (const seq of signed.keys()) if (seq > count) problems.push({ kind: 'truncated', seq, chainLength: count });
+  const unsealed = await unsealedOlderThan(db, options.graceSeconds);
+  const latestSeq = signed.size ? Math.max(...signed.keys()) : null;
+  return {
+    ok: !broken && unsealed.count === 0 && problems.length === 0,
+    count,
+    ...(broken && { broken }),
+    unsealed,
+    checkpoints: { verified, latestSeq, problems },
+  };
 }
 
-function brokenLink(event: StoredAuditEvent, expectedPrevHash: string): AuditChainBreak | undefined {
-  if (event.prevHash !== expectedPrevHash) return 'prev_hash_mismatch';
-  if (auditEventHash(storedContent(event)) !== event.hash) return 'hash_mismatch';
+function brokenLink(link: ChainPageRow, expectedSeq: bigint, expectedPrevHash: string): AuditChainBreak | undefined {
+  if (BigInt(link.seq) !== expectedSeq) return 'seal_missing';
+  if (link.eventMissing) return 'event_missing';
+  if (link.prevHash !== expectedPrevHash) return 'prev_hash_mismatch';
+  if (auditEventHash(storedContent(link, link.prevHash)) !== link.sealHash) return 'hash_mismatch';
+  // An event chained inline keeps its own copy of the link: it must still agree with the seal.
+  if (link.inlineHash !== null && (link.inlineHash !== link.sealHash || link.inlinePrevHash !== link.prevHash)) return 'hash_mismatch';
   return undefined;
 }
 
+async function readCheckpoints(source: VerifyOptions['checkpoints']): Promise<{ signed: Map<number, SignedAuditCheckpoint>; problems: CheckpointProblem[] }> {
+  const signed = new Map<number, SignedAuditCheckpoint>();
+  const problems: CheckpointProblem[] = [];
+  for (const stored of source ? await source.store.list() : []) {
+    if (!('checkpoint' in stored)) problems.push({ kind: 'unreadable', name: stored.name });
+    else if (!checkpointSignatureValid(stored.checkpoint, source!.key)) problems.push({ kind: 'bad_signature', name: stored.name });
+    else signed.set(stored.checkpoint.seq, stored.checkpoint);
+  }
+  return { signed, problems };
+}
+
 const BREAK_DESCRIPTIONS: Record<AuditChainBreak, string> = {
-  hash_mismatch: 'its content does not match its hash (the event was changed)',
-  prev_hash_mismatch: 'it does not link to the event before it (an earlier event was removed, inserted or changed)',
+  hash_mismatch: 'its event does not match its hash (the event was changed)',
+  prev_hash_mismatch: 'it does not link to the link before it (an earlier link or event was removed, inserted or changed)',
+  event_missing: 'the event it seals no longer exists (it was deleted)',
+  seal_missing: 'the link before it is missing (a link was deleted)',
 };
 
-/** One line for a person: counts and event ids only, never an event's content. */
-export function describeAuditChain(result: AuditChainVerification): string {
-  if (result.ok) return `Audit chain intact: ${result.count} event(s) verified.`;
-  return (
-    `Audit chain broken at event id ${result.firstBrokenId}: ${BREAK_DESCRIPTIONS[result.reason]}. ` +
-    `${result.count} event(s) before it verified.`
-  );
+/** Lines for a person: counts, seqs, event ids and file names only, never an event's content. */
+export function describeAuditChain(result: AuditChainVerification): string[] {
+  const lines: string[] = [];
+  if (result.broken) {
+    const { seq, eventId, reason } = result.broken;
+    lines.push(`Audit chain broken at seq ${seq} (event id ${eventId}): ${BREAK_DESCRIPTIONS[reason]}. ${result.count} link(s) before it verified.`);
+  } else {
+    lines.push(`Audit chain intact: ${result.count} link(s) verified.`);
+  }
+  for (const problem of result.checkpoints.problems) lines.push(describeProblem(problem));
+  const { verified, latestSeq } = result.checkpoints;
+  lines.push(`Checkpoints: ${verified} verified${latestSeq === null ? ' (none found)' : `, the latest at seq ${latestSeq}`}.`);
+  if (result.unsealed.count > 0) {
+    lines.push(`Unsealed: ${result.unsealed.count} event(s) older than the grace period have no link (first: event id ${result.unsealed.firstId}).`);
+  }
+  lines.push(result.ok ? 'Audit trail verified.' : 'Audit trail verification FAILED.');
+  return lines;
+}
+
+function describeProblem(problem: CheckpointProblem): string {
+  switch (problem.kind) {
+    case 'truncated':
+      return `Truncated: a signed checkpoint names seq ${problem.seq}, but the chain ends at seq ${problem.chainLength} (its newest links were removed).`;
+    case 'rewritten':
+      return `Rewritten: at seq ${problem.seq} the chain differs from the signed checkpoint (the chain was recomputed).`;
+    case 'bad_signature':
+      return `Checkpoint ${problem.name}: the signature does not verify (forged, altered, or signed with another key).`;
+    case 'unreadable':
+      return `Checkpoint ${problem.name}: not a checkpoint (unreadable).`;
+  }
 }

@@ -49,9 +49,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /**
  * Checks an input and puts it in the exact form Postgres will store, so that the hash computed
  * before the insert matches the one verification computes from the row (Postgres prints UUIDs in
- * lower case, for instance). Everything but the timestamp and the link, which the service adds.
+ * lower case, for instance). Everything but the timestamp, which the service adds, and the link,
+ * which the sealer adds after the event commits.
  */
-/** An event as it will be hashed, before the chain gives it a time and a predecessor. */
+/** An event as it will be hashed, before the service gives it a time and the sealer a predecessor. */
 export type NormalisedAuditEvent = Omit<AuditEventV1Content, 'occurredAt' | 'prevHash'> & AuditEventV2Columns;
 
 export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEvent {

@@ -6,11 +6,12 @@ import { AuditChannel, AuditOutcome } from './enum';
  *
  *   hash = sha256_hex(prevHash + "\n" + canonicalJson(content))
  *
- * where `content` is every stored column of the event except `id` (assigned by the database's
- * identity sequence, which may leave gaps) and `hash` itself, and `prevHash` is the previous
- * event's hash, or `GENESIS_HASH` for the first one. Changing, removing or reordering any event
- * breaks the link at that event or the one after it. Pure functions only: the service computes
- * the hash before inserting, and verification recomputes it from the stored row.
+ * where `content` is every content column of the event (not `id`, assigned by the database's
+ * identity sequence, which may leave gaps; not `xact_id`, the chain position; not the links) plus
+ * `prevHash`, the previous link's hash, or `GENESIS_HASH` for the first one. Changing, removing or
+ * reordering any event breaks the link at that event or the one after it. Pure functions only: the
+ * sealer computes the hash once the event has committed (`audit-sealer.ts`), and verification
+ * recomputes it from the stored row.
  */
 export const GENESIS_HASH = '0'.repeat(64);
 

@@ -1,20 +1,18 @@
 import { DataSource } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
-import { AuditEventContent } from './audit-hash';
+import { NormalisedAuditEvent } from './audit-event.input';
 import {
-  AUDIT_CHAIN_LOCK_KEY,
   BOUND_AUDIT_WRITE,
   BreakGlassUse,
+  ChainPageRow,
   INSERT_AUDIT_EVENT,
   insertParameters,
-  LOCK_AUDIT_CHAIN,
-  SELECT_AUDIT_EVENTS_PAGE,
   SELECT_BREAK_GLASS_PAGE,
-  SELECT_LATEST_AUDIT_HASH,
-  StoredAuditEvent,
+  SELECT_CHAIN_PAGE,
+  SELECT_UNSEALED_OLDER_THAN,
 } from './audit.sql';
 
-/** The audit trail's SQL (`audit.sql.ts`), run here and nowhere else in the module. */
+/** The audit trail's request-path SQL (`audit.sql.ts`); the sealer's is in `audit-seal.repository.ts`. */
 export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -26,16 +24,9 @@ export class AuditRepository {
     });
   }
 
-  /** Takes the chain's lock (held until the transaction ends) and reads the latest hash. */
-  async lockChain(session: SqlSession): Promise<string | null> {
-    await session.query(LOCK_AUDIT_CHAIN, [AUDIT_CHAIN_LOCK_KEY]);
-    const [latest] = await session.query<{ hash: string }[]>(SELECT_LATEST_AUDIT_HASH);
-    return latest?.hash ?? null;
-  }
-
-  async insert(session: SqlSession, content: AuditEventContent, hash: string): Promise<StoredAuditEvent | undefined> {
-    const [stored] = await session.query<StoredAuditEvent[]>(INSERT_AUDIT_EVENT, insertParameters(content, hash));
-    return stored;
+  /** Inserts the event's content: no lock, no link (the sealer chains it once it has committed). */
+  async insert(session: SqlSession, event: NormalisedAuditEvent, occurredAt: string): Promise<void> {
+    await session.query(INSERT_AUDIT_EVENT, insertParameters({ ...event, occurredAt }));
   }
 
   /** Accepted break-glass accesses, newest first, below event id `before` (all when null). */
@@ -44,7 +35,13 @@ export class AuditRepository {
   }
 }
 
-/** One page of the chain in chain order, after event `afterId` (for verification, on any connection). */
-export function auditEventsPage(db: SqlSession, afterId: string, size: number): Promise<StoredAuditEvent[]> {
-  return db.query<StoredAuditEvent[]>(SELECT_AUDIT_EVENTS_PAGE, [afterId, size]);
+/** One page of the chain's links with their events, after seq `afterSeq` (for verification, on any connection). */
+export function chainPage(db: SqlSession, afterSeq: string, size: number): Promise<ChainPageRow[]> {
+  return db.query<ChainPageRow[]>(SELECT_CHAIN_PAGE, [afterSeq, size]);
+}
+
+/** Events older than `graceSeconds` that no link names: the sealer is down, or they were slipped in behind it. */
+export async function unsealedOlderThan(db: SqlSession, graceSeconds: number): Promise<{ count: number; firstId: string | null }> {
+  const [row] = await db.query<{ count: number; firstId: string | null }[]>(SELECT_UNSEALED_OLDER_THAN, [graceSeconds]);
+  return row;
 }

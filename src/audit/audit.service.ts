@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
 import { AuditRecordError, AuditEventInput, normaliseAuditEvent, NormalisedAuditEvent } from './audit-event.input';
-import { auditEventHash, AuditEventContent, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
-import { BreakGlassUse, StoredAuditEvent, storedContent } from './audit.sql';
+import { toAuditTimestamp } from './audit-hash';
+import { BreakGlassUse } from './audit.sql';
 import { AuditRepository } from './audit.repository';
 import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-commit';
 
@@ -12,7 +12,7 @@ import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-
  * The bounds of a standalone audit write: 64 events per transaction, at most 1000 waiting, and
  * 5 s before a caller is told its event could not be written (the read then answers 503 with no
  * data). Inside the write, lock and statement timeouts of half that stop a stalled transaction
- * (a chain lock held elsewhere, a blocked insert) from committing long after its callers gave up.
+ * (the table locked elsewhere, a blocked insert) from committing long after its callers gave up.
  */
 export const DEFAULT_AUDIT_WRITE_LIMITS: GroupCommitLimits = { maxPerWrite: 64, maxQueued: 1000, timeoutMs: 5000 };
 export const AUDIT_WRITE_LIMITS = Symbol('AUDIT_WRITE_LIMITS');
@@ -28,10 +28,11 @@ export class AuditUnavailableError extends AuditRecordError {
 /**
  * Appends events to the audit trail. An event recorded on its own commits in a transaction of the
  * audit trail's own, so it is kept even when the caller's work fails or rolls back, and it has
- * committed by the time `record` resolves. Events recorded on their own at the same moment share
- * one transaction (group commit: one chain lock and one commit for all of them, which is what lets
- * concurrent reads scale, since the chain admits one writer at a time). Any failure rejects with
- * `AuditRecordError`: callers fail closed (no audit event, no data).
+ * committed (durably: a WAL flush) by the time `record` resolves. Events recorded on their own at the
+ * same moment share one transaction (group commit: one commit for all of them). Nothing here takes
+ * a lock or computes a link: the sealer (`audit-sealer.ts`) chains events after they commit, so
+ * writers never wait for each other. Any failure rejects with `AuditRecordError`: callers fail
+ * closed (no audit event, no data).
  */
 @Injectable()
 export class AuditService {
@@ -71,21 +72,9 @@ export class AuditService {
     }
   }
 
-  /** Chains `events`, in order, onto the latest event, inside the given transaction. */
+  /** Inserts `events`, in order, inside the given transaction. */
   private async append(manager: SqlSession, events: readonly NormalisedAuditEvent[]): Promise<void> {
-    // Held until commit: the next writer reads the latest hash only after these events are visible.
-    let prevHash = (await this.repository.lockChain(manager)) ?? GENESIS_HASH;
-    for (const event of events) {
-      // Taken under the lock, so timestamps rise with chain order (on one clock).
-      const content: AuditEventContent = { ...event, occurredAt: toAuditTimestamp(new Date()), prevHash };
-      const hash = auditEventHash(content);
-      const stored: StoredAuditEvent | undefined = await this.repository.insert(manager, content, hash);
-      // Whatever Postgres normalised on the way in must not make this event fail verification later.
-      if (!stored || auditEventHash(storedContent(stored)) !== stored.hash) {
-        throw new AuditRecordError('the stored audit event does not hash to the value computed for it');
-      }
-      prevHash = stored.hash;
-    }
+    for (const event of events) await this.repository.insert(manager, event, toAuditTimestamp(new Date()));
   }
 
   /** Accepted break-glass accesses, newest first: `limit` of them below event id `before` (all when null). */

@@ -1,4 +1,4 @@
-import { AuditEventContent } from './audit-hash';
+import { AuditEventContent, AuditEventV1Content, AuditEventV2Columns } from './audit-hash';
 import { AuditChannel, AuditOutcome } from './enum';
 
 /**
@@ -10,42 +10,93 @@ import { AuditChannel, AuditOutcome } from './enum';
 export const AUDIT_APPEND_ONLY_SQLSTATE = 'VA001';
 
 /**
- * Key of the transaction-scoped advisory lock that serialises writers of the chain: one writer at
- * a time reads the latest hash and appends after it. Any constant works as long as nothing else in
- * the database uses it; this one is "VIGILA" in ASCII. Passed as text: it exceeds int4.
+ * Key of the session-level advisory lock that makes one sealer the leader: whoever holds it chains
+ * events; the others stand by and try again. A killed leader's lock goes with its connection. Any
+ * constant works as long as nothing else in the database uses it; this one is "VIGILS" in ASCII.
+ * Passed as text: it exceeds int4.
  */
-export const AUDIT_CHAIN_LOCK_KEY = '94872728587329';
+export const AUDIT_SEALER_LOCK_KEY = '94872728587347';
 
-export const LOCK_AUDIT_CHAIN = `SELECT pg_advisory_xact_lock($1::bigint)`;
+export const TRY_LEAD_AUDIT_SEALER = `SELECT pg_try_advisory_lock($1::bigint) AS leads`;
 
 /** Bounds one standalone audit write: $1 the lock and statement timeout, in milliseconds (as text). */
 export const BOUND_AUDIT_WRITE = `SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true)`;
 
-export const SELECT_LATEST_AUDIT_HASH = `SELECT hash FROM audit_events ORDER BY id DESC LIMIT 1`;
-
 /**
- * The columns of an event as they are hashed. `occurred_at` is printed by Postgres, in UTC with
- * all six fractional digits, so no precision is lost on the way through a JavaScript `Date`.
+ * The columns of an event as they are hashed (plus its id, inline links and transaction), from the
+ * table aliased `e`. `occurred_at` is printed by Postgres, in UTC with all six fractional digits, so
+ * no precision is lost on the way through a JavaScript `Date`.
  */
-const STORED_EVENT_COLUMNS = `id::text AS id,
-  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
-  actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId",
-  action, fields, row_count AS "rowCount", outcome, break_glass_reason AS "breakGlassReason",
-  correlation_id AS "correlationId", prev_hash AS "prevHash", hash, hash_version AS "hashVersion",
-  channel, break_glass AS "breakGlass", actor_name AS "actorName"`;
+const EVENT_COLUMNS = `e.id::text AS id,
+  to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
+  e.actor_id::text AS "actorId", e.actor_role AS "actorRole", e.patient_id::text AS "patientId",
+  e.action, e.fields, e.row_count AS "rowCount", e.outcome, e.break_glass_reason AS "breakGlassReason",
+  e.correlation_id AS "correlationId", e.hash_version AS "hashVersion", e.channel,
+  e.break_glass AS "breakGlass", e.actor_name AS "actorName",
+  e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"`;
 
+/** The event's content only: its id, chain position and links are the database's and the sealer's. */
 export const INSERT_AUDIT_EVENT = `INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-   break_glass_reason, correlation_id, prev_hash, hash, hash_version, channel, break_glass, actor_name)
-  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-  RETURNING ${STORED_EVENT_COLUMNS}`;
+   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name)
+  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14)`;
+
+/** The chain's last link and where its event sorts, (xact_id, id); no row on an empty chain. */
+export const SELECT_SEAL_HEAD = `SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.hash,
+  e.xact_id::text AS "xactId", (e.id IS NULL) AS "eventMissing"
+  FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
+  ORDER BY s.seq DESC LIMIT 1`;
 
 /**
- * One page of the chain, in chain order, after the given id (keyset paging: no OFFSET scans).
- * Ordered by the qualified column: a bare `id` would mean the text output column, and sort 10 before 2.
+ * The sealing horizon: no transaction with a smaller id is still running in this database. It is
+ * the smallest id among this database's running transactions (each backend's `backend_xid`, and
+ * prepared transactions), or the next id to be assigned when none runs. Transactions in other
+ * databases of the server are ignored: they cannot write this table. `backend_xid` is 32 bits; it is
+ * widened to the epoch-extended id of `pg_current_xact_id()` against the next id (a running
+ * transaction is never 2^31 behind it). Run as the first statement of a READ COMMITTED transaction,
+ * before reading events, and in its own statement: an event read by a later statement whose
+ * transaction is below the horizon had ended before the horizon was taken, so it is visible then or never.
  */
-export const SELECT_AUDIT_EVENTS_PAGE = `SELECT ${STORED_EVENT_COLUMNS}
-  FROM audit_events WHERE audit_events.id > $1::bigint ORDER BY audit_events.id LIMIT $2`;
+export const SELECT_SEAL_HORIZON = `WITH next AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS id),
+  running AS (
+    SELECT backend_xid::text::bigint AS xid FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+    UNION ALL SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE database = current_database())
+  SELECT ((SELECT id FROM next) - coalesce(max((((SELECT id FROM next) - running.xid) % 4294967296 + 4294967296) % 4294967296), 0))::text AS horizon
+  FROM running`;
+
+/**
+ * The next events to seal, in chain order (xact_id, id), after position ($1 xact_id, $2 id), whose
+ * transaction is below the horizon $3 (`SELECT_SEAL_HORIZON`, taken by an earlier statement): each
+ * such event is visible now or never will be, and any event that becomes visible later has a
+ * larger xact_id, so it sorts after everything sealed. $4 the batch size.
+ */
+export const SELECT_SEALABLE_EVENTS = `SELECT ${EVENT_COLUMNS}
+  FROM audit_events e
+  WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint) AND e.xact_id < $3::bigint
+  ORDER BY e.xact_id, e.id LIMIT $4`;
+
+/** Appends links: $1 seqs, $2 event ids, $3 prev hashes, $4 hashes (parallel arrays). */
+export const INSERT_AUDIT_SEALS = `INSERT INTO audit_seals (seq, event_id, prev_hash, hash)
+  SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])`;
+
+/** When the oldest event not yet sealed (after position $1 xact_id, $2 id) occurred, in epoch ms; null when none. */
+export const SELECT_OLDEST_UNSEALED = `SELECT (extract(epoch FROM min(e.occurred_at)) * 1000)::float8 AS "oldestMs"
+  FROM audit_events e WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint)`;
+
+/**
+ * One page of the chain for verification: links after seq $1, in seq order, each with its event
+ * (all event columns null when the event is gone). $2 the page size.
+ */
+export const SELECT_CHAIN_PAGE = `SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.prev_hash AS "prevHash",
+  s.hash AS "sealHash", (e.id IS NULL) AS "eventMissing", ${EVENT_COLUMNS}
+  FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
+  WHERE s.seq > $1::bigint ORDER BY s.seq LIMIT $2`;
+
+/** Events that occurred more than $1 seconds ago and have no link: how many, and the first by id. */
+export const SELECT_UNSEALED_OLDER_THAN = `SELECT count(*)::int AS count, min(e.id)::text AS "firstId"
+  FROM audit_events e
+  WHERE e.occurred_at < now() - make_interval(secs => $1::int)
+    AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)`;
 
 /**
  * Accepted break-glass reads (the privacy officer's report), newest first, keyset-paged by id:
@@ -74,10 +125,9 @@ export interface BreakGlassUse {
   channel: string;
 }
 
-/** A row as the statements above return it: the v2 columns are null (`breakGlass` false) on v1 events. */
+/** An event as the statements above return it: the v2 columns are null (`breakGlass` false) on v1 events. */
 export interface StoredAuditEvent {
   id: string;
-  hash: string;
   occurredAt: string;
   actorId: string | null;
   actorRole: string | null;
@@ -88,14 +138,30 @@ export interface StoredAuditEvent {
   outcome: string;
   breakGlassReason: string | null;
   correlationId: string | null;
-  prevHash: string;
   hashVersion: number;
   channel: string | null;
   breakGlass: boolean;
   actorName: string | null;
+  /** The links of an event chained inline, before the sealer; null on every later event. */
+  inlinePrevHash: string | null;
+  inlineHash: string | null;
+  /** The inserting transaction (0 on the inline-chained prefix): with `id`, the chain order. */
+  xactId: string;
 }
 
-export function insertParameters(content: AuditEventContent, hash: string): unknown[] {
+/** The chain's last link, and its event's position in chain order. */
+export interface SealHead {
+  seq: string;
+  eventId: string;
+  hash: string;
+  xactId: string | null;
+  eventMissing: boolean;
+}
+
+/** A link with its event, for verification. */
+export type ChainPageRow = StoredAuditEvent & { seq: string; eventId: string; prevHash: string; sealHash: string; eventMissing: boolean };
+
+export function insertParameters(content: Omit<AuditEventV1Content, 'prevHash'> & AuditEventV2Columns): unknown[] {
   return [
     content.occurredAt,
     content.actorId,
@@ -107,20 +173,19 @@ export function insertParameters(content: AuditEventContent, hash: string): unkn
     content.outcome,
     content.breakGlassReason,
     content.correlationId,
-    content.prevHash,
-    hash,
-    'hashVersion' in content ? content.hashVersion : 1,
-    'channel' in content ? content.channel : null,
-    'breakGlass' in content ? content.breakGlass : false,
-    'actorName' in content ? content.actorName : null,
+    content.hashVersion,
+    content.channel,
+    content.breakGlass,
+    content.actorName,
   ];
 }
 
 /**
- * The hashed part of a stored row: everything but `id` and `hash`, in the form of the row's own
- * hash version (a version-1 row is hashed without the columns added later).
+ * The hashed part of a stored event, linked to `prevHash`: everything but `id`, the links and the
+ * transaction, in the form of the row's own hash version (a version-1 row is hashed without the
+ * columns added later).
  */
-export function storedContent(row: StoredAuditEvent): AuditEventContent {
+export function storedContent(row: StoredAuditEvent, prevHash: string): AuditEventContent {
   const v1 = {
     occurredAt: row.occurredAt,
     actorId: row.actorId,
@@ -132,7 +197,7 @@ export function storedContent(row: StoredAuditEvent): AuditEventContent {
     outcome: row.outcome as AuditOutcome,
     breakGlassReason: row.breakGlassReason,
     correlationId: row.correlationId,
-    prevHash: row.prevHash,
+    prevHash,
   };
   if (row.hashVersion === 1) return v1;
   // Any other version is hashed as version 2: an unknown version then fails verification.

@@ -1,6 +1,11 @@
 import * as fixtures from '../../fixtures';
 import { DataSource } from 'typeorm';
 import { describeAuditChain, verifyAuditChain } from '../audit/audit-chain';
+import { DirectoryCheckpointStore } from '../audit/audit-checkpoint';
+import { sharedSealerSession } from '../audit/audit-seal.repository';
+import { AuditSealer } from '../audit/audit-sealer';
+import { loadCheckpointKey } from '../audit/audit-sealer.module';
+import { loadConfig } from '../config/load-config';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
 import { auditedCommand } from './cli-audit';
@@ -69,12 +74,35 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'audit-verify': {
-    summary: 'check the audit trail hash chain; names the first broken link and fails',
+    summary: 'check the audit chain, that old events are sealed, and the signed checkpoints; fails naming what is wrong',
     usage: 'audit-verify',
     async run(dataSource, _args, out) {
-      const result = await verifyAuditChain(dataSource);
-      out(describeAuditChain(result));
+      const config = loadConfig();
+      const store = new DirectoryCheckpointStore(config.audit.checkpointDir);
+      out(`Checkpoints: ${store.description}`);
+      const result = await verifyAuditChain(dataSource, {
+        checkpoints: { store, key: loadCheckpointKey(config, { create: false }) },
+        graceSeconds: config.audit.sealGraceSeconds,
+      });
+      describeAuditChain(result).forEach(out);
       return result.ok ? 0 : 1;
+    },
+  },
+  'audit-seal': {
+    summary: 'seal every committed audit event now and write a checkpoint (when no sealer runs)',
+    usage: 'audit-seal',
+    async run(dataSource, _args, out) {
+      const config = loadConfig();
+      const sealer = new AuditSealer(async () => sharedSealerSession(dataSource), new DirectoryCheckpointStore(config.audit.checkpointDir), loadCheckpointKey(config), {
+        intervalMs: config.audit.sealIntervalMs,
+        batchSize: config.audit.sealBatchSize,
+        checkpointEveryEvents: 1,
+        checkpointIntervalMs: 0,
+      });
+      const sealed = await sealer.pass();
+      const lag = sealer.lag();
+      out(`Sealed ${sealed} event(s); the chain has ${lag.sealedSeq ?? 0} link(s), the latest checkpoint is at seq ${lag.lastCheckpointSeq}.`);
+      return 0;
     },
   },
   'import-fhir': auditedCommand('cli.import_fhir', importFhirCommand),

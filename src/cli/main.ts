@@ -33,8 +33,10 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  out(`Database: ${describeDatabaseUrl(config.database.url)}`);
-  const dataSource = new DataSource(dataSourceOptions({ url: config.database.url, poolSize: 1 }));
+  // Commands are the operator's (migrations, bulk loads, verification): run as the tables' owner when the roles are split.
+  const url = config.database.migrationUrl ?? config.database.url;
+  out(`Database: ${describeDatabaseUrl(url)}`);
+  const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
   await dataSource.initialize();
   try {
     return await command.run(dataSource, args, out);

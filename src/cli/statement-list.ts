@@ -2,7 +2,19 @@ import { ACCESS_STATEMENTS } from '../access/access.sql';
 import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
-import { BOUND_AUDIT_WRITE, INSERT_AUDIT_EVENT, LOCK_AUDIT_CHAIN, SELECT_AUDIT_EVENTS_PAGE, SELECT_BREAK_GLASS_PAGE, SELECT_LATEST_AUDIT_HASH } from '../audit/audit.sql';
+import {
+  BOUND_AUDIT_WRITE,
+  INSERT_AUDIT_EVENT,
+  INSERT_AUDIT_SEALS,
+  SELECT_BREAK_GLASS_PAGE,
+  SELECT_CHAIN_PAGE,
+  SELECT_OLDEST_UNSEALED,
+  SELECT_SEAL_HEAD,
+  SELECT_SEAL_HORIZON,
+  SELECT_SEALABLE_EVENTS,
+  SELECT_UNSEALED_OLDER_THAN,
+  TRY_LEAD_AUDIT_SEALER,
+} from '../audit/audit.sql';
 import { COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
@@ -23,11 +35,18 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'access checks': { ...ACCESS_STATEMENTS },
   'audit trail': {
     boundAuditWrite: BOUND_AUDIT_WRITE,
-    lockAuditChain: LOCK_AUDIT_CHAIN,
-    latestAuditHash: SELECT_LATEST_AUDIT_HASH,
     insertAuditEvent: INSERT_AUDIT_EVENT,
-    auditEventsPage: SELECT_AUDIT_EVENTS_PAGE,
     breakGlassPage: SELECT_BREAK_GLASS_PAGE,
+  },
+  'audit sealer (its own connection; the embedded database: the pool) and audit-verify': {
+    tryLeadAuditSealer: TRY_LEAD_AUDIT_SEALER,
+    sealHead: SELECT_SEAL_HEAD,
+    sealHorizon: SELECT_SEAL_HORIZON,
+    sealableEvents: SELECT_SEALABLE_EVENTS,
+    insertAuditSeals: INSERT_AUDIT_SEALS,
+    oldestUnsealed: SELECT_OLDEST_UNSEALED,
+    chainPage: SELECT_CHAIN_PAGE,
+    unsealedOlderThan: SELECT_UNSEALED_OLDER_THAN,
   },
   'approval workflow (effects inserted as vigil_writer)': {
     ...APPROVAL_STATEMENTS,

@@ -9,6 +9,8 @@ export interface AppConfig {
   database: {
     /** Undefined means: run the embedded database. */
     url?: string;
+    /** The tables' owner, for migrations; undefined: `url`. */
+    migrationUrl?: string;
     poolSize: number;
     migrateOnStart: boolean;
     seedOnStart: boolean;
@@ -41,6 +43,8 @@ export interface AppConfig {
   clinic: { timeZone: string };
   /** The pseudonym key: given inline, or the file it is read from (see PseudonymService). */
   pseudonyms: { key?: string; keyFile: string };
+  /** The audit chain's sealer and its signed checkpoints (see src/audit/audit-sealer.ts). */
+  audit: AuditSealConfig;
   auth: {
     jwksUrl?: string;
     issuer: string;
@@ -77,6 +81,20 @@ export interface AppConfig {
     maxCallsPerTool: number;
     maxSessionsPerUser: number;
   };
+}
+
+export interface AuditSealConfig {
+  sealerEnabled: boolean;
+  sealIntervalMs: number;
+  sealBatchSize: number;
+  checkpointEveryEvents: number;
+  checkpointIntervalSeconds: number;
+  checkpointDir: string;
+  /** The checkpoint signing key: given inline, or the file it is read from. */
+  checkpointKey?: string;
+  checkpointKeyFile: string;
+  /** How old an unsealed event may be before verification calls it a gap. */
+  sealGraceSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

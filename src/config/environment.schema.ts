@@ -91,6 +91,16 @@ export class EnvironmentVariables {
   @Max(100)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * Postgres for migrations (`npm run db:migrate`, DATABASE_MIGRATE_ON_START): the role that owns the
+   * tables. Unset: DATABASE_URL. With it, DATABASE_URL can name a role that is only a member of
+   * `vigil_app` (may insert and read the audit trail, never change it).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_MIGRATION_URL?: string;
+
   /** Run pending migrations at start-up against DATABASE_URL (the embedded database always does). */
   @Transform(toBool)
   @IsBoolean()
@@ -351,4 +361,61 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1440)
   PROPOSAL_DRAFT_TTL_MINUTES = 30;
+
+  /** Run the audit sealer in this process (one process leads at a time; the others stand by). */
+  @Transform(toBool)
+  @IsBoolean()
+  AUDIT_SEALER_ENABLED = true;
+
+  /** How often the sealer leader looks for committed, unsealed audit events (and a standby tries to lead). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  AUDIT_SEAL_INTERVAL_MS = 200;
+
+  /** Events chained per sealing transaction. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  AUDIT_SEAL_BATCH_SIZE = 500;
+
+  /** A checkpoint is written once this many events were sealed since the last one… */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  AUDIT_CHECKPOINT_EVERY_EVENTS = 1000;
+
+  /** …or this many seconds passed since the last one with events sealed since. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  AUDIT_CHECKPOINT_INTERVAL_SECONDS = 60;
+
+  /** Where checkpoints are exported: a directory outside the database (one directory per database). */
+  @IsString()
+  AUDIT_CHECKPOINT_DIR = '.data/audit-checkpoints';
+
+  /**
+   * The HMAC-SHA256 key that signs checkpoints (at least 32 bytes, hex or base64), held outside the
+   * database. Required in production unless AUDIT_CHECKPOINT_KEY_FILE names an existing file.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(?:[0-9a-fA-F]{64,}|[A-Za-z0-9+/_-]{43,}={0,2})$/, { message: 'must be at least 32 bytes, as hex or base64' })
+  AUDIT_CHECKPOINT_KEY?: string;
+
+  /** Where the checkpoint key is read when AUDIT_CHECKPOINT_KEY is unset (created on first use outside production). */
+  @IsString()
+  AUDIT_CHECKPOINT_KEY_FILE = '.data/audit-checkpoint-key';
+
+  /** `audit-verify` fails when an event this old (by occurred_at) is still unsealed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  AUDIT_SEAL_GRACE_SECONDS = 300;
 }

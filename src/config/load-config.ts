@@ -29,6 +29,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   if (vars.METRICS_PORT !== undefined && vars.METRICS_PORT !== 0 && vars.METRICS_PORT === vars.PORT)
     problems.push('METRICS_PORT: must differ from PORT (metrics are served apart from the API)');
+  if (vars.DATABASE_MIGRATION_URL && !vars.DATABASE_URL) problems.push('DATABASE_MIGRATION_URL: only meaningful with DATABASE_URL (the embedded database has one role)');
   if (vars.AGENT_MODEL_BASE_URL && !vars.AGENT_MODEL_NAME) problems.push('AGENT_MODEL_NAME: required when AGENT_MODEL_BASE_URL is set');
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -38,6 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metrics: { host: vars.METRICS_HOST, port: vars.METRICS_PORT },
     database: {
       url: vars.DATABASE_URL,
+      migrationUrl: vars.DATABASE_MIGRATION_URL,
       poolSize: vars.DATABASE_POOL_SIZE,
       migrateOnStart: vars.DATABASE_MIGRATE_ON_START,
       seedOnStart: vars.FIXTURES_SEED_ON_START,
@@ -58,6 +60,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
     pseudonyms: { key: vars.PSEUDONYM_KEY, keyFile: vars.PSEUDONYM_KEY_FILE },
+    audit: {
+      sealerEnabled: vars.AUDIT_SEALER_ENABLED,
+      sealIntervalMs: vars.AUDIT_SEAL_INTERVAL_MS,
+      sealBatchSize: vars.AUDIT_SEAL_BATCH_SIZE,
+      checkpointEveryEvents: vars.AUDIT_CHECKPOINT_EVERY_EVENTS,
+      checkpointIntervalSeconds: vars.AUDIT_CHECKPOINT_INTERVAL_SECONDS,
+      checkpointDir: vars.AUDIT_CHECKPOINT_DIR,
+      checkpointKey: vars.AUDIT_CHECKPOINT_KEY,
+      checkpointKeyFile: vars.AUDIT_CHECKPOINT_KEY_FILE,
+      sealGraceSeconds: vars.AUDIT_SEAL_GRACE_SECONDS,
+    },
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL },
     clinic: { timeZone: vars.CLINIC_TIME_ZONE },

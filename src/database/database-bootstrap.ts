@@ -24,7 +24,8 @@ export async function prepareDatabase(config: AppConfig, log: Logger): Promise<P
     // Neither host nor port in the log: start-up lines are shipped to log stores that need neither.
     log.info('Using the Postgres server from DATABASE_URL');
     const target = { url: database.url, poolSize: database.poolSize, embedded: false, timeouts: connectionTimeouts(config) };
-    await initialise(target, database.migrateOnStart, database.seedOnStart, config, log);
+    // Migrating (and seeding) is the tables' owner's work: DATABASE_MIGRATION_URL when the roles are split.
+    await initialise({ ...target, url: database.migrationUrl ?? database.url }, database.migrateOnStart, database.seedOnStart, config, log);
     return { target, stop: async () => undefined };
   }
 

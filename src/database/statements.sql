@@ -223,32 +223,11 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t
 -- name: boundAuditWrite
 SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true);
 
--- name: lockAuditChain
-SELECT pg_advisory_xact_lock($1::bigint);
-
--- name: latestAuditHash
-SELECT hash FROM audit_events ORDER BY id DESC LIMIT 1;
-
 -- name: insertAuditEvent
 INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-   break_glass_reason, correlation_id, prev_hash, hash, hash_version, channel, break_glass, actor_name)
-  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-  RETURNING id::text AS id,
-  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
-  actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId",
-  action, fields, row_count AS "rowCount", outcome, break_glass_reason AS "breakGlassReason",
-  correlation_id AS "correlationId", prev_hash AS "prevHash", hash, hash_version AS "hashVersion",
-  channel, break_glass AS "breakGlass", actor_name AS "actorName";
-
--- name: auditEventsPage
-SELECT id::text AS id,
-  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
-  actor_id::text AS "actorId", actor_role AS "actorRole", patient_id::text AS "patientId",
-  action, fields, row_count AS "rowCount", outcome, break_glass_reason AS "breakGlassReason",
-  correlation_id AS "correlationId", prev_hash AS "prevHash", hash, hash_version AS "hashVersion",
-  channel, break_glass AS "breakGlass", actor_name AS "actorName"
-  FROM audit_events WHERE audit_events.id > $1::bigint ORDER BY audit_events.id LIMIT $2;
+   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name)
+  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14);
 
 -- name: breakGlassPage
 SELECT a.id::text AS id,
@@ -258,6 +237,65 @@ SELECT a.id::text AS id,
   FROM audit_events a LEFT JOIN staff_users u ON u.id = a.actor_id
   WHERE a.break_glass AND ($1::bigint IS NULL OR a.id < $1::bigint)
   ORDER BY a.id DESC LIMIT $2;
+
+-- ======================================================================
+-- audit sealer (its own connection; the embedded database: the pool) and audit-verify
+-- ======================================================================
+
+-- name: tryLeadAuditSealer
+SELECT pg_try_advisory_lock($1::bigint) AS leads;
+
+-- name: sealHead
+SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.hash,
+  e.xact_id::text AS "xactId", (e.id IS NULL) AS "eventMissing"
+  FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
+  ORDER BY s.seq DESC LIMIT 1;
+
+-- name: sealHorizon
+WITH next AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS id),
+  running AS (
+    SELECT backend_xid::text::bigint AS xid FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+    UNION ALL SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE database = current_database())
+  SELECT ((SELECT id FROM next) - coalesce(max((((SELECT id FROM next) - running.xid) % 4294967296 + 4294967296) % 4294967296), 0))::text AS horizon
+  FROM running;
+
+-- name: sealableEvents
+SELECT e.id::text AS id,
+  to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
+  e.actor_id::text AS "actorId", e.actor_role AS "actorRole", e.patient_id::text AS "patientId",
+  e.action, e.fields, e.row_count AS "rowCount", e.outcome, e.break_glass_reason AS "breakGlassReason",
+  e.correlation_id AS "correlationId", e.hash_version AS "hashVersion", e.channel,
+  e.break_glass AS "breakGlass", e.actor_name AS "actorName",
+  e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"
+  FROM audit_events e
+  WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint) AND e.xact_id < $3::bigint
+  ORDER BY e.xact_id, e.id LIMIT $4;
+
+-- name: insertAuditSeals
+INSERT INTO audit_seals (seq, event_id, prev_hash, hash)
+  SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]);
+
+-- name: oldestUnsealed
+SELECT (extract(epoch FROM min(e.occurred_at)) * 1000)::float8 AS "oldestMs"
+  FROM audit_events e WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint);
+
+-- name: chainPage
+SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.prev_hash AS "prevHash",
+  s.hash AS "sealHash", (e.id IS NULL) AS "eventMissing", e.id::text AS id,
+  to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAt",
+  e.actor_id::text AS "actorId", e.actor_role AS "actorRole", e.patient_id::text AS "patientId",
+  e.action, e.fields, e.row_count AS "rowCount", e.outcome, e.break_glass_reason AS "breakGlassReason",
+  e.correlation_id AS "correlationId", e.hash_version AS "hashVersion", e.channel,
+  e.break_glass AS "breakGlass", e.actor_name AS "actorName",
+  e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"
+  FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
+  WHERE s.seq > $1::bigint ORDER BY s.seq LIMIT $2;
+
+-- name: unsealedOlderThan
+SELECT count(*)::int AS count, min(e.id)::text AS "firstId"
+  FROM audit_events e
+  WHERE e.occurred_at < now() - make_interval(secs => $1::int)
+    AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id);
 
 -- ======================================================================
 -- approval workflow (effects inserted as vigil_writer)
@@ -532,6 +570,12 @@ UPDATE measure_run_chunks SET finished_at = now(), computed = $3, skipped = $4 W
 UPDATE measure_runs r SET finished_at = now()
 WHERE r.id = $1 AND r.finished_at IS NULL AND r.planned_at IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM measure_run_chunks c WHERE c.run_id = r.id AND c.finished_at IS NULL);
+
+-- name: wholeRunFinished
+SELECT finished_at IS NOT NULL AND patient_ids IS NULL AS "wholeRunFinished" FROM measure_runs WHERE id = $1;
+
+-- name: analyzeResults
+SELECT vigil_analyze_measure_results();
 
 -- name: overdueChunks
 SELECT c.run_id::text AS "runId", c.chunk_no AS "chunkNo", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd"

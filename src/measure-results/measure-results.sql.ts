@@ -88,6 +88,12 @@ ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET sta
 WHERE r.id = $1 AND r.finished_at IS NULL AND r.planned_at IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM measure_run_chunks c WHERE c.run_id = r.id AND c.finished_at IS NULL)`,
 
+  /** Whether run $1 is finished and covered the whole cohort (then its last chunk refreshes the statistics). */
+  wholeRunFinished: `SELECT finished_at IS NOT NULL AND patient_ids IS NULL AS "wholeRunFinished" FROM measure_runs WHERE id = $1`,
+
+  /** Planner statistics of measure_results, through the owner's function (the service does not own the table). */
+  analyzeResults: `SELECT vigil_analyze_measure_results()`,
+
   /** Unfinished chunks of runs planned more than $1 ms ago: jobs Redis may have lost, to add again. */
   overdueChunks: `SELECT c.run_id::text AS "runId", c.chunk_no AS "chunkNo", ${DAY('r.period_start', 'periodStart')}, ${DAY('r.period_end', 'periodEnd')}
 FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id

@@ -103,6 +103,10 @@ export class MeasureRunsRepository {
       // Locked last (chunk rows first, then the run: one order, no deadlock), so the last chunk to finish sees all others.
       await manager.query(SQL.lockRun, [runId]);
       await manager.query(SQL.finishRunIfDone, [runId]);
+      // The run was unfinished when locked, so finished now means by this chunk. A whole-cohort run
+      // rewrote a period's rows: statistics before the commit that makes the period readable.
+      const [{ wholeRunFinished }] = await manager.query<{ wholeRunFinished: boolean }[]>(SQL.wholeRunFinished, [runId]);
+      if (wholeRunFinished) await manager.query(SQL.analyzeResults);
       return 'written';
     });
   }

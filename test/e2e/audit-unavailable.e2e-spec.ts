@@ -1,6 +1,5 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { AUDIT_CHAIN_LOCK_KEY } from '../../src/audit/audit.sql';
 import { DEFAULT_AUDIT_WRITE_LIMITS } from '../../src/audit/audit.service';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
@@ -42,7 +41,8 @@ describe('audit trail stalled', () => {
   const rowsOf = (correlationId: string) => database().dataSource.query(`SELECT outcome FROM audit_events WHERE correlation_id = $1`, [correlationId]);
 
   it.each([
-    ['the chain’s advisory lock', `SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY}::bigint)`],
+    // The request path takes no chain lock any more: what can stall it is the table itself.
+    ['a share lock on audit_events (inserts wait, reads do not)', 'LOCK TABLE audit_events IN SHARE MODE'],
     ['an exclusive lock on audit_events', 'LOCK TABLE audit_events IN EXCLUSIVE MODE'],
   ])('answers 503 with no data, without waiting for the stall, when another connection holds %s', async (_name, lock) => {
     await blocker.query(lock);

@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import request from 'supertest';
-import { AUDIT_CHAIN_LOCK_KEY } from '../../src/audit/audit.sql';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { renderForModel } from '../../src/agent/tool-result';
@@ -217,7 +216,8 @@ describe('MCP endpoint', () => {
     await blocker.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query(`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY}::bigint)`);
+      // Inserts wait for this lock (reads do not): the audit insert stalls until its bound.
+      await blocker.query('LOCK TABLE audit_events IN SHARE MODE');
       for (const [name, args] of [['patient_labs', {}], ['patient_labs', { lonic: [] }]] as const) {
         const stalled = await call(mcp, name, args);
         expect(stalled.isError).toBe(true);

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { Browser, chromium, Page } from 'playwright-core';
 import request from 'supertest';
-import { verifyAuditChain } from '../../src/audit';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
+import { sealAndVerify } from '../setup/audit-seal';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { baseUrlOf } from '../setup/event-stream';
@@ -144,7 +144,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
       { action: 'proposal.approve', actor_id: santos.id, actor_role: 'reviewer', patient_id: patientIdOf('diabetes-a1c-stale'), outcome: 'success' },
       { action: 'proposal.reject', actor_id: santos.id, actor_role: 'reviewer', patient_id: patientIdOf('diabetes-a1c-9-4'), outcome: 'success' },
     ]);
-    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+    expect(await sealAndVerify(db)).toMatchObject({ ok: true });
   });
 
   it('withdraws an approval of an order_lab still waiting for its second reviewer', async () => {

@@ -9,12 +9,16 @@ import {
   AuditService,
   verifyAuditChain,
 } from '../../src/audit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { auditEventHash } from '../../src/audit/audit-hash';
-import { SELECT_AUDIT_EVENTS_PAGE, StoredAuditEvent, storedContent } from '../../src/audit/audit.sql';
+import { SELECT_CHAIN_PAGE, ChainPageRow, storedContent } from '../../src/audit/audit.sql';
 import { COMMANDS } from '../../src/cli/commands';
 import { dataSourceOptions } from '../../src/database/data-source.options';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/schema';
+import { sealEverything, TEST_CHECKPOINT_KEY } from '../setup/audit-seal';
 import { useSeededDatabase } from '../setup/database';
 
 const GENESIS_HASH = '0'.repeat(64);
@@ -26,20 +30,28 @@ interface ChainLink {
   hash: string;
 }
 
+/** The chain's links in seq order; `id` is the sealed event's. */
 const chainLinks = (dataSource: DataSource) =>
-  dataSource.query<ChainLink[]>(`SELECT id::text AS id, prev_hash AS "prevHash", hash FROM audit_events ORDER BY id`);
+  dataSource.query<ChainLink[]>(`SELECT event_id::text AS id, prev_hash AS "prevHash", hash FROM audit_seals ORDER BY seq`);
+
+/** The chain alone (checkpoints are audit-sealer.int-spec's); every event must be sealed. */
+const verify = (dataSource: DataSource, pageSize?: number) => verifyAuditChain(dataSource, { graceSeconds: 0, pageSize });
+
+const intact = (count: number) => ({ ok: true, count, unsealed: { count: 0, firstId: null } });
 
 const eventCount = async (dataSource: DataSource) =>
   Number((await dataSource.query<{ count: string }[]>(`SELECT count(*) AS count FROM audit_events`))[0].count);
 
 /**
- * Runs `sql` with the append-only triggers switched off, as the table's owner or a superuser can:
+ * Runs `sql` with the append-only triggers switched off, as the tables' owner or a superuser can:
  * the attacker the hash chain exists for. The triggers are off only inside this transaction.
  */
 async function tamper(dataSource: DataSource, sql: string, parameters: unknown[] = []): Promise<void> {
   await dataSource.transaction(async (manager) => {
     await manager.query(`ALTER TABLE audit_events DISABLE TRIGGER USER`);
+    await manager.query(`ALTER TABLE audit_seals DISABLE TRIGGER USER`);
     await manager.query(sql, parameters);
+    await manager.query(`ALTER TABLE audit_seals ENABLE TRIGGER USER`);
     await manager.query(`ALTER TABLE audit_events ENABLE TRIGGER USER`);
   });
 }
@@ -54,7 +66,10 @@ async function sqlstateOf(work: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
+/** The CLI reads its configuration from the environment: a checkpoint directory and key of this file's own. */
 async function runCli(dataSource: DataSource) {
+  process.env.AUDIT_CHECKPOINT_DIR = mkdtempSync(join(tmpdir(), 'vigil-test-cli-checkpoints-'));
+  process.env.AUDIT_CHECKPOINT_KEY = TEST_CHECKPOINT_KEY.toString('hex');
   const lines: string[] = [];
   const code = await COMMANDS['audit-verify'].run(dataSource, [], (line) => lines.push(line));
   return { code, output: lines.join('\n') };
@@ -90,16 +105,22 @@ describe('audit trail', () => {
     });
 
     it('starts empty, and an empty trail verifies', async () => {
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: 0 });
-      expect(await runCli(database().dataSource)).toEqual({ code: 0, output: 'Audit chain intact: 0 event(s) verified.' });
+      expect(await verify(database().dataSource)).toMatchObject(intact(0));
+      const cli = await runCli(database().dataSource);
+      expect(cli.code).toBe(0);
+      expect(cli.output).toContain('Audit chain intact: 0 link(s) verified.');
+      expect(cli.output).toContain('Audit trail verified.');
     });
 
-    it('links each event to the one before, from 64 zeros, at the time the service chose', async () => {
+    it('inserts events without links; the sealer links each to the one before, from 64 zeros, at the time the service chose', async () => {
       const before = Date.now();
       await sut.record(event());
       await sut.record(event({ outcome: AuditOutcome.Empty, rowCount: 0, patientId: patientIds[1] }));
       await sut.record(event({ actorId: null, actorRole: null, patientId: null, fields: [], rowCount: 0, outcome: AuditOutcome.Unauthenticated }));
       const after = Date.now();
+      expect(await chainLinks(database().dataSource)).toEqual([]);
+      expect(await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE prev_hash IS NOT NULL OR hash IS NOT NULL`)).toEqual([{ n: 0 }]);
+      await sealEverything(database().dataSource);
 
       const links = await chainLinks(database().dataSource);
       expect(links.map((link) => link.prevHash)).toEqual([GENESIS_HASH, links[0].hash, links[1].hash]);
@@ -108,7 +129,7 @@ describe('audit trail', () => {
         expect(occurredAt.getTime()).toBeGreaterThanOrEqual(before);
         expect(occurredAt.getTime()).toBeLessThanOrEqual(after);
       }
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: 3 });
+      expect(await verify(database().dataSource)).toMatchObject(intact(3));
     });
 
     it('stores what it was told: actor, role, patient, action, fields, count, outcome, break glass, correlation id', async () => {
@@ -129,7 +150,7 @@ describe('audit trail', () => {
       });
     });
 
-    it('keeps one unbroken chain while several connections record at once', async () => {
+    it('keeps one unbroken chain while several connections record at once, none waiting for another', async () => {
       const extra = await Promise.all(
         [1, 2, 3].map(async () => new DataSource(dataSourceOptions({ url: database().url, poolSize: 4 })).initialize()),
       );
@@ -141,7 +162,8 @@ describe('audit trail', () => {
             services[index % services.length].record(event({ patientId: patientIds[index % patientIds.length], rowCount: index })),
           ),
         );
-        expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: start + 80 });
+        await sealEverything(database().dataSource);
+        expect(await verify(database().dataSource)).toMatchObject(intact(start + 80));
       } finally {
         await Promise.all(extra.map((dataSource) => dataSource.destroy()));
       }
@@ -162,13 +184,15 @@ describe('audit trail', () => {
       );
       expect(events).toBe(39);
       expect(transactions).toBeLessThan(events);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: start + 39 });
+      await sealEverything(database().dataSource);
+      expect(await verify(database().dataSource)).toMatchObject(intact(start + 39));
     });
 
     it('verifies page by page across page boundaries, with the same result', async () => {
-      const whole = await verifyAuditChain(database().dataSource);
-      expect(await verifyAuditChain(database().dataSource, 7)).toEqual(whole);
-      expect(await verifyAuditChain(database().dataSource, 1)).toEqual(whole);
+      const whole = await verify(database().dataSource);
+      expect(whole.count).toBeGreaterThan(7);
+      expect(await verify(database().dataSource, 7)).toEqual(whole);
+      expect(await verify(database().dataSource, 1)).toEqual(whole);
     });
 
     it('refuses an invalid event with AuditRecordError and writes nothing', async () => {
@@ -201,21 +225,30 @@ describe('audit trail', () => {
       ['UPDATE', `UPDATE audit_events SET outcome = 'denied'`],
       ['DELETE', `DELETE FROM audit_events`],
       ['TRUNCATE', `TRUNCATE audit_events`],
+      ['UPDATE of a link', `UPDATE audit_seals SET sealed_at = now()`],
+      ['DELETE of a link', `DELETE FROM audit_seals`],
+      ['TRUNCATE of the links', `TRUNCATE audit_seals`],
     ])('refuses %s with SQLSTATE VA001, even for a superuser', async (_operation, sql) => {
+      await sealEverything(database().dataSource);
       const count = await eventCount(database().dataSource);
+      const links = (await chainLinks(database().dataSource)).length;
       expect(count).toBeGreaterThan(0);
       expect(AUDIT_APPEND_ONLY_SQLSTATE).toBe('VA001');
       expect(await sqlstateOf(database().dataSource.query(sql))).toBe(AUDIT_APPEND_ONLY_SQLSTATE);
       expect(await eventCount(database().dataSource)).toBe(count);
+      expect(await chainLinks(database().dataSource)).toHaveLength(links);
     });
 
-    it('refuses a second event naming the same predecessor: the chain cannot fork', async () => {
-      const [last] = (await chainLinks(database().dataSource)).slice(-1);
-      const fork = database().dataSource.query(
-        `INSERT INTO audit_events (action, outcome, prev_hash, hash) VALUES ('patient_labs', 'success', $1, $2)`,
-        [last.prevHash, 'f'.repeat(64)],
-      );
-      expect(await sqlstateOf(fork)).toBe(UNIQUE_VIOLATION);
+    it('refuses a second link naming the same predecessor, or sealing an event twice: the chain cannot fork', async () => {
+      await sealEverything(database().dataSource);
+      const links = await chainLinks(database().dataSource);
+      const [last] = links.slice(-1);
+      const insertLink = (eventId: string, prevHash: string) =>
+        database().dataSource.query(`INSERT INTO audit_seals (seq, event_id, prev_hash, hash) VALUES ($1, $2, $3, $4)`, [links.length + 1, eventId, prevHash, 'f'.repeat(64)]);
+      await sut.record(event());
+      const [{ id: fresh }] = await database().dataSource.query(`SELECT max(id)::text AS id FROM audit_events`);
+      expect(await sqlstateOf(insertLink(fresh, last.prevHash))).toBe(UNIQUE_VIOLATION);
+      expect(await sqlstateOf(insertLink(last.id, last.hash))).toBe(UNIQUE_VIOLATION);
     });
 
     it('neither blocks deleting a patient nor loses that patient’s events', async () => {
@@ -225,28 +258,35 @@ describe('audit trail', () => {
       await database().dataSource.query(`DELETE FROM patients WHERE id = $1`, [patientId]);
       expect(await eventCount(database().dataSource)).toBe(before);
       await sut.record(event({ patientId, outcome: AuditOutcome.NotFound, rowCount: 0, fields: [] }));
-      expect((await verifyAuditChain(database().dataSource)).ok).toBe(true);
+      await sealEverything(database().dataSource);
+      expect((await verify(database().dataSource)).ok).toBe(true);
     });
   });
 
   describe('tampering is detected and the first broken link named', () => {
     const database = useSeededDatabase();
     let links: ChainLink[];
+    const brokenAt = (index: number, count: number, reason: string) => ({
+      ok: false,
+      count,
+      broken: { seq: String(index + 1), eventId: links[index].id, reason },
+    });
 
     beforeAll(() => loadCohortIds(database().dataSource));
 
-    // Each case starts from a fresh, intact chain of five events.
+    // Each case starts from a fresh, intact, sealed chain of five events.
     beforeEach(async () => {
-      await tamper(database().dataSource, `TRUNCATE audit_events RESTART IDENTITY`);
+      await tamper(database().dataSource, `TRUNCATE audit_seals, audit_events RESTART IDENTITY`);
       const sut = new AuditService(database().dataSource);
       for (let index = 0; index < 5; index += 1) await sut.record(event({ rowCount: index }));
+      await sealEverything(database().dataSource);
       links = await chainLinks(database().dataSource);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: 5 });
+      expect(await verify(database().dataSource)).toMatchObject(intact(5));
     });
 
     it('a changed field: broken at that event, its content no longer matching its hash', async () => {
       await tamper(database().dataSource, `UPDATE audit_events SET fields = '{code}' WHERE id = $1`, [links[2].id]);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: false, count: 2, firstBrokenId: links[2].id, reason: 'hash_mismatch' });
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(2, 2, 'hash_mismatch'));
     });
 
     it.each([
@@ -256,69 +296,89 @@ describe('audit trail', () => {
       ['the hash version (passing a version-2 event off as version 1)', `hash_version = 1`],
     ])('a changed %s (hash version 2): broken at that event', async (_name, change) => {
       await tamper(database().dataSource, `UPDATE audit_events SET ${change} WHERE id = $1`, [links[3].id]);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: false, count: 3, firstBrokenId: links[3].id, reason: 'hash_mismatch' });
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(3, 3, 'hash_mismatch'));
     });
 
-    it('verifies a chain whose older events are version 1 (written before the channel and break-glass columns) and newer ones version 2', async () => {
-      // Rewrite the first three events as the first migration's code wrote them: hashed without the new columns.
-      await tamper(database().dataSource, `TRUNCATE audit_events RESTART IDENTITY`);
+    it('verifies a chain whose prefix was chained inline before the sealer (hash versions 1 and 2, links copied by the migration)', async () => {
+      // The trail as the code before the sealer left it: links in the events themselves, xact_id 0 (the migration's value).
+      await tamper(database().dataSource, `TRUNCATE audit_seals, audit_events RESTART IDENTITY`);
       let prevHash = GENESIS_HASH;
-      for (let index = 0; index < 3; index += 1) {
+      for (let index = 0; index < 4; index += 1) {
         const v1 = { occurredAt: `2026-06-30T09:00:0${index}.000000Z`, actorId, actorRole: 'clinician', patientId: patientIds[0], action: 'patient_labs', fields: ['code'], rowCount: index, outcome: AuditOutcome.Success, breakGlassReason: null, correlationId: null, prevHash };
-        const hash = auditEventHash(v1);
+        // The last one as version 2 (written after the channel columns existed).
+        const content = index < 3 ? v1 : { ...v1, hashVersion: 2 as const, channel: AuditChannel.Rest, breakGlass: false, actorName: null };
+        const hash = auditEventHash(content);
         await database().dataSource.query(
-          `INSERT INTO audit_events (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome, break_glass_reason, correlation_id, prev_hash, hash)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-          [v1.occurredAt, v1.actorId, v1.actorRole, v1.patientId, v1.action, v1.fields, v1.rowCount, v1.outcome, null, null, prevHash, hash],
+          `INSERT INTO audit_events (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome, break_glass_reason, correlation_id, prev_hash, hash, hash_version, channel, xact_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 0)`,
+          [v1.occurredAt, v1.actorId, v1.actorRole, v1.patientId, v1.action, v1.fields, v1.rowCount, v1.outcome, null, null, prevHash, hash, index < 3 ? 1 : 2, index < 3 ? null : 'rest'],
         );
         prevHash = hash;
       }
+      // What migration 1764550000000 does with them.
+      await database().dataSource.query(
+        `INSERT INTO audit_seals (seq, event_id, prev_hash, hash) SELECT row_number() OVER (ORDER BY id), id, prev_hash, hash FROM audit_events ORDER BY id`,
+      );
       const sut = new AuditService(database().dataSource);
       for (let index = 0; index < 2; index += 1) await sut.record(event({ rowCount: index }));
-      const versions = await database().dataSource.query(`SELECT hash_version AS v FROM audit_events ORDER BY id`);
-      expect(versions.map((row: { v: number }) => row.v)).toEqual([1, 1, 1, 2, 2]);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({ ok: true, count: 5 });
+      await sealEverything(database().dataSource);
+      const versions = await database().dataSource.query(`SELECT e.hash_version AS v FROM audit_seals s JOIN audit_events e ON e.id = s.event_id ORDER BY s.seq`);
+      expect(versions.map((row: { v: number }) => row.v)).toEqual([1, 1, 1, 2, 2, 2]);
+      expect((await chainLinks(database().dataSource))[4].prevHash).toBe(prevHash);
+      expect(await verify(database().dataSource)).toMatchObject(intact(6));
+
+      // The inline copy of a link is checked too.
+      links = await chainLinks(database().dataSource);
+      await tamper(database().dataSource, `UPDATE audit_events SET hash = $2 WHERE id = $1`, [links[1].id, 'e'.repeat(64)]);
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(1, 1, 'hash_mismatch'));
     });
 
     it('a timestamp moved by one microsecond: broken at that event', async () => {
       await tamper(database().dataSource, `UPDATE audit_events SET occurred_at = occurred_at + interval '1 microsecond' WHERE id = $1`, [
         links[1].id,
       ]);
-      expect(await verifyAuditChain(database().dataSource)).toMatchObject({ ok: false, firstBrokenId: links[1].id, reason: 'hash_mismatch' });
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(1, 1, 'hash_mismatch'));
     });
 
-    it('a changed event given a correctly recomputed hash: broken at the next event, which no longer links to it', async () => {
+    it('a changed event given a correctly recomputed link hash: broken at the next link, which no longer links to it', async () => {
       await tamper(database().dataSource, `UPDATE audit_events SET outcome = 'denied' WHERE id = $1`, [links[2].id]);
-      const [changed] = await database().dataSource.query<StoredAuditEvent[]>(SELECT_AUDIT_EVENTS_PAGE, [links[1].id, 1]);
-      await tamper(database().dataSource, `UPDATE audit_events SET hash = $2 WHERE id = $1`, [links[2].id, auditEventHash(storedContent(changed))]);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({
-        ok: false,
-        count: 3,
-        firstBrokenId: links[3].id,
-        reason: 'prev_hash_mismatch',
-      });
+      const [changed] = await database().dataSource.query<ChainPageRow[]>(SELECT_CHAIN_PAGE, ['2', 1]);
+      await tamper(database().dataSource, `UPDATE audit_seals SET hash = $1 WHERE seq = 3`, [auditEventHash(storedContent(changed, changed.prevHash))]);
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(3, 3, 'prev_hash_mismatch'));
     });
 
-    it('a deleted event in the middle: broken at the event after it', async () => {
+    it('a deleted event: broken at its link, whose event is gone', async () => {
       await tamper(database().dataSource, `DELETE FROM audit_events WHERE id = $1`, [links[2].id]);
-      expect(await verifyAuditChain(database().dataSource)).toEqual({
-        ok: false,
-        count: 2,
-        firstBrokenId: links[3].id,
-        reason: 'prev_hash_mismatch',
-      });
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(2, 2, 'event_missing'));
     });
 
-    it('a deleted first event: broken at the new first event', async () => {
+    it('a deleted event and its link in the middle: broken at the next link', async () => {
+      await tamper(database().dataSource, `DELETE FROM audit_seals WHERE seq = 3`);
+      await tamper(database().dataSource, `DELETE FROM audit_events WHERE id = $1`, [links[2].id]);
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(3, 2, 'seal_missing'));
+    });
+
+    it('a deleted first event: broken at the first link', async () => {
       await tamper(database().dataSource, `DELETE FROM audit_events WHERE id = $1`, [links[0].id]);
-      expect(await verifyAuditChain(database().dataSource)).toMatchObject({ ok: false, count: 0, firstBrokenId: links[1].id });
+      expect(await verify(database().dataSource)).toMatchObject(brokenAt(0, 0, 'event_missing'));
     });
 
-    it('audit-verify exits 1 and names the broken event by id, never by its content', async () => {
+    it('an event slipped in behind the sealer (before its head): never sealed, reported once older than the grace period', async () => {
+      await database().dataSource.query(
+        `INSERT INTO audit_events (occurred_at, action, outcome, hash_version, channel, xact_id) VALUES (now() - interval '1 hour', 'patient_labs', 'success', 2, 'rest', 1)`,
+      );
+      await sealEverything(database().dataSource, { waitMs: 0 });
+      const [{ id }] = await database().dataSource.query(`SELECT max(id)::text AS id FROM audit_events`);
+      expect(await verify(database().dataSource)).toMatchObject({ ok: false, count: 5, unsealed: { count: 1, firstId: id } });
+      expect(await verifyAuditChain(database().dataSource, { graceSeconds: 7200 })).toMatchObject(intact(5));
+    });
+
+    it('audit-verify exits 1 and names the broken link by seq and event id, never by its content', async () => {
       await tamper(database().dataSource, `UPDATE audit_events SET action = 'patient_encounters' WHERE id = $1`, [links[3].id]);
       const result = await runCli(database().dataSource);
       expect(result.code).toBe(1);
-      expect(result.output).toContain(`Audit chain broken at event id ${links[3].id}`);
+      expect(result.output).toContain(`Audit chain broken at seq 4 (event id ${links[3].id})`);
+      expect(result.output).toContain('Audit trail verification FAILED.');
       expect(result.output).not.toContain(patientIds[0]);
       expect(result.output).not.toContain('patient_encounters');
     });
@@ -342,11 +402,12 @@ describe('audit trail', () => {
       await stop?.();
     });
 
-    it('records, chains and verifies, and refuses changes with the same SQLSTATE', async () => {
+    it('records, seals and verifies, and refuses changes with the same SQLSTATE', async () => {
       const sut = new AuditService(dataSource);
       await sut.record(event());
       await Promise.all(Array.from({ length: 10 }, (_, index) => sut.record(event({ rowCount: index }))));
-      expect(await verifyAuditChain(dataSource)).toEqual({ ok: true, count: 11 });
+      await sealEverything(dataSource);
+      expect(await verify(dataSource)).toMatchObject(intact(11));
       expect(await sqlstateOf(dataSource.query(`DELETE FROM audit_events`))).toBe(AUDIT_APPEND_ONLY_SQLSTATE);
     });
   });

@@ -29,6 +29,7 @@ import { createWorker } from '../../src/worker';
 import { accessOf } from '../setup/callers';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedisServer, TestRedisServer, waitFor } from '../setup/redis-server';
+import { isolatedFileEnv } from '../setup/audit-seal';
 
 const WORKER_JS = join(__dirname, '..', '..', 'dist', 'src', 'worker.js');
 /** Small chunks (many jobs for two workers to share), short locks (a dead worker's chunk is retaken within seconds), no periodic sweep. */
@@ -38,7 +39,7 @@ const PERIOD = storePeriod();
 const TOTAL_PATIENTS_SQL = `SELECT count(*)::int AS n FROM patients`;
 
 function testEnv(databaseUrl: string, redisUrl: string): Record<string, string> {
-  return { NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, AUTH_DEV_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'vigil-m-')), 'key') };
+  return { NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ...isolatedFileEnv('vigil-m-') };
 }
 
 
@@ -133,6 +134,12 @@ describe('measure recompute through the queue (real Postgres and Redis)', () => 
       await workerA?.close();
       await queue?.close();
       redis?.disconnect();
+    });
+
+    it('refreshes the planner statistics of measure_results as a whole-cohort run finishes', async () => {
+      // Only an explicit ANALYZE sets last_analyze (autovacuum sets last_autoanalyze): the run's last chunk did.
+      const [row] = await database().dataSource.query<{ analyzed: boolean }[]>(`SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'measure_results'`);
+      expect(row.analyzed).toBe(true);
     });
 
     it('reads the rolled-over period back as the latest complete one, as the readers\' role', async () => {

@@ -9,6 +9,7 @@ const TABLES = [
   'agent_turns',
   'allergies',
   'audit_events',
+  'audit_seals',
   'care_gap_closures',
   'care_notes',
   'care_team_members',

@@ -5,9 +5,9 @@ import { ProposalKind, ProposalStatus } from '../../src/approvals/enum';
 import { ProposalDraftsService } from '../../src/approvals/proposal-drafts.service';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { ProposalsService } from '../../src/approvals/proposals.service';
-import { verifyAuditChain } from '../../src/audit';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
+import { sealAndVerify } from '../setup/audit-seal';
 import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
@@ -222,6 +222,6 @@ describe('proposal drafts', () => {
     await expect(drafts.submit(as('dr.okafor'), pending.id)).rejects.toMatchObject({ status: 403 });
     await expect(drafts.discard(as('dr.okafor'), pending.id)).rejects.toMatchObject({ status: 403 });
     await expect(drafts.discard(as('dr.lindqvist'), pending.id)).rejects.toMatchObject({ status: 409, code: 'illegal_transition' });
-    expect(await verifyAuditChain(database().dataSource)).toMatchObject({ ok: true });
+    expect(await sealAndVerify(database().dataSource)).toMatchObject({ ok: true });
   });
 });

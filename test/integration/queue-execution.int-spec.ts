@@ -2,8 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -24,6 +23,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { createWorker } from '../../src/worker';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedisServer, TestRedisServer, waitFor } from '../setup/redis-server';
+import { isolatedFileEnv } from '../setup/audit-seal';
 
 const WORKER_JS = join(__dirname, '..', '..', 'dist', 'src', 'worker.js');
 const PATIENT = fixtureId('patient', 'diabetes-a1c-stale');
@@ -34,7 +34,7 @@ const QUEUE: Partial<QueueSettings> = { relayIntervalMs: 100, sweepIntervalMs: 6
 const QUEUE_ENV = { QUEUE_RELAY_INTERVAL_MS: '100', QUEUE_SWEEP_INTERVAL_MS: '600000', QUEUE_LOCK_DURATION_MS: '1500', QUEUE_STALLED_INTERVAL_MS: '1000' };
 
 function testEnv(databaseUrl: string, redisUrl: string): Record<string, string> {
-  return { NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, AUTH_DEV_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'vigil-q-')), 'key') };
+  return { NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ...isolatedFileEnv('vigil-q-') };
 }
 
 /**

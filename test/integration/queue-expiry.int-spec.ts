@@ -1,9 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APPROVAL_STATEMENTS as SQL } from '../../src/approvals/approvals.sql';
 import { proposalContentHash } from '../../src/approvals/content-hash';
@@ -17,13 +14,14 @@ import { loadConfig } from '../../src/config/load-config';
 import { createWorker } from '../../src/worker';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedisServer, TestRedisServer, waitFor } from '../setup/redis-server';
+import { isolatedFileEnv } from '../setup/audit-seal';
 
 const PATIENT = fixtureId('patient', 'diabetes-a1c-stale');
 const PROPOSER = fixtureId('staff', 'dr.okafor');
 const REVIEWER = fixtureId('staff', 'rev.santos');
 
 async function startWorker(databaseUrl: string, redisUrl: string, queue: Partial<QueueSettings>): Promise<INestApplicationContext> {
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, AUTH_DEV_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'vigil-q-')), 'key') });
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ...isolatedFileEnv('vigil-q-') });
   const logger = createRootLogger('warn', { write: () => undefined });
   return createWorker({ config, database: { url: databaseUrl, poolSize: 4, embedded: false }, logger, queue });
 }

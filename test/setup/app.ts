@@ -42,6 +42,9 @@ export async function createTestApp(options: {
     REDIS_URL: options.redisUrl ?? TEST_REDIS_URL,
     AUTH_DEV_KEY_FILE: devKeyFile,
     PSEUDONYM_KEY_FILE: join(dirname(devKeyFile), 'pseudonym-key'),
+    // Each app's checkpoints apart: a directory belongs to one database.
+    AUDIT_CHECKPOINT_DIR: join(dirname(devKeyFile), 'audit-checkpoints'),
+    AUDIT_CHECKPOINT_KEY_FILE: join(dirname(devKeyFile), 'audit-checkpoint-key'),
     // Test files share one Redis and send thousands of requests as a few users from one address:
     // their own key prefix, and limits no test reaches unless it sets its own (rate-limits.e2e-spec).
     RATE_LIMIT_KEY_PREFIX: `vigil-test-${basename(dirname(devKeyFile))}`,

@@ -15,7 +15,9 @@ import { MeasureResultsStore1764545000000 } from './1764545000000-measure-result
 import { Worklists1764546000000 } from './1764546000000-worklists';
 import { MeasureResultsPatientPeriodKey1764549000000 } from './1764549000000-measure-results-patient-period-key';
 import { WorklistLastEvidenceIndex1764549500000 } from './1764549500000-worklist-last-evidence-index';
+import { AuditSeals1764550000000 } from './1764550000000-audit-seals';
+import { MeasureResultsAnalyze1764553000000 } from './1764553000000-measure-results-analyze';
 
 /** Every migration, in order. Listed explicitly so the compiled app and ts-jest load the same set. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000, MeasureRetrieveFidelity1764525000000, ApprovalWithdrawal1764526000000, AuditChannelBreakGlass1764530000000, PatientSearch1764533000000, ProposalDrafts1764540000000, MeasureResultsStore1764545000000, Worklists1764546000000, MeasureResultsPatientPeriodKey1764549000000, WorklistLastEvidenceIndex1764549500000];
+export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000, MeasureRetrieveFidelity1764525000000, ApprovalWithdrawal1764526000000, AuditChannelBreakGlass1764530000000, PatientSearch1764533000000, ProposalDrafts1764540000000, MeasureResultsStore1764545000000, Worklists1764546000000, MeasureResultsPatientPeriodKey1764549000000, WorklistLastEvidenceIndex1764549500000, AuditSeals1764550000000, MeasureResultsAnalyze1764553000000];

@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AuditChainVerification, verifyAuditChain } from '../../src/audit';
+import { CheckpointStore, DirectoryCheckpointStore } from '../../src/audit/audit-checkpoint';
+import { SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
+import { unsealedOlderThan } from '../../src/audit/audit.repository';
+import { AuditSealer, AuditSealerSettings } from '../../src/audit/audit-sealer';
+
+/** A fixed test key: checkpoints a test writes verify with it, and with no other. */
+export const TEST_CHECKPOINT_KEY = Buffer.alloc(32, 7);
+
+export const TEST_SEALER_SETTINGS: AuditSealerSettings = { intervalMs: 50, batchSize: 100, checkpointEveryEvents: 1, checkpointIntervalMs: 0 };
+
+/**
+ * Key files and the checkpoint directory of a process under test, in a fresh temporary directory:
+ * never the working directory's `.data`, where checkpoints of throwaway databases would later be
+ * taken for the development database's.
+ */
+export function isolatedFileEnv(prefix: string): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { AUTH_DEV_KEY_FILE: join(dir, 'key'), AUDIT_CHECKPOINT_DIR: join(dir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(dir, 'audit-checkpoint-key') };
+}
+
+/** A checkpoint directory of the test's own. */
+export function temporaryCheckpointStore(): DirectoryCheckpointStore {
+  return new DirectoryCheckpointStore(join(mkdtempSync(join(tmpdir(), 'vigil-test-checkpoints-')), 'checkpoints'));
+}
+
+export function testSealer(connect: () => Promise<SealerSession>, store: CheckpointStore = temporaryCheckpointStore(), settings: Partial<AuditSealerSettings> = {}): AuditSealer {
+  return new AuditSealer(connect, store, TEST_CHECKPOINT_KEY, { ...TEST_SEALER_SETTINGS, ...settings });
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Seals every committed event of `dataSource` now, waiting (up to 10 s) for transactions still
+ * running to end (`waitMs`). An app under test may run its own sealer on the same database: a batch that loses
+ * the race to it (a unique violation) is simply tried again.
+ */
+export async function sealEverything(dataSource: DataSource, { waitMs }: { waitMs: number } = { waitMs: 10_000 }): Promise<void> {
+  const sealer = testSealer(async () => sharedSealerSession(dataSource));
+  const session = sharedSealerSession(dataSource);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      if ((await sealer.sealBatch(session)) === TEST_SEALER_SETTINGS.batchSize) continue;
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    }
+    if ((await unsealedOlderThan(dataSource, 0)).count === 0 || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Seals what is committed, then verifies the chain (no checkpoints: those are the sealer tests' subject). */
+export async function sealAndVerify(dataSource: DataSource): Promise<AuditChainVerification> {
+  await sealEverything(dataSource);
+  return verifyAuditChain(dataSource, { graceSeconds: 0 });
+}
