@@ -126,9 +126,19 @@ describeWithRedis('metrics', () => {
     ]) {
       expect(names).toContain(name);
     }
-    // No sealer is provided in this app: its gauges are absent, not 0.
-    expect(exposition).not.toContain('vigil_audit_seal_lag_seconds');
-    expect(exposition).not.toContain('vigil_audit_checkpoint_age_seconds');
+  });
+
+  it('reports the audit sealer\'s lag and checkpoint age from the process that leads it', async () => {
+    // The app runs the sealer; by the time it has led a pass and checkpointed, both gauges have a sample.
+    let sealed: Sample[] = [];
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      sealed = samplesOf((await scrape(sut.app.get(MetricsServer).port)).text).filter((sample) => sample.name.startsWith('vigil_audit_'));
+      if (sealed.some((sample) => sample.name === 'vigil_audit_checkpoint_age_seconds' && Number.isFinite(sample.value))) break;
+      await sleep(200);
+    }
+    const value = (name: string) => sealed.find((sample) => sample.name === name)?.value;
+    expect(value('vigil_audit_seal_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(value('vigil_audit_checkpoint_age_seconds')).toBeGreaterThanOrEqual(0);
   });
 
   it('counts requests by route template, method and status', () => {
