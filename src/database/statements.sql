@@ -759,7 +759,7 @@ SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status,
   r.to_close AS "toClose", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn",
   to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
 FROM measure_results r JOIN patients p ON p.id = r.patient_id
-WHERE r.patient_id = ANY($1::uuid[]) AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+WHERE r.patient_id = ANY($1::uuid[]) AND p.id = ANY($1::uuid[]) AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)
 ORDER BY r.patient_id, r.measure_id;
 
