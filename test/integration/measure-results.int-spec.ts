@@ -60,7 +60,7 @@ describe('measure results store (real Postgres)', () => {
       const single = await cohort.chart(id);
       expect({ id, chart: bulk.get(id)?.chart, truncated: bulk.get(id)?.truncated }).toEqual({ id, chart: single.chart, truncated: single.truncated });
     }
-  });
+  }, 60_000); // every fixture and generated chart, read both ways: seconds on a busy 2-core machine
 
   it('stores, for every patient (fixtures and generated) and measure, what the live care_gap_lookup answers', async () => {
     const runId = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, chunkSize: 7 }))!;
