@@ -15,7 +15,7 @@ import {
   SELECT_UNSEALED_OLDER_THAN,
   TRY_LEAD_AUDIT_SEALER,
 } from '../audit/audit.sql';
-import { COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../measure-results/worklist.sql';
@@ -30,6 +30,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'cohort reads (as vigil_reader, in a READ ONLY transaction)': {
     readSessionBegin: READ_SESSION_BEGIN,
     snapshotSessionBegin: SNAPSHOT_SESSION_BEGIN,
+    bulkSnapshotSessionBegin: BULK_SNAPSHOT_SESSION_BEGIN,
     ...COHORT_STATEMENTS,
   },
   'access checks': { ...ACCESS_STATEMENTS },

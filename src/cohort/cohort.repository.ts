@@ -16,7 +16,7 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
 
 export interface StaffIdentity {
@@ -214,7 +214,7 @@ export class CohortRepository {
         charts.set(patient.id, { chart, truncated, dataVersion });
       }
       return charts;
-    }, SNAPSHOT_SESSION_BEGIN);
+    }, BULK_SNAPSHOT_SESSION_BEGIN);
   }
 
   /** Observations and encounters (with their notes) of this patient, by id: a proposal's evidence. */

@@ -11,6 +11,9 @@ BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader;
 -- name: snapshotSessionBegin
 BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL ROLE vigil_reader;
 
+-- name: bulkSnapshotSessionBegin
+BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL ROLE vigil_reader; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0;
+
 -- name: staffUserByUsername
 SELECT u.id, u.username, u.role, u.active,
   coalesce(array_agg(m.care_team_id::text) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds"

@@ -1,0 +1,94 @@
+import { CohortRepository } from '../../src/cohort/cohort.repository';
+import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { useSeededDatabase } from '../setup/database';
+
+/**
+ * The recompute's bulk chart statements run without JIT compilation or parallel workers. On the
+ * 100,000-patient cohort a chunk's observations statement was JIT-compiled (about 120 ms of code
+ * emission, more than the scan it sped up) and given two parallel workers, on cores already busy
+ * with other chunks. The fixture cohort is too small for the planner to choose either by itself,
+ * so each statement is planned here with both made free (zero thresholds and setup costs): in the
+ * bulk session it must still use neither, while the plain snapshot session, as a control that the
+ * costs do tempt the planner, uses both.
+ */
+
+interface PlanNode {
+  'Node Type': string;
+  Plans?: PlanNode[];
+}
+
+interface ExplainRoot {
+  Plan: PlanNode;
+  JIT?: { Functions: number };
+}
+
+const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+const TEMPTING_COSTS = [
+  'SET LOCAL jit_above_cost = 0',
+  'SET LOCAL parallel_setup_cost = 0',
+  'SET LOCAL parallel_tuple_cost = 0',
+  'SET LOCAL min_parallel_table_scan_size = 0',
+  'SET LOCAL min_parallel_index_scan_size = 0',
+];
+
+const BULK_STATEMENTS = Object.keys(COHORT_STATEMENTS).filter((name) => name.startsWith('charts') || name === 'patientsByIds') as (keyof typeof COHORT_STATEMENTS)[];
+
+describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => {
+  const db = useSeededDatabase();
+  let ids: string[];
+  let jitAvailable: boolean;
+
+  beforeAll(async () => {
+    const { dataSource } = db();
+    ids = (await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id`)).map((row) => row.id);
+    [{ jitAvailable }] = await dataSource.query<{ jitAvailable: boolean }[]>(`SELECT pg_jit_available() AS "jitAvailable"`);
+  });
+
+  const explainIn = async (begin: string, statement: string): Promise<ExplainRoot> => {
+    const runner = db().dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(begin);
+      for (const setting of TEMPTING_COSTS) await runner.query(setting);
+      const [row] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`, [ids]);
+      return (row['QUERY PLAN'] as ExplainRoot[])[0];
+    } finally {
+      await runner.query('ROLLBACK');
+      await runner.release();
+    }
+  };
+
+  const usesParallelWorkers = (root: ExplainRoot) => flatten(root.Plan).some((node) => node['Node Type'].startsWith('Gather'));
+
+  it.each(BULK_STATEMENTS)('%s: neither JIT nor parallel workers in the bulk session, both in the control', async (name) => {
+    const bulk = await explainIn(BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS[name]);
+    expect(bulk.JIT).toBeUndefined();
+    expect(usesParallelWorkers(bulk)).toBe(false);
+    const control = await explainIn(SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS[name]);
+    if (jitAvailable) expect(control.JIT?.Functions).toBeGreaterThan(0);
+    expect(usesParallelWorkers(control)).toBe(true);
+  });
+
+  it('CohortRepository.charts opens its transaction with the bulk session', async () => {
+    const { dataSource } = db();
+    const sent: string[] = [];
+    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+    const spy = jest.spyOn(dataSource, 'createQueryRunner').mockImplementation((mode) => {
+      const runner = createQueryRunner(mode);
+      const query = runner.query.bind(runner);
+      runner.query = ((sql: string, parameters?: unknown[]) => {
+        sent.push(sql);
+        return query(sql, parameters);
+      }) as typeof runner.query;
+      return runner;
+    });
+    try {
+      const charts = await new CohortRepository(dataSource).charts(ids.slice(0, 5));
+      expect(charts.size).toBe(5);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sent[0]).toBe(BULK_SNAPSHOT_SESSION_BEGIN);
+  });
+});
