@@ -16,9 +16,6 @@ const MATCHES = (r: string) =>
   `${r}.period_start = $2 AND ${r}.period_end = $3 AND ($4::text IS NULL OR ${r}.measure_id = $4)
     AND ($5::text IS NULL OR ${r}.status = $5) AND ($6::text IS NULL OR ${r}.reason_code LIKE $6)`;
 
-/** The most recent day any matching result of the patient cites (NULL: none dated). */
-const LAST_EVIDENCE = `(SELECT max(r.last_evidence_on) FROM measure_results r WHERE r.patient_id = p.id AND ${MATCHES('r')})`;
-
 /** The patient's row as the cohort reads it (the caller's projection decides which fields leave). */
 const PAGE_COLUMNS = `p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", ${DAY('p.birth_date', 'birthDate')}, p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -28,27 +25,26 @@ export type WorklistSort = 'name' | 'age' | 'lastResult';
 export type WorklistOrder = 'asc' | 'desc';
 
 /**
- * Each order: its sort keys (one or two, each with its SQL type; the cursor carries them as text)
- * and whether `asc` runs them upwards. The patient id breaks ties, so the order is total.
+ * The orders by a patient's own columns: their sort keys (one or two, each with its SQL type; the
+ * cursor carries them as text) and whether `asc` runs them upwards. The patient id breaks ties, so
+ * the order is total. (`lastResult` is ordered by the results: its statements are below.)
  */
-const ORDERS: Record<WorklistSort, { keys: [string, string][]; ascending: boolean; from: string }> = {
-  name: { keys: [['p.family_name', 'text'], ['p.given_name', 'text']], ascending: true, from: 'patients p' },
+const ORDERS: Record<'name' | 'age', { keys: [string, string][]; ascending: boolean }> = {
+  name: { keys: [['p.family_name', 'text'], ['p.given_name', 'text']], ascending: true },
   // Youngest first is the latest birth date first.
-  age: { keys: [['p.birth_date', 'date']], ascending: false, from: 'patients p' },
-  // Never-dated results sort as the oldest (the most overdue).
-  lastResult: { keys: [["coalesce(x.last_on, DATE '0001-01-01')", 'date']], ascending: true, from: `patients p CROSS JOIN LATERAL (SELECT ${LAST_EVIDENCE} AS last_on) x` },
+  age: { keys: [['p.birth_date', 'date']], ascending: false },
 };
 
 /** A one-key order binds $8 all the same (every order takes the same parameters), so it must be typed. */
 const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
 
-function pageStatement(sort: WorklistSort, order: WorklistOrder): string {
-  const { keys, ascending, from } = ORDERS[sort];
+function pageStatement(sort: 'name' | 'age', order: WorklistOrder): string {
+  const { keys, ascending } = ORDERS[sort];
   const up = ascending === (order === 'asc');
   const direction = up ? 'ASC' : 'DESC';
   const bound = keys.map(([, type], i) => `$${7 + i}::${type}`);
   return `SELECT ${PAGE_COLUMNS}, ${keys[0][0]}::text AS "key1", ${keys[1]?.[0] ?? 'NULL'}::text AS "key2"
-FROM ${from}
+FROM patients p
 WHERE ${onCareTeams('p.id', '$1')}
   AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND ${MATCHES('m')})
   AND ($9::uuid IS NULL OR (${keys.map(([key]) => key).join(', ')}, p.id) ${up ? '>' : '<'} (${bound.join(', ')}, $9::uuid))${keys.length === 1 ? ONE_KEY : ''}
@@ -56,15 +52,18 @@ ORDER BY ${keys.map(([key]) => `${key} ${direction}`).join(', ')}, p.id ${direct
 LIMIT $10`;
 }
 
+/** A result's day for ordering: never-dated results sort as the oldest (the most overdue). */
+const DAY_KEY = (r: string) => `coalesce(${r}.last_evidence_on, DATE '0001-01-01')`;
+
 /**
  * `lastResult` of one measure: each patient has one matching result, so its day is that row's, and
  * the page is a walk of `IDX_measure_results_last_evidence` (period, measure, day, patient) that
  * stops at its limit, the team and the other filters checked on the way. The same keys, order and
- * cursor as the general form, which must aggregate every team patient's matching results first.
+ * cursor as the any-measure form below.
  */
 function lastResultOfMeasureStatement(order: WorklistOrder): string {
   const direction = order === 'asc' ? 'ASC' : 'DESC';
-  const day = `coalesce(m.last_evidence_on, DATE '0001-01-01')`;
+  const day = DAY_KEY('m');
   return `SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
@@ -75,13 +74,38 @@ ORDER BY ${day} ${direction}, m.patient_id ${direction}
 LIMIT $10`;
 }
 
+/**
+ * `lastResult` over every measure: a patient sorts by the latest day among their matching results.
+ * The page walks `IDX_measure_results_any_last_evidence` (period, day, patient), or with a status
+ * `IDX_measure_results_status_last_evidence` (status, period, day, patient), over every measure's
+ * matching results, and a row stands for its patient only when it is the patient's
+ * latest matching result (ties broken by measure id, so exactly one row does); it stops at its
+ * limit, like the one-measure walk, instead of computing every team patient's day and sorting them
+ * (no page in 10 s at 51,000 patients, measured). Same keys, order and cursor as before.
+ * `period_end >= period_start` holds for every row: it is the indexes' partial condition, which
+ * keeps them to this statement (see the migration 1764555000000).
+ */
+function lastResultOfAnyMeasureStatement(order: WorklistOrder): string {
+  const direction = order === 'asc' ? 'ASC' : 'DESC';
+  const day = DAY_KEY('m');
+  return `SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE ${MATCHES('m')} AND m.period_end >= m.period_start
+  AND ${onCareTeams('p.id', '$1')}
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND ${MATCHES('o')}
+    AND (${DAY_KEY('o')}, o.measure_id) > (${day}, m.measure_id))
+  AND ($9::uuid IS NULL OR (${day}, m.patient_id) ${order === 'asc' ? '>' : '<'} ($7::date, $9::uuid))${ONE_KEY}
+ORDER BY ${day} ${direction}, m.patient_id ${direction}
+LIMIT $10`;
+}
+
 export const WORKLIST_STATEMENTS = {
   worklistByNameAsc: pageStatement('name', 'asc'),
   worklistByNameDesc: pageStatement('name', 'desc'),
   worklistByAgeAsc: pageStatement('age', 'asc'),
   worklistByAgeDesc: pageStatement('age', 'desc'),
-  worklistByLastResultAsc: pageStatement('lastResult', 'asc'),
-  worklistByLastResultDesc: pageStatement('lastResult', 'desc'),
+  worklistByLastResultAsc: lastResultOfAnyMeasureStatement('asc'),
+  worklistByLastResultDesc: lastResultOfAnyMeasureStatement('desc'),
   worklistByLastResultOfMeasureAsc: lastResultOfMeasureStatement('asc'),
   worklistByLastResultOfMeasureDesc: lastResultOfMeasureStatement('desc'),
 

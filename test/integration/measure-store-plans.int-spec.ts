@@ -70,6 +70,20 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     }
   });
 
+  it.each([
+    ['any status', null, 'IDX_measure_results_any_last_evidence'],
+    ['open gaps', 'open-gap', 'IDX_measure_results_status_last_evidence'],
+  ] as const)('a worklist of every measure by the last result (%s) walks its index to the page limit, with no sort of the team', async (_case, status, index) => {
+    const { dataSource } = db();
+    const [{ team }] = await dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+    for (const name of ['worklistByLastResultAsc', 'worklistByLastResultDesc'] as const) {
+      const plan = await planOf(WORKLIST_STATEMENTS[name], 'uuid[], date, date, text, text, text, date, text, uuid, int', [[team], period.start, period.end, null, status, null, null, null, null, 26], 'force_custom_plan');
+      const nodes = flatten(plan);
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      expect(nodes.filter((node) => node['Relation Name'] === 'measure_results').map((node) => node['Index Name'])[0]).toBe(index);
+    }
+  });
+
   it("a worklist page's results are read by its patients' ids on both sides of the join, never a scan of every patient", async () => {
     const { dataSource } = db();
     const ids = (await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY family_name, given_name, id LIMIT 25`)).map((row) => row.id);
