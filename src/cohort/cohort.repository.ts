@@ -175,17 +175,23 @@ export class CohortRepository {
    * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
+   *
+   * `observationCodes`: read only the observations with one of these codes (the rest of the chart
+   * whole), as `chart` would give them filtered by code afterwards; `truncated` still says whether
+   * the whole chart hits the cap. A patient with more observations than the cap gets the whole,
+   * capped list instead, since which coded rows survive the cap depends on all of them.
    */
-  async charts(patientIds: string[]): Promise<Map<string, VersionedChart>> {
+  async charts(patientIds: string[], options: { observationCodes?: readonly string[] } = {}): Promise<Map<string, VersionedChart>> {
     const charts = new Map<string, VersionedChart>();
     if (patientIds.length === 0) return charts;
     return this.transaction(async (run) => {
       const patients = await run<PatientRow & { dataVersion: string }>('patientsByIds', [patientIds]);
       if (patients.length === 0) return charts;
       const ids = patients.map((row) => row.id);
+      const coded = options.observationCodes ? await this.codedObservations(run, ids, options.observationCodes) : null;
       const parts = {
         encounters: byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
-        observations: byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
+        observations: coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
         conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
         medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
         procedures: byPatient(await run<OfPatient<ProcedureRow>>('chartsProcedures', [ids])),
@@ -211,10 +217,23 @@ export class CohortRepository {
           requests: take(parts.requests),
           adverseEvents: take(parts.adverseEvents),
         };
+        if (coded?.overCap.has(patient.id)) truncated = true;
         charts.set(patient.id, { chart, truncated, dataVersion });
       }
       return charts;
     }, BULK_SNAPSHOT_SESSION_BEGIN);
+  }
+
+  /**
+   * The observations with one of `codes` of each patient, and which patients have more
+   * observations of any code than the cap: those get their whole, capped list (in the same snapshot).
+   */
+  private async codedObservations(run: Run, ids: string[], codes: readonly string[]): Promise<{ rows: Map<string, ObservationRow[]>; overCap: Set<string> }> {
+    const counts = await run<{ patientId: string; n: number }>('observationCounts', [ids]);
+    const overCap = new Set(counts.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
+    const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, codes]));
+    if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [[...overCap]]))) rows.set(id, list);
+    return { rows, overCap };
   }
 
   /** Observations and encounters (with their notes) of this patient, by id: a proposal's evidence. */

@@ -88,12 +88,12 @@ const chartOf = (part: ChartPart) => {
  * row per record (the recompute reads about a hundred observations per patient); the values are the
  * same (float8 prints its shortest exact form either way, jsonb stays an object, days stay text).
  */
-const chartsOf = (part: ChartPart) => {
+const chartsOf = (part: ChartPart, condition = '') => {
   const { columns, table, order } = CHART_PARTS[part];
   const qualified = order.split(', ').map((term) => `t.${term}`).join(', ');
   return `SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY ${qualified}) AS rows
 FROM ${table} t CROSS JOIN LATERAL (SELECT ${columns}) r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id`;
+WHERE t.patient_id = ANY($1::uuid[])${condition} GROUP BY t.patient_id`;
 };
 
 export const COHORT_STATEMENTS = {
@@ -187,6 +187,18 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartsRequests: chartsOf('requests'),
 
   chartsAdverseEvents: chartsOf('adverseEvents'),
+
+  /**
+   * `chartsObservations` restricted to codes $2 (any system): the recompute reads only the
+   * observations a measure can retrieve (see `careGapObservationCodes`), by the (patient, code) index.
+   */
+  chartsObservationsCoded: chartsOf('observations', ' AND t.code = ANY($2::text[])'),
+
+  /**
+   * How many observations each of patients $1 has, all codes: which of them the chart cap cuts
+   * (their coded read is then replaced by the whole, capped one). An index-only count.
+   */
+  observationCounts: `SELECT patient_id::text AS "patientId", count(*)::int AS n FROM observations WHERE patient_id = ANY($1::uuid[]) GROUP BY patient_id`,
 
   /** Cited rows, for a proposal's evidence: only rows of patient $1. */
   observationsByIds: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id`,

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../src/cli/commands';
-import { CohortRepository } from '../../src/cohort/cohort.repository';
+import { CHART_ROW_CAP, CohortRepository } from '../../src/cohort/cohort.repository';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { loadConfig } from '../../src/config/load-config';
 import { VERSIONED_TABLES } from '../../src/database/migrations/1764545000000-measure-results-store';
@@ -10,6 +10,7 @@ import { MeasureResultsRepository } from '../../src/measure-results/measure-resu
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { InvalidResultCursorError } from '../../src/measure-results/result-cursor';
 import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { careGapObservationCodes } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { trailingYear } from '../../src/tools/clinical/shared/clinical-dates';
 import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
 import { useSeededDatabase } from '../setup/database';
@@ -61,6 +62,40 @@ describe('measure results store (real Postgres)', () => {
       expect({ id, chart: bulk.get(id)?.chart, truncated: bulk.get(id)?.truncated }).toEqual({ id, chart: single.chart, truncated: single.truncated });
     }
   }, 60_000); // every fixture and generated chart, read both ways: seconds on a busy 2-core machine
+
+  it('reads, with the measures\' observation codes, the one-patient chart with only those observations (fixtures and generated)', async () => {
+    const ids = await allPatients(database().dataSource);
+    const codes = careGapObservationCodes();
+    const coded = await cohort.charts(ids, { observationCodes: codes });
+    let skipped = 0;
+    for (const id of ids) {
+      const single = await cohort.chart(id);
+      const observations = single.chart!.observations.filter((row) => codes.includes(row.code));
+      skipped += single.chart!.observations.length - observations.length;
+      expect({ id, chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ id, chart: { ...single.chart, observations }, truncated: single.truncated });
+    }
+    // Not vacuous: the generated charts hold observations no measure reads.
+    expect(skipped).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('gives a patient with more observations than the chart cap the whole capped list, and says the chart is truncated', async () => {
+    const { dataSource } = database();
+    const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id DESC LIMIT 1`);
+    // Heart rates (read by no measure), newer than anything else: they push the patient's older coded rows past the cap.
+    await dataSource.query(
+      `INSERT INTO observations (patient_id, category, status, code, display, value_numeric, unit, effective_at)
+       SELECT $1, 'vital-signs', 'final', '8867-4', 'Heart rate', 70, '/min', now() - (n * interval '1 minute') FROM generate_series(1, $2::int) AS n`,
+      [id, CHART_ROW_CAP],
+    );
+    try {
+      const single = await cohort.chart(id);
+      const coded = await cohort.charts([id], { observationCodes: careGapObservationCodes() });
+      expect(single.truncated).toBe(true);
+      expect({ chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
+    } finally {
+      await dataSource.query(`DELETE FROM observations WHERE patient_id = $1 AND code = '8867-4' AND value_numeric = 70 AND unit = '/min' AND created_at >= now() - interval '10 minutes'`, [id]);
+    }
+  }, 60_000);
 
   it('stores, for every patient (fixtures and generated) and measure, what the live care_gap_lookup answers', async () => {
     const runId = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, chunkSize: 7 }))!;

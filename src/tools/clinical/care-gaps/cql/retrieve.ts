@@ -16,6 +16,15 @@ import { inValueSet } from '../../../../terminology';
 import { ageOn, Period } from '../../shared/clinical-dates';
 import { DayOf } from '../../shared/clinical-day';
 import { closed, DayInterval } from './day-interval';
+import { isDeclaredObservationCode, isDeclaredObservationValueSet } from './observation-retrieves';
+
+/** A measure retrieved observations not declared in `observation-retrieves.ts`: declare them there. */
+export class UndeclaredRetrieveError extends Error {
+  constructor(what: string) {
+    super(`A measure retrieved ${what}, which observation-retrieves.ts does not declare`);
+    this.name = 'UndeclaredRetrieveError';
+  }
+}
 
 /**
  * What one measure evaluation reads: the chart, the measurement period as days, the clinic's
@@ -60,14 +69,21 @@ export class MeasureContext {
     return this.retrieve(`cond|${oid}`, () => this.chart.conditions.filter((row) => inValueSet(row, oid)));
   }
 
+  /** `[Observation: VS]`; only value sets declared in `observation-retrieves.ts` (the recompute reads no others). */
   observations(oid: string): ObservationRow[] {
+    if (!isDeclaredObservationValueSet(oid)) throw new UndeclaredRetrieveError(`observations of value set ${oid}`);
     return this.retrieve(`obs|${oid}`, () => this.chart.observations.filter((row) => inValueSet(row, oid)));
   }
 
-  /** `[Observation: "<direct-reference code>"]`. */
-  observationsCoded(system: string, code: string): ObservationRow[] {
-    return this.retrieve(`obs|${system}|${code}`, () =>
-      this.chart.observations.filter((row) => row.code === code && row.codeSystem === system),
+  /**
+   * `[Observation: "<direct-reference code>"]`, of one or more codes of `system`, in chart order;
+   * only codes declared in `observation-retrieves.ts`.
+   */
+  observationsCoded(system: string, ...codes: string[]): ObservationRow[] {
+    const undeclared = codes.find((code) => !isDeclaredObservationCode(system, code));
+    if (undeclared !== undefined) throw new UndeclaredRetrieveError(`observations coded ${system}|${undeclared}`);
+    return this.retrieve(`obs|${system}|${codes.join('|')}`, () =>
+      this.chart.observations.filter((row) => row.codeSystem === system && codes.includes(row.code)),
     );
   }
 

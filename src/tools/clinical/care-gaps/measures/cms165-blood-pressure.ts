@@ -90,8 +90,8 @@ interface Panel {
  */
 function qualifyingReadings(ctx: MeasureContext): Panel[] {
   const panels = new Map<string, Panel>();
-  for (const row of ctx.chart.observations) {
-    if (row.panelId === null || row.codeSystem !== CodeSystem.Loinc || (row.code !== SYSTOLIC && row.code !== DIASTOLIC)) continue;
+  for (const row of ctx.observationsCoded(CodeSystem.Loinc, SYSTOLIC, DIASTOLIC)) {
+    if (row.panelId === null) continue;
     if (!isObservationResult(row)) continue;
     // No encounter, or one not in the record: `null in {…}` is false, so the reading counts.
     const encounter = ctx.encounterById(row.encounterId);
