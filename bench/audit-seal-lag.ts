@@ -8,6 +8,7 @@ import { AuditSealer, AuditSealLag, verifyAuditChain } from '../src/audit';
 import { StaffRole } from '../src/cohort/enum';
 import { fixtureId } from '../src/cohort/fixtures/fixture-rows';
 import { benchLogger, BenchApp, publishReport, ROOT, runBench, withBenchApp } from './harness';
+import { insertToSeal, lastEventId, waitUntilSealed } from './seal-lag';
 import { summarize } from './stats';
 
 const RESULTS = join(ROOT, 'bench', 'results', 'audit-seal-lag.md');
@@ -54,7 +55,7 @@ async function measure(bench: BenchApp, sealerOn: boolean, options: Options): Pr
   const token = await bench.tokenFor(clinician.username);
   const dataSource = bench.app.get(DataSource);
   const sealer = bench.app.get(AuditSealer);
-  const [{ start }] = await dataSource.query<{ start: string }[]>(`SELECT coalesce(max(id), 0)::text AS start FROM audit_events`);
+  const start = await lastEventId(dataSource);
   log(`${sealerOn ? 'sealer on' : 'sealer off'}: ${options.concurrency} concurrent clients for ${options.seconds} s`);
   const latencies: number[] = [];
   const backlog: number[] = [];
@@ -77,22 +78,13 @@ async function measure(bench: BenchApp, sealerOn: boolean, options: Options): Pr
   const run: Run = { sealer: sealerOn, requests: latencies.length, failures, seconds: options.seconds, latencyMs: { p50: latency.median, p99: latency.p99 } };
   if (!sealerOn) return run;
   // Let the sealer finish the tail, then read every event's lag from the database.
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const [{ waiting }] = await dataSource.query(`SELECT count(*)::int AS waiting FROM audit_events e WHERE e.id > $1 AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)`, [start]);
-    if (waiting === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const [lags] = await dataSource.query(
-    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, max(ms) AS max
-       FROM (SELECT extract(epoch FROM s.sealed_at - e.occurred_at) * 1000 AS ms FROM audit_events e JOIN audit_seals s ON s.event_id = e.id WHERE e.id > $1) lags`,
-    [start],
-  );
+  await waitUntilSealed(dataSource, start);
+  const lags = await insertToSeal(dataSource, start);
   const sortedBacklog = [...backlog].sort((a, b) => a - b);
   const verification = await verifyAuditChain(dataSource, { graceSeconds: 1 });
   return {
     ...run,
-    insertToSealMs: { p50: Number(lags.p50), p99: Number(lags.p99), max: Number(lags.max) },
+    insertToSealMs: { p50: lags.p50, p99: lags.p99, max: lags.max },
     sealerLag: sealer.lag(),
     backlogMs: { p99: sortedBacklog[Math.ceil(0.99 * sortedBacklog.length) - 1] ?? 0, max: sortedBacklog[sortedBacklog.length - 1] ?? 0 },
     verified: `${verification.ok ? 'ok' : 'FAILED'}: ${verification.count} link(s)`,

@@ -28,6 +28,7 @@ import { measureTools } from './tool-latency';
 import { measureRecompute } from './recompute-workers';
 import { measureWorklists } from './worklist-paging';
 import { MeasuresPart } from './population-report';
+import { measureScaleout } from './scaleout';
 
 /**
  * `npm run bench`: the whole suite in one command (see docs/benchmarks.md "How to run"). Prepares
@@ -165,6 +166,21 @@ async function main(): Promise<void> {
       }).catch((error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }));
     }
     for (const server of servers.splice(0)) await server.stop();
+    if (!options.skip.has('scaleout')) {
+      log('scale-out: two API processes and a worker on the same database and Redis');
+      run.scaleout = await measureScaleout({
+        env: vigilEnv,
+        root: ROOT,
+        db: auditSource,
+        sample,
+        tokens,
+        concurrency: Math.max(...options.concurrency),
+        seconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        stop,
+        log,
+      }).catch((error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }));
+    }
     if (!options.skip.has('import')) {
       run.import = await measureImport({ adminUrl: options.adminUrl, database: options.database, source: process.env.BENCH_FHIR_SOURCE, root: ROOT }, log).catch(
         (error: unknown) => ({ skipped: `failed: ${messageOf(error)}` }),

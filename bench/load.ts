@@ -27,9 +27,38 @@ export interface HttpRequestSpec {
  * sequence of patients for every target). Latency is taken per response from autocannon's own
  * high-resolution timer (its histogram rounds to whole milliseconds, too coarse for the floor).
  */
-export async function httpLoad(base: string, next: () => HttpRequestSpec, concurrency: number, seconds: number): Promise<Cell> {
+export function httpLoad(base: string, next: () => HttpRequestSpec, concurrency: number, seconds: number): Promise<Cell> {
+  return httpLoadSpread([base], next, concurrency, seconds);
+}
+
+/**
+ * The same closed loop spread over several servers of one service (processes behind a balancer):
+ * the connections are shared out evenly, one autocannon per server, all at once, and the cell is
+ * their sum (latencies of every answer together, requests over the longest of their durations).
+ */
+export async function httpLoadSpread(bases: string[], next: () => HttpRequestSpec, concurrency: number, seconds: number): Promise<Cell> {
   const latencies: number[] = [];
   let errors = 0;
+  const share = (index: number) => Math.floor(concurrency / bases.length) + (index < concurrency % bases.length ? 1 : 0);
+  const results = await Promise.all(
+    bases.map((base, index) =>
+      autocannonRun(base, next, share(index), seconds, (statusCode, responseTime) => {
+        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+        else errors += 1;
+      }),
+    ),
+  );
+  for (const result of results) errors += result.errors + result.timeouts;
+  return summarizeCell(concurrency, latencies, errors, Math.max(...results.map((result) => result.duration)));
+}
+
+function autocannonRun(
+  base: string,
+  next: () => HttpRequestSpec,
+  connections: number,
+  seconds: number,
+  onResponse: (statusCode: number, responseTime: number) => void,
+): Promise<autocannon.Result> {
   let finished: (result: autocannon.Result) => void = () => undefined;
   let failed: (error: unknown) => void = () => undefined;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
@@ -39,7 +68,7 @@ export async function httpLoad(base: string, next: () => HttpRequestSpec, concur
   const instance = autocannon(
     {
       url: base,
-      connections: concurrency,
+      connections,
       pipelining: 1,
       duration: seconds,
       timeout: 30,
@@ -54,13 +83,8 @@ export async function httpLoad(base: string, next: () => HttpRequestSpec, concur
     },
     (error, result) => (error ? failed(error) : finished(result)),
   );
-  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-    else errors += 1;
-  });
-  const result = await done;
-  errors += result.errors + result.timeouts;
-  return summarizeCell(concurrency, latencies, errors, result.duration);
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => onResponse(statusCode, responseTime));
+  return done;
 }
 
 /** The same closed loop without HTTP: `concurrency` async workers calling `work` back to back. */

@@ -12,6 +12,7 @@ import { TARGET_LABELS, TARGETS, ToolLatencyResult } from './tool-latency';
 import { LAB_CODE } from './tool-reads';
 import { measuresSection, MeasuresPart, worklistSection } from './population-report';
 import { WorklistResult } from './worklist-paging';
+import { ScaleoutPart, scaleoutSection } from './scaleout-report';
 
 /** docs/benchmarks.md, rendered from one run. Everything a reader needs to redo or doubt it. */
 
@@ -30,6 +31,7 @@ export interface BenchRun {
   import?: ImportResult;
   measures?: MeasuresPart;
   worklist?: WorklistResult | { skipped: string };
+  scaleout?: ScaleoutPart;
   command: string;
 }
 
@@ -63,6 +65,7 @@ export function renderReport(run: BenchRun): string {
   if (run.tools) lines.push(...limitsSection(run.tools, o));
   lines.push(...measuresSection(run.measures, run.tools, o.concurrency));
   lines.push(...worklistSection(run.worklist, run.tools));
+  lines.push(...scaleoutSection(run.scaleout, run.tools));
   if (run.explain) lines.push(...explainSection(run.explain));
   lines.push(...otherSections(run));
   lines.push(...methodSection(o));
@@ -328,7 +331,7 @@ function methodSection(o: BenchOptions): string[] {
     'It needs the local Postgres and Redis (`BENCH_DATABASE_ADMIN_URL` or `TEST_DATABASE_ADMIN_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`; ' +
       '`BENCH_REDIS_URL` or `TEST_REDIS_URL`). Settings: `BENCH_PATIENTS` (100000), `BENCH_SEED` (6), `BENCH_DURATION` s per cell (10), `BENCH_WARMUP` s (2), ' +
       '`BENCH_CONCURRENCY` (1,16), `BENCH_POOL_SIZE` (10), `BENCH_PROPOSALS_PER_SECOND` (5), `BENCH_APPROVAL_SECONDS` (30), `BENCH_AGENT_TURNS` (100), ' +
-      '`BENCH_SKIP` (any of measures, tools, worklist, explain, import, agent, approvals), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`. ' +
+      '`BENCH_SKIP` (any of measures, tools, worklist, explain, import, agent, approvals, scaleout), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`. ' +
       `The cohort lives in the database \`${o.database}\` (\`BENCH_DATABASE\`), kept between runs and reused when it was generated with the same patients and seed ` +
       `(recorded as a comment on the database); drop it with \`psql -c 'DROP DATABASE ${o.database}'\`. Servers are child processes, stopped on exit and on Ctrl-C.`,
     '',

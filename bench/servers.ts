@@ -19,6 +19,8 @@ export interface ServerProcess {
   /** The last lines it wrote to stderr/stdout, for an error message. */
   tail(): string;
   stop(): Promise<void>;
+  /** SIGKILL, no shutdown hooks: a crash. Resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -58,11 +60,13 @@ export async function startServer(options: {
   script: string;
   env: Record<string, string>;
   readyPath: string;
+  /** The variable the free port is given in (default PORT; a worker, which serves no API, answers on METRICS_PORT). */
+  portEnv?: string;
   timeoutMs?: number;
 }): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [options.script], {
-    env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...options.env, [options.portEnv ?? 'PORT']: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -104,6 +108,11 @@ export async function startServer(options: {
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -36,6 +36,13 @@ export interface AuditSealLag {
 
 const LAG_WINDOW = 4096;
 
+/** A link to append, with what the lag needs of its event. */
+interface Link {
+  seal: NewSeal;
+  occurredAtMs: number;
+  xactId: string;
+}
+
 class ChainHeadMissingError extends Error {
   constructor() {
     super('the event named by the chain head is missing');
@@ -74,6 +81,11 @@ export class AuditSealer implements AuditSealStatusSource {
   private readonly lags: number[] = [];
   /** The last link this process committed. */
   private lastLink: Pick<SealHead, 'seq' | 'eventId' | 'hash'> | undefined;
+  /**
+   * Where the chain ended after this process's last batch (the head it read, or the last link it
+   * committed), so the pass's lag needs no second read of the head.
+   */
+  private chainEnd: { head: Pick<SealHead, 'seq' | 'eventId' | 'hash'> | undefined; position: ChainPosition } | undefined;
   private state = {
     sealedSeq: null as number | null,
     oldestUnsealedAgeMs: 0,
@@ -161,11 +173,14 @@ export class AuditSealer implements AuditSealStatusSource {
 
   /** Seals one batch in one transaction of `session`; resolves with the links added. */
   async sealBatch(session: Pick<SealerSession, 'transaction'>): Promise<number> {
-    const sealed = await session.transaction(async (db) => {
-      const links = await this.nextLinks(db);
-      if (links.length > 0) await insertSeals(db, links.map((link) => link.seal));
-      return links;
+    const batch = await session.transaction(async (db) => {
+      const next = await this.nextLinks(db);
+      if (next.links.length > 0) await insertSeals(db, next.links.map((link) => link.seal));
+      return next;
     });
+    const sealed = batch.links;
+    const last = sealed[sealed.length - 1];
+    this.chainEnd = last ? { head: last.seal, position: { xactId: last.xactId, id: last.seal.eventId } } : batch.end;
     const committedAt = Date.now();
     for (const link of sealed) this.remember(committedAt - link.occurredAtMs);
     if (sealed.length > 0) {
@@ -179,7 +194,7 @@ export class AuditSealer implements AuditSealStatusSource {
   }
 
   /** The links for the next batch, computed from the committed head: the same inputs give the same links. */
-  private async nextLinks(db: SqlSession): Promise<{ seal: NewSeal; occurredAtMs: number }[]> {
+  private async nextLinks(db: SqlSession): Promise<{ links: Link[]; end: NonNullable<AuditSealer['chainEnd']> }> {
     // First, before anything is read: see SELECT_SEAL_HORIZON.
     const horizon = await sealHorizon(db);
     const head = await sealHead(db);
@@ -188,26 +203,26 @@ export class AuditSealer implements AuditSealStatusSource {
     const events = await sealableEvents(db, after, horizon, this.settings.batchSize);
     let seq = head ? BigInt(head.seq) : 0n;
     let prevHash = head ? head.hash : GENESIS_HASH;
-    const links: { seal: NewSeal; occurredAtMs: number }[] = [];
+    const links: Link[] = [];
     for (const event of events) {
       seq += 1n;
       const hash = auditEventHash(storedContent(event, prevHash));
-      links.push({ seal: { seq: seq.toString(), eventId: event.id, prevHash, hash }, occurredAtMs: Date.parse(event.occurredAt) });
+      links.push({ seal: { seq: seq.toString(), eventId: event.id, prevHash, hash }, occurredAtMs: Date.parse(event.occurredAt), xactId: event.xactId });
       prevHash = hash;
     }
-    return links;
+    return { links, end: { head, position: after } };
   }
 
   /**
    * After a pass: how long the oldest committed, unsealed event has waited (committed, but behind a
-   * transaction still running; 0 when none), and a checkpoint when one is due.
+   * transaction still running; 0 when none), and a checkpoint when one is due. From where the
+   * pass's last batch left the chain: one index walk of what is left, not a scan of the trail.
    */
   private async afterPass(session: SealerSession): Promise<void> {
-    const head = await sealHead(session);
-    const after: ChainPosition = head && !head.eventMissing ? { xactId: head.xactId as string, id: head.eventId } : CHAIN_START;
-    const oldest = await oldestUnsealedMs(session, after);
+    const end = this.chainEnd ?? { head: undefined, position: CHAIN_START };
+    const oldest = await oldestUnsealedMs(session, end.position);
     this.state.oldestUnsealedAgeMs = oldest === null ? 0 : Math.max(0, Date.now() - oldest);
-    if (head) await this.checkpointIfDue(head);
+    if (end.head) await this.checkpointIfDue(end.head);
   }
 
   private async checkpointIfDue(head: Pick<SealHead, 'seq' | 'eventId' | 'hash'>): Promise<void> {

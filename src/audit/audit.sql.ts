@@ -79,9 +79,20 @@ export const SELECT_SEALABLE_EVENTS = `SELECT ${EVENT_COLUMNS}
 export const INSERT_AUDIT_SEALS = `INSERT INTO audit_seals (seq, event_id, prev_hash, hash)
   SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])`;
 
-/** When the oldest event not yet sealed (after position $1 xact_id, $2 id) occurred, in epoch ms; null when none. */
-export const SELECT_OLDEST_UNSEALED = `SELECT (extract(epoch FROM min(e.occurred_at)) * 1000)::float8 AS "oldestMs"
-  FROM audit_events e WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint)`;
+/** How many unsealed events, in chain order, `SELECT_OLDEST_UNSEALED` looks at. */
+export const OLDEST_UNSEALED_WINDOW = 100;
+
+/**
+ * When the oldest event not yet sealed (after position $1 xact_id, $2 id) occurred, in epoch ms;
+ * null when none. Among the first `OLDEST_UNSEALED_WINDOW` in chain order: after a pass that is
+ * every unsealed event (those behind a running transaction), and behind a longer backlog the
+ * oldest sorts among its first ones. The ORDER BY … LIMIT is what keeps it an index walk from the
+ * head on any statistics: as a plain `min()` over the range, a table with none (or stale ones)
+ * was planned as a sequential scan of the whole trail, every pass.
+ */
+export const SELECT_OLDEST_UNSEALED = `SELECT (extract(epoch FROM min(u.occurred_at)) * 1000)::float8 AS "oldestMs"
+  FROM (SELECT e.occurred_at FROM audit_events e WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint)
+    ORDER BY e.xact_id, e.id LIMIT ${OLDEST_UNSEALED_WINDOW}) u`;
 
 /**
  * One page of the chain for verification: links after seq $1, in seq order, each with its event

@@ -291,8 +291,9 @@ INSERT INTO audit_seals (seq, event_id, prev_hash, hash)
   SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]);
 
 -- name: oldestUnsealed
-SELECT (extract(epoch FROM min(e.occurred_at)) * 1000)::float8 AS "oldestMs"
-  FROM audit_events e WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint);
+SELECT (extract(epoch FROM min(u.occurred_at)) * 1000)::float8 AS "oldestMs"
+  FROM (SELECT e.occurred_at FROM audit_events e WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint)
+    ORDER BY e.xact_id, e.id LIMIT 100) u;
 
 -- name: chainPage
 SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.prev_hash AS "prevHash",

@@ -15,6 +15,7 @@ import { createTestApp } from '../setup/app';
 import { temporaryCheckpointStore, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { unsealedOlderThan } from '../../src/audit/audit.repository';
 
 const event = (overrides: Partial<AuditEventInput> = {}): AuditEventInput => ({
   actorId: randomUUID(),
@@ -166,6 +167,51 @@ describe('audit sealer', () => {
     expect(leader.lag().leader).toBe(false);
     await expectWholeChain(database().dataSource);
   }, 20_000);
+
+  it('running loops over one checkpoint store: the leader dies mid-batch while events keep coming; the standby takes over by itself and chain and checkpoints verify', async () => {
+    const store = temporaryCheckpointStore();
+    const loop = () => {
+      const sealer = testSealer(() => dedicatedSealerSession(database().url), store, { intervalMs: 20, checkpointEveryEvents: 10 });
+      sealers.push(sealer);
+      sealer.start();
+      return sealer;
+    };
+    const [first, second] = [loop(), loop()];
+    let writing = true;
+    const writer = (async () => {
+      while (writing) await Promise.all([audit.record(event()), new Promise((resolve) => setTimeout(resolve, 5))]);
+    })();
+    const blocker = new Client({ connectionString: database().url });
+    await blocker.connect();
+    try {
+      while ((await links(database().dataSource)).length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      const leader = first.lag().leader ? first : second;
+      const standby = leader === first ? second : first;
+      // Stall the leader's next insert of links, kill its backend there, and let its process go (as SIGKILL would).
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE audit_seals IN EXCLUSIVE MODE');
+      let pid: number | undefined;
+      while (!pid) {
+        const { rows } = await blocker.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'vigil-audit-sealer' AND wait_event_type = 'Lock'`);
+        pid = rows[0]?.pid;
+        if (!pid) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await blocker.query('SELECT pg_terminate_backend($1)', [pid]);
+      await leader.stop();
+      await blocker.query('ROLLBACK');
+      while (!standby.lag().leader || standby.lag().sealedSeq === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      writing = false;
+      await writer;
+      await blocker.end();
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await unsealedOlderThan(database().dataSource, 0)).count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expectWholeChain(database().dataSource);
+    const verified = await verifyAuditChain(database().dataSource, { graceSeconds: 0, checkpoints: { store, key: TEST_CHECKPOINT_KEY } });
+    expect(verified).toMatchObject({ ok: true, checkpoints: { problems: [] } });
+    expect(verified.checkpoints.verified).toBeGreaterThan(1);
+  }, 30_000);
 
   it('two sealers running side by side: one leads, the other stands by, and every event is sealed once', async () => {
     const first = dedicated({ intervalMs: 20 });
