@@ -35,6 +35,15 @@ export interface CareTeamResultsPage {
   nextCursor: string | null;
 }
 
+/** A worklist page, and the complete period it was read from (when its run finished). */
+export interface WorklistPage {
+  period: Period;
+  finishedAt: string;
+  patients: WorklistPatientRow[];
+  results: WorklistResultRow[];
+  nextCursor: string | null;
+}
+
 /** Which stored results a period has: what a population publication is versioned by. */
 export interface PopulationResultsVersion {
   rowCount: number;
@@ -102,15 +111,20 @@ export class MeasureResultsRepository {
   }
 
   /**
-   * One page of a care team's worklist: the team's patients with a stored result for the period
-   * that matches the filters, in the query's order, and those matching results. Raw rows: access,
-   * projection and audit are the caller's (through the one PHI path).
+   * One page of a care team's worklist for the newest complete period (`latestCompletePeriod`),
+   * read in the same transaction as that period: the team's patients with a stored result for it
+   * that matches the filters, in the query's order, and those matching results. Null before the
+   * first complete period. Raw rows: access, projection and audit are the caller's (through the
+   * one PHI path).
    */
-  async worklistPage(query: WorklistQuery): Promise<{ patients: WorklistPatientRow[]; results: WorklistResultRow[]; nextCursor: string | null }> {
+  async worklistPage(query: Omit<WorklistQuery, 'period'>): Promise<WorklistPage | null> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
     const after = query.cursor === undefined ? null : decodeWorklistCursor(query.cursor, query.sort, query.order);
-    const filters = [query.period.start, query.period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
     return this.readAll(async (run) => {
+      const [stored] = await run<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
+      if (!stored) return null;
+      const period = { start: stored.periodStart, end: stored.periodEnd };
+      const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
       const rows = await run<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined)], [
         [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
       ]);
@@ -118,7 +132,7 @@ export class MeasureResultsRepository {
       const results = patients.length ? await run<WorklistResultRow>(WORKLIST.statements.worklistResults, [patients.map((row) => row.id), ...filters]) : [];
       const last = patients[patients.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeWorklistCursor({ sort: query.sort, order: query.order, key1: last.key1, key2: last.key2, patientId: last.id }) : null;
-      return { patients, results, nextCursor };
+      return { period, finishedAt: stored.finishedAt, patients, results, nextCursor };
     });
   }
 

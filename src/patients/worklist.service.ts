@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { ProblemException } from '../common/http/problem';
-import { MeasureResultsRepository } from '../measure-results/measure-results.repository';
+import { MeasureResultsRepository, WorklistPage } from '../measure-results/measure-results.repository';
 import { InvalidResultCursorError } from '../measure-results/result-cursor';
 import { project } from '../phi/projector';
 import { resolveMeasureId } from '../tools/clinical/care-gaps';
@@ -34,22 +34,21 @@ export class WorklistService {
   page(context: AccessContext, code: string, query: WorklistQueryDto): Promise<WorklistPageDto> {
     return this.phi.auditedList(context, async () => {
       const { careTeamId, role } = await this.access.worklistRead(context, code);
-      const stored = await this.results.latestCompletePeriod();
-      if (!stored) throw resultsNotReady();
       const sort = query.sort ?? 'name';
       const order = query.order ?? 'asc';
-      let page: Awaited<ReturnType<MeasureResultsRepository['worklistPage']>>;
+      let page: WorklistPage | null;
       try {
         page = await this.results.worklistPage({
-          careTeamId, period: stored.period, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
+          careTeamId, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
           measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,
         });
       } catch (error) {
         if (error instanceof InvalidResultCursorError) throw invalidCursor();
         throw error;
       }
+      if (!page) throw resultsNotReady();
       // Ages as of the end of the period the results were computed for, like the measures' own.
-      const ageOn = stored.period.end < todayUtc() ? stored.period.end : todayUtc();
+      const ageOn = page.period.end < todayUtc() ? page.period.end : todayUtc();
       const headers = project('patient', role, page.patients.map((row) => patientHeader(row, ageOn)));
       const items = page.patients.map((row, i) => ({
         patient: headers.rows[i],
@@ -58,7 +57,7 @@ export class WorklistService {
       const computedAt = page.results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
       const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
       return {
-        value: { careTeam: code, period: stored.period, items, nextCursor: page.nextCursor, computedAt },
+        value: { careTeam: code, period: page.period, items, nextCursor: page.nextCursor, computedAt },
         patientIds: page.patients.map((row) => row.id),
         fields,
       };
