@@ -14,4 +14,15 @@ describe('clinical days in the practice time zone', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
   });
+
+  it('answers a remembered instant as it answered it the first time, past the memo\'s bound too', () => {
+    const dayOf = dayOfIn('America/Chicago');
+    const format = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit' });
+    // Every half hour over four years: more instants than the memo keeps, so it starts over on the way.
+    const instants = Array.from({ length: 70_000 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 1_800_000).toISOString());
+    for (const pass of [1, 2]) {
+      const wrong = instants.filter((instant) => dayOf(instant) !== format.format(new Date(instant)));
+      expect({ pass, wrong: wrong.slice(0, 3) }).toEqual({ pass, wrong: [] });
+    }
+  });
 });
