@@ -753,7 +753,7 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
-WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
   AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
@@ -766,7 +766,7 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
-WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
   AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))

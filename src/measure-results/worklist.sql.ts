@@ -57,8 +57,9 @@ const DAY_KEY = (r: string) => `coalesce(${r}.last_evidence_on, DATE '0001-01-01
 
 /**
  * `lastResult` of one measure: each patient has one matching result, so its day is that row's, and
- * the page is a walk of `IDX_measure_results_last_evidence` (period, measure, day, patient) that
- * stops at its limit, the team and the other filters checked on the way. The same keys, order and
+ * the page is a walk of `IDX_measure_results_last_evidence` (period, measure, day, patient), or
+ * with a status of `IDX_measure_results_measure_status_last_evidence` (period, measure, status,
+ * day, patient; partial, hence `period_end >= period_start`, see migration 1764555000000) that stops at its limit, the team and the other filters checked on the way. The same keys, order and
  * cursor as the any-measure form below.
  */
 function lastResultOfMeasureStatement(order: WorklistOrder): string {
@@ -66,7 +67,7 @@ function lastResultOfMeasureStatement(order: WorklistOrder): string {
   const day = DAY_KEY('m');
   return `SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
-WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
   AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
   AND ${onCareTeams('p.id', '$1')}
   AND ($9::uuid IS NULL OR (${day}, m.patient_id) ${order === 'asc' ? '>' : '<'} ($7::date, $9::uuid))${ONE_KEY}

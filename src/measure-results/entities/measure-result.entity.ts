@@ -11,9 +11,11 @@ import { StoredGapStatus } from '../enum';
  */
 @Entity('measure_results')
 @Index('IDX_measure_results_worklist', ['periodEnd', 'periodStart', 'measureId', 'status', 'patientId'])
-@Index('IDX_measure_results_reason', ['periodEnd', 'periodStart', 'reasonCode', 'patientId'])
-// An expression index (migration 1764549500000): TypeORM cannot declare it, only leave it alone.
+// Expression indexes (migrations 1764549500000, 1764555000000): TypeORM cannot declare them, only leave them alone.
 @Index('IDX_measure_results_last_evidence', { synchronize: false })
+@Index('IDX_measure_results_any_last_evidence', { synchronize: false })
+@Index('IDX_measure_results_status_last_evidence', { synchronize: false })
+@Index('IDX_measure_results_measure_status_last_evidence', { synchronize: false })
 @Check('CHK_measure_results_status', enumCheck('status', StoredGapStatus))
 export class MeasureResult {
   @PrimaryColumn('uuid', { name: 'patient_id' })
