@@ -65,6 +65,16 @@ describe('cohort generator (npm run db:generate)', () => {
     expect(await count(dataSource, `SELECT 1 FROM patients WHERE mrn LIKE 'VGL-%'`)).toBe(30);
   });
 
+  it('leaves the loaded tables vacuumed: team memberships are probed from the index alone, no heap fetch', async () => {
+    const { dataSource } = first();
+    const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients WHERE mrn NOT LIKE 'VGL-%' ORDER BY id LIMIT 1`);
+    const [row] = await dataSource.query<{ 'QUERY PLAN': { Plan: { 'Node Type': string; 'Heap Fetches'?: number } }[] }[]>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) SELECT patient_id FROM patient_care_teams WHERE patient_id = $1`,
+      [id],
+    );
+    expect(row['QUERY PLAN'][0].Plan).toMatchObject({ 'Node Type': 'Index Only Scan', 'Heap Fetches': 0 });
+  });
+
   it('ends with exactly the migrated schema: every index and constraint back, validated', async () => {
     expect(await schemaObjects(first().dataSource)).toEqual(before);
     expect(await pendingSchemaChanges(first().dataSource)).toEqual([]);
