@@ -197,6 +197,9 @@ export class PhiReadService {
 
   /** As `recordOrFail` for the rows of one access, submitted together so they share one write. */
   private async recordAllOrFail(events: AuditEventInput[]): Promise<void> {
+    // A read the guard's identity lookup left open (the request never reached its read) ends first:
+    // the record needs a connection of its own.
+    await this.cohort.endRequestRead();
     try {
       await (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events));
     } catch (error) {
