@@ -16,8 +16,9 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
+import { runCohortStatement } from './prepared-statement';
 
 export interface StaffIdentity {
   id: string;
@@ -351,7 +352,7 @@ export class CohortRepository {
 
   /**
    * One read transaction on one pooled connection: opened READ ONLY as `vigil_reader` in a single
-   * round trip, then the statements, then COMMIT (ROLLBACK on any error, so the connection goes
+   * round trip, then the statements (named prepared statements, `runCohortStatement`), then COMMIT (ROLLBACK on any error, so the connection goes
    * back to the pool clean).
    */
   private async transaction<T>(work: (run: Run) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
@@ -367,7 +368,7 @@ export class CohortRepository {
       await runner.release();
       throw error;
     }
-    return { runner, run: <R>(name: CohortStatementName, params: unknown[]) => runner.query(COHORT_STATEMENTS[name], params) as Promise<R[]> };
+    return { runner, run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(runner, name, params) };
   }
 
   /** Runs `work` in the open read, then ends it: COMMIT, or ROLLBACK when the work failed. */

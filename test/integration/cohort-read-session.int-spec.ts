@@ -86,6 +86,16 @@ describe('the cohort read session', () => {
     expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
   });
 
+  it('runs the fixed statements as named prepared statements on the connection, the name search unnamed', async () => {
+    const preparedOnConnection = async () =>
+      (await dataSource.query<{ name: string }[]>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'cohort.%' ORDER BY name`)).map((row) => row.name);
+    await sut.patient(patientIdOf('complete-record'));
+    await sut.patient(patientIdOf('complete-record'));
+    await sut.searchPatients([], { familyPrefix: 'a' }, 5);
+    // One pooled connection: the statements the reads prepared are still there for the next read.
+    expect(await preparedOnConnection()).toEqual(['cohort.patientById']);
+  });
+
   describe('a read left open by the request\'s identity lookup', () => {
     let username: string;
     beforeAll(async () => {
