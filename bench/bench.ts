@@ -83,6 +83,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_USER_REQUESTS: '1000000',
       RATE_LIMIT_ADDRESS_REQUESTS: '1000000',
       RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
+      // BENCH_VIGIL_CPU_PROFILE=<directory>: a V8 CPU profile of Vigil's process (bench/cpu-profile.ts); it slows Vigil, so not for a measured run.
+      ...(process.env.BENCH_VIGIL_CPU_PROFILE ? { NODE_OPTIONS: `--require ${join(ROOT, 'dist-bench', 'bench', 'cpu-profile.js')}` } : {}),
       AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
       // Measured on their own above: no recompute may run inside the server while its reads are timed.
       MEASURES_WORKERS_IN_API: 'false',

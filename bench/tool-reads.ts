@@ -3,6 +3,7 @@ import type { AuditService } from '../src/audit';
 import { AuditChannel, AuditOutcome } from '../src/audit/enum';
 import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
+import { PLANNED_PER_CALL, preparedName } from '../src/cohort/prepared-statement';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { ToolName, TOOL_NAMES } from '../src/tools/tool-names';
@@ -42,13 +43,18 @@ type Run = (name: CohortStatementName, params: unknown[]) => Promise<Record<stri
 
 /**
  * `CohortRepository.read` as it runs: `READ_SESSION_BEGIN` (READ COMMITTED, READ ONLY, SET LOCAL
- * ROLE vigil_reader), the statements (extended protocol, unnamed statements), COMMIT.
+ * ROLE vigil_reader), the statements (named prepared statements under the same names as Vigil's,
+ * `runCohortStatement`), COMMIT.
  */
 async function read<T>(pool: Pool, work: (run: Run) => Promise<T>): Promise<T> {
   const client: PoolClient = await pool.connect();
   try {
     await client.query(READ_SESSION_BEGIN);
-    const result = await work(async (name, params) => (await client.query(COHORT_STATEMENTS[name], params)).rows as Record<string, unknown>[]);
+    const result = await work(async (name, values) => {
+      const text = COHORT_STATEMENTS[name];
+      const query = PLANNED_PER_CALL.has(name) ? { text, values } : { name: preparedName(name), text, values };
+      return (await client.query(query)).rows as Record<string, unknown>[];
+    });
     await client.query('COMMIT');
     return result;
   } catch (error) {
@@ -61,19 +67,20 @@ async function read<T>(pool: Pool, work: (run: Run) => Promise<T>): Promise<T> {
 
 /**
  * The floor of one tool request: every cohort statement Vigil runs for it, with the same
- * parameters and transactions — identity (the token's user and teams), the access probe, the
- * tool's statements, the patient header — and nothing else: no JWT check, validation,
+ * parameters, transaction and prepared statements — identity (the token's user and teams), the
+ * access probe, the tool's statements, the patient header — and nothing else: no JWT check, validation,
  * projection, clinical evaluation or audit write. Returns the rows, or null for "not found".
  */
 export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignment, audit?: AuditService): Promise<Record<string, unknown> | null> {
-  const [user] = await read(pool, (run) => run('staffUserByUsername', [assignment.username]));
-  if (!user) return null;
-  // As PhiReadService.readTool: the access probe and the tool's statements in one read transaction.
-  const body = await read(pool, async (run) => {
+  // As a tool route (`IdentityInRead`): identity, the access probe and the tool's statements in one read transaction.
+  const found = await read(pool, async (run) => {
+    const [user] = await run('staffUserByUsername', [assignment.username]);
+    if (!user) return null;
     const [access] = await run('patientAccess', [assignment.patientId, user.careTeamIds]);
-    return access.exists && access.onCareTeam ? toolStatements(run, tool, assignment.patientId) : null;
+    return access.exists && access.onCareTeam ? { user, body: await toolStatements(run, tool, assignment.patientId) } : null;
   });
-  if (!body) return null;
+  if (!found) return null;
+  const { user, body } = found;
   // The diagnostic "floor + audit" target: Vigil's own audit write (AuditService, same pool), nothing else.
   if (audit) {
     const rows = Object.values(body).find(Array.isArray) as Record<string, unknown>[] | undefined;

@@ -2,7 +2,9 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
+import { CohortRepository } from './cohort/cohort.repository';
 import { installHttpEdges } from './common/http/http-edges';
 import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
@@ -22,6 +24,7 @@ export async function createApp(options: AppModuleOptions, { abortOnError = true
   const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, bodyParser: false, logger: new NestStartupLogger(options.logger) });
   // Before every other middleware, so requests refused at the edge are timed too.
   observeHttpRequests(app, options.config);
+  scopeRequestReads(app);
   configureHttp(app);
   app.enableShutdownHooks();
   setUpOpenApi(app);
@@ -37,6 +40,19 @@ export function configureHttp(app: INestApplication): void {
   app.flushLogs();
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());
+}
+
+/**
+ * Gives every request a slot for the read its identity lookup may leave open (`IdentityInRead`
+ * routes), and ends that read when the response closes if the request never reached it.
+ */
+function scopeRequestReads(app: INestApplication): void {
+  const cohort = app.get(CohortRepository);
+  app.use((request: unknown, response: ServerResponse, next: () => void) => {
+    const scope = cohort.requestReadScope();
+    response.once('close', () => void scope.close().catch(() => undefined));
+    scope.run(next);
+  });
 }
 
 function setUpOpenApi(app: INestApplication): void {

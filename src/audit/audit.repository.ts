@@ -5,7 +5,7 @@ import {
   BOUND_AUDIT_WRITE,
   BreakGlassUse,
   ChainPageRow,
-  INSERT_AUDIT_EVENT,
+  INSERT_AUDIT_EVENTS,
   insertParameters,
   SELECT_BREAK_GLASS_PAGE,
   SELECT_CHAIN_PAGE,
@@ -24,9 +24,13 @@ export class AuditRepository {
     });
   }
 
-  /** Inserts the event's content: no lock, no link (the sealer chains it once it has committed). */
-  async insert(session: SqlSession, event: NormalisedAuditEvent, occurredAt: string): Promise<void> {
-    await session.query(INSERT_AUDIT_EVENT, insertParameters({ ...event, occurredAt }));
+  /**
+   * Inserts the events' content, in order, in one statement (one round trip however many): no lock,
+   * no link (the sealer chains them once they have committed).
+   */
+  async insert(session: SqlSession, events: readonly (NormalisedAuditEvent & { occurredAt: string })[]): Promise<void> {
+    if (events.length === 0) return;
+    await session.query(INSERT_AUDIT_EVENTS, insertParameters(events));
   }
 
   /** Accepted break-glass accesses, newest first, below event id `before` (all when null). */

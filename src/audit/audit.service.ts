@@ -62,19 +62,26 @@ export class AuditService {
     try {
       await (manager ? this.append(manager, [event]) : this.standalone.submit(event));
     } catch (error) {
-      if (error instanceof AuditRecordError) throw error;
-      if (error instanceof GroupCommitUnavailable) throw new AuditUnavailableError();
-      // 55P03 lock_not_available, 57014 query_canceled: the bounded write gave up.
-      if (['55P03', '57014'].includes((error as { code?: string }).code ?? '')) throw new AuditUnavailableError();
-      // A driver error carries the statement's parameters (which may be PHI): keep only its SQLSTATE.
-      const code = (error as { code?: unknown }).code;
-      throw new AuditRecordError('could not record the audit event', typeof code === 'string' ? code : undefined);
+      throw asRecordError(error);
     }
   }
 
-  /** Inserts `events`, in order, inside the given transaction. */
+  /**
+   * Appends several events recorded on their own at once (a list page: one per patient shown), in
+   * one shared write when they fit in one. Resolves when every one has committed; rejects, once all
+   * have settled, when any could not be written (the caller returns nothing then).
+   */
+  async recordAll(inputs: readonly AuditEventInput[]): Promise<void> {
+    const events = inputs.map(normaliseAuditEvent);
+    const outcomes = await Promise.allSettled(this.standalone.submitAll(events));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw asRecordError(failed.reason);
+  }
+
+  /** Inserts `events`, in order, inside the given transaction, in one statement. */
   private async append(manager: SqlSession, events: readonly NormalisedAuditEvent[]): Promise<void> {
-    for (const event of events) await this.repository.insert(manager, event, toAuditTimestamp(new Date()));
+    const occurredAt = toAuditTimestamp(new Date());
+    await this.repository.insert(manager, events.map((event) => ({ ...event, occurredAt })));
   }
 
   /** Accepted break-glass accesses, newest first: `limit` of them below event id `before` (all when null). */
@@ -83,4 +90,15 @@ export class AuditService {
     const items = rows.slice(0, limit);
     return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
   }
+}
+
+/** Any failure to write as the `AuditRecordError` callers fail closed on, without the driver's message. */
+function asRecordError(error: unknown): AuditRecordError {
+  if (error instanceof AuditRecordError) return error;
+  if (error instanceof GroupCommitUnavailable) return new AuditUnavailableError();
+  // 55P03 lock_not_available, 57014 query_canceled: the bounded write gave up.
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  if (code === '55P03' || code === '57014') return new AuditUnavailableError();
+  // A driver error carries the statement's parameters (which may be PHI): keep only its SQLSTATE.
+  return new AuditRecordError('could not record the audit event', typeof code === 'string' ? code : undefined);
 }

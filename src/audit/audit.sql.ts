@@ -35,11 +35,24 @@ const EVENT_COLUMNS = `e.id::text AS id,
   e.break_glass AS "breakGlass", e.actor_name AS "actorName",
   e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"`;
 
-/** The event's content only: its id, chain position and links are the database's and the sealer's. */
-export const INSERT_AUDIT_EVENT = `INSERT INTO audit_events
+/**
+ * Events' content only (their ids, chain positions and links are the database's and the sealer's):
+ * any number of events in one statement, as parallel arrays, one element per event, in the columns'
+ * order. Ids are drawn in the arrays' order (the chain's order within a transaction). `fields` is a
+ * list per event, so it travels as one JSON array per event ($6): a text[][] would have to be
+ * rectangular.
+ */
+export const INSERT_AUDIT_EVENTS = `INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
    break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name)
-  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14)`;
+  SELECT e.occurred_at, e.actor_id, e.actor_role, e.patient_id, e.action,
+    ARRAY(SELECT jsonb_array_elements_text(e.fields)), e.row_count, e.outcome,
+    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name
+  FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::jsonb[], $7::int[], $8::text[],
+    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[])
+    WITH ORDINALITY AS e(occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
+      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, position)
+  ORDER BY e.position`;
 
 /** The chain's last link and where its event sorts, (xact_id, id); no row on an empty chain. */
 export const SELECT_SEAL_HEAD = `SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.hash,
@@ -172,22 +185,26 @@ export interface SealHead {
 /** A link with its event, for verification. */
 export type ChainPageRow = StoredAuditEvent & { seq: string; eventId: string; prevHash: string; sealHash: string; eventMissing: boolean };
 
-export function insertParameters(content: Omit<AuditEventV1Content, 'prevHash'> & AuditEventV2Columns): unknown[] {
+type InsertableEvent = Omit<AuditEventV1Content, 'prevHash'> & AuditEventV2Columns;
+
+/** The parameters of `INSERT_AUDIT_EVENTS` for `events`: one array per column, one element per event. */
+export function insertParameters(events: readonly InsertableEvent[]): unknown[] {
+  const column = <V>(value: (event: InsertableEvent) => V): V[] => events.map(value);
   return [
-    content.occurredAt,
-    content.actorId,
-    content.actorRole,
-    content.patientId,
-    content.action,
-    content.fields,
-    content.rowCount,
-    content.outcome,
-    content.breakGlassReason,
-    content.correlationId,
-    content.hashVersion,
-    content.channel,
-    content.breakGlass,
-    content.actorName,
+    column((e) => e.occurredAt),
+    column((e) => e.actorId),
+    column((e) => e.actorRole),
+    column((e) => e.patientId),
+    column((e) => e.action),
+    column((e) => JSON.stringify(e.fields)),
+    column((e) => e.rowCount),
+    column((e) => e.outcome),
+    column((e) => e.breakGlassReason),
+    column((e) => e.correlationId),
+    column((e) => e.hashVersion),
+    column((e) => e.channel),
+    column((e) => e.breakGlass),
+    column((e) => e.actorName),
   ];
 }
 

@@ -41,6 +41,48 @@ describe(GroupCommit.name, () => {
     expect(writes.map((w) => w.items)).toEqual([[1], [2, 3], [4, 5]]);
   });
 
+  it('writes items submitted together in one write even when idle, each submitter hearing its own outcome', async () => {
+    const attempts: number[][] = [];
+    const sut = new GroupCommit(async (items: readonly number[]) => {
+      attempts.push([...items]);
+      if (items.includes(3)) throw new Error('item 3 is bad');
+    }, limits(10));
+    const outcomes = await Promise.allSettled(sut.submitAll([1, 2, 3, 4]));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(attempts).toEqual([[1, 2, 3, 4], [1], [2], [3], [4]]); // one shared write, then item by item
+  });
+
+  it('queues items submitted together behind a write in flight, and splits them at the cap', async () => {
+    const { writes, write } = controlledWrites();
+    const sut = new GroupCommit(write, limits(3));
+    const first = sut.submit(0);
+    await settle();
+    const page = sut.submitAll([1, 2, 3, 4]);
+    await settle();
+    expect(writes.map((w) => w.items)).toEqual([[0]]);
+    writes[0].finish();
+    await first;
+    await settle();
+    writes[1].finish();
+    await settle();
+    writes[2].finish();
+    await Promise.all(page);
+    expect(writes.map((w) => w.items)).toEqual([[0], [1, 2, 3], [4]]);
+  });
+
+  it('refuses every item submitted together when they do not all fit in the queue, and writes none of them', async () => {
+    const { writes, write } = controlledWrites();
+    const sut = new GroupCommit(write, limits(10, { maxQueued: 3 }));
+    const first = sut.submit(0);
+    await settle();
+    const outcomes = await Promise.allSettled(sut.submitAll([1, 2, 3, 4]));
+    expect(outcomes.map((outcome) => (outcome as PromiseRejectedResult).reason)).toEqual(Array(4).fill(new GroupCommitUnavailable('queue_full')));
+    writes[0].finish();
+    await first;
+    await settle();
+    expect(writes.map((w) => w.items)).toEqual([[0]]);
+  });
+
   it('retries a failed shared write item by item, so a bad item fails alone and the others are stored', async () => {
     const written: number[][] = [];
     const attempts: number[][] = [];

@@ -48,16 +48,29 @@ export class GroupCommit<T> {
   ) {}
 
   submit(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (this.queue.length >= this.limits.maxQueued) {
-        reject(new GroupCommitUnavailable('queue_full'));
-        return;
-      }
-      const waiting: Waiting<T> = { item, settled: false, claimed: false, resolve, reject };
-      waiting.timer = setTimeout(() => this.giveUp(waiting), this.limits.timeoutMs);
-      this.queue.push(waiting);
-      if (!this.writing) void this.drain();
-    });
+    return this.submitAll([item])[0];
+  }
+
+  /**
+   * Submits several items at once: all are queued before a write starts, so they share one write
+   * (up to `maxPerWrite`) instead of the first going alone. One promise per item, in order: each
+   * settles with its own item's outcome. Admitted all or none: when they do not all fit in the
+   * queue, every one is refused.
+   */
+  submitAll(items: readonly T[]): Promise<void>[] {
+    if (this.queue.length + items.length > this.limits.maxQueued) {
+      return items.map(() => Promise.reject(new GroupCommitUnavailable('queue_full')));
+    }
+    const outcomes = items.map(
+      (item) =>
+        new Promise<void>((resolve, reject) => {
+          const waiting: Waiting<T> = { item, settled: false, claimed: false, resolve, reject };
+          waiting.timer = setTimeout(() => this.giveUp(waiting), this.limits.timeoutMs);
+          this.queue.push(waiting);
+        }),
+    );
+    if (!this.writing) void this.drain();
+    return outcomes;
   }
 
   private giveUp(waiting: Waiting<T>): void {

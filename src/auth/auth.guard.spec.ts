@@ -4,7 +4,7 @@ import { AuditService } from '../audit';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { StaffRole } from '../cohort/enum';
 import { AuthGuard } from './auth.guard';
-import { AUDITED_ACTION_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
+import { AUDITED_ACTION_KEY, IDENTITY_IN_READ_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 import { TokenService } from './token.service';
 
 describe(AuthGuard.name, () => {
@@ -20,8 +20,9 @@ describe(AuthGuard.name, () => {
     const tokens = { verify: jest.fn().mockResolvedValue({ subject: 'dr.x', expiresAt: Date.now() + 60_000 }) } as unknown as TokenService;
     const staffUserByUsername = jest.fn().mockResolvedValue(user && { id: 'u1', username: 'dr.x', active: true, careTeamIds: ['t1'], ...user });
     const record = jest.fn().mockResolvedValue(undefined);
-    const sut = new AuthGuard(new Reflector(), tokens, { staffUserByUsername } as unknown as CohortRepository, { record } as unknown as AuditService);
-    return { sut, context, tokens, staffUserByUsername, record, request };
+    const endRequestRead = jest.fn().mockResolvedValue(undefined);
+    const sut = new AuthGuard(new Reflector(), tokens, { staffUserByUsername, endRequestRead } as unknown as CohortRepository, { record } as unknown as AuditService);
+    return { sut, context, tokens, staffUserByUsername, endRequestRead, record, request };
   }
 
   it('lets a public route through without looking at any token', async () => {
@@ -51,6 +52,19 @@ describe(AuthGuard.name, () => {
   ])('treats a user that is %s as unauthenticated', async (_name, user) => {
     const { sut, context } = setup({ [ROLES_KEY]: [StaffRole.Clinician] }, user);
     await expect(sut.canActivate(context)).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('leaves the identity read open only on a route whose handler continues it, and ends it before recording a refusal', async () => {
+    const tool = setup({ [ROLES_KEY]: [StaffRole.Clinician], [IDENTITY_IN_READ_KEY]: true });
+    await expect(tool.sut.canActivate(tool.context)).resolves.toBe(true);
+    expect(tool.staffUserByUsername).toHaveBeenCalledWith('dr.x', { keepOpen: true });
+    expect(tool.endRequestRead).not.toHaveBeenCalled();
+    const plain = setup({ [ROLES_KEY]: [StaffRole.Clinician] });
+    await plain.sut.canActivate(plain.context);
+    expect(plain.staffUserByUsername).toHaveBeenCalledWith('dr.x', { keepOpen: false });
+    const refused = setup({ [ROLES_KEY]: [StaffRole.Reviewer], [IDENTITY_IN_READ_KEY]: true, [AUDITED_ACTION_KEY]: 'patient_labs' });
+    await expect(refused.sut.canActivate(refused.context)).rejects.toMatchObject({ code: 'forbidden' });
+    expect(refused.endRequestRead.mock.invocationCallOrder[0]).toBeLessThan(refused.record.mock.invocationCallOrder[0]);
   });
 
   it('audits a refusal on an audited route, and only there', async () => {

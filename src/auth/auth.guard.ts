@@ -7,7 +7,7 @@ import { isUuid } from '../common/validation/uuid';
 import { StaffRole } from '../cohort/enum';
 import { AuthenticatedRequest } from './caller';
 import { forbidden, unauthenticated } from './auth.problems';
-import { AUDITED_ACTION_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
+import { AUDITED_ACTION_KEY, IDENTITY_IN_READ_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 import { InvalidTokenError, TokenService } from './token.service';
 
 const STAFF_ROLES = new Set<string>(Object.values(StaffRole));
@@ -31,6 +31,8 @@ export class AuthGuard implements CanActivate {
       return await this.authorise(context);
     } catch (error) {
       try {
+        // A read the identity lookup left open ends first: the refusal's record needs a connection of its own.
+        await this.cohort.endRequestRead();
         await this.auditRefusal(context, error);
       } catch (auditError) {
         // Fail closed, and say so: the refusal could not be recorded (503, not a 500).
@@ -77,7 +79,8 @@ export class AuthGuard implements CanActivate {
       if (error instanceof InvalidTokenError) throw unauthenticated();
       throw error;
     }
-    const user = await this.cohort.staffUserByUsername(subject);
+    const keepOpen = this.reflector.get<boolean | undefined>(IDENTITY_IN_READ_KEY, context.getHandler()) === true;
+    const user = await this.cohort.staffUserByUsername(subject, { keepOpen });
     if (!user || !user.active || !STAFF_ROLES.has(user.role)) throw unauthenticated();
 
     request.caller = { userId: user.id, username: user.username, role: user.role as StaffRole, careTeamIds: user.careTeamIds, tokenExpiresAt };

@@ -13,3 +13,11 @@ export const Public = () => SetMetadata(PUBLIC_KEY, true);
 /** Marks a route whose every access, refused or not, is a PHI access to audit under this action name. */
 export const AUDITED_ACTION_KEY = 'vigil:audited-action';
 export const AuditedAction = (action: string) => SetMetadata(AUDITED_ACTION_KEY, action);
+
+export const IDENTITY_IN_READ_KEY = 'vigil:identity-in-read';
+/**
+ * The route's handler starts with one cohort read (`CohortRepository.inOneRead`) and waits on no
+ * other connection before it: the guard's identity lookup may then leave its read transaction open
+ * for that read to continue (one BEGIN and COMMIT per request instead of two).
+ */
+export const IdentityInRead = () => SetMetadata(IDENTITY_IN_READ_KEY, true);

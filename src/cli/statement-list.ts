@@ -4,7 +4,7 @@ import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql'
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
 import {
   BOUND_AUDIT_WRITE,
-  INSERT_AUDIT_EVENT,
+  INSERT_AUDIT_EVENTS,
   INSERT_AUDIT_SEALS,
   SELECT_BREAK_GLASS_PAGE,
   SELECT_CHAIN_PAGE,
@@ -36,7 +36,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'access checks': { ...ACCESS_STATEMENTS },
   'audit trail': {
     boundAuditWrite: BOUND_AUDIT_WRITE,
-    insertAuditEvent: INSERT_AUDIT_EVENT,
+    insertAuditEvents: INSERT_AUDIT_EVENTS,
     breakGlassPage: SELECT_BREAK_GLASS_PAGE,
   },
   'audit sealer (its own connection; the embedded database: the pool) and audit-verify': {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import {
   AdverseEventRow,
   AllergyRow,
@@ -16,8 +16,9 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
+import { runCohortStatement } from './prepared-statement';
 
 export interface StaffIdentity {
   id: string;
@@ -71,6 +72,29 @@ function likePrefix(term: string): string {
 /** Runs one named cohort statement inside the current read transaction. */
 type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
 
+/** A request's read left open (`open`), and whether the request has ended (`closed`): nothing may be left open then. */
+interface RequestSlot {
+  open?: OpenRead;
+  closed: boolean;
+}
+
+/** An open read transaction and its connection. */
+interface OpenRead {
+  runner: QueryRunner;
+  run: Run;
+}
+
+/**
+ * One HTTP request's slot for a read transaction left open by the caller's identity lookup
+ * (`staffUserByUsername(…, { keepOpen: true })`) for the request's one `inOneRead` to continue.
+ */
+export interface RequestReadScope {
+  /** Runs the rest of the request (the guard, pipes and handler) with this slot. */
+  run(next: () => void): void;
+  /** Ends a read still left open (the request never reached its read): called when the response closes. */
+  close(): Promise<void>;
+}
+
 /**
  * The only code that runs SQL over patient data. Every call runs one named statement from
  * `COHORT_STATEMENTS` inside a READ ONLY transaction, as the SELECT-only `vigil_reader` role.
@@ -79,12 +103,59 @@ type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
 export class CohortRepository {
   /** The read transaction of the enclosing `inOneRead`, if any. */
   private readonly scope = new AsyncLocalStorage<Run>();
+  /** The current HTTP request's slot for a read left open by its identity lookup, if any. */
+  private readonly requestSlot = new AsyncLocalStorage<RequestSlot>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async staffUserByUsername(username: string): Promise<StaffIdentity | null> {
-    const [row] = await this.read((run) => run<StaffIdentity>('staffUserByUsername', [username]));
-    return row ?? null;
+  /**
+   * The staff user a token names, read on every request (a deactivated user or a changed role
+   * counts at once). With `keepOpen`, inside a request scope (`requestReadScope`), the read
+   * transaction stays open for the request's `inOneRead` to continue: identity, access probe and
+   * the tool's statements then share one BEGIN and one COMMIT. The caller must `endRequestRead`
+   * before anything that waits on another connection (such as recording a refusal).
+   */
+  async staffUserByUsername(username: string, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
+    const slot = keepOpen ? this.requestSlot.getStore() : undefined;
+    if (!slot || slot.open || this.scope.getStore()) {
+      const [row] = await this.read((run) => run<StaffIdentity>('staffUserByUsername', [username]));
+      return row ?? null;
+    }
+    const open = await this.open(READ_SESSION_BEGIN);
+    try {
+      const [row] = await open.run<StaffIdentity>('staffUserByUsername', [username]);
+      // The response may have closed while the lookup ran: then no one would end the read later.
+      if (slot.closed) await this.close(open);
+      else slot.open = open;
+      return row ?? null;
+    } catch (error) {
+      await this.close(open, error);
+      throw error;
+    }
+  }
+
+  /** A slot for one HTTP request's read left open by its identity lookup (see `RequestReadScope`). */
+  requestReadScope(): RequestReadScope {
+    const slot: RequestSlot = { closed: false };
+    return {
+      run: (next) => this.requestSlot.run(slot, next),
+      close: () => {
+        slot.closed = true;
+        return this.endOpenRead(slot);
+      },
+    };
+  }
+
+  /** Commits and hands back the read this request's identity lookup left open, if any. */
+  endRequestRead(): Promise<void> {
+    const slot = this.requestSlot.getStore();
+    return slot ? this.endOpenRead(slot) : Promise.resolve();
+  }
+
+  private async endOpenRead(slot: RequestSlot): Promise<void> {
+    const open = slot.open;
+    slot.open = undefined;
+    if (open) await this.close(open);
   }
 
   async patientAccess(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
@@ -264,6 +335,13 @@ export class CohortRepository {
    */
   inOneRead<T>(work: () => Promise<T>): Promise<T> {
     if (this.scope.getStore()) return work();
+    const slot = this.requestSlot.getStore();
+    const left = slot?.open;
+    if (slot && left) {
+      // Continue the read the request's identity lookup left open; it ends here, as its own would.
+      slot.open = undefined;
+      return this.within(left, (run) => this.scope.run(run, work));
+    }
     return this.transaction((run) => this.scope.run(run, work));
   }
 
@@ -274,22 +352,48 @@ export class CohortRepository {
 
   /**
    * One read transaction on one pooled connection: opened READ ONLY as `vigil_reader` in a single
-   * round trip, then the statements, then COMMIT (ROLLBACK on any error, so the connection goes
+   * round trip, then the statements (named prepared statements, `runCohortStatement`), then COMMIT (ROLLBACK on any error, so the connection goes
    * back to the pool clean).
    */
   private async transaction<T>(work: (run: Run) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
+    return this.within(await this.open(begin), work);
+  }
+
+  private async open(begin: string): Promise<OpenRead> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.query(begin);
-      const result = await work(<R>(name: CohortStatementName, params: unknown[]) => runner.query(COHORT_STATEMENTS[name], params) as Promise<R[]>);
-      await runner.query('COMMIT');
-      return result;
     } catch (error) {
-      await runner.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
       await runner.release();
+      throw error;
+    }
+    return { runner, run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(runner, name, params) };
+  }
+
+  /** Runs `work` in the open read, then ends it: COMMIT, or ROLLBACK when the work failed. */
+  private async within<T>(open: OpenRead, work: (run: Run) => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await work(open.run);
+    } catch (error) {
+      await this.close(open, error);
+      throw error;
+    }
+    await this.close(open);
+    return result;
+  }
+
+  /** Ends an open read and hands its connection back: COMMIT, or ROLLBACK after `failure`. */
+  private async close(open: OpenRead, failure?: unknown): Promise<void> {
+    try {
+      if (failure === undefined) await open.runner.query('COMMIT');
+      else await open.runner.query('ROLLBACK');
+    } catch (error) {
+      await open.runner.query('ROLLBACK').catch(() => undefined);
+      if (failure === undefined) throw error;
+    } finally {
+      await open.runner.release();
     }
   }
 }

@@ -238,11 +238,18 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t
 -- name: boundAuditWrite
 SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true);
 
--- name: insertAuditEvent
+-- name: insertAuditEvents
 INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
    break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name)
-  VALUES ($1::timestamptz, $2::uuid, $3, $4::uuid, $5, $6::text[], $7, $8, $9, $10, $11, $12, $13, $14);
+  SELECT e.occurred_at, e.actor_id, e.actor_role, e.patient_id, e.action,
+    ARRAY(SELECT jsonb_array_elements_text(e.fields)), e.row_count, e.outcome,
+    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name
+  FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::jsonb[], $7::int[], $8::text[],
+    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[])
+    WITH ORDINALITY AS e(occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
+      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, position)
+  ORDER BY e.position;
 
 -- name: breakGlassPage
 SELECT a.id::text AS id,

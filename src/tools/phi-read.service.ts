@@ -151,7 +151,7 @@ export class PhiReadService {
     if (patientIds.length === 0) {
       await this.recordOrFail(this.row(context, null, { fields, rowCount: 0, outcome: AuditOutcome.Empty }));
     } else {
-      await Promise.all(patientIds.map((id) => this.recordOrFail(this.row(context, id, { fields, rowCount: 1, outcome: AuditOutcome.Success }))));
+      await this.recordAllOrFail(patientIds.map((id) => this.row(context, id, { fields, rowCount: 1, outcome: AuditOutcome.Success })));
     }
     return result.value;
   }
@@ -192,8 +192,16 @@ export class PhiReadService {
 
   /** Fail closed: an access whose row cannot be written answers 503 and returns nothing. */
   private async recordOrFail(event: AuditEventInput): Promise<void> {
+    await this.recordAllOrFail([event]);
+  }
+
+  /** As `recordOrFail` for the rows of one access, submitted together so they share one write. */
+  private async recordAllOrFail(events: AuditEventInput[]): Promise<void> {
+    // A read the guard's identity lookup left open (the request never reached its read) ends first:
+    // the record needs a connection of its own.
+    await this.cohort.endRequestRead();
     try {
-      await this.audit.record(event);
+      await (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events));
     } catch (error) {
       if (error instanceof AuditRecordError) throw markAudited(auditUnavailable());
       throw error;

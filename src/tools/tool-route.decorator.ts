@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { AuthenticatedRequest, Caller } from '../auth/caller';
 import { BREAK_GLASS_HEADER } from '../access/break-glass';
-import { AuditedAction, Roles } from '../auth/roles.decorator';
+import { AuditedAction, IdentityInRead, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
@@ -32,6 +32,7 @@ export function ToolRoute(name: ToolName, path: string, summary: string): Method
     Get(path),
     SetMetadata(TOOL_KEY, name),
     AuditedAction(name),
+    IdentityInRead(),
     Roles(...TOOL_ROLES),
     ApiBearerAuth(),
     ApiOperation({ operationId: name, summary }),

@@ -150,6 +150,49 @@ describe('audit trail', () => {
       });
     });
 
+    it('writes events recorded together as one row each, in order, with their columns, by one INSERT in one transaction', async () => {
+      const correlationId = `corr-batch-${randomUUID()}`;
+      const inputs = Array.from({ length: 25 }, (_, index) =>
+        event({
+          correlationId,
+          patientId: index % 5 === 4 ? null : patientIds[index % 3],
+          actorId: index === 7 ? null : actorId,
+          actorRole: index === 7 ? null : 'clinician',
+          actorName: index === 7 ? 'measure-recompute' : null,
+          channel: index === 7 ? AuditChannel.System : AuditChannel.Rest,
+          fields: index === 3 ? [] : [`field-${index}`, 'b"c', 'd,e', '{x}', 'NULL', 'é \\ ü'],
+          rowCount: index,
+          outcome: index % 2 ? AuditOutcome.Success : AuditOutcome.Empty,
+          breakGlass: index === 9,
+          breakGlassReason: index === 9 ? 'Unresponsive in the ED' : null,
+        }),
+      );
+      await sut.recordAll(inputs);
+      const rows = await database().dataSource.query<Record<string, unknown>[]>(
+        `SELECT actor_id AS "actorId", actor_role AS "actorRole", actor_name AS "actorName", patient_id AS "patientId", action, fields,
+           row_count AS "rowCount", outcome, break_glass AS "breakGlass", break_glass_reason AS "breakGlassReason", channel,
+           correlation_id AS "correlationId", hash_version AS "hashVersion", xmin::text AS xact, cmin::text AS command
+           FROM audit_events WHERE correlation_id = $1 ORDER BY id`,
+        [correlationId],
+      );
+      expect(rows.map(({ xact: _xact, command: _command, hashVersion: _version, ...columns }) => columns)).toEqual(
+        inputs.map((input) => ({ ...input, actorName: input.actorName ?? null, breakGlass: input.breakGlass ?? false })),
+      );
+      expect(rows.every((row) => row.hashVersion === 2)).toBe(true);
+      // One transaction (one xmin) and one statement in it (rows of one INSERT share its command id).
+      expect(new Set(rows.map((row) => row.xact)).size).toBe(1);
+      expect(new Set(rows.map((row) => row.command)).size).toBe(1);
+      await sealEverything(database().dataSource);
+      expect(await verify(database().dataSource)).toMatchObject({ ok: true });
+    });
+
+    it('refuses a batch with an invalid event before writing any of it', async () => {
+      const correlationId = `corr-batch-${randomUUID()}`;
+      const inputs = [event({ correlationId }), event({ correlationId, fields: ['nul\u0000'] })];
+      await expect(sut.recordAll(inputs)).rejects.toBeInstanceOf(AuditRecordError);
+      expect(await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE correlation_id = $1`, [correlationId])).toEqual([{ n: 0 }]);
+    });
+
     it('keeps one unbroken chain while several connections record at once, none waiting for another', async () => {
       const extra = await Promise.all(
         [1, 2, 3].map(async () => new DataSource(dataSourceOptions({ url: database().url, poolSize: 4 })).initialize()),

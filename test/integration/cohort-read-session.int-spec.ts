@@ -85,4 +85,78 @@ describe('the cohort read session', () => {
     ).rejects.toThrow('the caller gave up');
     expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
   });
+
+  it('runs the fixed statements as named prepared statements on the connection, the name search unnamed', async () => {
+    const preparedOnConnection = async () =>
+      (await dataSource.query<{ name: string }[]>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'cohort.%' ORDER BY name`)).map((row) => row.name);
+    await sut.patient(patientIdOf('complete-record'));
+    await sut.patient(patientIdOf('complete-record'));
+    await sut.searchPatients([], { familyPrefix: 'a' }, 5);
+    // One pooled connection: the statements the reads prepared are still there for the next read.
+    const prepared = await preparedOnConnection();
+    expect(prepared).toContain('cohort.patientById');
+    expect(prepared).not.toContain('cohort.patientsByName');
+  });
+
+  describe('a read left open by the request\'s identity lookup', () => {
+    let username: string;
+    beforeAll(async () => {
+      [{ username }] = await database().dataSource.query<{ username: string }[]>(`SELECT username FROM staff_users WHERE active ORDER BY username LIMIT 1`);
+    });
+    /** Runs `work` inside a request scope, as the HTTP middleware does; closes the scope after, as the response's close does. */
+    const inRequest = async <T>(work: () => Promise<T>): Promise<T> => {
+      const scope = sut.requestReadScope();
+      try {
+        return await new Promise<T>((resolve, reject) => scope.run(() => void work().then(resolve, reject)));
+      } finally {
+        await scope.close();
+      }
+    };
+
+    it('is continued by the request\'s inOneRead: identity, access and reads in one transaction, ended there', async () => {
+      const owner = (await connectionState()).user;
+      const id = patientIdOf('complete-record');
+      const [user, patient, stateAfterRead] = await inRequest(async () => {
+        const found = await sut.staffUserByUsername(username, { keepOpen: true });
+        const read = await sut.inOneRead(() => sut.patient(id));
+        // The read has ended before the request does: the one pooled connection is free again.
+        return [found, read, await connectionState()] as const;
+      });
+      expect(user?.username).toBe(username);
+      expect(patient?.id).toBe(id);
+      expect(probes).toHaveLength(1); // one BEGIN for the identity lookup and the read together
+      expect(stateAfterRead).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+    });
+
+    it('is ended by endRequestRead, and by the scope\'s close when the request never reached a read', async () => {
+      const owner = (await connectionState()).user;
+      const ended = await inRequest(async () => {
+        await sut.staffUserByUsername(username, { keepOpen: true });
+        await sut.endRequestRead();
+        return connectionState();
+      });
+      expect(ended).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+      await inRequest(() => sut.staffUserByUsername(username, { keepOpen: true }));
+      expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+      expect(probes).toHaveLength(2);
+    });
+
+    it('is never left open when the request closed while the lookup ran', async () => {
+      const owner = (await connectionState()).user;
+      const scope = sut.requestReadScope();
+      const lookup = new Promise((resolve, reject) => scope.run(() => void sut.staffUserByUsername(username, { keepOpen: true }).then(resolve, reject)));
+      await scope.close();
+      await lookup;
+      expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+    });
+
+    it('is not kept without keepOpen, nor outside a request scope: each lookup has its own transaction', async () => {
+      await inRequest(async () => {
+        await sut.staffUserByUsername(username);
+        await sut.inOneRead(() => sut.patient(patientIdOf('complete-record')));
+      });
+      await sut.staffUserByUsername(username, { keepOpen: true });
+      expect(probes).toHaveLength(3);
+    });
+  });
 });

@@ -22,9 +22,12 @@ export function methodNotAllowed(app: Application): (req: Request, res: Response
       .map((layer) => ({ layer, methods: layer.route!._methods() }));
     const allowed = new Set<string>();
     for (const { layer, methods } of routes) {
-      if (matches(layer, req.path)) methods.forEach((method) => allowed.add(method));
+      if (!matches(layer, req.path)) continue;
+      // The usual request: a route answers its method, so the rest of the table need not be matched.
+      if (methods.includes(req.method)) return next();
+      methods.forEach((method) => allowed.add(method));
     }
-    if (allowed.size === 0 || allowed.has(req.method)) return next();
+    if (allowed.size === 0) return next();
     const allow = [...allowed].sort().join(', ');
     next(new ProblemException(HttpStatus.METHOD_NOT_ALLOWED, 'method_not_allowed', 'Method Not Allowed', `This path answers ${allow}.`, undefined, { Allow: allow }));
   };

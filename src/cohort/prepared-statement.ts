@@ -1,0 +1,39 @@
+import type { PoolClient } from 'pg';
+import { QueryFailedError, QueryRunner } from 'typeorm';
+import { COHORT_STATEMENTS, CohortStatementName } from './cohort.statements';
+
+/**
+ * Statements whose best plan depends on a parameter's value, which a generic plan cannot see: the
+ * name search's LIKE prefix can use the folded-name index only when the planner sees the pattern.
+ * They stay unnamed (parsed and planned on every call).
+ */
+export const PLANNED_PER_CALL: ReadonlySet<CohortStatementName> = new Set(['patientsByName']);
+
+/** The name a cohort statement is prepared under on each connection (Vigil's and the bench floor's). */
+export function preparedName(name: CohortStatementName): string {
+  return `cohort.${name}`;
+}
+
+/**
+ * Runs a cohort statement on the query runner's connection as a named prepared statement: parsed
+ * and analysed once per pooled connection instead of on every call (the driver keeps the name per
+ * connection and sends only Bind/Execute afterwards). TypeORM's `runner.query` cannot pass a name,
+ * so this goes to the runner's pg client; it logs and wraps errors as `runner.query` does, so the
+ * statement capture and the error shape are the same either way. This is the only place that
+ * reaches past TypeORM to the driver.
+ */
+export async function runCohortStatement<R>(runner: QueryRunner, name: CohortStatementName, values: unknown[]): Promise<R[]> {
+  const text = COHORT_STATEMENTS[name];
+  if (PLANNED_PER_CALL.has(name)) return runner.query(text, values) as Promise<R[]>;
+  const client = (runner as unknown as { databaseConnection?: PoolClient }).databaseConnection;
+  if (!client) throw new Error('the query runner has no connection');
+  const logger = runner.connection.logger;
+  logger.logQuery(text, values, runner);
+  try {
+    const result = await client.query({ name: preparedName(name), text, values });
+    return result.rows as R[];
+  } catch (error) {
+    logger.logQueryError(error as Error, text, values, runner);
+    throw new QueryFailedError(text, values, error as Error);
+  }
+}
