@@ -1,5 +1,6 @@
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { careGapObservationCodes } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';
 
 /**
@@ -32,7 +33,10 @@ const TEMPTING_COSTS = [
   'SET LOCAL min_parallel_index_scan_size = 0',
 ];
 
-const BULK_STATEMENTS = Object.keys(COHORT_STATEMENTS).filter((name) => name.startsWith('charts') || name === 'patientsByIds') as (keyof typeof COHORT_STATEMENTS)[];
+const BULK_STATEMENTS = Object.keys(COHORT_STATEMENTS).filter((name) => name.startsWith('charts') || name === 'patientsByIds' || name === 'observationCounts') as (keyof typeof COHORT_STATEMENTS)[];
+
+/** Every bulk statement takes the patients ($1); the coded observations also the measures' codes ($2). */
+const parametersOf = (name: keyof typeof COHORT_STATEMENTS, ids: string[]): unknown[] => (name === 'chartsObservationsCoded' ? [ids, [...careGapObservationCodes()]] : [ids]);
 
 describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => {
   const db = useSeededDatabase();
@@ -45,13 +49,13 @@ describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => 
     [{ jitAvailable }] = await dataSource.query<{ jitAvailable: boolean }[]>(`SELECT pg_jit_available() AS "jitAvailable"`);
   });
 
-  const explainIn = async (begin: string, statement: string): Promise<ExplainRoot> => {
+  const explainIn = async (begin: string, name: keyof typeof COHORT_STATEMENTS): Promise<ExplainRoot> => {
     const runner = db().dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.query(begin);
       for (const setting of TEMPTING_COSTS) await runner.query(setting);
-      const [row] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`, [ids]);
+      const [row] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${COHORT_STATEMENTS[name]}`, parametersOf(name, ids));
       return (row['QUERY PLAN'] as ExplainRoot[])[0];
     } finally {
       await runner.query('ROLLBACK');
@@ -62,10 +66,10 @@ describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => 
   const usesParallelWorkers = (root: ExplainRoot) => flatten(root.Plan).some((node) => node['Node Type'].startsWith('Gather'));
 
   it.each(BULK_STATEMENTS)('%s: neither JIT nor parallel workers in the bulk session, both in the control', async (name) => {
-    const bulk = await explainIn(BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS[name]);
+    const bulk = await explainIn(BULK_SNAPSHOT_SESSION_BEGIN, name);
     expect(bulk.JIT).toBeUndefined();
     expect(usesParallelWorkers(bulk)).toBe(false);
-    const control = await explainIn(SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS[name]);
+    const control = await explainIn(SNAPSHOT_SESSION_BEGIN, name);
     if (jitAvailable) expect(control.JIT?.Functions).toBeGreaterThan(0);
     expect(usesParallelWorkers(control)).toBe(true);
   });
