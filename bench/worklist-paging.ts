@@ -20,7 +20,7 @@ export const WORKLIST_SHAPES: readonly WorklistShape[] = [
   { label: 'open CMS122 gaps, by name', query: 'measure=CMS122&status=open-gap&sort=name' },
   { label: 'by age, youngest first', query: 'sort=age&order=asc' },
   { label: 'open CMS165 gaps, most overdue first', query: 'measure=CMS165&status=open-gap&sort=lastResult&order=asc' },
-  // No measure: each patient's latest day over all matching results, aggregated for the whole team first (README).
+  // No measure: each patient's latest day over all matching results, a walk of the status index (README).
   { label: 'any open gap, most overdue first', query: 'status=open-gap&sort=lastResult&order=asc' },
 ];
 
