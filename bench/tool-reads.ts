@@ -3,7 +3,7 @@ import type { AuditService } from '../src/audit';
 import { AuditChannel, AuditOutcome } from '../src/audit/enum';
 import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
-import { PLANNED_PER_CALL, preparedName } from '../src/cohort/prepared-statement';
+import { PLANNED_PER_CALL, preparedName } from '../src/cohort/prepared-statement.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { ToolName, TOOL_NAMES } from '../src/tools/tool-names';

@@ -18,7 +18,7 @@ import {
 } from './chart.types';
 import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
-import { runCohortStatement } from './prepared-statement';
+import { runCohortStatement } from './prepared-statement.repository';
 
 export interface StaffIdentity {
   id: string;
