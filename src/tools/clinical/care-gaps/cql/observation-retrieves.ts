@@ -30,12 +30,12 @@ const LOINC_CODES: readonly string[] = [
   '8462-4',
   // CMS122 HbA1c (direct reference).
   '97506-0',
-  // Shared libraries: hospice and palliative assessments, frailty (device, symptom), nursing-home residence.
+  // Shared libraries: hospice assessment, palliative care assessment, frailty assessment, housing status (nursing-home residence).
   '45755-6',
   '71007-9',
   '98181-1',
   '71802-3',
-  // Familial hypercholesterolemia risk (CMS347's high-risk criteria).
+  // CMS347: 10-year ASCVD risk scores (%), a high-risk criterion.
   '99055-6',
   '79423-0',
 ];
