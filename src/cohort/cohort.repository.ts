@@ -365,6 +365,8 @@ export class CohortRepository {
     try {
       await runner.query(begin);
     } catch (error) {
+      // The opening is several statements: BEGIN may have run before a later one failed.
+      await runner.query('ROLLBACK').catch(() => undefined);
       await runner.release();
       throw error;
     }

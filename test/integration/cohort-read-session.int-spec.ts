@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
@@ -96,6 +97,23 @@ describe('the cohort read session', () => {
     const prepared = await preparedOnConnection();
     expect(prepared).toContain('cohort.patientById');
     expect(prepared).not.toContain('cohort.patientsByName');
+  });
+
+  it('hands the connection back outside any transaction when the session cannot be opened', async () => {
+    // A login that may not become vigil_reader: BEGIN runs, the role switch after it fails.
+    const role = `vigil_test_nomember_${randomBytes(4).toString('hex')}`;
+    await dataSource.query(`CREATE ROLE ${role} LOGIN`);
+    const url = new URL(database().url);
+    url.username = role;
+    const outsider = await new DataSource(dataSourceOptions({ url: url.toString(), poolSize: 1 })).initialize();
+    try {
+      await expect(new CohortRepository(outsider).patient(patientIdOf('complete-record'))).rejects.toThrow();
+      const [state] = await outsider.query(`SELECT current_user AS "user", txid_current_if_assigned() AS "openTransaction", now() = statement_timestamp() AS "ownTransaction"`);
+      expect(state).toEqual({ user: role, openTransaction: null, ownTransaction: true });
+    } finally {
+      await outsider.destroy();
+      await dataSource.query(`DROP ROLE ${role}`);
+    }
   });
 
   describe('a read left open by the request\'s identity lookup', () => {
