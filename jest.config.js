@@ -5,6 +5,13 @@
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: { ...require("./tsconfig.json").compilerOptions, isolatedModules: true } }] };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+/**
+ * Tests that start the app, a database or a Redis server wait on the machine, not on the code: on a
+ * shared two-core runner an app start has taken more than Jest's default 5 s, which failed a hook,
+ * not a behaviour. A hang still fails, after a minute.
+ */
+// (Jest reads a project's own `testTimeout` for nothing; a setup file's jest.setTimeout is per project.)
+const startsServices = { ...common, setupFilesAfterEnv: ['<rootDir>/test/setup/service-timeout.ts'] };
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -12,7 +19,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...startsServices, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...startsServices, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };
