@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     if (!options.skip.has('agent')) {
       log(`agent: ${options.agentTurns} turns`);
       run.agent = await measureAgentTurns({
-        url: `${vigil.base}/patients/${patientIdOf(AGENT_PATIENT)}/agent/turns`,
+        patientUrl: `${vigil.base}/patients/${patientIdOf(AGENT_PATIENT)}`,
         token: await token('dr.okafor'),
         model,
         turns: options.agentTurns,

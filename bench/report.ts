@@ -269,6 +269,11 @@ function otherSections(run: BenchRun): string[] {
       `| Server overhead (turn − model) | ${ms(agent.overhead.median)} | ${ms(agent.overhead.p90)} | ${ms(agent.overhead.p99)} | ${ms(agent.overhead.mean)} |`,
       `| Turn at the client | ${ms(agent.turn.median)} | ${ms(agent.turn.p90)} | ${ms(agent.turn.p99)} | ${ms(agent.turn.mean)} |`,
       `| Inside the model handler (2 calls) | ${ms(agent.model.median)} | ${ms(agent.model.p90)} | ${ms(agent.model.p99)} | ${ms(agent.model.mean)} |`,
+      ...Object.entries(agent.rest).map(([tool, s]) => `| \`${tool}\` over REST, after each turn | ${ms(s.median)} | ${ms(s.p90)} | ${ms(s.p99)} | ${ms(s.mean)} |`),
+      '',
+      `Overhead median ÷ the sum of the three REST calls' medians (same patient, same moments, c=1): ` +
+        `**${agent.overheadOverRestSum.toFixed(2)}×** (issue 15's target ≤ 1.2×: ${yes(agent.overheadOverRestSum <= 1.2)}). ` +
+        'The turn also writes its record (a turn row, three tool-call rows, the final update) and grounds the answer; the REST calls do neither.',
     );
   }
   lines.push('', '## Approval path', '');
