@@ -69,17 +69,30 @@ WHERE r.id = $2 ORDER BY p.id`,
 
   lockChunk: `SELECT finished_at IS NOT NULL AS finished FROM measure_run_chunks WHERE run_id = $1 AND chunk_no = $2 FOR UPDATE`,
 
+  /**
+   * A chunk's results that came out as stored (same patient, measure and content hash in the period
+   * $5..$6; $1..$4 parallel arrays, hashes in hex) only get stamped: the run $7, the time, and the
+   * data version ($4) they were computed from. Returns the rows it stamped; the rest go to `upsertResults`.
+   * Changes no indexed column, so each is a heap-only update.
+   */
+  stampUnchangedResults: `UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version
+FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[]) AS x(patient_id, measure_id, content_hash, data_version)
+WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = $5 AND m.period_end = $6
+  AND m.content_hash = decode(x.content_hash, 'hex')
+RETURNING m.patient_id::text AS "patientId", m.measure_id AS "measureId"`,
+
   /** One batched upsert of a chunk's rows ($1: a JSON array of rows, $2: the run), as vigil_writer. */
   upsertResults: `INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,
-  evidence, to_close, data_quality, partial, data_version, last_evidence_on, run_id, computed_at)
+  evidence, to_close, data_quality, partial, data_version, last_evidence_on, content_hash, run_id, computed_at)
 SELECT x.patient_id, x.measure_id, x.period_start, x.period_end, x.status, x.reason_code, x.reason, x.populations,
-  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, $2, now()
+  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, decode(x.content_hash, 'hex'), $2, now()
 FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, measure_id text, period_start date, period_end date, status text, reason_code text,
-  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint, last_evidence_on date)
+  reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint, last_evidence_on date,
+  content_hash text)
 ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET status = EXCLUDED.status, reason_code = EXCLUDED.reason_code,
   reason = EXCLUDED.reason, populations = EXCLUDED.populations, evidence = EXCLUDED.evidence, to_close = EXCLUDED.to_close,
   data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version,
-  last_evidence_on = EXCLUDED.last_evidence_on, run_id = EXCLUDED.run_id,
+  last_evidence_on = EXCLUDED.last_evidence_on, content_hash = EXCLUDED.content_hash, run_id = EXCLUDED.run_id,
   computed_at = EXCLUDED.computed_at`,
 
   finishChunk: `UPDATE measure_run_chunks SET finished_at = now(), computed = $3, skipped = $4 WHERE run_id = $1 AND chunk_no = $2`,

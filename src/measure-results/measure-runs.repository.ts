@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Period } from '../tools/clinical/shared/clinical-dates';
 import { MeasureRunReason } from './enum';
 import { ChunkOfRun, ChunkRef, MEASURE_STATEMENTS as SQL, MEASURE_WRITER_SESSION, RunProgress, UnplannedRun } from './measure-results.sql';
@@ -87,8 +87,10 @@ export class MeasureRunsRepository {
 
   /**
    * The chunk's one write: its rows (as `vigil_writer`), the chunk marked finished with its counts,
-   * and the run finished when it was its last chunk, in one transaction. A chunk already finished
-   * (another delivery of the same job got there first) writes nothing: `already-finished`.
+   * and the run finished when it was its last chunk, in one transaction. A row whose content hash
+   * matches the stored row's is only stamped with the run, the time and its data version; the others
+   * are upserted whole. A chunk already finished (another delivery of the same job got there first)
+   * writes nothing: `already-finished`.
    */
   async writeChunk(runId: string, chunkNo: number, rows: ResultRowInput[], counts: { computed: number; skipped: number }): Promise<'written' | 'already-finished'> {
     return this.dataSource.transaction(async (manager) => {
@@ -96,7 +98,8 @@ export class MeasureRunsRepository {
       if (!chunk || chunk.finished) return 'already-finished';
       if (rows.length > 0) {
         await manager.query(MEASURE_WRITER_SESSION.become);
-        await manager.query(SQL.upsertResults, [JSON.stringify(rows), runId]);
+        const changed = await this.stampUnchanged(manager, runId, rows);
+        if (changed.length > 0) await manager.query(SQL.upsertResults, [JSON.stringify(changed), runId]);
         await manager.query(MEASURE_WRITER_SESSION.leave);
       }
       await manager.query(SQL.finishChunk, [runId, chunkNo, counts.computed, counts.skipped]);
@@ -109,6 +112,33 @@ export class MeasureRunsRepository {
       if (wholeRunFinished) await manager.query(SQL.analyzeResults);
       return 'written';
     });
+  }
+
+  /** Stamps the rows stored with the same content (per period: a chunk's rows share one); returns the others. */
+  private async stampUnchanged(manager: EntityManager, runId: string, rows: ResultRowInput[]): Promise<ResultRowInput[]> {
+    const changed: ResultRowInput[] = [];
+    const periods = new Map<string, ResultRowInput[]>();
+    for (const row of rows) {
+      const key = `${row.period_start}/${row.period_end}`;
+      const group = periods.get(key);
+      if (group) group.push(row);
+      else periods.set(key, [row]);
+    }
+    for (const group of periods.values()) {
+      // TypeORM answers an UPDATE on Postgres with [returned rows, affected count].
+      const [stamped] = await manager.query<[{ patientId: string; measureId: string }[], number]>(SQL.stampUnchangedResults, [
+        group.map((row) => row.patient_id),
+        group.map((row) => row.measure_id),
+        group.map((row) => row.content_hash),
+        group.map((row) => row.data_version),
+        group[0].period_start,
+        group[0].period_end,
+        runId,
+      ]);
+      const done = new Set(stamped.map((row) => `${row.patientId} ${row.measureId}`));
+      changed.push(...group.filter((row) => !done.has(`${row.patient_id} ${row.measure_id}`)));
+    }
+    return changed;
   }
 
   async progress(runId: string): Promise<RunProgress | null> {

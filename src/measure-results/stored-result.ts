@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { VersionedChart } from '../cohort/cohort.repository';
 import { evaluateCareGaps } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
@@ -22,6 +23,8 @@ export interface ResultRowInput {
   partial: boolean;
   data_version: string;
   last_evidence_on: string | null;
+  /** `resultContentHash` of this row, hex. */
+  content_hash: string;
 }
 
 /**
@@ -52,12 +55,23 @@ export interface StoredMeasureResult {
   stale: boolean;
 }
 
+/**
+ * SHA-256 of what a result says (its key and content: everything but the run, the time and the data
+ * version it was computed from). A recompute that gets the same hash as the stored row's only
+ * stamps that row; any difference in any field gives another hash, and a full write.
+ */
+export function resultContentHash(row: Omit<ResultRowInput, 'content_hash'>): string {
+  const content = [row.patient_id, row.measure_id, row.period_start, row.period_end, row.status, row.reason_code, row.reason,
+    row.populations, row.evidence, row.to_close, row.data_quality, row.partial, row.last_evidence_on];
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
+
 /** Every measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, as rows to store. */
 export function resultRows(loaded: VersionedChart, period: Period, timeZone: string): ResultRowInput[] {
   const days = evidenceDays(loaded.chart);
   return evaluateCareGaps(loaded.chart, { period, timeZone })
     .map(careGapRow)
-    .map((row) => ({
+    .map((row) => withContentHash({
       patient_id: loaded.chart.patient.id,
       measure_id: row.measureId,
       period_start: row.periodStart,
@@ -73,4 +87,8 @@ export function resultRows(loaded: VersionedChart, period: Period, timeZone: str
       data_version: loaded.dataVersion,
       last_evidence_on: latestDay(days, row.evidence),
     }));
+}
+
+function withContentHash(row: Omit<ResultRowInput, 'content_hash'>): ResultRowInput {
+  return { ...row, content_hash: resultContentHash(row) };
 }

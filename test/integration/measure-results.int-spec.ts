@@ -143,6 +143,42 @@ describe('measure results store (real Postgres)', () => {
     expect(n).toBe(ids.length * MEASURE_IDS.length);
   });
 
+  it('on a forced run, stamps a result that came out as stored and writes whole every other one', async () => {
+    const { dataSource } = database();
+    const [patient] = await allPatients(dataSource);
+    const row = (measureId: string) =>
+      dataSource.query<{ reason: string; status: string; runId: string; computedAt: string; dataVersion: string; hash: string | null }[]>(
+        `SELECT reason, status, run_id::text AS "runId", computed_at::text AS "computedAt", data_version::text AS "dataVersion", encode(content_hash, 'hex') AS hash
+         FROM measure_results WHERE patient_id = $1 AND measure_id = $2 AND period_start = $3 AND period_end = $4`,
+        [patient, measureId, PERIOD.start, PERIOD.end],
+      ).then(([found]) => found);
+    const [stamped, differing, unhashed] = MEASURE_IDS;
+    const before = { stamped: await row(stamped), differing: await row(differing), unhashed: await row(unhashed) };
+    expect(before.stamped.hash).toMatch(/^[0-9a-f]{64}$/);
+    // The hash is the recompute's record of what it wrote: a field changed behind its back (here the
+    // reason) shows which path a row took. Same hash: stamped (run, time, data version), not rewritten.
+    const where = `patient_id = $1 AND measure_id = $2 AND period_start = '${PERIOD.start}' AND period_end = '${PERIOD.end}'`;
+    await dataSource.query(`UPDATE measure_results SET reason = 'changed behind the hash', data_version = 0 WHERE ${where}`, [patient, stamped]);
+    await dataSource.query(`UPDATE measure_results SET reason = 'stored content that differs', content_hash = sha256('other') WHERE ${where}`, [patient, differing]);
+    await dataSource.query(`UPDATE measure_results SET reason = 'written before hashes', content_hash = NULL WHERE ${where}`, [patient, unhashed]);
+
+    const forced = (await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, patientIds: [patient], chunkSize: 5, force: true }))!;
+    await runToEnd(runs, service, forced);
+    const after = { stamped: await row(stamped), differing: await row(differing), unhashed: await row(unhashed) };
+    const [{ version }] = await dataSource.query<{ version: string }[]>(`SELECT data_version::text AS version FROM patients WHERE id = $1`, [patient]);
+
+    expect(after.stamped).toEqual({ ...before.stamped, reason: 'changed behind the hash', runId: forced, computedAt: expect.any(String), dataVersion: version });
+    expect(after.stamped.computedAt).not.toBe(before.stamped.computedAt);
+    // A different or missing hash: the computed row, whole, with its hash.
+    expect(after.differing).toEqual({ ...before.differing, runId: forced, computedAt: expect.any(String) });
+    expect(after.unhashed).toEqual({ ...before.unhashed, runId: forced, computedAt: expect.any(String) });
+    const stored = (await store.patientResults(patient, PERIOD)).filter((result) => result.measureId !== stamped);
+    const live = (await tool.execute(patient, { asOf: AS_OF })).rows.filter((result) => result.measureId !== stamped);
+    expect(stored.map((result) => [result.measureId, result.status, result.reason])).toEqual(live.map((result) => [result.measureId, result.status, result.reason]));
+    // Restore the row changed behind the hash for the tests after this one.
+    await dataSource.query(`UPDATE measure_results SET reason = $3 WHERE ${where}`, [patient, stamped, before.stamped.reason]);
+  });
+
   describe('patients.data_version', () => {
     /** For each table the results depend on that has a row of some patient: insert a copy, update, delete. */
     it('changes for exactly the patient whose row changed, for every versioned table and every kind of write', async () => {

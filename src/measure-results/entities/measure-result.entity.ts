@@ -73,6 +73,10 @@ export class MeasureResult {
   @Column('timestamptz', { name: 'computed_at' })
   computedAt: Date;
 
+  /** SHA-256 of the content as the recompute wrote it (`resultContentHash`); NULL for rows written before it was kept. */
+  @Column('bytea', { name: 'content_hash', nullable: true })
+  contentHash: Buffer | null;
+
   @ManyToOne(() => Patient, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'patient_id' })
   patient?: Patient;
