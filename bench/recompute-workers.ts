@@ -22,6 +22,18 @@ export interface RecomputeMeasurement {
   computed: number;
   /** CPU ms the worker processes spent per computed patient (Linux /proc; NaN elsewhere). */
   workerCpuMsPerPatient: number;
+  /** The period's stored rows before the run, and how many had a content hash (a result that comes out the same is only stamped). */
+  storedBefore: { rows: number; hashed: number };
+}
+
+/** The current period's stored rows, and how many of them a run could stamp. */
+export async function storedRows(dataSource: DataSource): Promise<{ rows: number; hashed: number }> {
+  const period = storePeriod();
+  const [row] = await dataSource.query<{ rows: number; hashed: number }[]>(
+    `SELECT count(*)::int AS rows, count(content_hash)::int AS hashed FROM measure_results WHERE period_start = $1 AND period_end = $2`,
+    [period.start, period.end],
+  );
+  return row;
 }
 
 /**
@@ -33,6 +45,7 @@ export async function measureRecompute(dataSource: DataSource, env: Record<strin
   try {
     for (let index = 0; index < workers; index += 1) children.push(await startWorker(env));
     const runs = new MeasureRunsRepository(dataSource);
+    const storedBefore = await storedRows(dataSource);
     log(`recompute: a forced run of every patient, ${workers} worker process(es), chunks of ${chunkSize}`);
     const cpuBefore = children.map((child) => cpuMilliseconds(child.pid ?? 0));
     const started = process.hrtime.bigint();
@@ -43,7 +56,7 @@ export async function measureRecompute(dataSource: DataSource, env: Record<strin
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const cpuMs = children.reduce((sum, child, index) => sum + cpuMilliseconds(child.pid ?? 0) - cpuBefore[index], 0);
         log(`recompute with ${workers} worker(s): ${progress.computed} patients in ${seconds.toFixed(1)} s`);
-        return { workers, seconds, computed: progress.computed, workerCpuMsPerPatient: cpuMs / Math.max(1, progress.computed) };
+        return { workers, seconds, computed: progress.computed, workerCpuMsPerPatient: cpuMs / Math.max(1, progress.computed), storedBefore };
       }
       const exited = children.find((child) => child.exitCode !== null || child.signalCode !== null);
       if (exited) throw new Error(`a worker process exited during the run (${exited.exitCode ?? exited.signalCode})`);
