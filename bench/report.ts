@@ -174,10 +174,10 @@ function limitsSection(result: ToolLatencyResult, o: BenchOptions): string[] {
       'by CPU, and Vigil\'s per-request work on top of the floor\'s (Nest and Express pipeline, pino-http, JWT verification, DTO validation, TypeORM\'s query ' +
       'runner, projection, the derived tools\' clinical evaluation, the audit event, JSON of the envelope) is most of its gap to the floor. Latency at ' +
       `concurrency ${top} is then mostly queueing behind that CPU.`,
-    '- **Round trips.** A Vigil tool request is two read transactions (the token\'s user; then the access probe, the tool\'s statements and the ' +
-      'patient\'s header row together), each opened in one round trip (`READ_SESSION_BEGIN`) and closed by `COMMIT`: 7 to 11 round trips to ' +
-      'Postgres, plus its share of an audit transaction. The floors make exactly those reads; PostGraphile makes one transaction of about four ' +
-      'round trips (begin, set_config, one statement, commit) for the same data.',
+    '- **Round trips.** A Vigil tool request is one read transaction (the token\'s user, the access probe, the tool\'s statements and the ' +
+      'patient\'s header row: the guard\'s identity lookup opens it, `@IdentityInRead`, and the tool\'s reads continue it), opened in one round trip ' +
+      '(`READ_SESSION_BEGIN`) and closed by `COMMIT`, plus its share of an audit transaction. The floors make exactly those reads, in one transaction ' +
+      'too; PostGraphile makes one transaction of about four round trips (begin, set_config, one statement, commit) for the same data.',
     `- **The audit trail.** Adding Vigil's own audit write (\`AuditService.record\`, the code in the tree at the time of the run) to the pg floor keeps ` +
       `${(auditShare * 100).toFixed(0)} % of the floor's throughput; Vigil reaches ${(vigilVsAudit * 100).toFixed(0)} % of that. The write is a plain INSERT ` +
       'and a WAL flush with `synchronous_commit` on, with no chain lock (since issue 15 the sealer chains events after they commit, off the request path: ' +
