@@ -10,7 +10,7 @@ const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts'
  * shared two-core runner an app start has taken more than Jest's default 5 s, which failed a hook,
  * not a behaviour. A hang still fails, after a minute.
  */
-// (Jest reads a project's own `testTimeout` for nothing; a setup file's jest.setTimeout is per project.)
+// Jest ignores `testTimeout` in a project's own config; a setup file's jest.setTimeout applies per project.
 const startsServices = { ...common, setupFilesAfterEnv: ['<rootDir>/test/setup/service-timeout.ts'] };
 
 /** @type {import('jest').Config} */

@@ -114,31 +114,21 @@ export class MeasureRunsRepository {
     });
   }
 
-  /** Stamps the rows stored with the same content (per period: a chunk's rows share one); returns the others. */
+  /** Stamps the rows stored with the same content; returns the others. */
   private async stampUnchanged(manager: EntityManager, runId: string, rows: ResultRowInput[]): Promise<ResultRowInput[]> {
-    const changed: ResultRowInput[] = [];
-    const periods = new Map<string, ResultRowInput[]>();
-    for (const row of rows) {
-      const key = `${row.period_start}/${row.period_end}`;
-      const group = periods.get(key);
-      if (group) group.push(row);
-      else periods.set(key, [row]);
-    }
-    for (const group of periods.values()) {
-      // TypeORM answers an UPDATE on Postgres with [returned rows, affected count].
-      const [stamped] = await manager.query<[{ patientId: string; measureId: string }[], number]>(SQL.stampUnchangedResults, [
-        group.map((row) => row.patient_id),
-        group.map((row) => row.measure_id),
-        group.map((row) => row.content_hash),
-        group.map((row) => row.data_version),
-        group[0].period_start,
-        group[0].period_end,
-        runId,
-      ]);
-      const done = new Set(stamped.map((row) => `${row.patientId} ${row.measureId}`));
-      changed.push(...group.filter((row) => !done.has(`${row.patient_id} ${row.measure_id}`)));
-    }
-    return changed;
+    const column = <K extends keyof ResultRowInput>(key: K) => rows.map((row) => row[key]);
+    // TypeORM answers an UPDATE on Postgres with [returned rows, affected count].
+    const [stamped] = await manager.query<[{ patientId: string; measureId: string; periodStart: string; periodEnd: string }[], number]>(SQL.stampUnchangedResults, [
+      column('patient_id'),
+      column('measure_id'),
+      column('period_start'),
+      column('period_end'),
+      column('content_hash'),
+      column('data_version'),
+      runId,
+    ]);
+    const done = new Set(stamped.map((row) => `${row.patientId} ${row.measureId} ${row.periodStart} ${row.periodEnd}`));
+    return rows.filter((row) => !done.has(`${row.patient_id} ${row.measure_id} ${row.period_start} ${row.period_end}`));
   }
 
   async progress(runId: string): Promise<RunProgress | null> {
