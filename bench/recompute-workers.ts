@@ -69,7 +69,7 @@ export async function measureRecompute(dataSource: DataSource, env: Record<strin
 
 async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [WORKER_JS], {
-    env: { PATH: process.env.PATH ?? '', MEASURES_RELAY_INTERVAL_MS: '100', MEASURES_SWEEP_INTERVAL_MS: '3600000', ...env, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH ?? '', MEASURES_RELAY_INTERVAL_MS: '100', MEASURES_SWEEP_INTERVAL_MS: '3600000', ...env, ...profiling(), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -89,6 +89,12 @@ async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
     child.once('exit', (code) => reject(new Error(`a worker process exited with ${code}`)));
   });
   return child;
+}
+
+/** BENCH_VIGIL_CPU_PROFILE=<directory> profiles the workers too (`bench/cpu-profile.ts`); not for a measured run. */
+function profiling(): Record<string, string> {
+  const directory = process.env.BENCH_VIGIL_CPU_PROFILE;
+  return directory ? { BENCH_VIGIL_CPU_PROFILE: directory, NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}` } : {};
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -53,6 +53,16 @@ export interface VersionedChart {
   dataVersion: string;
 }
 
+/**
+ * Which observations a bulk chart read returns: those with one of `codes` (any system), and of
+ * those with one of `since.codes` only rows whose latest instant (effective end, else start) is at
+ * or after `since.instant` (ISO-8601).
+ */
+export interface ObservationReadFilter {
+  codes: readonly string[];
+  since: { codes: readonly string[]; instant: string };
+}
+
 /** A patient search: an exact MRN, or folded name prefixes (see `foldName`) with an optional birth date. */
 export type PatientSearch = { mrn: string } | { familyPrefix: string; givenPrefix?: string; birthDate?: string };
 
@@ -247,19 +257,19 @@ export class CohortRepository {
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
    *
-   * `observationCodes`: read only the observations with one of these codes (the rest of the chart
-   * whole), as `chart` would give them filtered by code afterwards; `truncated` still says whether
-   * the whole chart hits the cap. A patient with more observations than the cap gets the whole,
-   * capped list instead, since which coded rows survive the cap depends on all of them.
+   * `observations`: read only the observations it lets through (the rest of the chart whole), as
+   * `chart` would give them filtered afterwards; `truncated` still says whether the whole chart
+   * hits the cap. A patient with more observations than the cap gets the whole, capped list
+   * instead, since which rows survive the cap depends on all of them.
    */
-  async charts(patientIds: string[], options: { observationCodes?: readonly string[] } = {}): Promise<Map<string, VersionedChart>> {
+  async charts(patientIds: string[], options: { observations?: ObservationReadFilter } = {}): Promise<Map<string, VersionedChart>> {
     const charts = new Map<string, VersionedChart>();
     if (patientIds.length === 0) return charts;
     return this.transaction(async (run) => {
       const patients = await run<PatientRow & { dataVersion: string }>('patientsByIds', [patientIds]);
       if (patients.length === 0) return charts;
       const ids = patients.map((row) => row.id);
-      const coded = options.observationCodes ? await this.codedObservations(run, ids, options.observationCodes) : null;
+      const coded = options.observations ? await this.filteredObservations(run, ids, options.observations) : null;
       const parts = {
         encounters: byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
         observations: coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
@@ -296,13 +306,13 @@ export class CohortRepository {
   }
 
   /**
-   * The observations with one of `codes` of each patient, and which patients have more
+   * Each patient's observations that `filter` lets through, and which patients have more
    * observations of any code than the cap: those get their whole, capped list (in the same snapshot).
    */
-  private async codedObservations(run: Run, ids: string[], codes: readonly string[]): Promise<{ rows: Map<string, ObservationRow[]>; overCap: Set<string> }> {
+  private async filteredObservations(run: Run, ids: string[], filter: ObservationReadFilter): Promise<{ rows: Map<string, ObservationRow[]>; overCap: Set<string> }> {
     const counts = await run<{ patientId: string; n: number }>('observationCounts', [ids]);
     const overCap = new Set(counts.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
-    const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, codes]));
+    const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, filter.codes, filter.since.codes, filter.since.instant]));
     if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [[...overCap]]))) rows.set(id, list);
     return { rows, overCap };
   }

@@ -189,10 +189,14 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartsAdverseEvents: chartsOf('adverseEvents'),
 
   /**
-   * `chartsObservations` restricted to codes $2 (any system): the recompute reads only the
-   * observations a measure can retrieve (see `careGapObservationCodes`), by the (patient, code) index.
+   * `chartsObservations` restricted to codes $2 (any system), and of those with codes $3 to rows
+   * whose latest instant (end, else start) is at or after $4: the recompute reads only the
+   * observations a measure can retrieve (see `careGapObservationFilter`).
    */
-  chartsObservationsCoded: chartsOf('observations', ' AND t.code = ANY($2::text[])'),
+  chartsObservationsCoded: chartsOf(
+    'observations',
+    ' AND t.code = ANY($2::text[]) AND (t.code <> ALL($3::text[]) OR coalesce(t.effective_end_at, t.effective_at) >= $4::timestamptz)',
+  ),
 
   /**
    * How many observations each of patients $1 has, all codes: which of them the chart cap cuts

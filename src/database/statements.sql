@@ -184,7 +184,7 @@ FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId"
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
   value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason") r
-WHERE t.patient_id = ANY($1::uuid[]) AND t.code = ANY($2::text[]) GROUP BY t.patient_id;
+WHERE t.patient_id = ANY($1::uuid[]) AND t.code = ANY($2::text[]) AND (t.code <> ALL($3::text[]) OR coalesce(t.effective_end_at, t.effective_at) >= $4::timestamptz) GROUP BY t.patient_id;
 
 -- name: observationCounts
 SELECT patient_id::text AS "patientId", count(*)::int AS n FROM observations WHERE patient_id = ANY($1::uuid[]) GROUP BY patient_id;

@@ -1,6 +1,6 @@
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
-import { careGapObservationCodes } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
+import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';
 
 /**
@@ -35,8 +35,12 @@ const TEMPTING_COSTS = [
 
 const BULK_STATEMENTS = Object.keys(COHORT_STATEMENTS).filter((name) => name.startsWith('charts') || name === 'patientsByIds' || name === 'observationCounts') as (keyof typeof COHORT_STATEMENTS)[];
 
-/** Every bulk statement takes the patients ($1); the coded observations also the measures' codes ($2). */
-const parametersOf = (name: keyof typeof COHORT_STATEMENTS, ids: string[]): unknown[] => (name === 'chartsObservationsCoded' ? [ids, [...careGapObservationCodes()]] : [ids]);
+/** Every bulk statement takes the patients ($1); the coded observations also the measures' filter ($2-$4). */
+const parametersOf = (name: keyof typeof COHORT_STATEMENTS, ids: string[]): unknown[] => {
+  if (name !== 'chartsObservationsCoded') return [ids];
+  const filter = careGapObservationFilter({ start: '2025-07-01', end: '2026-06-30' });
+  return [ids, [...filter.codes], [...filter.since.codes], filter.since.instant];
+};
 
 describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => {
   const db = useSeededDatabase();

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../src/cli/commands';
+import { ObservationRow } from '../../src/cohort/chart.types';
 import { CHART_ROW_CAP, CohortRepository } from '../../src/cohort/cohort.repository';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { loadConfig } from '../../src/config/load-config';
@@ -10,7 +11,7 @@ import { MeasureResultsRepository } from '../../src/measure-results/measure-resu
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { InvalidResultCursorError } from '../../src/measure-results/result-cursor';
 import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
-import { careGapObservationCodes } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
+import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { trailingYear } from '../../src/tools/clinical/shared/clinical-dates';
 import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
 import { useSeededDatabase } from '../setup/database';
@@ -63,19 +64,39 @@ describe('measure results store (real Postgres)', () => {
     }
   }, 60_000); // every fixture and generated chart, read both ways: seconds on a busy 2-core machine
 
-  it('reads, with the measures\' observation codes, the one-patient chart with only those observations (fixtures and generated)', async () => {
-    const ids = await allPatients(database().dataSource);
-    const codes = careGapObservationCodes();
-    const coded = await cohort.charts(ids, { observationCodes: codes });
-    let skipped = 0;
-    for (const id of ids) {
-      const single = await cohort.chart(id);
-      const observations = single.chart!.observations.filter((row) => codes.includes(row.code));
-      skipped += single.chart!.observations.length - observations.length;
-      expect({ id, chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ id, chart: { ...single.chart, observations }, truncated: single.truncated });
+  it('reads, with the measures\' observation filter, the one-patient chart with only the observations it lets through (fixtures and generated)', async () => {
+    const { dataSource } = database();
+    const filter = careGapObservationFilter(PERIOD);
+    const [{ id: probe }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id LIMIT 1`);
+    // At the window's edge: a systolic reading whose effective period starts well before it and
+    // ends inside it (read), and one that ended just before it (not read).
+    await dataSource.query(
+      `INSERT INTO observations (patient_id, category, status, code, display, value_numeric, unit, effective_at, effective_end_at, value_text)
+       VALUES ($1, 'vital-signs', 'final', '8480-6', 'Systolic blood pressure', 131, 'mm[Hg]', $2::timestamptz - interval '30 days', $2, 'edge'),
+              ($1, 'vital-signs', 'final', '8480-6', 'Systolic blood pressure', 132, 'mm[Hg]', $2::timestamptz - interval '30 days', $2::timestamptz - interval '1 second', 'edge')`,
+      [probe, filter.since.instant],
+    );
+    try {
+      const ids = await allPatients(dataSource);
+      const coded = await cohort.charts(ids, { observations: filter });
+      const lets = (row: ObservationRow) =>
+        filter.codes.includes(row.code) && (!filter.since.codes.includes(row.code) || Date.parse(row.effectiveEndAt ?? row.effectiveAt) >= Date.parse(filter.since.instant));
+      let otherCodes = 0;
+      let olderReadings = 0;
+      for (const id of ids) {
+        const single = await cohort.chart(id);
+        const observations = single.chart!.observations.filter(lets);
+        otherCodes += single.chart!.observations.filter((row) => !filter.codes.includes(row.code)).length;
+        olderReadings += single.chart!.observations.filter((row) => filter.codes.includes(row.code) && !lets(row)).length;
+        expect({ id, chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ id, chart: { ...single.chart, observations }, truncated: single.truncated });
+      }
+      expect(coded.get(probe)?.chart.observations.filter((row) => row.valueText === 'edge').map((row) => row.valueNumeric)).toEqual([131]);
+      // Not vacuous: the generated charts hold observations no measure reads, and blood pressures from before the period.
+      expect(otherCodes).toBeGreaterThan(0);
+      expect(olderReadings).toBeGreaterThan(1);
+    } finally {
+      await dataSource.query(`DELETE FROM observations WHERE patient_id = $1 AND value_text = 'edge'`, [probe]);
     }
-    // Not vacuous: the generated charts hold observations no measure reads.
-    expect(skipped).toBeGreaterThan(0);
   }, 60_000);
 
   it('gives a patient with more observations than the chart cap the whole capped list, and says the chart is truncated', async () => {
@@ -89,7 +110,7 @@ describe('measure results store (real Postgres)', () => {
     );
     try {
       const single = await cohort.chart(id);
-      const coded = await cohort.charts([id], { observationCodes: careGapObservationCodes() });
+      const coded = await cohort.charts([id], { observations: careGapObservationFilter(PERIOD) });
       expect(single.truncated).toBe(true);
       expect({ chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
     } finally {

@@ -16,7 +16,7 @@ import { inValueSet } from '../../../../terminology';
 import { ageOn, Period } from '../../shared/clinical-dates';
 import { DayOf } from '../../shared/clinical-day';
 import { closed, DayInterval } from './day-interval';
-import { isDeclaredObservationCode, isDeclaredObservationValueSet } from './observation-retrieves';
+import { isDeclaredObservationCode, isDeclaredObservationValueSet, isOutsideDeclaredWindow } from './observation-retrieves';
 
 /** A measure retrieved observations not declared in `observation-retrieves.ts`: declare them there. */
 export class UndeclaredRetrieveError extends Error {
@@ -77,13 +77,16 @@ export class MeasureContext {
 
   /**
    * `[Observation: "<direct-reference code>"]`, of one or more codes of `system`, in chart order;
-   * only codes declared in `observation-retrieves.ts`.
+   * only codes declared in `observation-retrieves.ts`, and of the period-only ones only results
+   * whose latest day is not before the period (the window the recompute reads).
    */
   observationsCoded(system: string, ...codes: string[]): ObservationRow[] {
     const undeclared = codes.find((code) => !isDeclaredObservationCode(system, code));
     if (undeclared !== undefined) throw new UndeclaredRetrieveError(`observations coded ${system}|${undeclared}`);
     return this.retrieve(`obs|${system}|${codes.join('|')}`, () =>
-      this.chart.observations.filter((row) => row.codeSystem === system && codes.includes(row.code)),
+      this.chart.observations.filter(
+        (row) => row.codeSystem === system && codes.includes(row.code) && !isOutsideDeclaredWindow(row, this.measurementPeriod, this.day),
+      ),
     );
   }
 
