@@ -2,7 +2,8 @@ import { CohortStatementName } from '../src/cohort/cohort.statements';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
-import { careGapObservationCodes } from '../src/tools/clinical/care-gaps/cql/observation-retrieves';
+import { storePeriod } from '../src/measure-results/store-period';
+import { careGapObservationFilter } from '../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { LAB_CODE } from './tool-reads';
 
 /** Real values from the bench database that the statements are explained with. */
@@ -47,7 +48,11 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   patientsByIds: (c) => [[c.patientId]],
   chartsEncounters: (c) => [[c.patientId]],
   chartsObservations: (c) => [[c.patientId]],
-  chartsObservationsCoded: (c) => [[c.patientId], [...careGapObservationCodes()]],
+  chartsObservationsCoded: (c) => {
+    // The recompute's read for the period it stores.
+    const filter = careGapObservationFilter(storePeriod());
+    return [[c.patientId], [...filter.codes], [...filter.since.codes], filter.since.instant];
+  },
   observationCounts: (c) => [[c.patientId]],
   chartsConditions: (c) => [[c.patientId]],
   chartsMedications: (c) => [[c.patientId]],
