@@ -336,7 +336,7 @@ function methodSection(o: BenchOptions): string[] {
     'It needs the local Postgres and Redis (`BENCH_DATABASE_ADMIN_URL` or `TEST_DATABASE_ADMIN_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`; ' +
       '`BENCH_REDIS_URL` or `TEST_REDIS_URL`). Settings: `BENCH_PATIENTS` (100000), `BENCH_SEED` (6), `BENCH_DURATION` s per cell (10), `BENCH_WARMUP` s (2), ' +
       '`BENCH_CONCURRENCY` (1,16), `BENCH_POOL_SIZE` (10), `BENCH_PROPOSALS_PER_SECOND` (5), `BENCH_APPROVAL_SECONDS` (30), `BENCH_AGENT_TURNS` (100), ' +
-      '`BENCH_SKIP` (any of measures, tools, worklist, explain, import, agent, approvals, scaleout), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`, `BENCH_VIGIL_CPU_PROFILE` (a directory for a V8 CPU profile of the Vigil process; it slows Vigil, so not for a measured run). ' +
+      '`BENCH_SKIP` (any of measures, tools, worklist, explain, import, agent, approvals, scaleout), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`, `BENCH_VIGIL_CPU_PROFILE` (a directory for V8 CPU profiles of the Vigil process and the recompute workers; it slows them, so not for a measured run). ' +
       `The cohort lives in the database \`${o.database}\` (\`BENCH_DATABASE\`), kept between runs and reused when it was generated with the same patients and seed ` +
       `(recorded as a comment on the database); drop it with \`psql -c 'DROP DATABASE ${o.database}'\`. Servers are child processes, stopped on exit and on Ctrl-C.`,
     '',
