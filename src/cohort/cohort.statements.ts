@@ -224,6 +224,11 @@ UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = 
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;
 
+/** The statements `CohortRepository.charts` runs: a chunk's patients (and the measures' codes) as arrays. */
+export const BULK_CHART_STATEMENTS: readonly CohortStatementName[] = (Object.keys(COHORT_STATEMENTS) as CohortStatementName[]).filter(
+  (name) => name.startsWith('charts') || name === 'patientsByIds' || name === 'observationCounts',
+);
+
 /**
  * Opens every cohort read (see `CohortRepository.read`): a READ ONLY transaction as the SELECT-only
  * role, in one round trip (a parameterless simple query may hold several statements; the role

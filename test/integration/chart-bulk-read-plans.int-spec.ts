@@ -1,5 +1,5 @@
 import { CohortRepository } from '../../src/cohort/cohort.repository';
-import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { BULK_CHART_STATEMENTS, BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';
 
@@ -33,7 +33,7 @@ const TEMPTING_COSTS = [
   'SET LOCAL min_parallel_index_scan_size = 0',
 ];
 
-const BULK_STATEMENTS = Object.keys(COHORT_STATEMENTS).filter((name) => name.startsWith('charts') || name === 'patientsByIds' || name === 'observationCounts') as (keyof typeof COHORT_STATEMENTS)[];
+const BULK_STATEMENTS = BULK_CHART_STATEMENTS;
 
 /** Every bulk statement takes the patients ($1); the coded observations also the measures' filter ($2-$4). */
 const parametersOf = (name: keyof typeof COHORT_STATEMENTS, ids: string[]): unknown[] => {
