@@ -21,8 +21,9 @@ export class AccessRepository {
     return this.dataSource.query(SQL.proposalsOnTeams, [proposalIds, careTeamIds, userId]);
   }
 
+  /** Read like a patient probe (as `vigil_reader`, in the request's read when there is one). */
   async careTeamOfMember(code: string, careTeamIds: string[]): Promise<string | null> {
-    const [row] = await this.dataSource.query<{ id: string }[]>(SQL.careTeamOfMember, [code, careTeamIds]);
+    const [row] = await this.cohort.readStatements((query) => query<{ id: string }>(SQL.careTeamOfMember, [code, careTeamIds]));
     return row?.id ?? null;
   }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   AdverseEventRow,
   AllergyRow,
@@ -16,9 +15,11 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
-import { runCohortStatement } from './prepared-statement.repository';
+import { OpenRead, Query, ReadSessions, RequestReadScope, Run } from './read-session.repository';
+
+export type { Query, RequestReadScope } from './read-session.repository';
 
 export interface StaffIdentity {
   id: string;
@@ -79,93 +80,41 @@ function likePrefix(term: string): string {
   return term.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-/** Runs one named cohort statement inside the current read transaction. */
-type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
-
-/** A request's read left open (`open`), and whether the request has ended (`closed`): nothing may be left open then. */
-interface RequestSlot {
-  open?: OpenRead;
-  closed: boolean;
-}
-
-/** An open read transaction and its connection. */
-interface OpenRead {
-  runner: QueryRunner;
-  run: Run;
-}
-
-/**
- * One HTTP request's slot for a read transaction left open by the caller's identity lookup
- * (`staffUserByUsername(…, { keepOpen: true })`) for the request's one `inOneRead` to continue.
- */
-export interface RequestReadScope {
-  /** Runs the rest of the request (the guard, pipes and handler) with this slot. */
-  run(next: () => void): void;
-  /** Ends a read still left open (the request never reached its read): called when the response closes. */
-  close(): Promise<void>;
-}
-
 /**
  * The only code that runs SQL over patient data. Every call runs one named statement from
- * `COHORT_STATEMENTS` inside a READ ONLY transaction, as the SELECT-only `vigil_reader` role.
+ * `COHORT_STATEMENTS` inside a READ ONLY transaction, as the SELECT-only `vigil_reader` role; other
+ * modules' fixed statements over patient data (the worklist's, the access checks') run through
+ * `readStatements`, in the same kind of transaction and, inside `inOneRead`, the same one.
  */
 @Injectable()
 export class CohortRepository {
-  /** The read transaction of the enclosing `inOneRead`, if any. */
-  private readonly scope = new AsyncLocalStorage<Run>();
-  /** The current HTTP request's slot for a read left open by its identity lookup, if any. */
-  private readonly requestSlot = new AsyncLocalStorage<RequestSlot>();
+  private readonly sessions: ReadSessions;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.sessions = new ReadSessions(dataSource);
+  }
 
   /**
    * The staff user a token names, read on every request (a deactivated user or a changed role
    * counts at once). With `keepOpen`, inside a request scope (`requestReadScope`), the read
    * transaction stays open for the request's `inOneRead` to continue: identity, access probe and
-   * the tool's statements then share one BEGIN and one COMMIT. The caller must `endRequestRead`
+   * the request's statements then share one BEGIN and one COMMIT. The caller must `endRequestRead`
    * before anything that waits on another connection (such as recording a refusal).
    */
   async staffUserByUsername(username: string, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
-    const slot = keepOpen ? this.requestSlot.getStore() : undefined;
-    if (!slot || slot.open || this.scope.getStore()) {
-      const [row] = await this.read((run) => run<StaffIdentity>('staffUserByUsername', [username]));
-      return row ?? null;
-    }
-    const open = await this.open(READ_SESSION_BEGIN);
-    try {
-      const [row] = await open.run<StaffIdentity>('staffUserByUsername', [username]);
-      // The response may have closed while the lookup ran: then no one would end the read later.
-      if (slot.closed) await this.close(open);
-      else slot.open = open;
-      return row ?? null;
-    } catch (error) {
-      await this.close(open, error);
-      throw error;
-    }
+    const lookup = (open: OpenRead) => open.run<StaffIdentity>('staffUserByUsername', [username]);
+    const [row] = await (keepOpen ? this.sessions.openForRequest(lookup) : this.sessions.read(lookup));
+    return row ?? null;
   }
 
   /** A slot for one HTTP request's read left open by its identity lookup (see `RequestReadScope`). */
   requestReadScope(): RequestReadScope {
-    const slot: RequestSlot = { closed: false };
-    return {
-      run: (next) => this.requestSlot.run(slot, next),
-      close: () => {
-        slot.closed = true;
-        return this.endOpenRead(slot);
-      },
-    };
+    return this.sessions.requestReadScope();
   }
 
   /** Commits and hands back the read this request's identity lookup left open, if any. */
   endRequestRead(): Promise<void> {
-    const slot = this.requestSlot.getStore();
-    return slot ? this.endOpenRead(slot) : Promise.resolve();
-  }
-
-  private async endOpenRead(slot: RequestSlot): Promise<void> {
-    const open = slot.open;
-    slot.open = undefined;
-    if (open) await this.close(open);
+    return this.sessions.endRequestRead();
   }
 
   async patientAccess(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
@@ -339,74 +288,30 @@ export class CohortRepository {
   }
 
   /**
-   * Runs `work` with every cohort read inside it sharing one read transaction (a tool request's
-   * access probe, its statements and the patient header: one BEGIN and one COMMIT instead of one
-   * pair each). Reads outside any such scope each get their own transaction.
+   * Runs `work` with every cohort read inside it sharing one read transaction (a request's identity,
+   * access probe, statements and patient header: one BEGIN and one COMMIT instead of one pair each).
+   * Reads outside any such scope each get their own transaction.
    */
   inOneRead<T>(work: () => Promise<T>): Promise<T> {
-    if (this.scope.getStore()) return work();
-    const slot = this.requestSlot.getStore();
-    const left = slot?.open;
-    if (slot && left) {
-      // Continue the read the request's identity lookup left open; it ends here, as its own would.
-      slot.open = undefined;
-      return this.within(left, (run) => this.scope.run(run, work));
-    }
-    return this.transaction((run) => this.scope.run(run, work));
-  }
-
-  private read<T>(work: (run: Run) => Promise<T>): Promise<T> {
-    const shared = this.scope.getStore();
-    return shared ? work(shared) : this.transaction(work);
+    return this.sessions.inOneRead(work);
   }
 
   /**
-   * One read transaction on one pooled connection: opened READ ONLY as `vigil_reader` in a single
-   * round trip, then the statements (named prepared statements, `runCohortStatement`), then COMMIT (ROLLBACK on any error, so the connection goes
-   * back to the pool clean).
+   * Another module's fixed statements over patient data (`Query`), in the enclosing `inOneRead`'s
+   * transaction or one of their own; `snapshot` gives them one of their own at REPEATABLE READ,
+   * when several statements must see one snapshot.
    */
-  private async transaction<T>(work: (run: Run) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
-    return this.within(await this.open(begin), work);
+  readStatements<T>(work: (query: Query) => Promise<T>, { snapshot = false }: { snapshot?: boolean } = {}): Promise<T> {
+    if (snapshot) return this.sessions.transaction((open) => work(open.query), SNAPSHOT_SESSION_BEGIN);
+    return this.sessions.read((open) => work(open.query));
   }
 
-  private async open(begin: string): Promise<OpenRead> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query(begin);
-    } catch (error) {
-      // The opening is several statements: BEGIN may have run before a later one failed.
-      await runner.query('ROLLBACK').catch(() => undefined);
-      await runner.release();
-      throw error;
-    }
-    return { runner, run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(runner, name, params) };
+  private read<T>(work: (run: Run) => Promise<T>): Promise<T> {
+    return this.sessions.read((open) => work(open.run));
   }
 
-  /** Runs `work` in the open read, then ends it: COMMIT, or ROLLBACK when the work failed. */
-  private async within<T>(open: OpenRead, work: (run: Run) => Promise<T>): Promise<T> {
-    let result: T;
-    try {
-      result = await work(open.run);
-    } catch (error) {
-      await this.close(open, error);
-      throw error;
-    }
-    await this.close(open);
-    return result;
-  }
-
-  /** Ends an open read and hands its connection back: COMMIT, or ROLLBACK after `failure`. */
-  private async close(open: OpenRead, failure?: unknown): Promise<void> {
-    try {
-      if (failure === undefined) await open.runner.query('COMMIT');
-      else await open.runner.query('ROLLBACK');
-    } catch (error) {
-      await open.runner.query('ROLLBACK').catch(() => undefined);
-      if (failure === undefined) throw error;
-    } finally {
-      await open.runner.release();
-    }
+  private transaction<T>(work: (run: Run) => Promise<T>, begin?: string): Promise<T> {
+    return this.sessions.transaction((open) => work(open.run), begin);
   }
 }
 

@@ -799,6 +799,68 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.peri
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT $10;
 
+-- name: worklistByNameAscHashed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByNameDescHashed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeAscHashed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByAgeDescHashed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
+  AND ($8::text IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistMatchingResults
+SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) LIMIT $1) c;
+
 -- name: worklistResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status, r.reason_code AS "reasonCode", r.reason,
   r.to_close AS "toClose", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn",

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { CohortRepository } from '../cohort/cohort.repository';
 import { MEASURE_IDS } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
 import { StoredMeasureResult } from './stored-result';
 import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistQuery, WorklistResultRow } from './worklist-page';
-import { WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
+import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
 
 const WORKLIST = { statements: WORKLIST_STATEMENTS };
 
@@ -71,6 +69,18 @@ export interface PopulationInputs {
   careTeamCodes: string[];
 }
 
+/**
+ * How a page in a patient order checks its filters (see `pageStatement` in worklist.sql.ts): hashed
+ * when they are rare, which only a measure or a reason can make them (a status alone spans six
+ * measures); counting costs a round trip and at most `SPARSE_MATCHES_BELOW` index entries, so it is
+ * done only then. Both checks give the same page: this is a choice of plan, never of rows.
+ */
+async function filterCheck(query: Omit<WorklistQuery, 'period'>, countUpTo: (cap: number) => Promise<{ matching: number }[]>): Promise<FilterCheck> {
+  if (query.sort === 'lastResult' || (query.measureId === undefined && query.reason === undefined)) return 'probe';
+  const [{ matching }] = await countUpTo(SPARSE_MATCHES_BELOW);
+  return matching < SPARSE_MATCHES_BELOW ? 'hashed' : 'probe';
+}
+
 const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
 
 /**
@@ -78,11 +88,12 @@ const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id
  * counts). Every row says when it was computed (`computedAt`) and whether the patient's data has
  * changed since (`stale`). These are raw reads by patient or care team: the caller decides access,
  * projection and audit (through the one PHI path) before anything reaches a person. Each read runs
- * in the cohort's READ ONLY session as `vigil_reader`.
+ * in the cohort's READ ONLY session as `vigil_reader` (`CohortRepository.readStatements`): inside a
+ * request's `inOneRead`, in the request's one read transaction.
  */
 @Injectable()
 export class MeasureResultsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly cohort: CohortRepository) {}
 
   /** One patient's stored results for the period, in the live tool's measure order; empty when none are stored. */
   async patientResults(patientId: string, period: Period): Promise<StoredMeasureResult[]> {
@@ -120,16 +131,17 @@ export class MeasureResultsRepository {
   async worklistPage(query: Omit<WorklistQuery, 'period'>): Promise<WorklistPage | null> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
     const after = query.cursor === undefined ? null : decodeWorklistCursor(query.cursor, query.sort, query.order);
-    return this.readAll(async (run) => {
-      const [stored] = await run<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
+    return this.cohort.readStatements(async (read) => {
+      const [stored] = await read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
       if (!stored) return null;
       const period = { start: stored.periodStart, end: stored.periodEnd };
       const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
-      const rows = await run<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined)], [
+      const check = await filterCheck(query, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters]));
+      const rows = await read<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
         [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
       ]);
       const patients = rows.slice(0, query.limit);
-      const results = patients.length ? await run<WorklistResultRow>(WORKLIST.statements.worklistResults, [patients.map((row) => row.id), ...filters]) : [];
+      const results = patients.length ? await read<WorklistResultRow>(WORKLIST.statements.worklistResults, [patients.map((row) => row.id), ...filters]) : [];
       const last = patients[patients.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeWorklistCursor({ sort: query.sort, order: query.order, key1: last.key1, key2: last.key2, patientId: last.id }) : null;
       return { period, finishedAt: stored.finishedAt, patients, results, nextCursor };
@@ -153,35 +165,15 @@ export class MeasureResultsRepository {
    * REPEATABLE READ snapshot: the version returned is the version of exactly these counts.
    */
   async populationInputs(period: Period): Promise<PopulationInputs> {
-    return this.readAll(async (run) => {
-      const [version] = await run<PopulationResultsVersion>(SQL.populationResultsVersion, [period.start, period.end]);
-      const microcells = await run<PopulationMicrocellRow>(SQL.populationMicrocells, [period.start, period.end]);
-      const teams = await run<{ code: string }>(SQL.careTeamCodes, []);
+    return this.cohort.readStatements(async (query) => {
+      const [version] = await query<PopulationResultsVersion>(SQL.populationResultsVersion, [period.start, period.end]);
+      const microcells = await query<PopulationMicrocellRow>(SQL.populationMicrocells, [period.start, period.end]);
+      const teams = await query<{ code: string }>(SQL.careTeamCodes, []);
       return { version, microcells, careTeamCodes: teams.map((team) => team.code) };
-    }, SNAPSHOT_SESSION_BEGIN);
+    }, { snapshot: true });
   }
 
   private read<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.readAll((run) => run<T>(sql, params));
-  }
-
-  /**
-   * Several statements in one READ ONLY `vigil_reader` transaction on one connection; `begin`
-   * REPEATABLE READ (`SNAPSHOT_SESSION_BEGIN`) when they must also see one snapshot.
-   */
-  private async readAll<R>(work: (run: <T>(sql: string, params: unknown[]) => Promise<T[]>) => Promise<R>, begin = READ_SESSION_BEGIN): Promise<R> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query(begin);
-      const result = await work(async <T>(sql: string, params: unknown[]) => (await runner.query(sql, params)) as T[]);
-      await runner.query('COMMIT');
-      return result;
-    } catch (error) {
-      await runner.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    return this.cohort.readStatements((query) => query<T>(sql, params));
   }
 }

@@ -36,6 +36,26 @@ const ORDERS: Record<'name' | 'age', { keys: [string, string][]; ascending: bool
   age: { keys: [['birth_date', 'date']], ascending: false },
 };
 
+/** How a walk in a patient order checks the filters (see `pageStatement`). */
+export type FilterCheck = 'probe' | 'hashed';
+
+/**
+ * The walked patient (`column`) has a matching result, checked against a hash of every matching
+ * result's patient read once (a "hashed SubPlan"), then the team probed for the few that match.
+ * Postgres turns an IN at the top of a WHERE into a join, which under an ordered walk is a probe per
+ * patient again; inside an OR it stays a subquery, hashed, and the constant FALSE is folded away
+ * after that decision (checked in measure-store-plans.int-spec). The hash is only chosen while
+ * the planner expects it to fit in work_mem: used only for rare filters, it does by a wide margin.
+ */
+const HASHED_MATCH = (column: string) => `(${column} IN (SELECT m.patient_id FROM measure_results m WHERE ${MATCHES('m')}) OR FALSE)
+    AND ${onCareTeams(column, '$1')}`;
+
+/**
+ * Fewer matching results than this and a walk in a patient order checks them hashed (see
+ * `pageStatement`): at 100,000 patients the two cost the same near 6,600 for a page of 25.
+ */
+export const SPARSE_MATCHES_BELOW = 5000;
+
 /** A one-key order binds $8 all the same (every order takes the same parameters), so it must be typed. */
 const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
 
@@ -45,8 +65,16 @@ const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
  * results on the way, and stops at the limit; only the page's patients' rows are then read, by
  * primary key. A rare filter walks far (CMS122 open gaps by name: ~3,000 patients for a page of 25 at
  * 100,000) and reading every walked row doubled the page's time (16.8 → 8.7 ms median, measured).
+ *
+ * How the walk checks the filters (`FilterCheck`): `probe` looks each walked patient up in the
+ * results index, which is cheapest when most patients match (the walk stops soon). `hashed` reads
+ * every matching result once into a hash table first and checks each walked patient against it:
+ * cheapest when few match, where the walk is long. At 100,000 patients, warm (median of four):
+ * CMS122 open gaps (1,554 results) 8.4 ms probed, 1.1 ms hashed; CMS951 closed gaps (4,370) 2.9 and
+ * 1.5 ms; CMS165 open gaps (12,539) 1.1 and 3.4 ms; CMS130, any status (100,030) 0.3 and 26 ms.
+ * The repository picks by counting the matching results up to `SPARSE_MATCHES_BELOW`.
  */
-function pageStatement(sort: 'name' | 'age', order: WorklistOrder): string {
+function pageStatement(sort: 'name' | 'age', order: WorklistOrder, check: FilterCheck = 'probe'): string {
   const { keys, ascending } = ORDERS[sort];
   const up = ascending === (order === 'asc');
   const direction = up ? 'ASC' : 'DESC';
@@ -54,8 +82,8 @@ function pageStatement(sort: 'name' | 'age', order: WorklistOrder): string {
   const orderBy = (alias: string) => `${keys.map(([key]) => `${alias}.${key} ${direction}`).join(', ')}, ${alias}.id ${direction}`;
   return `SELECT ${PAGE_COLUMNS}, p.${keys[0][0]}::text AS "key1", ${keys[1] ? `p.${keys[1][0]}` : 'NULL'}::text AS "key2"
 FROM (SELECT k.id FROM patients k
-  WHERE ${onCareTeams('k.id', '$1')}
-    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${MATCHES('m')})
+  WHERE ${check === 'probe' ? `${onCareTeams('k.id', '$1')}
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${MATCHES('m')})` : HASHED_MATCH('k.id')}
     AND ($9::uuid IS NULL OR (${keys.map(([key]) => `k.${key}`).join(', ')}, k.id) ${up ? '>' : '<'} (${bound.join(', ')}, $9::uuid))${keys.length === 1 ? ONE_KEY : ''}
   ORDER BY ${orderBy('k')}
   LIMIT $10) page
@@ -120,6 +148,17 @@ export const WORKLIST_STATEMENTS = {
   worklistByLastResultDesc: lastResultOfAnyMeasureStatement('desc'),
   worklistByLastResultOfMeasureAsc: lastResultOfMeasureStatement('asc'),
   worklistByLastResultOfMeasureDesc: lastResultOfMeasureStatement('desc'),
+  worklistByNameAscHashed: pageStatement('name', 'asc', 'hashed'),
+  worklistByNameDescHashed: pageStatement('name', 'desc', 'hashed'),
+  worklistByAgeAscHashed: pageStatement('age', 'asc', 'hashed'),
+  worklistByAgeDescHashed: pageStatement('age', 'desc', 'hashed'),
+
+  /**
+   * How many results match the filters ($2–$6, as a page's), counted up to $1: whether a walk in a
+   * patient order should check them hashed (`SPARSE_MATCHES_BELOW`). An index-only walk of at most
+   * $1 entries of `IDX_measure_results_worklist` when a measure is given.
+   */
+  worklistMatchingResults: `SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE ${MATCHES('m')} LIMIT $1) c`,
 
   /**
    * The matching results of the page's patients ($1), with when each was computed and whether the
@@ -136,8 +175,12 @@ ORDER BY r.patient_id, r.measure_id`,
 
 export type WorklistStatementName = keyof typeof WORKLIST_STATEMENTS;
 
-/** `oneMeasure`: the page is filtered to one measure (then `lastResult` walks an index). */
-export function worklistStatementName(sort: WorklistSort, order: WorklistOrder, oneMeasure = false): WorklistStatementName {
+/**
+ * `oneMeasure`: the page is filtered to one measure (then `lastResult` walks an index); `check`: how
+ * a walk in a patient order checks the filters (`lastResult` walks the results themselves).
+ */
+export function worklistStatementName(sort: WorklistSort, order: WorklistOrder, oneMeasure = false, check: FilterCheck = 'probe'): WorklistStatementName {
   const name = { name: 'Name', age: 'Age', lastResult: oneMeasure ? 'LastResultOfMeasure' : 'LastResult' }[sort];
-  return `worklistBy${name}${order === 'asc' ? 'Asc' : 'Desc'}` as WorklistStatementName;
+  const hashed = check === 'hashed' && sort !== 'lastResult' ? 'Hashed' : '';
+  return `worklistBy${name}${order === 'asc' ? 'Asc' : 'Desc'}${hashed}` as WorklistStatementName;
 }

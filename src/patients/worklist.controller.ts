@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { AccessContext } from '../access/access-context';
 import { WORKLIST_READERS } from '../access/access.service';
-import { AuditedAction, Roles } from '../auth/roles.decorator';
+import { AuditedAction, IdentityInRead, Roles } from '../auth/roles.decorator';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
 import { RestAccess } from '../tools/rest-access';
 import { CareTeamCodePipe } from './care-team-code.pipe';
@@ -16,6 +16,7 @@ export class WorklistController {
 
   @Get(':code/worklist')
   @AuditedAction('worklist.read')
+  @IdentityInRead()
   @Roles(...WORKLIST_READERS)
   @ApiBearerAuth()
   @ApiOperation({

@@ -1,6 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { MeasureResultsRepository, WorklistPage } from '../measure-results/measure-results.repository';
 import { InvalidResultCursorError } from '../measure-results/result-cursor';
@@ -29,19 +31,25 @@ export class WorklistService {
     private readonly access: AccessService,
     private readonly results: MeasureResultsRepository,
     private readonly phi: PhiReadService,
+    private readonly cohort: CohortRepository,
   ) {}
 
   page(context: AccessContext, code: string, query: WorklistQueryDto): Promise<WorklistPageDto> {
     return this.phi.auditedList(context, async () => {
-      const { careTeamId, role } = await this.access.worklistRead(context, code);
       const sort = query.sort ?? 'name';
       const order = query.order ?? 'asc';
       let page: WorklistPage | null;
+      let role: StaffRole;
       try {
-        page = await this.results.worklistPage({
-          careTeamId, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
-          measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,
-        });
+        // The care-team check, the period and the page: one read, continuing the guard's identity lookup.
+        ({ page, role } = await this.cohort.inOneRead(async () => {
+          const access = await this.access.worklistRead(context, code);
+          const read = await this.results.worklistPage({
+            careTeamId: access.careTeamId, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
+            measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,
+          });
+          return { page: read, role: access.role };
+        }));
       } catch (error) {
         if (error instanceof InvalidResultCursorError) throw invalidCursor();
         throw error;
@@ -50,10 +58,11 @@ export class WorklistService {
       // Ages as of the end of the period the results were computed for, like the measures' own.
       const ageOn = page.period.end < todayUtc() ? page.period.end : todayUtc();
       const headers = project('patient', role, page.patients.map((row) => patientHeader(row, ageOn)));
-      const items = page.patients.map((row, i) => ({
-        patient: headers.rows[i],
-        results: project('worklist_result', role, page.results.filter((result) => result.patientId === row.id)).rows,
-      }));
+      // One projection for the page's results, handed out by patient (in their stored order).
+      const projected = project('worklist_result', role, page.results).rows;
+      const resultsOf = new Map<string, Record<string, unknown>[]>(page.patients.map((row) => [row.id, []]));
+      page.results.forEach((result, i) => resultsOf.get(result.patientId)?.push(projected[i]));
+      const items = page.patients.map((row, i) => ({ patient: headers.rows[i], results: resultsOf.get(row.id) ?? [] }));
       const computedAt = page.results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
       const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
       return {

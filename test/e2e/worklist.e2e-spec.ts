@@ -1,4 +1,9 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { ACCESS_STATEMENTS } from '../../src/access/access.sql';
+import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
+import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
 import { StaffRole } from '../../src/cohort/enum';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients } from '../setup/cohort';
@@ -132,6 +137,31 @@ describe('care-team worklists', () => {
     const first = await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=2&sort=age`);
     expect(first.body.nextCursor).toEqual(expect.any(String));
     expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=2&sort=name&cursor=${first.body.nextCursor}`)).status).toBe(400);
+  });
+
+  it('reads the caller, the team, the period, the page and its results in one read transaction', async () => {
+    const { username } = readerOf(TEAMS[0], StaffRole.Clinician);
+    const dataSource = sut.app.get(DataSource);
+    const executed: string[] = [];
+    const logger = dataSource.logger;
+    // TypeORM asks the data source for its logger on every query, so swapping it sees them all.
+    Object.assign(dataSource, { logger: { ...logger, logQuery: (query: string) => void executed.push(query.trim()) } });
+    try {
+      expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=3&status=open-gap`)).status).toBe(200);
+    } finally {
+      Object.assign(dataSource, { logger });
+    }
+    const reads = [
+      COHORT_STATEMENTS.staffUserByUsername,
+      ACCESS_STATEMENTS.careTeamOfMember,
+      MEASURE_STATEMENTS.latestCompletePeriod,
+      WORKLIST_STATEMENTS.worklistByNameAsc,
+      WORKLIST_STATEMENTS.worklistResults,
+    ].map((text) => text.trim());
+    const begins = executed.flatMap((text, i) => (text === READ_SESSION_BEGIN ? [i] : []));
+    expect(begins).toHaveLength(1);
+    const inRead = executed.slice(begins[0] + 1, executed.indexOf('COMMIT', begins[0]));
+    expect(inRead).toEqual(reads);
   });
 
   it('audits who listed which team and which patients were shown, and no name or MRN', async () => {

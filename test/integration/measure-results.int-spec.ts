@@ -49,7 +49,7 @@ describe('measure results store (real Postgres)', () => {
     const config = loadConfig({ NODE_ENV: 'test' });
     cohort = new CohortRepository(dataSource);
     runs = new MeasureRunsRepository(dataSource);
-    store = new MeasureResultsRepository(dataSource);
+    store = new MeasureResultsRepository(cohort);
     service = new MeasureRecomputeService(cohort, runs, config);
     tool = new CareGapLookupTool(cohort, config);
   });

@@ -1,7 +1,7 @@
 import { generateCommand } from '../../src/cli/generate.command';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { storePeriod } from '../../src/measure-results/store-period';
-import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
+import { FilterCheck, WORKLIST_STATEMENTS, worklistStatementName } from '../../src/measure-results/worklist.sql';
 import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
 import { useSeededDatabase } from '../setup/database';
 
@@ -20,6 +20,8 @@ interface PlanNode {
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
+  Filter?: string;
+  'Parent Relationship'?: string;
   Plans?: PlanNode[];
 }
 
@@ -122,6 +124,55 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     const walk = flatten(limit!);
     expect(walk.filter((node) => node['Relation Name'] === 'patients').map((node) => [node['Node Type'], node['Index Name']])).toEqual([['Index Only Scan', index]]);
     expect(walk.map((node) => node['Node Type'])).not.toContain('Sort');
+  });
+
+  it.each([
+    ['worklistByNameAscHashed', 'IDX_patients_name_order'],
+    ['worklistByNameDescHashed', 'IDX_patients_name_order'],
+    ['worklistByAgeAscHashed', 'IDX_patients_birth_order'],
+    ['worklistByAgeDescHashed', 'IDX_patients_birth_order'],
+  ] as const)('%s (analysed) walks %s checking each patient against a hash of the matching results, then probes the team', async (name, index) => {
+    const { dataSource } = db();
+    const [{ team }] = await dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+    const plan = await planOf(WORKLIST_STATEMENTS[name], 'uuid[], date, date, text, text, text, text, text, uuid, int', [[team], period.start, period.end, 'CMS122', 'open-gap', null, null, null, null, 26], 'force_custom_plan', true);
+    const limit = flatten(plan).find((node) => node['Node Type'] === 'Limit');
+    expect(limit).toBeDefined();
+    const walk = flatten(limit!);
+    const walked = walk.filter((node) => node['Relation Name'] === 'patients');
+    expect(walked.map((node) => [node['Node Type'], node['Index Name'], node.Filter])).toEqual([['Index Only Scan', index, '(hashed SubPlan 1)']]);
+    expect(walk.map((node) => node['Node Type'])).not.toContain('Sort');
+    // The hash is read from the results by the filters alone, never probed per walked patient.
+    const hashed = walk.filter((node) => node['Relation Name'] === 'measure_results');
+    expect(hashed.map((node) => node['Parent Relationship'])).toEqual(['SubPlan']);
+  });
+
+  it.each([
+    ['name', 'asc'], ['name', 'desc'], ['age', 'asc'], ['age', 'desc'],
+  ] as const)('by %s %s, the hashed check and the probe give the same pages, keyset by keyset', async (sort, order) => {
+    const { dataSource } = db();
+    const [{ team }] = await dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+    type Row = { id: string; key1: string; key2: string | null };
+    const walkAll = async (check: FilterCheck, filters: unknown[]): Promise<string[]> => {
+      const ids: string[] = [];
+      let after: Row | undefined;
+      for (;;) {
+        const rows: Row[] = await dataSource.query(WORKLIST_STATEMENTS[worklistStatementName(sort, order, true, check)], [[team], period.start, period.end, ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.id ?? null, 40]);
+        ids.push(...rows.map((row) => row.id));
+        if (rows.length < 40) return ids;
+        after = rows[rows.length - 1];
+      }
+    };
+    // Some results closed, in the transaction only: a filter that keeps about a third of the team.
+    await dataSource.query(`UPDATE measure_results SET status = 'closed-gap' WHERE measure_id = 'CMS122' AND substr(patient_id::text, 1, 1) IN ('0', '1', '2', '3', '4')`);
+    try {
+      for (const filters of [['CMS122', 'closed-gap', null], ['CMS122', 'open-gap', null], [null, null, 'x%']]) {
+        const probed = await walkAll('probe', filters);
+        expect(probed.length).toBeGreaterThan(40);
+        expect(await walkAll('hashed', filters)).toEqual(probed);
+      }
+    } finally {
+      await dataSource.query(`UPDATE measure_results SET status = 'open-gap' WHERE measure_id = 'CMS122'`);
+    }
   });
 
   it("a worklist page's results are read by its patients' ids on both sides of the join, never a scan of every patient", async () => {
