@@ -686,7 +686,13 @@ SELECT code FROM care_teams ORDER BY code;
 -- name: worklistByNameAsc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
@@ -700,7 +706,13 @@ ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 -- name: worklistByNameDesc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
@@ -714,7 +726,13 @@ ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 -- name: worklistByAgeAsc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
@@ -729,7 +747,13 @@ ORDER BY p.birth_date DESC, p.id DESC;
 -- name: worklistByAgeDesc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
@@ -744,7 +768,13 @@ ORDER BY p.birth_date ASC, p.id ASC;
 -- name: worklistByLastResultAsc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND m.period_end >= m.period_start
@@ -760,7 +790,13 @@ LIMIT $10;
 -- name: worklistByLastResultDesc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND m.period_end >= m.period_start
@@ -776,7 +812,13 @@ LIMIT $10;
 -- name: worklistByLastResultOfMeasureAsc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
   AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
@@ -789,7 +831,13 @@ LIMIT $10;
 -- name: worklistByLastResultOfMeasureDesc
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
   AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
@@ -802,7 +850,13 @@ LIMIT $10;
 -- name: worklistByNameAscHashed
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
@@ -816,7 +870,13 @@ ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 -- name: worklistByNameDescHashed
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
@@ -830,7 +890,13 @@ ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 -- name: worklistByAgeAscHashed
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
@@ -845,7 +911,13 @@ ORDER BY p.birth_date DESC, p.id DESC;
 -- name: worklistByAgeDescHashed
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
-  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2"
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_object('measureId', r.measure_id, 'status', r.status, 'reasonCode', r.reason_code,
+    'reason', r.reason, 'toClose', r.to_close, 'lastEvidenceOn', to_char(r.last_evidence_on, 'YYYY-MM-DD'),
+    'computedAt', to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', r.data_version <> p.data_version)
+    ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
@@ -860,15 +932,6 @@ ORDER BY p.birth_date ASC, p.id ASC;
 -- name: worklistMatchingResults
 SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) LIMIT $1) c;
-
--- name: worklistResults
-SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", r.status, r.reason_code AS "reasonCode", r.reason,
-  r.to_close AS "toClose", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn",
-  to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt", (r.data_version <> p.data_version) AS stale
-FROM measure_results r JOIN patients p ON p.id = r.patient_id
-WHERE r.patient_id = ANY($1::uuid[]) AND p.id = ANY($1::uuid[]) AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)
-ORDER BY r.patient_id, r.measure_id;
 
 -- ======================================================================
 -- health

@@ -5,7 +5,7 @@ import { Period } from '../tools/clinical/shared/clinical-dates';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
 import { StoredMeasureResult } from './stored-result';
-import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistQuery, WorklistResultRow } from './worklist-page';
+import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistQuery } from './worklist-page';
 import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
 
 const WORKLIST = { statements: WORKLIST_STATEMENTS };
@@ -37,8 +37,8 @@ export interface CareTeamResultsPage {
 export interface WorklistPage {
   period: Period;
   finishedAt: string;
+  /** Each with its matching results. */
   patients: WorklistPatientRow[];
-  results: WorklistResultRow[];
   nextCursor: string | null;
 }
 
@@ -124,7 +124,7 @@ export class MeasureResultsRepository {
   /**
    * One page of a care team's worklist for the newest complete period (`latestCompletePeriod`),
    * read in the same transaction as that period: the team's patients with a stored result for it
-   * that matches the filters, in the query's order, and those matching results. Null before the
+   * that matches the filters, in the query's order, each with those matching results. Null before the
    * first complete period. Raw rows: access, projection and audit are the caller's (through the
    * one PHI path).
    */
@@ -141,10 +141,9 @@ export class MeasureResultsRepository {
         [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
       ]);
       const patients = rows.slice(0, query.limit);
-      const results = patients.length ? await read<WorklistResultRow>(WORKLIST.statements.worklistResults, [patients.map((row) => row.id), ...filters]) : [];
       const last = patients[patients.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeWorklistCursor({ sort: query.sort, order: query.order, key1: last.key1, key2: last.key2, patientId: last.id }) : null;
-      return { period, finishedAt: stored.finishedAt, patients, results, nextCursor };
+      return { period, finishedAt: stored.finishedAt, patients, nextCursor };
     });
   }
 

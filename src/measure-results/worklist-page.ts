@@ -17,11 +17,13 @@ export interface WorklistQuery {
   limit: number;
 }
 
-/** One patient of a page, as stored (the caller projects it), with the sort keys its cursor carries. */
-export type WorklistPatientRow = PatientRow & { key1: string; key2: string | null };
+/**
+ * One patient of a page, as stored (the caller projects it), with the sort keys its cursor carries
+ * and the patient's results that match the filters, in measure order.
+ */
+export type WorklistPatientRow = PatientRow & { key1: string; key2: string | null; results: WorklistResultRow[] };
 
 export type WorklistResultRow = {
-  patientId: string;
   measureId: string;
   status: string;
   reasonCode: string;

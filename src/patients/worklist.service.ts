@@ -58,12 +58,12 @@ export class WorklistService {
       // Ages as of the end of the period the results were computed for, like the measures' own.
       const ageOn = page.period.end < todayUtc() ? page.period.end : todayUtc();
       const headers = project('patient', role, page.patients.map((row) => patientHeader(row, ageOn)));
-      // One projection for the page's results, handed out by patient (in their stored order).
-      const projected = project('worklist_result', role, page.results).rows;
-      const resultsOf = new Map<string, Record<string, unknown>[]>(page.patients.map((row) => [row.id, []]));
-      page.results.forEach((result, i) => resultsOf.get(result.patientId)?.push(projected[i]));
-      const items = page.patients.map((row, i) => ({ patient: headers.rows[i], results: resultsOf.get(row.id) ?? [] }));
-      const computedAt = page.results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
+      // One projection for the page's results, handed back to their patients in order.
+      const results = page.patients.flatMap((row) => row.results);
+      const projected = project('worklist_result', role, results).rows;
+      let next = 0;
+      const items = page.patients.map((row, i) => ({ patient: headers.rows[i], results: projected.slice(next, (next += row.results.length)) }));
+      const computedAt = results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
       const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
       return {
         value: { careTeam: code, period: page.period, items, nextCursor: page.nextCursor, computedAt },
