@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
 import { NormalisedAuditEvent } from './audit-event.input';
 import {
-  BOUND_AUDIT_WRITE,
+  boundedAuditBegin,
   BreakGlassUse,
   ChainPageRow,
   INSERT_AUDIT_EVENTS,
@@ -16,12 +16,25 @@ import {
 export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A transaction of the trail's own, whose lock and statements give up after `timeoutMs`. */
-  boundedTransaction(timeoutMs: number, work: (session: SqlSession) => Promise<void>): Promise<void> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(BOUND_AUDIT_WRITE, [String(timeoutMs)]);
-      await work(manager);
-    });
+  /**
+   * A transaction of the trail's own, whose lock waits and statements give up after `timeoutMs`:
+   * opened and bounded in one round trip (`boundedAuditBegin`), then `work`, then COMMIT (ROLLBACK
+   * on any error, so the connection goes back to the pool clean).
+   */
+  async boundedTransaction(timeoutMs: number, work: (session: SqlSession) => Promise<void>): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(boundedAuditBegin(timeoutMs));
+      await work(runner);
+      await runner.query('COMMIT');
+    } catch (error) {
+      // BEGIN may have run before a later statement of the opening failed, or the work failed.
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   /**

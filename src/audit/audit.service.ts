@@ -15,6 +15,11 @@ import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-
  * (the table locked elsewhere, a blocked insert) from committing long after its callers gave up.
  */
 export const DEFAULT_AUDIT_WRITE_LIMITS: GroupCommitLimits = { maxPerWrite: 64, maxQueued: 1000, timeoutMs: 5000 };
+
+/** The lock and statement timeout of a standalone audit write: half its callers' timeout. */
+export function auditDatabaseTimeoutMs(limits: Pick<GroupCommitLimits, 'timeoutMs'>): number {
+  return Math.max(1, Math.floor(limits.timeoutMs / 2));
+}
 export const AUDIT_WRITE_LIMITS = Symbol('AUDIT_WRITE_LIMITS');
 
 /** The audit trail cannot take an event now (stalled, or too far behind): fail closed, answer 503. */
@@ -45,7 +50,7 @@ export class AuditService {
   ) {
     this.repository = new AuditRepository(dataSource);
     const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
-    const databaseTimeoutMs = Math.max(1, Math.floor(bounds.timeoutMs / 2));
+    const databaseTimeoutMs = auditDatabaseTimeoutMs(bounds);
     this.standalone = new GroupCommit(
       (events) =>
         this.repository.boundedTransaction(databaseTimeoutMs, (session) => this.append(session, events)),

@@ -19,8 +19,16 @@ export const AUDIT_SEALER_LOCK_KEY = '94872728587347';
 
 export const TRY_LEAD_AUDIT_SEALER = `SELECT pg_try_advisory_lock($1::bigint) AS leads`;
 
-/** Bounds one standalone audit write: $1 the lock and statement timeout, in milliseconds (as text). */
-export const BOUND_AUDIT_WRITE = `SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true)`;
+/**
+ * Opens one standalone audit write, bounded: its lock waits and statements give up after
+ * `timeoutMs` milliseconds. One round trip (a simple query of three statements, as the cohort's
+ * `READ_SESSION_BEGIN`), so the timeout is written into the text: a whole number the service
+ * computes from its configuration, never anything a caller sent.
+ */
+export function boundedAuditBegin(timeoutMs: number): string {
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new RangeError('an audit write timeout is a whole number of milliseconds, at least 1');
+  return `BEGIN; SET LOCAL lock_timeout = ${timeoutMs}; SET LOCAL statement_timeout = ${timeoutMs}`;
+}
 
 /**
  * The columns of an event as they are hashed (plus its id, inline links and transaction), from the

@@ -3,7 +3,7 @@ import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
 import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
 import {
-  BOUND_AUDIT_WRITE,
+  boundedAuditBegin,
   INSERT_AUDIT_EVENTS,
   INSERT_AUDIT_SEALS,
   SELECT_BREAK_GLASS_PAGE,
@@ -17,6 +17,7 @@ import {
 } from '../audit/audit.sql';
 import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
+import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/audit.service';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../measure-results/worklist.sql';
 
@@ -35,7 +36,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   },
   'access checks': { ...ACCESS_STATEMENTS },
   'audit trail': {
-    boundAuditWrite: BOUND_AUDIT_WRITE,
+    boundedAuditBegin: boundedAuditBegin(auditDatabaseTimeoutMs(DEFAULT_AUDIT_WRITE_LIMITS)),
     insertAuditEvents: INSERT_AUDIT_EVENTS,
     breakGlassPage: SELECT_BREAK_GLASS_PAGE,
   },

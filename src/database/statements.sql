@@ -235,8 +235,8 @@ WHERE EXISTS (SELECT 1 FROM patient_care_teams t
 -- audit trail
 -- ======================================================================
 
--- name: boundAuditWrite
-SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true);
+-- name: boundedAuditBegin
+BEGIN; SET LOCAL lock_timeout = 2500; SET LOCAL statement_timeout = 2500;
 
 -- name: insertAuditEvents
 INSERT INTO audit_events
