@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { runNamedStatement } from '../schema/named-statement.repository';
 import { SqlSession } from '../schema/sql-session';
 import { NormalisedAuditEvent } from './audit-event.input';
 import {
@@ -17,19 +18,20 @@ export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * A transaction of the trail's own, whose lock waits and statements give up after `timeoutMs`:
-   * opened and bounded in one round trip (`boundedAuditBegin`), then `work`, then COMMIT (ROLLBACK
-   * on any error, so the connection goes back to the pool clean).
+   * Inserts the events in a transaction of the trail's own, whose lock waits and statements give
+   * up after `timeoutMs`: opened and bounded in one round trip (`boundedAuditBegin`), the insert as
+   * a named prepared statement (its plan is the same for any events: parsed and planned once per
+   * connection), then COMMIT (ROLLBACK on any error, so the connection goes back to the pool clean).
    */
-  async boundedTransaction(timeoutMs: number, work: (session: SqlSession) => Promise<void>): Promise<void> {
+  async insertBounded(timeoutMs: number, events: readonly (NormalisedAuditEvent & { occurredAt: string })[]): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.query(boundedAuditBegin(timeoutMs));
-      await work(runner);
+      if (events.length > 0) await runNamedStatement(runner, 'audit.insertEvents', INSERT_AUDIT_EVENTS, insertParameters(events));
       await runner.query('COMMIT');
     } catch (error) {
-      // BEGIN may have run before a later statement of the opening failed, or the work failed.
+      // BEGIN may have run before a later statement of the opening failed, or the insert failed.
       await runner.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
@@ -38,8 +40,8 @@ export class AuditRepository {
   }
 
   /**
-   * Inserts the events' content, in order, in one statement (one round trip however many): no lock,
-   * no link (the sealer chains them once they have committed).
+   * Inserts the events' content, in order, in one statement (one round trip however many), inside
+   * the caller's transaction: no lock, no link (the sealer chains them once they have committed).
    */
   async insert(session: SqlSession, events: readonly (NormalisedAuditEvent & { occurredAt: string })[]): Promise<void> {
     if (events.length === 0) return;

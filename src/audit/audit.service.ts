@@ -52,8 +52,7 @@ export class AuditService {
     const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
     const databaseTimeoutMs = auditDatabaseTimeoutMs(bounds);
     this.standalone = new GroupCommit(
-      (events) =>
-        this.repository.boundedTransaction(databaseTimeoutMs, (session) => this.append(session, events)),
+      (events) => this.repository.insertBounded(databaseTimeoutMs, stamped(events)),
       bounds,
     );
   }
@@ -85,8 +84,7 @@ export class AuditService {
 
   /** Inserts `events`, in order, inside the given transaction, in one statement. */
   private async append(manager: SqlSession, events: readonly NormalisedAuditEvent[]): Promise<void> {
-    const occurredAt = toAuditTimestamp(new Date());
-    await this.repository.insert(manager, events.map((event) => ({ ...event, occurredAt })));
+    await this.repository.insert(manager, stamped(events));
   }
 
   /** Accepted break-glass accesses, newest first: `limit` of them below event id `before` (all when null). */
@@ -95,6 +93,12 @@ export class AuditService {
     const items = rows.slice(0, limit);
     return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
   }
+}
+
+/** The events with the moment they are written (one moment for the events written together). */
+function stamped(events: readonly NormalisedAuditEvent[]): (NormalisedAuditEvent & { occurredAt: string })[] {
+  const occurredAt = toAuditTimestamp(new Date());
+  return events.map((event) => ({ ...event, occurredAt }));
 }
 
 /** Any failure to write as the `AuditRecordError` callers fail closed on, without the driver's message. */

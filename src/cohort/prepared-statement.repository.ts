@@ -1,5 +1,5 @@
-import type { PoolClient } from 'pg';
-import { QueryFailedError, QueryRunner } from 'typeorm';
+import { QueryRunner } from 'typeorm';
+import { runNamedStatement } from '../schema/named-statement.repository';
 import { BULK_CHART_STATEMENTS, COHORT_STATEMENTS, CohortStatementName } from './cohort.statements';
 
 /**
@@ -20,25 +20,11 @@ export function preparedName(name: CohortStatementName): string {
 }
 
 /**
- * Runs a cohort statement on the query runner's connection as a named prepared statement: parsed
- * and analysed once per pooled connection instead of on every call (the driver keeps the name per
- * connection and sends only Bind/Execute afterwards). TypeORM's `runner.query` cannot pass a name,
- * so this goes to the runner's pg client; it logs and wraps errors as `runner.query` does, so the
- * statement capture and the error shape are the same either way. This is the only place that
- * reaches past TypeORM to the driver.
+ * Runs a cohort statement on the query runner's connection as a named prepared statement
+ * (`runNamedStatement`), except those planned per call (`PLANNED_PER_CALL`), which go unnamed.
  */
-export async function runCohortStatement<R>(runner: QueryRunner, name: CohortStatementName, values: unknown[]): Promise<R[]> {
+export function runCohortStatement<R>(runner: QueryRunner, name: CohortStatementName, values: unknown[]): Promise<R[]> {
   const text = COHORT_STATEMENTS[name];
   if (PLANNED_PER_CALL.has(name)) return runner.query(text, values) as Promise<R[]>;
-  const client = (runner as unknown as { databaseConnection?: PoolClient }).databaseConnection;
-  if (!client) throw new Error('the query runner has no connection');
-  const logger = runner.connection.logger;
-  logger.logQuery(text, values, runner);
-  try {
-    const result = await client.query({ name: preparedName(name), text, values });
-    return result.rows as R[];
-  } catch (error) {
-    logger.logQueryError(error as Error, text, values, runner);
-    throw new QueryFailedError(text, values, error as Error);
-  }
+  return runNamedStatement<R>(runner, preparedName(name), text, values);
 }
