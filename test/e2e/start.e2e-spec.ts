@@ -35,6 +35,42 @@ describe('starting the service', () => {
     expect(result.stdout).not.toMatch(/embedded/);
   });
 
+  it('stops when `npm start` is stopped: the script execs the service, so npm\'s forwarded SIGTERM reaches it', async () => {
+    // Without `exec`, npm's shell stays between them: SIGTERM to npm ended the shell and left the
+    // service running, orphaned, on its port.
+    const npm = spawn('npm', ['run', 'start', '--ignore-scripts', '--silent'], {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...baseEnv, HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', EMBEDDED_DATABASE_DIR: 'memory://' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    npm.stdout?.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const listening = lines.find((line) => line.includes('Vigil is listening'));
+        if (listening) {
+          clearInterval(timer);
+          resolve(JSON.parse(listening).port);
+        }
+      }, 100);
+      npm.on('exit', (code) => {
+        clearInterval(timer);
+        reject(new Error(`npm start exited with ${code}`));
+      });
+    });
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    const exited = new Promise((resolve) => npm.once('exit', resolve));
+    npm.kill('SIGTERM');
+    await exited;
+    // The service stops with npm: within a few seconds nothing answers on its port.
+    let answering = true;
+    for (let i = 0; i < 50 && answering; i += 1) {
+      answering = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(answering).toBe(false);
+  }, 120_000);
+
   describe('with no DATABASE_URL', () => {
     let child: ChildProcess;
     const output: string[] = [];
