@@ -57,7 +57,7 @@ describe('docker-compose.yml and Dockerfile', () => {
   });
 
   it('starts the same entry point as `npm start`, in a multi-stage build', () => {
-    const entry = pkg.scripts.start.replace(/^node /, '');
+    const entry = pkg.scripts.start.replace(/^exec node /, '');
     expect(dockerfile).toContain(`CMD ["node", "${entry}"]`);
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
