@@ -9,6 +9,23 @@ import { join } from 'node:path';
 const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' };
 
+/** The port the service says it listens on, from its log `lines` as they arrive; rejects if it exits first. */
+function listeningPort(child: ChildProcess, lines: string[]): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const listening = lines.find((line) => line.includes('Vigil is listening'));
+      if (listening) {
+        clearInterval(timer);
+        resolve(JSON.parse(listening).port);
+      }
+    }, 100);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`service exited with ${code}: ${lines.join('\n')}`));
+    });
+  });
+}
+
 describe('starting the service', () => {
   beforeAll(() => {
     if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` (npm test does it first)');
@@ -45,19 +62,7 @@ describe('starting the service', () => {
     });
     const lines: string[] = [];
     npm.stdout?.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const listening = lines.find((line) => line.includes('Vigil is listening'));
-        if (listening) {
-          clearInterval(timer);
-          resolve(JSON.parse(listening).port);
-        }
-      }, 100);
-      npm.on('exit', (code) => {
-        clearInterval(timer);
-        reject(new Error(`npm start exited with ${code}`));
-      });
-    });
+    const port = await listeningPort(npm, lines);
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     const exited = new Promise((resolve) => npm.once('exit', resolve));
     npm.kill('SIGTERM');
@@ -83,19 +88,7 @@ describe('starting the service', () => {
       });
       child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
       child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-      port = await new Promise<number>((resolve, reject) => {
-        const timer = setInterval(() => {
-          const listening = output.find((line) => line.includes('Vigil is listening'));
-          if (listening) {
-            clearInterval(timer);
-            resolve(JSON.parse(listening).port);
-          }
-        }, 100);
-        child.on('exit', (code) => {
-          clearInterval(timer);
-          reject(new Error(`service exited with ${code}: ${output.join('\n')}`));
-        });
-      });
+      port = await listeningPort(child, output);
     }, 120_000);
 
     afterAll(async () => {
