@@ -3,6 +3,7 @@ import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { storePeriod } from '../src/measure-results/store-period';
+import { careGapEncounterFilter } from '../src/tools/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { LAB_CODE } from './tool-reads';
 
@@ -47,6 +48,10 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   // The measure-results recompute's bulk reads, explained here for one patient (the bench's chunks are larger).
   patientsByIds: (c) => [[c.patientId]],
   chartsEncounters: (c) => [[c.patientId]],
+  chartsEncountersWindowed: (c) => {
+    const filter = careGapEncounterFilter(storePeriod());
+    return [[c.patientId], filter.endedSince, [...filter.allTimeCodes]];
+  },
   chartsObservations: (c) => [[c.patientId]],
   chartsObservationsCoded: (c) => {
     // The recompute's read for the period it stores.

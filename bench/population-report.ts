@@ -27,7 +27,7 @@ export function measuresSection(measures: MeasuresPart | undefined, tools: ToolL
       `as \`npm run worker\`; chunks of ${measures.chunkSize}, the default concurrency), timed from the run's request to its last chunk's commit; no API process ` +
       'runs meanwhile. The live figure is Vigil\'s own `care_gap_lookup` over HTTP from this run\'s tool cells (the sampled patients, all six measures each): ' +
       'calling it for every patient would take the cohort divided by that rate. Worker CPU: both processes\' CPU time per patient (Postgres\'s not included). ' +
-      'The recompute reads only the observations a measure can retrieve, blood pressures only from the day before the period on (the live tool reads the whole chart; the measures\' retrieve applies the same window to both); both answer the same, tested for every fixture and generated patient. ' +
+      'The recompute reads only the observations a measure can retrieve, blood pressures only from the day before the period on, and only encounters not ended before it (ESRD services of any age) (the live tool reads the whole chart; the measures\' retrieves apply the same windows to both); both answer the same, tested for every fixture and generated patient. ' +
       'Every run evaluates every patient; a result that comes out as stored (same content hash) is only stamped with the run, the time and its data version, the others are written whole. ' +
       '"Stored before" says what each run found.',
     '',

@@ -64,6 +64,21 @@ export interface ObservationReadFilter {
   since: { codes: readonly string[]; instant: string };
 }
 
+/**
+ * Which encounters a bulk chart read returns: those without an end, those that ended at or after
+ * `endedSince` (ISO-8601), and those typed with one of `allTimeCodes` (any system).
+ */
+export interface EncounterReadFilter {
+  endedSince: string;
+  allTimeCodes: readonly string[];
+}
+
+/** What a bulk chart read may leave out (each as `chart` would give it, filtered afterwards). */
+export interface ChartReadFilters {
+  observations?: ObservationReadFilter;
+  encounters?: EncounterReadFilter;
+}
+
 /** A patient search: an exact MRN, or folded name prefixes (see `foldName`) with an optional birth date. */
 export type PatientSearch = { mrn: string } | { familyPrefix: string; givenPrefix?: string; birthDate?: string };
 
@@ -206,21 +221,22 @@ export class CohortRepository {
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
    *
-   * `observations`: read only the observations it lets through (the rest of the chart whole), as
-   * `chart` would give them filtered afterwards; `truncated` still says whether the whole chart
-   * hits the cap. A patient with more observations than the cap gets the whole, capped list
-   * instead, since which rows survive the cap depends on all of them.
+   * `filters`: read only the observations and encounters they let through (the rest of the chart
+   * whole), as `chart` would give them filtered afterwards; `truncated` still says whether the whole
+   * chart hits the cap. A patient with more rows of a filtered type than the cap gets the whole,
+   * capped list of that type instead, since which rows survive the cap depends on all of them.
    */
-  async charts(patientIds: string[], options: { observations?: ObservationReadFilter } = {}): Promise<Map<string, VersionedChart>> {
+  async charts(patientIds: string[], filters: ChartReadFilters = {}): Promise<Map<string, VersionedChart>> {
     const charts = new Map<string, VersionedChart>();
     if (patientIds.length === 0) return charts;
     return this.transaction(async (run) => {
       const patients = await run<PatientRow & { dataVersion: string }>('patientsByIds', [patientIds]);
       if (patients.length === 0) return charts;
       const ids = patients.map((row) => row.id);
-      const coded = options.observations ? await this.filteredObservations(run, ids, options.observations) : null;
+      const coded = filters.observations ? await this.filteredObservations(run, ids, filters.observations) : null;
+      const windowed = filters.encounters ? await this.filteredEncounters(run, ids, filters.encounters) : null;
       const parts = {
-        encounters: byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
+        encounters: windowed?.rows ?? byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
         observations: coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
         conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
         medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
@@ -247,7 +263,7 @@ export class CohortRepository {
           requests: take(parts.requests),
           adverseEvents: take(parts.adverseEvents),
         };
-        if (coded?.overCap.has(patient.id)) truncated = true;
+        if (coded?.overCap.has(patient.id) || windowed?.overCap.has(patient.id)) truncated = true;
         charts.set(patient.id, { chart, truncated, dataVersion });
       }
       return charts;
@@ -263,6 +279,15 @@ export class CohortRepository {
     const overCap = new Set(counts.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
     const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, filter.codes, filter.since.codes, filter.since.instant]));
     if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [[...overCap]]))) rows.set(id, list);
+    return { rows, overCap };
+  }
+
+  /** Each patient's encounters that `filter` lets through; over the cap, as `filteredObservations`. */
+  private async filteredEncounters(run: Run, ids: string[], filter: EncounterReadFilter): Promise<{ rows: Map<string, EncounterRow[]>; overCap: Set<string> }> {
+    const found = await run<OfPatient<EncounterRow> & { n: number }>('chartsEncountersWindowed', [ids, filter.endedSince, filter.allTimeCodes]);
+    const rows = byPatient(found);
+    const overCap = new Set(found.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
+    if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [[...overCap]]))) rows.set(id, list);
     return { rows, overCap };
   }
 

@@ -88,10 +88,13 @@ const chartOf = (part: ChartPart) => {
  * row per record (the recompute reads about a hundred observations per patient); the values are the
  * same (float8 prints its shortest exact form either way, jsonb stays an object, days stay text).
  */
-const chartsOf = (part: ChartPart, condition = '') => {
+const chartsOf = (part: ChartPart, condition = '', counted?: { filter: string }) => {
   const { columns, table, order } = CHART_PARTS[part];
   const qualified = order.split(', ').map((term) => `t.${term}`).join(', ');
-  return `SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY ${qualified}) AS rows
+  const rows = counted
+    ? `coalesce(json_agg(r ORDER BY ${qualified}) FILTER (WHERE ${counted.filter}), '[]') AS rows, count(*)::int AS n`
+    : `json_agg(r ORDER BY ${qualified}) AS rows`;
+  return `SELECT t.patient_id::text AS "patientId", ${rows}
 FROM ${table} t CROSS JOIN LATERAL (SELECT ${columns}) r
 WHERE t.patient_id = ANY($1::uuid[])${condition} GROUP BY t.patient_id`;
 };
@@ -193,6 +196,16 @@ ORDER BY effective_at DESC, id LIMIT $5`,
    * whose latest instant (end, else start) is at or after $4: the recompute reads only the
    * observations a measure can retrieve (see `careGapObservationFilter`).
    */
+  /**
+   * `chartsEncounters` with only the encounters still open, ended at or after $2, or of a type
+   * coded $3 (any system); `n`: all of the patient's encounters, so the caller knows when the chart
+   * cap would cut the whole list (see `careGapEncounterFilter`). FILTER, not WHERE: the count needs
+   * every row, and the rows left out cost no JSON.
+   */
+  chartsEncountersWindowed: chartsOf('encounters', '', {
+    filter: 't.end_at IS NULL OR t.end_at >= $2::timestamptz OR t.type_code = ANY($3::text[])',
+  }),
+
   chartsObservationsCoded: chartsOf(
     'observations',
     ' AND t.code = ANY($2::text[]) AND (t.code <> ALL($3::text[]) OR coalesce(t.effective_end_at, t.effective_at) >= $4::timestamptz)',

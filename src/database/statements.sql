@@ -177,6 +177,14 @@ SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC
 FROM adverse_events t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
+-- name: chartsEncountersWindowed
+SELECT t.patient_id::text AS "patientId", coalesce(json_agg(r ORDER BY t.start_at DESC, t.id) FILTER (WHERE t.end_at IS NULL OR t.end_at >= $2::timestamptz OR t.type_code = ANY($3::text[])), '[]') AS rows, count(*)::int AS n
+FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
 -- name: chartsObservationsCoded
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
 FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,

@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MEASURE_IDS } from '../tools/clinical/care-gaps';
+import { careGapEncounterFilter } from '../tools/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../tools/clinical/care-gaps/cql/observation-retrieves';
 import { MeasureJobResult } from './measure-queue.constants';
 import { MeasureRunsRepository } from './measure-runs.repository';
@@ -24,7 +25,7 @@ const PATIENTS_BETWEEN_YIELDS = 10;
 /**
  * Recomputes one chunk of a run: reads which of its patients are due (stored results missing,
  * computed from older data, or, for a forced run, not yet written by this run), loads their charts
- * in bulk (one snapshot; of the observations, only those a measure can retrieve for the period), evaluates all six
+ * in bulk (one snapshot; of the observations and encounters, only those a measure can retrieve for the period), evaluates all six
  * measures exactly as `care_gap_lookup` does, and writes every row in one batched upsert that also finishes the chunk. Idempotent: a
  * chunk already finished, or a patient already current, is not evaluated again.
  */
@@ -45,7 +46,7 @@ export class MeasureRecomputeService {
     const patients = await this.runs.chunkPatients(runId, chunkNo, chunk);
     const due = patients.filter((patient) => patient.current < MEASURE_IDS.length).map((patient) => patient.id);
     const period = { start: chunk.periodStart, end: chunk.periodEnd };
-    const charts = await this.cohort.charts(due, { observations: careGapObservationFilter(period) });
+    const charts = await this.cohort.charts(due, { observations: careGapObservationFilter(period), encounters: careGapEncounterFilter(period) });
     const rows: ResultRowInput[] = [];
     let computed = 0;
     for (const id of due) {

@@ -1,5 +1,6 @@
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { BULK_CHART_STATEMENTS, BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { careGapEncounterFilter } from '../../src/tools/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';
 
@@ -35,11 +36,19 @@ const TEMPTING_COSTS = [
 
 const BULK_STATEMENTS = BULK_CHART_STATEMENTS;
 
-/** Every bulk statement takes the patients ($1); the coded observations also the measures' filter ($2-$4). */
+const PERIOD = { start: '2025-07-01', end: '2026-06-30' };
+
+/** Every bulk statement takes the patients ($1); the coded observations and windowed encounters also the measures' filter. */
 const parametersOf = (name: keyof typeof COHORT_STATEMENTS, ids: string[]): unknown[] => {
-  if (name !== 'chartsObservationsCoded') return [ids];
-  const filter = careGapObservationFilter({ start: '2025-07-01', end: '2026-06-30' });
-  return [ids, [...filter.codes], [...filter.since.codes], filter.since.instant];
+  if (name === 'chartsObservationsCoded') {
+    const filter = careGapObservationFilter(PERIOD);
+    return [ids, [...filter.codes], [...filter.since.codes], filter.since.instant];
+  }
+  if (name === 'chartsEncountersWindowed') {
+    const filter = careGapEncounterFilter(PERIOD);
+    return [ids, filter.endedSince, [...filter.allTimeCodes]];
+  }
+  return [ids];
 };
 
 describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => {

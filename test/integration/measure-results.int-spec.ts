@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../src/cli/commands';
-import { ObservationRow } from '../../src/cohort/chart.types';
+import { EncounterRow, ObservationRow } from '../../src/cohort/chart.types';
 import { CHART_ROW_CAP, CohortRepository } from '../../src/cohort/cohort.repository';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { loadConfig } from '../../src/config/load-config';
@@ -11,6 +11,7 @@ import { MeasureResultsRepository } from '../../src/measure-results/measure-resu
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { InvalidResultCursorError } from '../../src/measure-results/result-cursor';
 import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { careGapEncounterFilter } from '../../src/tools/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
 import { trailingYear } from '../../src/tools/clinical/shared/clinical-dates';
 import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
@@ -115,6 +116,60 @@ describe('measure results store (real Postgres)', () => {
       expect({ chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
     } finally {
       await dataSource.query(`DELETE FROM observations WHERE patient_id = $1 AND code = '8867-4' AND value_numeric = 70 AND unit = '/min' AND created_at >= now() - interval '10 minutes'`, [id]);
+    }
+  }, 60_000);
+
+  it('reads, with the measures\' encounter filter, the one-patient chart with only the encounters it lets through (fixtures and generated)', async () => {
+    const { dataSource } = database();
+    const filter = careGapEncounterFilter(PERIOD);
+    const [{ id: probe }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id LIMIT 1`);
+    // At the window's edge: one ending exactly at it (read), one a second before (not read), one
+    // still open from years ago (read), and ESRD outpatient services from years ago (read).
+    await dataSource.query(
+      `INSERT INTO encounters (patient_id, class, status, type_system, type_code, start_at, end_at, disposition)
+       VALUES ($1, 'ambulatory', 'finished', NULL, 'edge-a', $2::timestamptz - interval '1 hour', $2, 'edge'),
+              ($1, 'ambulatory', 'finished', NULL, 'edge-b', $2::timestamptz - interval '1 hour', $2::timestamptz - interval '1 second', 'edge'),
+              ($1, 'home', 'in-progress', NULL, 'edge-c', '2016-01-01T10:00:00Z', NULL, 'edge'),
+              ($1, 'ambulatory', 'finished', NULL, $3, '2016-02-01T10:00:00Z', '2016-02-01T11:00:00Z', 'edge')`,
+      [probe, filter.endedSince, filter.allTimeCodes[0]],
+    );
+    try {
+      const ids = await allPatients(dataSource);
+      const windowed = await cohort.charts(ids, { encounters: filter });
+      const lets = (row: EncounterRow) => row.endAt === null || Date.parse(row.endAt) >= Date.parse(filter.endedSince) || filter.allTimeCodes.includes(row.typeCode ?? '');
+      let older = 0;
+      for (const id of ids) {
+        const single = await cohort.chart(id);
+        const encounters = single.chart!.encounters.filter(lets);
+        older += single.chart!.encounters.length - encounters.length;
+        expect({ id, chart: windowed.get(id)?.chart, truncated: windowed.get(id)?.truncated }).toEqual({ id, chart: { ...single.chart, encounters }, truncated: single.truncated });
+      }
+      const edges = windowed.get(probe)?.chart.encounters.filter((row) => row.disposition === 'edge').map((row) => row.typeCode);
+      expect(edges?.sort()).toEqual(['edge-a', 'edge-c', filter.allTimeCodes[0]].sort());
+      // Not vacuous: the generated charts hold encounters that ended before the period.
+      expect(older).toBeGreaterThan(1);
+    } finally {
+      await dataSource.query(`DELETE FROM encounters WHERE patient_id = $1 AND disposition = 'edge'`, [probe]);
+    }
+  }, 60_000);
+
+  it('gives a patient with more encounters than the chart cap the whole capped list, and says the chart is truncated', async () => {
+    const { dataSource } = database();
+    const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id DESC LIMIT 1`);
+    // Old, finished encounters: outside the window, yet they count towards the cap.
+    await dataSource.query(
+      `INSERT INTO encounters (patient_id, class, status, start_at, end_at, disposition)
+       SELECT $1, 'ambulatory', 'finished', timestamptz '2010-01-01T10:00:00Z' + n * interval '1 hour', timestamptz '2010-01-01T10:30:00Z' + n * interval '1 hour', 'capped'
+       FROM generate_series(1, $2::int) AS n`,
+      [id, CHART_ROW_CAP],
+    );
+    try {
+      const single = await cohort.chart(id);
+      const windowed = await cohort.charts([id], { encounters: careGapEncounterFilter(PERIOD) });
+      expect(single.truncated).toBe(true);
+      expect({ chart: windowed.get(id)?.chart, truncated: windowed.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
+    } finally {
+      await dataSource.query(`DELETE FROM encounters WHERE patient_id = $1 AND disposition = 'capped'`, [id]);
     }
   }, 60_000);
 

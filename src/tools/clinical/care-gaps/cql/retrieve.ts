@@ -16,6 +16,7 @@ import { inValueSet } from '../../../../terminology';
 import { ageOn, Period } from '../../shared/clinical-dates';
 import { DayOf } from '../../shared/clinical-day';
 import { closed, DayInterval } from './day-interval';
+import { isOutsideEncounterWindow } from './encounter-retrieves';
 import { isDeclaredObservationCode, isDeclaredObservationValueSet, isOutsideDeclaredWindow } from './observation-retrieves';
 
 /** A measure retrieved observations not declared in `observation-retrieves.ts`: declare them there. */
@@ -36,6 +37,7 @@ export class MeasureContext {
   readonly ageAtStart: number;
   readonly ageAtEnd: number;
   private readonly memo = new Map<string, unknown[]>();
+  private windowedEncounters: EncounterRow[] | undefined;
   private encountersById: Map<string, EncounterRow> | undefined;
 
   constructor(
@@ -58,10 +60,19 @@ export class MeasureContext {
     return rows;
   }
 
-  /** `[Encounter: VS]`: by `Encounter.type`. */
+  /**
+   * The chart's encounters the measures may see: none that ended before the period, but those of
+   * the all-time codes (`encounter-retrieves.ts`; the recompute reads no others).
+   */
+  private get encountersInWindow(): EncounterRow[] {
+    this.windowedEncounters ??= this.chart.encounters.filter((row) => !isOutsideEncounterWindow(row, this.measurementPeriod, this.day));
+    return this.windowedEncounters;
+  }
+
+  /** `[Encounter: VS]`: by `Encounter.type`, of the encounters in the window. */
   encounters(oid: string): EncounterRow[] {
     return this.retrieve(`enc|${oid}`, () =>
-      this.chart.encounters.filter((row) => inValueSet({ codeSystem: row.typeSystem, code: row.typeCode }, oid)),
+      this.encountersInWindow.filter((row) => inValueSet({ codeSystem: row.typeSystem, code: row.typeCode }, oid)),
     );
   }
 
@@ -174,10 +185,10 @@ export class MeasureContext {
     return this.retrieve(`ae|${oid}`, () => this.chart.adverseEvents.filter((row) => inValueSet(row, oid)));
   }
 
-  /** The encounter a record was made in (CQL `getEncounter()`), by id; indexed once per evaluation. */
+  /** The encounter a record was made in (CQL `getEncounter()`), by id, of those in the window; indexed once per evaluation. */
   encounterById(id: string | null): EncounterRow | undefined {
     if (id === null) return undefined;
-    this.encountersById ??= new Map(this.chart.encounters.map((row) => [row.id, row]));
+    this.encountersById ??= new Map(this.encountersInWindow.map((row) => [row.id, row]));
     return this.encountersById.get(id);
   }
 }
