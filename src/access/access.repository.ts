@@ -22,11 +22,6 @@ export class AccessRepository {
   }
 
   /** Read like a patient probe (as `vigil_reader`, in the request's read when there is one). */
-  async careTeamOfMember(code: string, careTeamIds: string[]): Promise<string | null> {
-    const [row] = await this.cohort.readStatements((query) => query<{ id: string }>(SQL.careTeamOfMember, [code, careTeamIds]));
-    return row?.id ?? null;
-  }
-
   async patientsOfActiveUser(userId: string, roles: readonly string[], patientIds: string[]): Promise<Set<string>> {
     const rows = await this.dataSource.query<{ patientId: string }[]>(SQL.patientsOfActiveUser, [userId, roles, patientIds]);
     return new Set(rows.map((row) => row.patientId));

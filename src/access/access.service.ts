@@ -106,12 +106,13 @@ export class AccessService {
    * `worklist.read`: the team with this code, for a clinician or care coordinator on it; any other
    * team (or none by that code) is the same 404, so a worklist says nothing about teams one is not on.
    */
-  async worklistRead(context: AccessContext, code: string): Promise<{ careTeamId: string; role: StaffRole }> {
+  worklistRead(context: AccessContext, code: string): { careTeamId: string; role: StaffRole } {
     const caller = requireCaller(context);
     if (!WORKLIST_READERS.includes(caller.role) || context.projectionRole === 'agent') throw forbidden();
-    const careTeamId = await this.repository.careTeamOfMember(code, caller.careTeamIds);
-    if (!careTeamId) throw careTeamNotFound();
-    return { careTeamId, role: caller.role };
+    // The caller's teams were read with their identity, in this request: no other read is needed.
+    const index = caller.careTeamCodes.indexOf(code);
+    if (index < 0) throw careTeamNotFound();
+    return { careTeamId: caller.careTeamIds[index], role: caller.role };
   }
 
   /** `queue.list`: the care teams whose queue the caller may list (the queue's SQL filters by them). */

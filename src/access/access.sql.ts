@@ -26,9 +26,6 @@ export const inReviewOrAuthoredBy = (alias: string, userParam: string): string =
   `(${alias}.submitted_at IS NOT NULL OR ${alias}.proposer_id = ${userParam}::uuid)`;
 
 export const ACCESS_STATEMENTS = {
-  /** The care team with code $1, if it is one of the teams $2 (the caller's, as the guard read them). */
-  careTeamOfMember: `SELECT id::text AS id FROM care_teams WHERE code = $1 AND id = ANY($2::uuid[])`,
-
   /**
    * The proposals among $1 that user $3 may see: patient on the teams $2, and in review or their own
    * draft. With their proposer (four eyes, authorship) and status.

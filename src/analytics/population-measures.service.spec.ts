@@ -43,7 +43,7 @@ class FakePhi {
   }
 }
 
-const contextOf = (role: StaffRole) => restContext({ userId: 'u', username: 'u', role, careTeamIds: [] }, 'test', 'c');
+const contextOf = (role: StaffRole) => restContext({ userId: 'u', username: 'u', role, careTeamIds: [], careTeamCodes: [] }, 'test', 'c');
 
 describe(PopulationMeasuresService.name, () => {
   let results: FakeResults;

@@ -83,7 +83,7 @@ export class AuthGuard implements CanActivate {
     const user = await this.cohort.staffUserByUsername(subject, { keepOpen });
     if (!user || !user.active || !STAFF_ROLES.has(user.role)) throw unauthenticated();
 
-    request.caller = { userId: user.id, username: user.username, role: user.role as StaffRole, careTeamIds: user.careTeamIds, tokenExpiresAt };
+    request.caller = { userId: user.id, username: user.username, role: user.role as StaffRole, careTeamIds: user.careTeamIds, careTeamCodes: user.careTeamCodes, tokenExpiresAt };
     if (!allowed.includes(user.role as StaffRole)) throw forbidden();
     return true;
   }

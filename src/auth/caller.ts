@@ -6,6 +6,8 @@ export interface Caller {
   username: string;
   role: StaffRole;
   careTeamIds: string[];
+  /** The codes of `careTeamIds`, in the same order. */
+  careTeamCodes: string[];
   /** When the caller's token expires (ms since the epoch); long-lived responses (event streams) end then. */
   tokenExpiresAt?: number;
 }

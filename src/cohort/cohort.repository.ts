@@ -27,6 +27,8 @@ export interface StaffIdentity {
   role: string;
   active: boolean;
   careTeamIds: string[];
+  /** The codes of `careTeamIds`, in the same order. */
+  careTeamCodes: string[];
 }
 
 /** A half-open time window [from, to); either end may be open (null). */

@@ -100,10 +100,14 @@ WHERE t.patient_id = ANY($1::uuid[])${condition} GROUP BY t.patient_id`;
 };
 
 export const COHORT_STATEMENTS = {
-  /** Identity: the staff user a token's subject names, with the care teams they belong to. */
+  /**
+   * Identity: the staff user a token's subject names, with the care teams they belong to: ids and
+   * codes, in the same order (a request naming a team by code, the worklist's, needs no other read).
+   */
   staffUserByUsername: `SELECT u.id, u.username, u.role, u.active,
-  coalesce(array_agg(m.care_team_id::text) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds"
-FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id
+  coalesce(array_agg(m.care_team_id::text ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds",
+  coalesce(array_agg(t.code ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamCodes"
+FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT JOIN care_teams t ON t.id = m.care_team_id
 WHERE u.username = $1
 GROUP BY u.id`,
 

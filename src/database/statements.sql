@@ -16,8 +16,9 @@ BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL ROLE vigil_reader; S
 
 -- name: staffUserByUsername
 SELECT u.id, u.username, u.role, u.active,
-  coalesce(array_agg(m.care_team_id::text) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds"
-FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id
+  coalesce(array_agg(m.care_team_id::text ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds",
+  coalesce(array_agg(t.code ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamCodes"
+FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT JOIN care_teams t ON t.id = m.care_team_id
 WHERE u.username = $1
 GROUP BY u.id;
 
@@ -225,9 +226,6 @@ UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = 
 -- ======================================================================
 -- access checks
 -- ======================================================================
-
--- name: careTeamOfMember
-SELECT id::text AS id FROM care_teams WHERE code = $1 AND id = ANY($2::uuid[]);
 
 -- name: proposalsOnTeams
 SELECT p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId", p.status FROM proposals p

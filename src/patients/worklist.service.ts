@@ -41,9 +41,9 @@ export class WorklistService {
       let page: WorklistPage | null;
       let role: StaffRole;
       try {
-        // The care-team check, the period and the page: one read, continuing the guard's identity lookup.
+        // The period and the page: one read, continuing the guard's identity lookup (which read the caller's teams).
         ({ page, role } = await this.cohort.inOneRead(async () => {
-          const access = await this.access.worklistRead(context, code);
+          const access = this.access.worklistRead(context, code);
           const read = await this.results.worklistPage({
             careTeamId: access.careTeamId, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
             measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,

@@ -48,8 +48,8 @@ async function startWorker(databaseUrl: string, redisUrl: string, lines: string[
 }
 
 async function callerFor(dataSource: DataSource, username: string): Promise<AccessContext> {
-  const [row] = await dataSource.query<{ id: string; role: StaffRole; careTeamIds: string[] }[]>(COHORT_STATEMENTS.staffUserByUsername, [username]);
-  return restContext({ userId: row.id, username, role: row.role, careTeamIds: row.careTeamIds }, 'test', null);
+  const [row] = await dataSource.query<{ id: string; role: StaffRole; careTeamIds: string[]; careTeamCodes: string[] }[]>(COHORT_STATEMENTS.staffUserByUsername, [username]);
+  return restContext({ userId: row.id, username, role: row.role, careTeamIds: row.careTeamIds, careTeamCodes: row.careTeamCodes }, 'test', null);
 }
 
 /**

@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccessContext, restContext } from '../../src/access/access-context';
 import { Caller } from '../../src/auth/caller';
+import { StaffIdentity } from '../../src/cohort/cohort.repository';
+import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { StaffRole } from '../../src/cohort/enum';
 
 /** The caller the auth guard would build for a fixture user, read from the database. */
 export async function callerOf(dataSource: DataSource, username: string): Promise<Caller> {
-  const [row] = await dataSource.query(
-    `SELECT u.id, u.role, coalesce(array_agg(m.care_team_id::text) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS teams
-       FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id WHERE u.username = $1 GROUP BY u.id`,
-    [username],
-  );
+  // The guard's own identity statement, so the two cannot drift apart.
+  const [row] = await dataSource.query<StaffIdentity[]>(COHORT_STATEMENTS.staffUserByUsername, [username]);
   if (!row) throw new Error(`no staff user ${username}`);
-  return { userId: row.id, username, role: row.role as StaffRole, careTeamIds: row.teams };
+  return { userId: row.id, username, role: row.role as StaffRole, careTeamIds: row.careTeamIds, careTeamCodes: row.careTeamCodes };
 }
 
 /** A fixture user's access as the REST layer would build it (a fresh correlation id per call). */
