@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { auditEventHash, AuditEventContent, canonicalJson, GENESIS_HASH, toAuditTimestamp } from './audit-hash';
 import { AuditChannel, AuditOutcome } from './enum';
 
@@ -31,6 +32,36 @@ describe(canonicalJson.name, () => {
 
   it('escapes strings as JSON does, so a value cannot break out of its field', () => {
     expect(canonicalJson({ k: 'a"\n\\é' })).toBe('{"k":"a\\"\\n\\\\é"}');
+  });
+
+  it('writes array-index keys in sorted order too, not in the order V8 lists them', () => {
+    expect(canonicalJson({ b: 1, 10: 2, 9: 3, a: { 1: 'x', 0: 'y' } } as never)).toBe('{"10":2,"9":3,"a":{"0":"y","1":"x"},"b":1}');
+  });
+
+  it('gives the bytes of the definition, members written one by one in sorted key order (property)', () => {
+    // The definition, written out: what every stored hash was computed with.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const record = value as Record<string, unknown>;
+        return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
+      }
+      return JSON.stringify(value);
+    };
+    const keys = fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '9', '01', '-1', '4294967295', '4294967294', 'é', '\u2028'));
+    const values = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(),
+        fc.maxSafeInteger(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(keys, tie('value'), { maxKeys: 5 }),
+      ),
+    })).value;
+    fc.assert(fc.property(values, (value) => canonicalJson(value as never) === reference(value)), { numRuns: 3000 });
+    expect(canonicalJson({ ...event })).toBe(reference({ ...event }));
   });
 
   it('refuses values whose text form is not stable', () => {
