@@ -17,7 +17,7 @@ describe(AuthGuard.name, () => {
       getClass: () => class {},
       switchToHttp: () => ({ getRequest: () => request }),
     } as unknown as ExecutionContext;
-    const tokens = { verify: jest.fn().mockResolvedValue({ subject: 'dr.x', expiresAt: Date.now() + 60_000 }) } as unknown as TokenService;
+    const tokens = { verifyForRequest: jest.fn().mockResolvedValue({ subject: 'dr.x', expiresAt: Date.now() + 60_000 }) } as unknown as TokenService;
     const staffUserByUsername = jest.fn().mockResolvedValue(user && { id: 'u1', username: 'dr.x', active: true, careTeamIds: ['t1'], ...user });
     const record = jest.fn().mockResolvedValue(undefined);
     const endRequestRead = jest.fn().mockResolvedValue(undefined);
@@ -28,13 +28,13 @@ describe(AuthGuard.name, () => {
   it('lets a public route through without looking at any token', async () => {
     const { sut, context, tokens } = setup({ [PUBLIC_KEY]: true });
     await expect(sut.canActivate(context)).resolves.toBe(true);
-    expect(tokens.verify).not.toHaveBeenCalled();
+    expect(tokens.verifyForRequest).not.toHaveBeenCalled();
   });
 
   it('closes a route that declares no roles (deny by default), before reading the token', async () => {
     const { sut, context, tokens } = setup({});
     await expect(sut.canActivate(context)).rejects.toMatchObject({ code: 'forbidden' });
-    expect(tokens.verify).not.toHaveBeenCalled();
+    expect(tokens.verifyForRequest).not.toHaveBeenCalled();
   });
 
   it('refuses a role the route does not list, and attaches the caller read from the database otherwise', async () => {

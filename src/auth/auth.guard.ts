@@ -74,7 +74,7 @@ export class AuthGuard implements CanActivate {
     let subject: string;
     let tokenExpiresAt: number;
     try {
-      ({ subject, expiresAt: tokenExpiresAt } = await this.tokens.verify(token));
+      ({ subject, expiresAt: tokenExpiresAt } = await this.tokens.verifyForRequest(request, token));
     } catch (error) {
       if (error instanceof InvalidTokenError) throw unauthenticated();
       throw error;

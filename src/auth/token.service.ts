@@ -30,6 +30,8 @@ export interface VerifiedToken {
 export class TokenService {
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
   private readonly devKey?: Uint8Array;
+  /** Each request's verified token (`verifyForRequest`); dropped with the request. */
+  private readonly verifiedByRequest = new WeakMap<object, { token: string; verified: Promise<VerifiedToken> }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     if (config.auth.jwksUrl) {
@@ -40,6 +42,18 @@ export class TokenService {
     if (config.auth.devMode) this.devKey = loadOrCreateDevKey(config.auth.devKeyFile);
   }
 
+  /**
+   * `verify`, once per request: the rate limiter (before routing) and the auth guard both need the
+   * token's subject, and a signature check costs CPU on every request. The same token on the same
+   * request object gets the first answer, a refusal included.
+   */
+  verifyForRequest(request: object, token: string): Promise<VerifiedToken> {
+    const seen = this.verifiedByRequest.get(request);
+    if (seen?.token === token) return seen.verified;
+    const verified = this.verify(token);
+    this.verifiedByRequest.set(request, { token, verified });
+    return verified;
+  }
 
   /** The token's subject and expiry; throws InvalidTokenError for any defect. */
   async verify(token: string, now = Date.now()): Promise<VerifiedToken> {

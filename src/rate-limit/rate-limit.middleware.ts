@@ -42,7 +42,7 @@ export class RateLimitMiddleware implements NestMiddleware {
     const match = /^Bearer (\S+)$/.exec(request.headers.authorization?.trim() ?? '');
     if (match) {
       try {
-        return { policy: 'user', key: `user:${(await this.tokens.verify(match[1])).subject}` };
+        return { policy: 'user', key: `user:${(await this.tokens.verifyForRequest(request, match[1])).subject}` };
       } catch (error) {
         if (!(error instanceof InvalidTokenError)) throw error;
       }
