@@ -1,5 +1,7 @@
-import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Header, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../auth/roles.decorator';
@@ -28,14 +30,21 @@ const PageFile = (contentType: string) =>
     Header('Referrer-Policy', 'no-referrer'),
     Header('X-Frame-Options', 'DENY'),
     Header('Cross-Origin-Opener-Policy', 'same-origin'),
-    // Revalidated every time (Express answers 304 by ETag): a deployed fix reaches reviewers at once.
+    // Revalidated every time (Express answers 304 to a matching If-None-Match): a deployed fix reaches reviewers at once.
     Header('Cache-Control', 'no-cache'),
   );
 
+/** A page file and its ETag, computed once (the service computes none per response). */
+interface PageFileContent {
+  text: string;
+  etag: string;
+}
+
 /** Read once at start-up, beside this file in src/ (tests) and in dist/ (nest-cli copies them as assets). */
-function readPageFile(name: string): string {
+function readPageFile(name: string): PageFileContent {
   try {
-    return readFileSync(join(__dirname, name), 'utf8');
+    const text = readFileSync(join(__dirname, name), 'utf8');
+    return { text, etag: `"${createHash('sha256').update(text).digest('base64url')}"` };
   } catch {
     // A missing asset is a build fault: refuse to start rather than serve a broken page.
     throw new Error(`The review page file ${name} is missing beside ${__dirname}: check nest-cli.json "assets".`);
@@ -57,19 +66,31 @@ export class ReviewPageController {
 
   @Get()
   @PageFile('text/html; charset=utf-8')
-  page(): string {
-    return this.html;
+  page(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    return served(this.html, request, response);
   }
 
   @Get('review.js')
   @PageFile('text/javascript; charset=utf-8')
-  pageScript(): string {
-    return this.script;
+  pageScript(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    return served(this.script, request, response);
   }
 
   @Get('review.css')
   @PageFile('text/css; charset=utf-8')
-  pageStyles(): string {
-    return this.styles;
+  pageStyles(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    return served(this.styles, request, response);
   }
+}
+
+/**
+ * The file's text with its ETag, or 304 without a body when the request names that ETag in
+ * If-None-Match (the service answers nothing else conditionally: see `http-edges.ts`).
+ */
+function served(file: PageFileContent, request: Request, response: Response): string {
+  response.setHeader('ETag', file.etag);
+  const named = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (!named.includes(file.etag)) return file.text;
+  response.status(304);
+  return '';
 }

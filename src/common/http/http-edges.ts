@@ -14,8 +14,16 @@ import { requestBodyHandlers } from './request-body';
 export function installHttpEdges(app: INestApplication): void {
   const express = app.getHttpAdapter().getInstance() as Application;
   express.disable('x-powered-by');
+  // No ETag computed from every body (a hash of each answer, the largest ones the costliest): with
+  // no-store below nothing revalidates. The review page's files bring their own (`review-page.controller.ts`).
+  express.set('etag', false);
   app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
     assignCorrelationId(req, res);
+    // Answers carry PHI: no browser or proxy may keep a copy. A route may say otherwise (the review page's files, the event stream).
+    res.setHeader('Cache-Control', 'no-store');
+    // Nor is any answer conditional: Express would turn one into a bodiless 304 whenever the request
+    // says `If-None-Match: *`, after the read was made and audited as shown.
+    Object.defineProperty(req, 'fresh', { value: false, configurable: true });
     next();
   });
   app.use(methodNotAllowed(express));
