@@ -121,6 +121,12 @@ async function main(): Promise<void> {
       });
     }
     if (!options.skip.has('worklist')) {
+      // Autovacuum is off on this machine's Postgres (its CI configuration), so after the forced
+      // recomputes above rewrote every stored result nothing would clear the old row versions or set
+      // the visibility map, and every index-only step of a page would visit the heap. A deployment's
+      // autovacuum does this after a whole-cohort run (every row changed: far past its threshold).
+      log('worklists: VACUUM (ANALYZE) measure_results first, as autovacuum would');
+      await pool.query('VACUUM (ANALYZE) measure_results');
       log('worklists: pages of every team with a clinician');
       run.worklist = await measureWorklists({
         vigil,
