@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../src/audit';
 import { dataSourceOptions } from '../src/database/data-source.options';
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   // First, before any server runs: the stored results the worklists page through come from it.
   const measures = options.skip.has('measures') ? undefined : await recomputeCohort(database.url, database.counts.patients, options, keyDir);
+  await settleAfterWrites(database.url);
   const model = new FakeModel();
   const servers: ServerProcess[] = [];
   const pool = new Pool({ connectionString: database.url, max: options.poolSize });
@@ -121,12 +122,6 @@ async function main(): Promise<void> {
       });
     }
     if (!options.skip.has('worklist')) {
-      // Autovacuum is off on this machine's Postgres (its CI configuration), so after the forced
-      // recomputes above rewrote every stored result nothing would clear the old row versions or set
-      // the visibility map, and every index-only step of a page would visit the heap. A deployment's
-      // autovacuum does this after a whole-cohort run (every row changed: far past its threshold).
-      log('worklists: VACUUM (ANALYZE) measure_results first, as autovacuum would');
-      await pool.query('VACUUM (ANALYZE) measure_results');
       log('worklists: pages of every team with a clinician');
       run.worklist = await measureWorklists({
         vigil,
@@ -233,6 +228,26 @@ async function recomputeCohort(url: string, patients: number, options: BenchOpti
     return { skipped: `failed: ${messageOf(error)}` };
   } finally {
     await dataSource.destroy();
+  }
+}
+
+/**
+ * Before any read is timed: the forced recomputes (this run's or an earlier one's) rewrote every
+ * stored result. Autovacuum is off on this machine's Postgres (its CI configuration), so nothing
+ * would clear the old row versions or set the visibility map, and every index-only step of a
+ * worklist page would visit the heap; a deployment's autovacuum does this after a whole-cohort run
+ * (every row changed: far past its threshold). And the checkpoint those writes are owed would
+ * otherwise land in the first timed cells (it did: encounters at c=16 ran at 0.67 of a core).
+ */
+async function settleAfterWrites(url: string): Promise<void> {
+  log('VACUUM (ANALYZE) measure_results and CHECKPOINT, as a deployment\'s autovacuum and checkpointer would, before any timed read');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('VACUUM (ANALYZE) measure_results');
+    await client.query('CHECKPOINT');
+  } finally {
+    await client.end();
   }
 }
 

@@ -63,7 +63,7 @@ export function worklistSection(worklist: WorklistResult | { skipped: string } |
   lines.push(
     `\`GET /care-teams/{code}/worklist\`, 25 patients a page, for every team with a clinician (${worklist.teams.map((team) => `${team.code}: ${team.patients.toLocaleString('en-US')} patients`).join(', ')}), ` +
       'as that clinician; the load cycles through each team\'s first pages and pages deep in the list (cursors collected by walking it first). ' +
-      'Before it the bench runs `VACUUM (ANALYZE) measure_results`: autovacuum is off on this machine\'s Postgres, and after the forced recomputes rewrote every stored result a deployment\'s autovacuum would have. ' +
+      'Before any timed read the bench runs `VACUUM (ANALYZE) measure_results` and `CHECKPOINT`: autovacuum is off on this machine\'s Postgres, and after the forced recomputes rewrote every stored result a deployment\'s autovacuum and checkpointer would have. ' +
       `Against Vigil's \`patient_labs\` p50 at c=1 in this run: ${labs ? `${ms(labs.p50)} ms` : 'not measured (tools skipped)'}. Target: a page's p50 at c=1 ≤ 2× that.`,
     '',
     '| Page | Pages cycled | c | p50 ms | p99 ms | req/s | CPU ms/req | p50 ÷ labs p50 (c=1) | target |',

@@ -1,20 +1,35 @@
-import { citationId, PatientChart } from '../cohort/chart.types';
+import { CitationKind, citationId, PatientChart } from '../cohort/chart.types';
 
 /**
- * The day each citable row of a chart happened (an encounter's start, a result's effective time, a
- * procedure's performance, an order's authoring, a diagnosis's recording), by citation id: what
- * "the last relevant result" of a stored measure result is read from.
+ * The day each cited row of a chart happened (an encounter's start, a result's effective time, a
+ * diagnosis's recording, an order's authoring, a procedure's performance), by citation id: what
+ * "the last relevant result" of a stored measure result is read from. Only the rows among
+ * `citations` are looked at, by id: most of a chart is cited by no result, and the recompute does
+ * this for every patient.
  */
-export function evidenceDays(chart: PatientChart): Map<string, string> {
+export function evidenceDays(chart: PatientChart, citations: Iterable<string>): Map<string, string> {
+  const cited = new Map<string, Set<string>>();
+  for (const citation of citations) {
+    const colon = citation.indexOf(':');
+    const kind = citation.slice(0, colon);
+    let ids = cited.get(kind);
+    if (!ids) cited.set(kind, (ids = new Set()));
+    ids.add(citation.slice(colon + 1));
+  }
   const days = new Map<string, string>();
-  const add = (id: string, at: string | null) => {
-    if (at) days.set(id, at.slice(0, 10));
+  const add = <T extends { id: string }>(kind: CitationKind, rows: readonly T[], at: (row: T) => string | null) => {
+    const ids = cited.get(kind);
+    if (!ids) return;
+    for (const row of rows) {
+      const instant = ids.has(row.id) ? at(row) : null;
+      if (instant) days.set(citationId(kind, row.id), instant.slice(0, 10));
+    }
   };
-  chart.encounters.forEach((row) => add(citationId('enc', row.id), row.startAt));
-  chart.observations.forEach((row) => add(citationId('obs', row.id), row.effectiveAt));
-  chart.conditions.forEach((row) => add(citationId('cond', row.id), row.recordedAt));
-  chart.medications.forEach((row) => add(citationId('med', row.id), row.authoredAt));
-  chart.procedures.forEach((row) => add(citationId('proc', row.id), row.performedAt));
+  add('enc', chart.encounters, (row) => row.startAt);
+  add('obs', chart.observations, (row) => row.effectiveAt);
+  add('cond', chart.conditions, (row) => row.recordedAt);
+  add('med', chart.medications, (row) => row.authoredAt);
+  add('proc', chart.procedures, (row) => row.performedAt);
   return days;
 }
 

@@ -68,10 +68,9 @@ export function resultContentHash(row: Omit<ResultRowInput, 'content_hash'>): st
 
 /** Every measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, as rows to store. */
 export function resultRows(loaded: VersionedChart, period: Period, timeZone: string): ResultRowInput[] {
-  const days = evidenceDays(loaded.chart);
-  return evaluateCareGaps(loaded.chart, { period, timeZone })
-    .map(careGapRow)
-    .map((row) => withContentHash({
+  const rows = evaluateCareGaps(loaded.chart, { period, timeZone }).map(careGapRow);
+  const days = evidenceDays(loaded.chart, rows.flatMap((row) => row.evidence));
+  return rows.map((row) => withContentHash({
       patient_id: loaded.chart.patient.id,
       measure_id: row.measureId,
       period_start: row.periodStart,

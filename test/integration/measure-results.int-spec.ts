@@ -100,25 +100,6 @@ describe('measure results store (real Postgres)', () => {
     }
   }, 60_000);
 
-  it('gives a patient with more observations than the chart cap the whole capped list, and says the chart is truncated', async () => {
-    const { dataSource } = database();
-    const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id DESC LIMIT 1`);
-    // Heart rates (read by no measure), newer than anything else: they push the patient's older coded rows past the cap.
-    await dataSource.query(
-      `INSERT INTO observations (patient_id, category, status, code, display, value_numeric, unit, effective_at)
-       SELECT $1, 'vital-signs', 'final', '8867-4', 'Heart rate', 70, '/min', now() - (n * interval '1 minute') FROM generate_series(1, $2::int) AS n`,
-      [id, CHART_ROW_CAP],
-    );
-    try {
-      const single = await cohort.chart(id);
-      const coded = await cohort.charts([id], { observations: careGapObservationFilter(PERIOD) });
-      expect(single.truncated).toBe(true);
-      expect({ chart: coded.get(id)?.chart, truncated: coded.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
-    } finally {
-      await dataSource.query(`DELETE FROM observations WHERE patient_id = $1 AND code = '8867-4' AND value_numeric = 70 AND unit = '/min' AND created_at >= now() - interval '10 minutes'`, [id]);
-    }
-  }, 60_000);
-
   it('reads, with the measures\' encounter filter, the one-patient chart with only the encounters it lets through (fixtures and generated)', async () => {
     const { dataSource } = database();
     const filter = careGapEncounterFilter(PERIOD);
@@ -153,23 +134,36 @@ describe('measure results store (real Postgres)', () => {
     }
   }, 60_000);
 
-  it('gives a patient with more encounters than the chart cap the whole capped list, and says the chart is truncated', async () => {
-    const { dataSource } = database();
-    const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id DESC LIMIT 1`);
-    // Old, finished encounters: outside the window, yet they count towards the cap.
-    await dataSource.query(
-      `INSERT INTO encounters (patient_id, class, status, start_at, end_at, disposition)
+  /** Rows that push a patient's record type past the chart cap, and how to remove them again. */
+  const OVER_CAP = [
+    {
+      type: 'observations',
+      // Heart rates (read by no measure), newer than anything else: they push the patient's older coded rows past the cap.
+      insert: `INSERT INTO observations (patient_id, category, status, code, display, value_numeric, unit, effective_at, value_text)
+       SELECT $1, 'vital-signs', 'final', '8867-4', 'Heart rate', 70, '/min', now() - (n * interval '1 minute'), 'capped' FROM generate_series(1, $2::int) AS n`,
+      remove: `DELETE FROM observations WHERE patient_id = $1 AND value_text = 'capped'`,
+    },
+    {
+      type: 'encounters',
+      // Old, finished encounters: outside the window, yet they count towards the cap.
+      insert: `INSERT INTO encounters (patient_id, class, status, start_at, end_at, disposition)
        SELECT $1, 'ambulatory', 'finished', timestamptz '2010-01-01T10:00:00Z' + n * interval '1 hour', timestamptz '2010-01-01T10:30:00Z' + n * interval '1 hour', 'capped'
        FROM generate_series(1, $2::int) AS n`,
-      [id, CHART_ROW_CAP],
-    );
+      remove: `DELETE FROM encounters WHERE patient_id = $1 AND disposition = 'capped'`,
+    },
+  ];
+
+  it.each(OVER_CAP)('gives a patient with more $type than the chart cap the whole capped list, and says the chart is truncated', async ({ insert, remove }) => {
+    const { dataSource } = database();
+    const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id DESC LIMIT 1`);
+    await dataSource.query(insert, [id, CHART_ROW_CAP]);
     try {
       const single = await cohort.chart(id);
-      const windowed = await cohort.charts([id], { encounters: careGapEncounterFilter(PERIOD) });
+      const filtered = await cohort.charts([id], { observations: careGapObservationFilter(PERIOD), encounters: careGapEncounterFilter(PERIOD) });
       expect(single.truncated).toBe(true);
-      expect({ chart: windowed.get(id)?.chart, truncated: windowed.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
+      expect({ chart: filtered.get(id)?.chart, truncated: filtered.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
     } finally {
-      await dataSource.query(`DELETE FROM encounters WHERE patient_id = $1 AND disposition = 'capped'`, [id]);
+      await dataSource.query(remove, [id]);
     }
   }, 60_000);
 

@@ -1,18 +1,14 @@
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { EncounterClass } from '../../../../cohort/enum';
 import { codesInSystem, valueSetInfo, VS } from '../../../../terminology';
+import { sourcesMatching } from '../../testing/source-readers';
 import { chart, encounter } from '../../testing/chart-builder';
 import { dayOfIn } from '../../shared/clinical-day';
 import { allTimeEncounterCodes, careGapEncounterFilter, isOutsideEncounterWindow } from './encounter-retrieves';
 import { MeasureContext } from './retrieve';
 
 const CARE_GAPS = join(__dirname, '..');
-const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [join(dir, entry.name)] : [],
-  );
 
 /** The first code of a value set, with its system. */
 const codeOf = (oid: string) => {
@@ -58,10 +54,7 @@ describe('encounter retrieves of the measures: only encounters the period can re
   });
 
   it('no measure reads the chart\'s encounters except through MeasureContext', () => {
-    const readers = sources(CARE_GAPS)
-      .filter((file) => /chart\.encounters/.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(CARE_GAPS, file));
-    expect(readers).toEqual(['cql/retrieve.ts']);
+    expect(sourcesMatching(CARE_GAPS, /chart\.encounters/)).toEqual(['cql/retrieve.ts']);
   });
 
   it('the recompute\'s read is a superset of what the window keeps, in every time zone (property)', () => {

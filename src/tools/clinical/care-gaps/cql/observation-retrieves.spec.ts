@@ -1,18 +1,14 @@
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { CodeSystem } from '../../../../cohort/enum';
 import { VS } from '../../../../terminology';
+import { sourcesMatching } from '../../testing/source-readers';
 import { chart, observation } from '../../testing/chart-builder';
 import { dayOfIn } from '../../shared/clinical-day';
 import { careGapObservationCodes, careGapObservationFilter, isDeclaredObservationCode, isDeclaredObservationValueSet, isOutsideDeclaredWindow } from './observation-retrieves';
 import { MeasureContext, UndeclaredRetrieveError } from './retrieve';
 
 const CARE_GAPS = join(__dirname, '..');
-const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [join(dir, entry.name)] : [],
-  );
 
 describe('observation retrieves of the measures: declared, so the recompute can read only those', () => {
   const ctx = () => new MeasureContext(chart({ observations: [observation('8480-6', 120, '2026-03-01'), observation('8867-4', 70, '2026-03-01')] }), { start: '2025-07-01', end: '2026-06-30' }, (iso) => iso.slice(0, 10));
@@ -38,10 +34,7 @@ describe('observation retrieves of the measures: declared, so the recompute can 
   });
 
   it('no measure reads the chart\'s observations except through the declared retrieves', () => {
-    const readers = sources(CARE_GAPS)
-      .filter((file) => /chart\.observations/.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(CARE_GAPS, file));
-    expect(readers).toEqual(['cql/retrieve.ts']);
+    expect(sourcesMatching(CARE_GAPS, /chart\.observations/)).toEqual(['cql/retrieve.ts']);
   });
 
   describe('blood pressures: only readings whose latest day is in the period, live and stored alike', () => {
