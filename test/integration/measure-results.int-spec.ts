@@ -134,10 +134,11 @@ describe('measure results store (real Postgres)', () => {
     }
   }, 60_000);
 
-  /** Rows that push a patient's record type past the chart cap, and how to remove them again. */
+  /** Rows that push a patient's record type past the chart cap, how to remove them again, and that type's filter. */
   const OVER_CAP = [
     {
       type: 'observations',
+      filters: { observations: careGapObservationFilter(PERIOD) },
       // Heart rates (read by no measure), newer than anything else: they push the patient's older coded rows past the cap.
       insert: `INSERT INTO observations (patient_id, category, status, code, display, value_numeric, unit, effective_at, value_text)
        SELECT $1, 'vital-signs', 'final', '8867-4', 'Heart rate', 70, '/min', now() - (n * interval '1 minute'), 'capped' FROM generate_series(1, $2::int) AS n`,
@@ -145,6 +146,7 @@ describe('measure results store (real Postgres)', () => {
     },
     {
       type: 'encounters',
+      filters: { encounters: careGapEncounterFilter(PERIOD) },
       // Old, finished encounters: outside the window, yet they count towards the cap.
       insert: `INSERT INTO encounters (patient_id, class, status, start_at, end_at, disposition)
        SELECT $1, 'ambulatory', 'finished', timestamptz '2010-01-01T10:00:00Z' + n * interval '1 hour', timestamptz '2010-01-01T10:30:00Z' + n * interval '1 hour', 'capped'
@@ -153,13 +155,13 @@ describe('measure results store (real Postgres)', () => {
     },
   ];
 
-  it.each(OVER_CAP)('gives a patient with more $type than the chart cap the whole capped list, and says the chart is truncated', async ({ insert, remove }) => {
+  it.each(OVER_CAP)('gives a patient with more $type than the chart cap the whole capped list, and says the chart is truncated', async ({ filters, insert, remove }) => {
     const { dataSource } = database();
     const [{ id }] = await dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM patients ORDER BY id DESC LIMIT 1`);
     await dataSource.query(insert, [id, CHART_ROW_CAP]);
     try {
       const single = await cohort.chart(id);
-      const filtered = await cohort.charts([id], { observations: careGapObservationFilter(PERIOD), encounters: careGapEncounterFilter(PERIOD) });
+      const filtered = await cohort.charts([id], filters);
       expect(single.truncated).toBe(true);
       expect({ chart: filtered.get(id)?.chart, truncated: filtered.get(id)?.truncated }).toEqual({ chart: single.chart, truncated: true });
     } finally {
