@@ -21,10 +21,11 @@ import { explainAll } from './explain';
 import { benchLogger, messageOf, publishReport, ROOT, runBench } from './harness';
 import { measureImport } from './import-throughput';
 import { BenchOptions, readOptions } from './options';
-import { heaviestPatient, samplePatients } from './patient-sample';
+import { cycle, heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
 import { ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
+import { vigilPath } from './tool-reads';
 import { measureRecompute, storedRows } from './recompute-workers';
 import { measureWorklists } from './worklist-paging';
 import { MeasuresPart } from './population-report';
@@ -123,10 +124,16 @@ async function main(): Promise<void> {
     }
     if (!options.skip.has('worklist')) {
       log('worklists: pages of every team with a clinician');
+      const labsSequence = cycle(sample);
       run.worklist = await measureWorklists({
         vigil,
         url: database.url,
         token,
+        // The tools part's patient_labs requests (same patients, same order), for the reference cell beside each shape.
+        labs: () => {
+          const { patientId, username } = labsSequence.next();
+          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
+        },
         concurrency: options.concurrency,
         seconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,
@@ -222,7 +229,11 @@ async function recomputeCohort(url: string, patients: number, options: BenchOpti
     const stored = await storedRows(dataSource);
     const fill = stored.hashed < stored.rows || stored.rows === 0 ? await measureRecompute(dataSource, env, 2, options.measuresChunkSize, log) : undefined;
     const recompute = [];
-    for (const workers of [1, 2]) recompute.push(await measureRecompute(dataSource, env, workers, options.measuresChunkSize, log));
+    for (const workers of [1, 2]) {
+      // Each timed run starts from the same settled store, not from the previous run's dead rows and owed checkpoint.
+      await settleAfterWrites(url);
+      recompute.push(await measureRecompute(dataSource, env, workers, options.measuresChunkSize, log));
+    }
     return { fill, recompute, chunkSize: options.measuresChunkSize, patients };
   } catch (error) {
     return { skipped: `failed: ${messageOf(error)}` };
@@ -232,15 +243,15 @@ async function recomputeCohort(url: string, patients: number, options: BenchOpti
 }
 
 /**
- * Before any read is timed: the forced recomputes (this run's or an earlier one's) rewrote every
- * stored result. Autovacuum is off on this machine's Postgres (its CI configuration), so nothing
- * would clear the old row versions or set the visibility map, and every index-only step of a
- * worklist page would visit the heap; a deployment's autovacuum does this after a whole-cohort run
- * (every row changed: far past its threshold). And the checkpoint those writes are owed would
- * otherwise land in the first timed cells (it did: encounters at c=16 ran at 0.67 of a core).
+ * Before each timed recompute run and before any read is timed. A forced recompute (this run's or
+ * an earlier one's) rewrote every stored result, and autovacuum is off on this machine's Postgres
+ * (its CI configuration): nothing would clear the old row versions or set the visibility map, and
+ * every index-only step of a worklist page would visit the heap. A deployment's autovacuum does this
+ * after a whole-cohort run (every row changed: far past its threshold). And the checkpoint those
+ * writes are owed would land in the next timed part (it did: encounters at c=16 ran on 0.67 of a core).
  */
 async function settleAfterWrites(url: string): Promise<void> {
-  log('VACUUM (ANALYZE) measure_results and CHECKPOINT, as a deployment\'s autovacuum and checkpointer would, before any timed read');
+  log('VACUUM (ANALYZE) measure_results and CHECKPOINT, as a deployment\'s autovacuum and checkpointer would');
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

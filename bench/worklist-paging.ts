@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { Cell, httpLoad } from './load';
+import { Cell, httpLoad, HttpRequestSpec } from './load';
 import { cycle } from './patient-sample';
 import { ServerProcess } from './servers';
 
@@ -32,6 +32,8 @@ export interface WorklistMeasurement {
   /** Distinct pages the load cycled through. */
   pages: number;
   cells: Cell[];
+  /** `patient_labs` at c=1, measured just before this shape's c=1 cell (when a reference was given). */
+  labsJustBefore?: Cell;
 }
 
 export interface WorklistResult {
@@ -48,6 +50,12 @@ export async function measureWorklists(options: {
   warmupSeconds: number;
   stop: () => boolean;
   log: (message: string) => void;
+  /**
+   * `patient_labs` requests: measured at c=1 for as long, right before each shape's c=1 cell, so
+   * the ratio compares cells a few seconds apart (the tools part ran minutes earlier, and this shared
+   * machine's speed drifts over minutes).
+   */
+  labs?: () => HttpRequestSpec;
 }): Promise<WorklistResult> {
   const teams = await teamsWithClinician(options.url);
   const tokens = new Map<string, string>();
@@ -67,15 +75,20 @@ export async function measureWorklists(options: {
     };
     if (options.warmupSeconds > 0) await httpLoad(options.vigil.base, next, Math.max(...options.concurrency), options.warmupSeconds);
     const cells: Cell[] = [];
+    let labsJustBefore: Cell | undefined;
     for (const concurrency of options.concurrency) {
       if (options.stop()) throw new Error('interrupted');
+      if (concurrency === 1 && options.labs) {
+        labsJustBefore = await httpLoad(options.vigil.base, options.labs, 1, options.seconds);
+        options.log(`worklist ${shape.label}: patient_labs c=1 just before: p50 ${labsJustBefore.p50.toFixed(2)} ms`);
+      }
       sequence.reset();
       const before = options.vigil.cpuMs();
       const cell = await httpLoad(options.vigil.base, next, concurrency, options.seconds);
       cells.push({ ...cell, cpuMsPerRequest: (options.vigil.cpuMs() - before) / Math.max(1, cell.requests) });
       options.log(`worklist ${shape.label} c=${concurrency}: p50 ${cell.p50.toFixed(2)} ms, p99 ${cell.p99.toFixed(2)} ms, ${cell.rps.toFixed(0)} req/s` + (cell.errors ? `, ${cell.errors} errors` : ''));
     }
-    shapes.push({ shape, pages: pages.length, cells });
+    shapes.push({ shape, pages: pages.length, cells, labsJustBefore });
   }
   return { teams: teams.map(({ code, patients }) => ({ code, patients })), shapes };
 }
