@@ -71,21 +71,21 @@ export function resultRows(loaded: VersionedChart, period: Period, timeZone: str
   const rows = evaluateCareGaps(loaded.chart, { period, timeZone }).map(careGapRow);
   const days = evidenceDays(loaded.chart, rows.flatMap((row) => row.evidence));
   return rows.map((row) => withContentHash({
-      patient_id: loaded.chart.patient.id,
-      measure_id: row.measureId,
-      period_start: row.periodStart,
-      period_end: row.periodEnd,
-      status: row.status,
-      reason_code: row.reasonCode,
-      reason: row.reason,
-      populations: row.groups,
-      evidence: row.evidence,
-      to_close: row.toClose,
-      data_quality: row.dataQuality,
-      partial: loaded.truncated,
-      data_version: loaded.dataVersion,
-      last_evidence_on: latestDay(days, row.evidence),
-    }));
+    patient_id: loaded.chart.patient.id,
+    measure_id: row.measureId,
+    period_start: row.periodStart,
+    period_end: row.periodEnd,
+    status: row.status,
+    reason_code: row.reasonCode,
+    reason: row.reason,
+    populations: row.groups,
+    evidence: row.evidence,
+    to_close: row.toClose,
+    data_quality: row.dataQuality,
+    partial: loaded.truncated,
+    data_version: loaded.dataVersion,
+    last_evidence_on: latestDay(days, row.evidence),
+  }));
 }
 
 function withContentHash(row: Omit<ResultRowInput, 'content_hash'>): ResultRowInput {
