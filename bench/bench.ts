@@ -25,7 +25,7 @@ import { cycle, heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
 import { ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
-import { vigilPath } from './tool-reads';
+import { vigilRequest } from './tool-reads';
 import { measureRecompute, storedRows } from './recompute-workers';
 import { measureWorklists } from './worklist-paging';
 import { MeasuresPart } from './population-report';
@@ -130,10 +130,7 @@ async function main(): Promise<void> {
         url: database.url,
         token,
         // The tools part's patient_labs requests (same patients, same order), for the reference cell beside each shape.
-        labs: () => {
-          const { patientId, username } = labsSequence.next();
-          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
-        },
+        labs: () => vigilRequest('patient_labs', labsSequence.next(), tokens),
         concurrency: options.concurrency,
         seconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,

@@ -4,7 +4,7 @@ import { ToolName } from '../src/tools/tool-names';
 import { Cell, directLoad, httpLoad, HttpRequestSpec } from './load';
 import { cycle } from './patient-sample';
 import { sampler, ServerProcess } from './servers';
-import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath } from './tool-reads';
+import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath, vigilRequest } from './tool-reads';
 
 /**
  * Each tool against four targets, interleaved per cell so drift on a shared machine hits all of
@@ -54,8 +54,9 @@ export async function measureTools(options: {
 }): Promise<ToolLatencyResult> {
   const sequence = cycle(options.sample);
   const specFor = (target: HttpTarget, tool: ToolName) => (): HttpRequestSpec => {
-    const { patientId, username } = sequence.next();
-    if (target === 'vigil') return { method: 'GET', path: vigilPath(tool, patientId), headers: { authorization: `Bearer ${options.tokens.get(username)}` } };
+    const assignment = sequence.next();
+    const { patientId, username } = assignment;
+    if (target === 'vigil') return vigilRequest(tool, assignment, options.tokens);
     if (target === 'floorHttp') return { method: 'GET', path: vigilPath(tool, patientId), headers: { 'x-bench-user': username } };
     return { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, patientId) };
   };

@@ -8,6 +8,7 @@ import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.t
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { ToolName, TOOL_NAMES } from '../src/tools/tool-names';
 import { TOOL_PATHS } from '../test/setup/tool-routes';
+import type { HttpRequestSpec } from './load';
 
 /**
  * The same read three ways: Vigil's route, the floor (the cohort statements Vigil's request runs,
@@ -37,6 +38,11 @@ export const BENCH_TOOLS: readonly ToolName[] = TOOL_NAMES;
 
 export function vigilPath(tool: ToolName, patientId: string): string {
   return `/patients/${patientId}/${TOOL_PATHS[tool]}${TOOL_QUERIES[tool]}`;
+}
+
+/** One of Vigil's tool requests for an assignment, as its clinician (`tokens`: a bearer token per username). */
+export function vigilRequest(tool: ToolName, { patientId, username }: Assignment, tokens: ReadonlyMap<string, string>): HttpRequestSpec {
+  return { method: 'GET', path: vigilPath(tool, patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
 }
 
 type Run = (name: CohortStatementName, params: unknown[]) => Promise<Record<string, unknown>[]>;
