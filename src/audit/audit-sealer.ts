@@ -4,6 +4,7 @@ import { AuditCheckpoint, CheckpointStore, signCheckpoint } from './audit-checkp
 import { CHAIN_START, ChainPosition, insertSeals, NewSeal, oldestUnsealedMs, sealableEvents, sealHead, sealHorizon, SealerSession } from './audit-seal.repository';
 import { SealHead, storedContent } from './audit.sql';
 import { AuditSealStatus, AuditSealStatusSource } from './audit-seal-status';
+import { RecentValues } from './recent-values';
 import { SqlSession } from '../schema/sql-session';
 
 export interface AuditSealerSettings {
@@ -78,7 +79,7 @@ export class AuditSealer implements AuditSealStatusSource {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
-  private readonly lags: number[] = [];
+  private readonly lags = new RecentValues(LAG_WINDOW);
   /** The last link this process committed. */
   private lastLink: Pick<SealHead, 'seq' | 'eventId' | 'hash'> | undefined;
   /**
@@ -125,7 +126,7 @@ export class AuditSealer implements AuditSealStatusSource {
   }
 
   lag(): AuditSealLag {
-    const sorted = [...this.lags].sort((a, b) => a - b);
+    const sorted = this.lags.sorted();
     const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : 0);
     return {
       leader: this.leading,
@@ -250,8 +251,7 @@ export class AuditSealer implements AuditSealStatusSource {
   }
 
   private remember(lagMs: number): void {
-    this.lags.push(Math.max(0, lagMs));
-    if (this.lags.length > LAG_WINDOW) this.lags.splice(0, this.lags.length - LAG_WINDOW);
+    this.lags.add(Math.max(0, lagMs));
   }
 
   private schedule(delayMs: number): void {

@@ -580,13 +580,16 @@ SELECT id FROM measure_runs WHERE id = $1 FOR UPDATE;
 SELECT finished_at IS NOT NULL AS finished FROM measure_run_chunks WHERE run_id = $1 AND chunk_no = $2 FOR UPDATE;
 
 -- name: stampUnchangedResults
-UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version
-FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[])
-  AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version)
-WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
-  AND m.content_hash = decode(x.content_hash, 'hex')
-RETURNING m.patient_id::text AS "patientId", m.measure_id AS "measureId", to_char(m.period_start, 'YYYY-MM-DD') AS "periodStart",
-  to_char(m.period_end, 'YYYY-MM-DD') AS "periodEnd";
+WITH x AS MATERIALIZED (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[]) WITH ORDINALITY
+    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, n)
+), stamped AS (
+  UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version FROM x
+  WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
+    AND m.content_hash = decode(x.content_hash, 'hex')
+  RETURNING x.n
+)
+SELECT (x.n - 1)::int AS "index" FROM x WHERE x.n NOT IN (SELECT n FROM stamped) ORDER BY x.n;
 
 -- name: upsertResults
 INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,

@@ -72,16 +72,20 @@ WHERE r.id = $2 ORDER BY p.id`,
   /**
    * Results that came out as stored (same patient, measure, period and content hash; $1..$6 parallel
    * arrays, hashes in hex) only get stamped: the run $7, the time, and the data version ($6) they
-   * were computed from. Returns the rows it stamped; the rest go to `upsertResults`. Changes no
-   * indexed column, so each is a heap-only update.
+   * were computed from. Returns the 0-based positions of the rows it did not stamp (on a forced run
+   * of unchanged data, none): those go to `upsertResults`. Changes no indexed column, so each is a
+   * heap-only update.
    */
-  stampUnchangedResults: `UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version
-FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[])
-  AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version)
-WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
-  AND m.content_hash = decode(x.content_hash, 'hex')
-RETURNING m.patient_id::text AS "patientId", m.measure_id AS "measureId", to_char(m.period_start, 'YYYY-MM-DD') AS "periodStart",
-  to_char(m.period_end, 'YYYY-MM-DD') AS "periodEnd"`,
+  stampUnchangedResults: `WITH x AS MATERIALIZED (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[]) WITH ORDINALITY
+    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, n)
+), stamped AS (
+  UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version FROM x
+  WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
+    AND m.content_hash = decode(x.content_hash, 'hex')
+  RETURNING x.n
+)
+SELECT (x.n - 1)::int AS "index" FROM x WHERE x.n NOT IN (SELECT n FROM stamped) ORDER BY x.n`,
 
   /** One batched upsert of a chunk's rows ($1: a JSON array of rows, $2: the run), as vigil_writer. */
   upsertResults: `INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,

@@ -117,8 +117,7 @@ export class MeasureRunsRepository {
   /** Stamps the rows stored with the same content; returns the others. */
   private async stampUnchanged(manager: EntityManager, runId: string, rows: ResultRowInput[]): Promise<ResultRowInput[]> {
     const column = <K extends keyof ResultRowInput>(key: K) => rows.map((row) => row[key]);
-    // TypeORM answers an UPDATE on Postgres with [returned rows, affected count].
-    const [stamped] = await manager.query<[{ patientId: string; measureId: string; periodStart: string; periodEnd: string }[], number]>(SQL.stampUnchangedResults, [
+    const unstamped = await manager.query<{ index: number }[]>(SQL.stampUnchangedResults, [
       column('patient_id'),
       column('measure_id'),
       column('period_start'),
@@ -127,8 +126,7 @@ export class MeasureRunsRepository {
       column('data_version'),
       runId,
     ]);
-    const done = new Set(stamped.map((row) => `${row.patientId} ${row.measureId} ${row.periodStart} ${row.periodEnd}`));
-    return rows.filter((row) => !done.has(`${row.patient_id} ${row.measure_id} ${row.period_start} ${row.period_end}`));
+    return unstamped.map(({ index }) => rows[index]);
   }
 
   async progress(runId: string): Promise<RunProgress | null> {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { VersionedChart } from '../cohort/cohort.repository';
 import { evaluateCareGaps } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
@@ -63,7 +63,8 @@ export interface StoredMeasureResult {
 export function resultContentHash(row: Omit<ResultRowInput, 'content_hash'>): string {
   const content = [row.patient_id, row.measure_id, row.period_start, row.period_end, row.status, row.reason_code, row.reason,
     row.populations, row.evidence, row.to_close, row.data_quality, row.partial, row.last_evidence_on];
-  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+  // One-shot: no Hash object per row (the recompute hashes six rows per patient).
+  return hash('sha256', JSON.stringify(content), 'hex');
 }
 
 /** Every measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, as rows to store. */
