@@ -147,7 +147,8 @@ function toolSections(result: ToolLatencyResult, o: BenchOptions): string[] {
     '## Memory of the API under load',
     '',
     `Vigil's resident set size (RSS, /proc), sampled every 250 ms during its concurrency-${top} runs (${sorted.length} samples): ` +
-      `idle before any load ${mib(result.idleRss)}, steady (median) ${mib(quantile(sorted, 0.5))}, p90 ${mib(quantile(sorted, 0.9))}, peak ${mib(sorted[sorted.length - 1] ?? Number.NaN)}.`,
+      `idle before any load ${mib(result.idleRss)}, steady (median) ${mib(quantile(sorted, 0.5))}, p90 ${mib(quantile(sorted, 0.9))}, peak ${mib(sorted[sorted.length - 1] ?? Number.NaN)}. ` +
+      'The API bounds its heap to twice what survives a full collection (`HEAP_GROWING_PERCENT`, default 100; README): with V8\'s own factor the old space grows to three or four times the live heap under this load.',
     '',
   );
   return lines;

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { Logger } from 'pino';
 import { createApp, DOCS_PATH } from './app.factory';
 import { createRootLogger, logFatalAndExit } from './common/logging/logger';
+import { applyHeapPolicy } from './common/runtime/heap-policy';
 import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './database/database-bootstrap';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
@@ -12,6 +13,7 @@ let logger: Logger | undefined;
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
+  applyHeapPolicy(config.runtime.heapGrowingPercent);
   logger = createRootLogger(config.log.level);
   // A Postgres (or Redis) that comes up after Vigil is waited for, with backoff, not a reason to exit.
   if (config.database.url) await waitForPostgres(config.database.url, config.startup.maxWaitSeconds * 1000, logger);

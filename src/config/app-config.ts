@@ -28,6 +28,8 @@ export interface AppConfig {
     /** Longest the API waits for Redis before starting without it. */
     redisWaitSeconds: number;
   };
+  /** The API process's heap policy (`HEAP_GROWING_PERCENT`; 0: V8's own). */
+  runtime: { heapGrowingPercent: number };
   rateLimit: {
     windowSeconds: number;
     userRequests: number;

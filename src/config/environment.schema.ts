@@ -175,6 +175,17 @@ export class EnvironmentVariables {
   @Max(3600)
   STARTUP_REDIS_WAIT_SECONDS = 5;
 
+  /**
+   * How far the API process's JavaScript heap may grow past what survived its last full collection
+   * before the next one, in percent (100: to twice the live heap). 0 leaves V8's own factor, which
+   * under load lets the old space reach three to four times the live heap (`src/common/runtime/heap-policy.ts`).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(400)
+  HEAP_GROWING_PERCENT = 100;
+
   /** Requests one authenticated user (token subject) may make per window, over every API process. */
   @Transform(toInt)
   @IsInt()

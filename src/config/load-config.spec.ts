@@ -92,6 +92,14 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ PROPOSAL_DRAFT_TTL_MINUTES: '1441' })).toThrow(/- PROPOSAL_DRAFT_TTL_MINUTES:/);
   });
 
+  it('bounds the API heap to twice its live size by default, reads HEAP_GROWING_PERCENT, and refuses one outside 0..400', () => {
+    expect(loadConfig({}).runtime).toEqual({ heapGrowingPercent: 100 });
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).runtime.heapGrowingPercent).toBe(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).runtime.heapGrowingPercent).toBe(50);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-1' })).toThrow(/- HEAP_GROWING_PERCENT:/);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '401' })).toThrow(/- HEAP_GROWING_PERCENT:/);
+  });
+
   it('treats an empty DATABASE_URL as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).database.url).toBeUndefined();
   });

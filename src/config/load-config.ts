@@ -50,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       idleInTransactionTimeoutMs: vars.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
     startup: { maxWaitSeconds: vars.STARTUP_MAX_WAIT_SECONDS, redisWaitSeconds: vars.STARTUP_REDIS_WAIT_SECONDS },
+    runtime: { heapGrowingPercent: vars.HEAP_GROWING_PERCENT },
     rateLimit: {
       windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS,
       userRequests: vars.RATE_LIMIT_USER_REQUESTS,
