@@ -12,15 +12,19 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PhiReadService } from '../tools/phi-read.service';
 import { CitationIndex } from './answer/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
-import { readModelReply } from './model-reply';
+import { ModelToolCall, readModelReply } from './model-reply';
 import { clinicalAdviceRequested } from './clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
-import { agentTools, asModelTools } from './tool-catalog';
+import { callKey, parseArguments } from './tool-arguments';
+import { agentTools, asModelTools, PROPOSE_ACTION } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
 import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
 import { announceTurnFinished } from './turn-events';
 import { StoredTurn, TurnRepository } from './turn.repository';
+
+/** What one tool call gives the model: a tool's envelope, a refusal, or a proposal's receipt. */
+type ModelToolResult = Parameters<typeof renderForModel>[0];
 
 export interface TurnUsage {
   modelCalls: number;
@@ -216,31 +220,58 @@ export class AgentService {
       // The model is shown its calls as the server read them (unusable arguments as `{}`, refused below).
       const echoed = reply.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments ?? '{}' } }));
       messages.push({ role: 'assistant', content: reply.content, tool_calls: echoed });
-      for (const call of reply.calls) {
-        let result: Parameters<typeof renderForModel>[0];
-        if (!offerTools || !budget.takeToolCall()) {
-          context.toolCalls.push({ name: call.name, arguments: null, status: 'tool_budget_exhausted' });
-          result = refusal(call.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.');
-        } else if (call.problem || call.arguments === null) {
-          const problem = call.problem ?? { kind: 'invalid_arguments' as const, nextSteps: 'Send the arguments as one JSON object.' };
-          context.toolCalls.push({ name: call.name, arguments: null, status: problem.kind });
-          result = refusal(call.name, problem.kind, true, problem.nextSteps);
-        } else {
-          result = await this.runner.run(context, call.name, call.arguments);
-        }
-        const content = renderForModel(result);
-        await this.recordToolCall(context, result, content);
-        messages.push({ role: 'tool', tool_call_id: call.id, content });
-      }
+      const contents = await this.runCalls(context, budget, offerTools, reply.calls);
+      reply.calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: contents[i] }));
     }
     // A budget ran out before a final answer: nothing grounded to stand behind.
     report.exhausted(stop);
     return finish('insufficient_data');
   }
 
-  /** The call just made (the last record), with the result exactly as the model will read it. */
-  private async recordToolCall(context: TurnContext, result: object, content: string): Promise<void> {
-    const seq = context.toolCalls.length - 1;
+  /**
+   * Runs one model reply's tool calls and stores each; returns each result as the model will read
+   * it, in the model's order. The reads of one reply run together: the model asked for them at once,
+   * they are independent, and the clinician then waits for the slowest instead of their sum (three
+   * tools one after another were most of a turn's server time, `bench:agent`). Two kinds of call wait
+   * for every call before them: a proposal (it may cite only rows the turn has already returned) and
+   * a call identical to an earlier one of the reply (a call that failed is refused when repeated,
+   * never run twice). The budget, the per-tool counts and the records are taken in the model's order,
+   * whichever call finishes first; audit events are written as the calls end.
+   */
+  private async runCalls(context: TurnContext, budget: TurnBudget, offerTools: boolean, calls: ModelToolCall[]): Promise<string[]> {
+    const running: Promise<string>[] = [];
+    const seen = new Set<string>();
+    for (const call of calls) {
+      let result: ModelToolResult | Promise<ModelToolResult>;
+      if (!offerTools || !budget.takeToolCall()) {
+        context.toolCalls.push({ name: call.name, arguments: null, status: 'tool_budget_exhausted' });
+        result = refusal(call.name, 'tool_budget_exhausted', false, 'No more tool calls in this turn; answer from what you have.');
+      } else if (call.problem || call.arguments === null) {
+        const problem = call.problem ?? { kind: 'invalid_arguments' as const, nextSteps: 'Send the arguments as one JSON object.' };
+        context.toolCalls.push({ name: call.name, arguments: null, status: problem.kind });
+        result = refusal(call.name, problem.kind, true, problem.nextSteps);
+      } else {
+        const parsed = parseArguments(call.arguments);
+        const key = parsed.ok ? callKey(call.name, parsed.value) : `unparsed:${call.name}:${call.arguments}`;
+        if (call.name === PROPOSE_ACTION || seen.has(key)) await Promise.allSettled(running);
+        seen.add(key);
+        // `run` takes the call's record before it first waits, so records stay in the model's order.
+        result = this.runner.run(context, call.name, call.arguments);
+      }
+      const seq = context.toolCalls.length - 1;
+      running.push(
+        Promise.resolve(result).then(async (done) => {
+          const content = renderForModel(done);
+          await this.recordToolCall(context, seq, done, content);
+          return content;
+        }),
+      );
+    }
+    return Promise.all(running);
+  }
+
+  /** Call `seq` of the turn, with the result exactly as the model will read it. */
+  private async recordToolCall(context: TurnContext, seq: number, result: object, content: string): Promise<void> {
     const record = context.toolCalls[seq];
     const rowCount = 'rowCount' in result && typeof result.rowCount === 'number' ? result.rowCount : null;
     context.rowsRead += rowCount ?? 0;

@@ -103,6 +103,7 @@ export class ToolRunner {
   private async runParsed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>): Promise<GovernedCall> {
     const args = parsed.ok ? parsed.value : null;
     const record: ToolCallRecord = { name, arguments: args, status: 'ok' };
+    // Before the first wait: calls started together (one model reply's) keep the model's order.
     context.toolCalls.push(record);
     const call = await this.governed(context, name, parsed, args);
     const { result } = call;
