@@ -251,8 +251,9 @@ export class AgentService {
         context.toolCalls.push({ name: call.name, arguments: null, status: problem.kind });
         result = refusal(call.name, problem.kind, true, problem.nextSteps);
       } else {
+        // The runner's own key for the call (unparseable arguments count as none, as it records them).
         const parsed = parseArguments(call.arguments);
-        const key = parsed.ok ? callKey(call.name, parsed.value) : `unparsed:${call.name}:${call.arguments}`;
+        const key = callKey(call.name, parsed.ok ? parsed.value : null);
         if (call.name === PROPOSE_ACTION || seen.has(key)) await Promise.allSettled(running);
         seen.add(key);
         // `run` takes the call's record before it first waits, so records stay in the model's order.
@@ -267,7 +268,11 @@ export class AgentService {
         }),
       );
     }
-    return Promise.all(running);
+    // Every call ends before the turn goes on, or ends as a failure: none is left writing behind it.
+    const ended = await Promise.allSettled(running);
+    const failed = ended.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return ended.map((outcome) => (outcome as PromiseFulfilledResult<string>).value);
   }
 
   /** Call `seq` of the turn, with the result exactly as the model will read it. */
