@@ -16,6 +16,7 @@ for (let i = 0; i < 150000; i++) {
   inFlight[i % inFlight.length] = Array.from({ length: 20 }, (_, k) => ({ k, text: 'row ' + k + ' of ' + i }));
   if (i % 500 === 0) peak = Math.max(peak, process.memoryUsage().heapTotal);
 }
+// live is read last, so it stays live throughout.
 process.stdout.write(String(live.length > 0 ? peak : 0));
 `;
 
