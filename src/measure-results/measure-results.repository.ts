@@ -4,6 +4,7 @@ import { MEASURE_IDS } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
+import { PlanChoices } from './plan-choices';
 import { StoredMeasureResult } from './stored-result';
 import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistQuery } from './worklist-page';
 import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
@@ -73,12 +74,19 @@ export interface PopulationInputs {
  * How a page in a patient order checks its filters (see `pageStatement` in worklist.sql.ts): hashed
  * when they are rare, which only a measure or a reason can make them (a status alone spans six
  * measures); counting costs a round trip and at most `SPARSE_MATCHES_BELOW` index entries, so it is
- * done only then. Both checks give the same page: this is a choice of plan, never of rows.
+ * done only then, and the choice is reused for a while (`PlanChoices`). Both checks give the same
+ * page: this is a choice of plan, never of rows.
  */
-async function filterCheck(query: Omit<WorklistQuery, 'period'>, countUpTo: (cap: number) => Promise<{ matching: number }[]>): Promise<FilterCheck> {
+async function filterCheck(
+  query: Omit<WorklistQuery, 'period'>,
+  remembered: (count: () => Promise<FilterCheck>) => Promise<FilterCheck>,
+  countUpTo: (cap: number) => Promise<{ matching: number }[]>,
+): Promise<FilterCheck> {
   if (query.sort === 'lastResult' || (query.measureId === undefined && query.reason === undefined)) return 'probe';
-  const [{ matching }] = await countUpTo(SPARSE_MATCHES_BELOW);
-  return matching < SPARSE_MATCHES_BELOW ? 'hashed' : 'probe';
+  return remembered(async () => {
+    const [{ matching }] = await countUpTo(SPARSE_MATCHES_BELOW);
+    return matching < SPARSE_MATCHES_BELOW ? 'hashed' : 'probe';
+  });
 }
 
 const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
@@ -93,6 +101,9 @@ const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id
  */
 @Injectable()
 export class MeasureResultsRepository {
+  /** Each worklist filter's plan choice, reused for a while (`PlanChoices`). */
+  private readonly planChoices = new PlanChoices();
+
   constructor(private readonly cohort: CohortRepository) {}
 
   /** One patient's stored results for the period, in the live tool's measure order; empty when none are stored. */
@@ -136,7 +147,8 @@ export class MeasureResultsRepository {
       if (!stored) return null;
       const period = { start: stored.periodStart, end: stored.periodEnd };
       const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
-      const check = await filterCheck(query, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters]));
+      const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, stored.finishedAt], count);
+      const check = await filterCheck(query, remembered, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters]));
       const rows = await read<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
         [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
       ]);

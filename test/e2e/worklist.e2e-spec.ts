@@ -164,6 +164,29 @@ describe('care-team worklists', () => {
     expect(executed.filter((text) => /\bcare_teams\b/.test(text) && text !== reads[0])).toEqual([]);
   });
 
+  it('counts a filter\'s matching results for its first page only: the next pages of it reuse the plan choice and show the same rows', async () => {
+    const { username } = readerOf(TEAMS[0], StaffRole.Clinician);
+    const dataSource = sut.app.get(DataSource);
+    const executed: string[] = [];
+    const logger = dataSource.logger;
+    Object.assign(dataSource, { logger: { ...logger, logQuery: (query: string) => void executed.push(query.trim()) } });
+    const path = `/care-teams/${TEAMS[0]}/worklist?limit=4&measure=CMS122&sort=age`;
+    const counts = () => executed.filter((text) => text === WORKLIST_STATEMENTS.worklistMatchingResults.trim()).length;
+    try {
+      const first = await get(username, path);
+      expect(first.status).toBe(200);
+      expect(counts()).toBe(1);
+      const again = await get(username, path);
+      expect(counts()).toBe(1);
+      expect(again.body.items).toEqual(first.body.items);
+      // Another filter is counted for itself.
+      expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=4&measure=CMS165&sort=age`)).status).toBe(200);
+      expect(counts()).toBe(2);
+    } finally {
+      Object.assign(dataSource, { logger });
+    }
+  });
+
   it('audits who listed which team and which patients were shown, and no name or MRN', async () => {
     const { username } = readerOf(TEAMS[0], StaffRole.CareCoordinator);
     const res = await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=5&status=open-gap`);
