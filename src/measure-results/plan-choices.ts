@@ -15,7 +15,7 @@ const MAX_REMEMBERED = 512;
  * The worklist's plan choices (`filterCheck` in the results repository), per filter: counting the
  * matching results is a round trip and an index walk of up to `SPARSE_MATCHES_BELOW` entries, paid by
  * every filtered page in a patient order; a page of the same filter within the TTL reuses the choice.
- * The key names the run the results came from, so a newly finished whole-cohort run counts afresh.
+ * The key holds when the newest whole-cohort run finished, so after another one a filter is counted afresh.
  */
 export class PlanChoices {
   private readonly choices: LRUCache<string, FilterCheck>;
