@@ -15,7 +15,6 @@ import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/
 import { ModelToolCall, readModelReply } from './model-reply';
 import { clinicalAdviceRequested } from './clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
-import { callKey, parseArguments } from './tool-arguments';
 import { agentTools, asModelTools, PROPOSE_ACTION } from './tool-catalog';
 import { dataOf, refusal, renderForModel } from './tool-result';
 import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
@@ -251,9 +250,7 @@ export class AgentService {
         context.toolCalls.push({ name: call.name, arguments: null, status: problem.kind });
         result = refusal(call.name, problem.kind, true, problem.nextSteps);
       } else {
-        // The runner's own key for the call (unparseable arguments count as none, as it records them).
-        const parsed = parseArguments(call.arguments);
-        const key = callKey(call.name, parsed.ok ? parsed.value : null);
+        const key = this.runner.keyOf(call.name, call.arguments);
         if (call.name === PROPOSE_ACTION || seen.has(key)) await Promise.allSettled(running);
         seen.add(key);
         // `run` takes the call's record before it first waits, so records stay in the model's order.

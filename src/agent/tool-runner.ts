@@ -95,6 +95,15 @@ export class ToolRunner {
     return (await this.runParsed(context, name, parseArguments(argumentText))).result;
   }
 
+  /**
+   * What "the same call" is for the repeated-failure rule: the tool and its parsed arguments in a
+   * normal form (arguments that do not parse count as none, as `run` records them).
+   */
+  keyOf(name: string, argumentText: string): string {
+    const parsed = parseArguments(argumentText);
+    return callKey(name, parsed.ok ? parsed.value : null);
+  }
+
   /** A call whose arguments arrived already parsed (an MCP `tools/call`): the same governance. */
   runArguments(context: TurnContext, name: string, args: unknown): Promise<GovernedCall> {
     return this.runParsed(context, name, { ok: true, value: args ?? {}, repaired: false });
