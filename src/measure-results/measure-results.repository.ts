@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { MEASURE_IDS } from '../tools/clinical/care-gaps';
 import { Period } from '../tools/clinical/shared/clinical-dates';
+import { CompletePeriod, CompletePeriodMemo } from './complete-period-memo';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
 import { PlanChoices } from './plan-choices';
 import { StoredMeasureResult } from './stored-result';
-import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistQuery } from './worklist-page';
+import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistPatientTupleRow, worklistResultOf, WorklistQuery } from './worklist-page';
 import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
 
 const WORKLIST = { statements: WORKLIST_STATEMENTS };
@@ -89,6 +90,12 @@ async function filterCheck(
   });
 }
 
+type CompletePeriodRow = { periodStart: string; periodEnd: string; finishedAt: string };
+
+function completePeriodOf([row]: CompletePeriodRow[]): CompletePeriod | null {
+  return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;
+}
+
 const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
 
 /**
@@ -103,6 +110,8 @@ const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id
 export class MeasureResultsRepository {
   /** Each worklist filter's plan choice, reused for a while (`PlanChoices`). */
   private readonly planChoices = new PlanChoices();
+  /** The newest complete period, reused for a second (`CompletePeriodMemo`). */
+  private readonly completePeriod = new CompletePeriodMemo();
 
   constructor(private readonly cohort: CohortRepository) {}
 
@@ -133,9 +142,9 @@ export class MeasureResultsRepository {
   }
 
   /**
-   * One page of a care team's worklist for the newest complete period (`latestCompletePeriod`),
-   * read in the same transaction as that period: the team's patients with a stored result for it
-   * that matches the filters, in the query's order, each with those matching results. Null before the
+   * One page of a care team's worklist for the newest complete period (`latestCompletePeriod`, as
+   * this process read it within the last second: `CompletePeriodMemo`): the team's patients with a
+   * stored result for it that matches the filters, in the query's order, each with those matching results. Null before the
    * first complete period. Raw rows: access, projection and audit are the caller's (through the
    * one PHI path).
    */
@@ -143,16 +152,16 @@ export class MeasureResultsRepository {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
     const after = query.cursor === undefined ? null : decodeWorklistCursor(query.cursor, query.sort, query.order);
     return this.cohort.readStatements(async (read) => {
-      const [stored] = await read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
+      const stored = await this.completePeriod.get(async () => completePeriodOf(await read<CompletePeriodRow>(SQL.latestCompletePeriod, [])));
       if (!stored) return null;
-      const period = { start: stored.periodStart, end: stored.periodEnd };
+      const { period } = stored;
       const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
       const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, stored.finishedAt], count);
       const check = await filterCheck(query, remembered, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters]));
-      const rows = await read<WorklistPatientRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
+      const rows = await read<WorklistPatientTupleRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
         [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
       ]);
-      const patients = rows.slice(0, query.limit);
+      const patients: WorklistPatientRow[] = rows.slice(0, query.limit).map((row) => ({ ...row, results: row.results.map(worklistResultOf) }));
       const last = patients[patients.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeWorklistCursor({ sort: query.sort, order: query.order, key1: last.key1, key2: last.key2, patientId: last.id }) : null;
       return { period, finishedAt: stored.finishedAt, patients, nextCursor };
@@ -160,9 +169,8 @@ export class MeasureResultsRepository {
   }
 
   /** The newest period every patient has results for (a whole-cohort run finished), and when; null before the first. */
-  async latestCompletePeriod(): Promise<{ period: Period; finishedAt: string } | null> {
-    const [row] = await this.read<{ periodStart: string; periodEnd: string; finishedAt: string }>(SQL.latestCompletePeriod, []);
-    return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;
+  async latestCompletePeriod(): Promise<CompletePeriod | null> {
+    return completePeriodOf(await this.read<CompletePeriodRow>(SQL.latestCompletePeriod, []));
   }
 
   /** The version of period's stored results (cheap: a cache is looked up by it). */

@@ -1,7 +1,7 @@
 import { PatientRow } from '../cohort/chart.types';
 import { isUuid } from '../common/validation/uuid';
 import { InvalidResultCursorError } from './result-cursor';
-import { WorklistOrder, WorklistSort } from './worklist.sql';
+import { WORKLIST_RESULT_FIELDS, WorklistOrder, WorklistSort } from './worklist.sql';
 
 export interface WorklistQuery {
   careTeamId: string;
@@ -23,6 +23,9 @@ export interface WorklistQuery {
  */
 export type WorklistPatientRow = PatientRow & { key1: string; key2: string | null; results: WorklistResultRow[] };
 
+/** A page row as the statement returns it: each result a tuple of `WORKLIST_RESULT_FIELDS`' values. */
+export type WorklistPatientTupleRow = Omit<WorklistPatientRow, 'results'> & { results: unknown[][] };
+
 export type WorklistResultRow = {
   measureId: string;
   status: string;
@@ -33,6 +36,13 @@ export type WorklistResultRow = {
   computedAt: string;
   stale: boolean;
 };
+
+/** A result tuple of the page statement as the object it stands for. */
+export function worklistResultOf(tuple: readonly unknown[]): WorklistResultRow {
+  const result: Record<string, unknown> = {};
+  WORKLIST_RESULT_FIELDS.forEach(([field], i) => (result[field] = tuple[i]));
+  return result as WorklistResultRow;
+}
 
 interface WorklistKeyset {
   sort: WorklistSort;

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { COMPLETE_PERIOD_REUSE_MS } from '../../src/measure-results/complete-period-memo';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
 import { StaffRole } from '../../src/cohort/enum';
@@ -154,6 +155,8 @@ describe('care-team worklists', () => {
 
   it('reads the caller (with their teams), the period and the page with its results in one read transaction, and no team on its own', async () => {
     const { username } = readerOf(TEAMS[0], StaffRole.Clinician);
+    // Past the window in which this process reuses the period it last read, so this page reads it.
+    await new Promise((resolve) => setTimeout(resolve, COMPLETE_PERIOD_REUSE_MS + 50));
     const executed = await statementsRunBy(async () => {
       expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=3&status=open-gap`)).status).toBe(200);
     });
@@ -169,6 +172,21 @@ describe('care-team worklists', () => {
     expect(executed.slice(begins[0] + 1).filter((text) => reads.includes(text))).toEqual(reads);
     // The team was checked against the teams the identity lookup read: no statement reads care_teams alone.
     expect(executed.filter((text) => /\bcare_teams\b/.test(text) && text !== reads[0])).toEqual([]);
+  });
+
+  it('reads the period again only once its reuse window has passed, and shows the same page meanwhile', async () => {
+    const { username } = readerOf(TEAMS[0], StaffRole.Clinician);
+    const path = `/care-teams/${TEAMS[0]}/worklist?limit=4&status=open-gap`;
+    const periodReads = (executed: string[]) => executed.filter((text) => text === MEASURE_STATEMENTS.latestCompletePeriod.trim()).length;
+    await new Promise((resolve) => setTimeout(resolve, COMPLETE_PERIOD_REUSE_MS + 50));
+    let first: request.Response | undefined;
+    expect(periodReads(await statementsRunBy(async () => void (first = await get(username, path))))).toBe(1);
+    let again: request.Response | undefined;
+    expect(periodReads(await statementsRunBy(async () => void (again = await get(username, path))))).toBe(0);
+    expect(again?.status).toBe(200);
+    expect(again?.body).toEqual(first?.body);
+    await new Promise((resolve) => setTimeout(resolve, COMPLETE_PERIOD_REUSE_MS + 50));
+    expect(periodReads(await statementsRunBy(async () => void (await get(username, path))))).toBe(1);
   });
 
   it('counts a filter\'s matching results for its first page only: the next pages of it reuse the plan choice and show the same rows', async () => {
