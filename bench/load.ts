@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { quantile } from './stats';
 
@@ -85,6 +86,49 @@ function autocannonRun(
   );
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => onResponse(statusCode, responseTime));
   return done;
+}
+
+/**
+ * Kinds of request taken in turn on one keep-alive connection, one at a time, for `seconds`: a cell
+ * per kind, all measured over the same seconds. A ratio of two kinds' latencies is then not moved
+ * by this shared machine's drift, which two cells one after the other are (the same kind's p50
+ * moved by up to a third between cells a minute apart). Node's own client, since autocannon does
+ * not say which request an answer was for; both kinds pay the same client.
+ */
+export async function alternatingHttpLoad(base: string, kinds: (() => HttpRequestSpec)[], seconds: number): Promise<Cell[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies = kinds.map((): number[] => []);
+  const errors = kinds.map(() => 0);
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  try {
+    while (performance.now() < end) {
+      for (const [kind, next] of kinds.entries()) {
+        const begin = performance.now();
+        const status = await send(base, next(), agent).catch(() => 0);
+        if (status >= 200 && status < 300) latencies[kind].push(performance.now() - begin);
+        else errors[kind] += 1;
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  return kinds.map((_, kind) => summarizeCell(1, latencies[kind], errors[kind], elapsed));
+}
+
+/** One request, its answer read to the end; resolves with the status code. */
+function send(base: string, spec: HttpRequestSpec, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const call = request(new URL(spec.path, base), { method: spec.method, headers: spec.headers, agent, timeout: 30_000 }, (response) => {
+      response.on('data', () => undefined);
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    call.on('timeout', () => call.destroy(new Error('timeout')));
+    call.on('error', reject);
+    call.end(spec.body);
+  });
 }
 
 /** The same closed loop without HTTP: `concurrency` async workers calling `work` back to back. */

@@ -64,15 +64,15 @@ export function worklistSection(worklist: WorklistResult | { skipped: string } |
     `\`GET /care-teams/{code}/worklist\`, 25 patients a page, for every team with a clinician (${worklist.teams.map((team) => `${team.code}: ${team.patients.toLocaleString('en-US')} patients`).join(', ')}), ` +
       'as that clinician; the load cycles through each team\'s first pages and pages deep in the list (cursors collected by walking it first). ' +
       'Before any timed read the bench runs `VACUUM (ANALYZE) measure_results` and `CHECKPOINT`: autovacuum is off on this machine\'s Postgres, and after a forced recompute rewrote every stored result a deployment\'s autovacuum and checkpointer would have. ' +
-      'Target: a page\'s p50 at c=1 ≤ 2× a `patient_labs` call\'s, judged against the labs cell measured right before each shape\'s c=1 cell (10 s of labs, then 10 s of pages: this shared machine\'s speed drifts over the minutes between the tools part and this one). ' +
+      'Target: a page\'s p50 at c=1 ≤ 2× a `patient_labs` call\'s. At c=1 pages and labs calls are taken in turn on one connection for twice the cell\'s seconds (a labs call, a page, a labs call, …; Node\'s HTTP client, the same for both), so the two p50s come from the same seconds: this shared machine\'s speed drifts between the tools part and this one, and even between two cells in a row. That cell\'s CPU is the pairs\', so none is given per page. ' +
       `Beside it, the ratio to the tools part's \`patient_labs\` p50 at c=1: ${labs ? `${ms(labs.p50)} ms` : 'not measured (tools skipped)'}.`,
     '',
-    '| Page | Pages cycled | c | p50 ms | p99 ms | req/s | CPU ms/req | labs p50 just before (c=1) | p50 ÷ that | target | p50 ÷ tools part\'s labs p50 |',
+    '| Page | Pages cycled | c | p50 ms | p99 ms | req/s | CPU ms/req | labs p50 in turn (c=1) | p50 ÷ that | target | p50 ÷ tools part\'s labs p50 |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
   );
-  for (const { shape, pages, cells, labsJustBefore } of worklist.shapes) {
+  for (const { shape, pages, cells, labsAlongside } of worklist.shapes) {
     for (const cell of cells) {
-      const paired = cell.concurrency === 1 && labsJustBefore ? labsJustBefore : undefined;
+      const paired = cell.concurrency === 1 && labsAlongside ? labsAlongside : undefined;
       const over = paired ? cell.p50 / paired.p50 : NaN;
       const overTools = cell.concurrency === 1 && labs ? cell.p50 / labs.p50 : NaN;
       lines.push(

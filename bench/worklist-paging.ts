@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { Cell, httpLoad, HttpRequestSpec } from './load';
+import { alternatingHttpLoad, Cell, httpLoad, HttpRequestSpec } from './load';
 import { cycle } from './patient-sample';
 import { ServerProcess } from './servers';
 
@@ -32,8 +32,8 @@ export interface WorklistMeasurement {
   /** Distinct pages the load cycled through. */
   pages: number;
   cells: Cell[];
-  /** `patient_labs` at c=1, measured just before this shape's c=1 cell (when a reference was given). */
-  labsJustBefore?: Cell;
+  /** `patient_labs` at c=1, its calls taken in turn with this shape's c=1 pages (when a reference was given). */
+  labsAlongside?: Cell;
 }
 
 export interface WorklistResult {
@@ -51,9 +51,9 @@ export async function measureWorklists(options: {
   stop: () => boolean;
   log: (message: string) => void;
   /**
-   * `patient_labs` requests: measured at c=1 for as long, right before each shape's c=1 cell, so
-   * the ratio compares cells a few seconds apart (the tools part ran minutes earlier, and this shared
-   * machine's speed drifts over minutes).
+   * `patient_labs` requests: taken in turn with each shape's pages at c=1 (`alternatingHttpLoad`),
+   * so the ratio compares the two over the same seconds (the tools part ran minutes earlier, and
+   * this shared machine's speed drifts over minutes, and even between two cells in a row).
    */
   labs?: () => HttpRequestSpec;
 }): Promise<WorklistResult> {
@@ -75,20 +75,25 @@ export async function measureWorklists(options: {
     };
     if (options.warmupSeconds > 0) await httpLoad(options.vigil.base, next, Math.max(...options.concurrency), options.warmupSeconds);
     const cells: Cell[] = [];
-    let labsJustBefore: Cell | undefined;
+    let labsAlongside: Cell | undefined;
     for (const concurrency of options.concurrency) {
       if (options.stop()) throw new Error('interrupted');
-      if (concurrency === 1 && options.labs) {
-        labsJustBefore = await httpLoad(options.vigil.base, options.labs, 1, options.seconds);
-        options.log(`worklist ${shape.label}: patient_labs c=1 just before: p50 ${labsJustBefore.p50.toFixed(2)} ms`);
-      }
       sequence.reset();
+      if (concurrency === 1 && options.labs) {
+        // Pages and labs calls in turn, twice as long so each gets its usual number of requests: the
+        // ratio compares them over the same seconds. The CPU is the pair's, so none is given per page.
+        const [labs, page] = await alternatingHttpLoad(options.vigil.base, [options.labs, next], 2 * options.seconds);
+        labsAlongside = labs;
+        cells.push(page);
+        options.log(`worklist ${shape.label} c=1, in turn with patient_labs: page p50 ${page.p50.toFixed(2)} ms, labs p50 ${labs.p50.toFixed(2)} ms` + (page.errors ? `, ${page.errors} errors` : ''));
+        continue;
+      }
       const before = options.vigil.cpuMs();
       const cell = await httpLoad(options.vigil.base, next, concurrency, options.seconds);
       cells.push({ ...cell, cpuMsPerRequest: (options.vigil.cpuMs() - before) / Math.max(1, cell.requests) });
       options.log(`worklist ${shape.label} c=${concurrency}: p50 ${cell.p50.toFixed(2)} ms, p99 ${cell.p99.toFixed(2)} ms, ${cell.rps.toFixed(0)} req/s` + (cell.errors ? `, ${cell.errors} errors` : ''));
     }
-    shapes.push({ shape, pages: pages.length, cells, labsJustBefore });
+    shapes.push({ shape, pages: pages.length, cells, labsAlongside });
   }
   return { teams: teams.map(({ code, patients }) => ({ code, patients })), shapes };
 }
