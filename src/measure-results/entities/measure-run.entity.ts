@@ -11,6 +11,8 @@ import { MeasureRunReason } from '../enum';
 @Index('UQ_measure_runs_period', ['periodStart', 'periodEnd'], { unique: true, where: `"reason" = 'period'` })
 @Index('IDX_measure_runs_unplanned', ['id'], { where: '"planned_at" IS NULL' })
 @Index('IDX_measure_runs_unfinished', ['id'], { where: '"finished_at" IS NULL' })
+// Descending keys (migration 1764558000000): TypeORM cannot declare them, only leave them alone.
+@Index('IDX_measure_runs_complete_periods', { synchronize: false })
 @Check('CHK_measure_runs_reason', enumCheck('reason', MeasureRunReason))
 @Check('CHK_measure_runs_chunk_size', '"chunk_size" BETWEEN 1 AND 10000')
 export class MeasureRun {
