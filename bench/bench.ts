@@ -61,9 +61,11 @@ async function main(): Promise<void> {
   const servers: ServerProcess[] = [];
   const pool = new Pool({ connectionString: database.url, max: options.poolSize });
   const auditSource = new DataSource(dataSourceOptions({ url: database.url, poolSize: options.poolSize }));
+  // As the service writes it on a Postgres server: on a connection of the trail's own (one INSERT a batch).
+  const floorAudit = new AuditService(auditSource, undefined, { url: database.url, embedded: false });
   try {
     await auditSource.initialize();
-    const audited = { pool: (auditSource.driver as unknown as { master: Pool }).master, audit: new AuditService(auditSource) };
+    const audited = { pool: (auditSource.driver as unknown as { master: Pool }).master, audit: floorAudit };
     await model.start();
     const vigilEnv: Record<string, string> = {
       NODE_ENV: 'development',
@@ -199,6 +201,7 @@ async function main(): Promise<void> {
   } finally {
     for (const server of servers) await server.stop().catch(() => undefined);
     await pool.end().catch(() => undefined);
+    await floorAudit.onApplicationShutdown().catch(() => undefined);
     if (auditSource.isInitialized) await auditSource.destroy().catch(() => undefined);
     await model.stop().catch(() => undefined);
     rmSync(keyDir, { recursive: true, force: true });

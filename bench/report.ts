@@ -317,7 +317,7 @@ function methodSection(o: BenchOptions): string[] {
       'projection, clinical evaluation (care gaps, missing data and the readmission model are computed by Vigil only) or audit write.',
     '- **Floor: node:http + pg** (`bench/floor-server.ts`): the pg-only floor behind a bare `node:http` server, rows as JSON, the user in a plain header.',
     '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: ' +
-      'one INSERT of the event\'s content, no lock, a synchronous commit; events recorded at the same moment may share a transaction), on one pool as Vigil has. ' +
+      'one INSERT of the event\'s content committing by itself on a connection of the trail\'s own, no lock, a synchronous commit; events recorded at the same moment may share it), on one pool as Vigil has. ' +
       'Not a target of the issue: it shows how much of Vigil\'s cost is the audit trail.',
     `- **PostGraphile 4.14** (\`bench/postgraphile-server.ts\`): \`postgraphile(pool, 'public', …)\` on \`node:http\`, GraphiQL, watch and query log off, a pool of ${o.poolSize}, ` +
       'each request in a transaction as `vigil_reader` and read-only (`pgSettings`). One GraphQL query per tool of the same shape: the patient with ' +

@@ -10,13 +10,8 @@ import { DirectoryCheckpointStore } from './audit-checkpoint';
 import { dedicatedSealerSession, sharedSealerSession } from './audit-seal.repository';
 import { AuditSealer } from './audit-sealer';
 import { AUDIT_SEAL_STATUS } from './audit-seal-status';
+import { AUDIT_DATABASE, AuditDatabase } from './audit.service';
 
-/** Where the sealer connects: the app's database target. */
-export interface AuditSealerDatabase {
-  url: string;
-  /** The embedded database: the sealer shares the app's single connection and leads trivially. */
-  embedded: boolean;
-}
 
 /** The checkpoint signing key, as configured (AUDIT_CHECKPOINT_KEY or its key file). */
 export function loadCheckpointKey(config: Pick<AppConfig, 'env' | 'audit'>, options: { create: boolean } = { create: true }): Buffer {
@@ -34,7 +29,7 @@ export function loadCheckpointKey(config: Pick<AppConfig, 'env' | 'audit'>, opti
  * Where this process's checkpoints go. An embedded database kept in memory starts empty at every
  * start: its checkpoints go to a fresh temporary directory, so a new chain never meets an old one's.
  */
-function checkpointDir(config: AppConfig, database: AuditSealerDatabase): string {
+function checkpointDir(config: AppConfig, database: AuditDatabase): string {
   if (database.embedded && config.database.embeddedDir.startsWith('memory://')) return mkdtempSync(join(tmpdir(), 'vigil-audit-checkpoints-'));
   return config.audit.checkpointDir;
 }
@@ -63,13 +58,14 @@ class AuditSealerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /**
- * The audit chain's sealer (see `audit-sealer.ts`), for the processes that run it. Global, so that
- * the metrics module finds it under `AUDIT_SEAL_STATUS` without importing this module (and, where
- * no sealer runs, does not find it and leaves the seal gauges out).
+ * The audit chain's sealer (see `audit-sealer.ts`), for the processes that run it, and where the
+ * trail's own connections go (`AUDIT_DATABASE`). Global, so that the metrics module finds the
+ * sealer under `AUDIT_SEAL_STATUS` without importing this module (and, where no sealer runs, does
+ * not find it and leaves the seal gauges out), and `AuditService` finds the database.
  */
 @Module({})
 export class AuditSealerModule {
-  static forRoot(database: AuditSealerDatabase): DynamicModule {
+  static forRoot(database: AuditDatabase): DynamicModule {
     return {
       module: AuditSealerModule,
       global: true,
@@ -90,8 +86,10 @@ export class AuditSealerModule {
         },
         AuditSealerLifecycle,
         { provide: AUDIT_SEAL_STATUS, useExisting: AuditSealer },
+        // For `AuditService`'s standalone writes: a connection of the trail's own there too.
+        { provide: AUDIT_DATABASE, useValue: { url: database.url, embedded: database.embedded } satisfies AuditDatabase },
       ],
-      exports: [AuditSealer, AUDIT_SEAL_STATUS],
+      exports: [AuditSealer, AUDIT_SEAL_STATUS, AUDIT_DATABASE],
     };
   }
 }

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
 import { AuditRecordError, AuditEventInput, normaliseAuditEvent, NormalisedAuditEvent } from './audit-event.input';
 import { toAuditTimestamp } from './audit-hash';
 import { BreakGlassUse } from './audit.sql';
-import { AuditRepository } from './audit.repository';
+import { AuditRepository, dedicatedAuditWriter, sharedAuditWriter, StandaloneAuditWriter } from './audit.repository';
 import { GroupCommit, GroupCommitLimits, GroupCommitUnavailable } from './group-commit';
 
 /**
@@ -21,6 +21,15 @@ export function auditDatabaseTimeoutMs(limits: Pick<GroupCommitLimits, 'timeoutM
   return Math.max(1, Math.floor(limits.timeoutMs / 2));
 }
 export const AUDIT_WRITE_LIMITS = Symbol('AUDIT_WRITE_LIMITS');
+
+/** Where the audit trail's own connections go (the sealer's, the standalone writer's): the app's database. */
+export interface AuditDatabase {
+  url: string;
+  /** The embedded database (PGlite): one connection shared by every client of the process. */
+  embedded: boolean;
+}
+/** Provided by `AuditSealerModule.forRoot` in the API and the worker; absent elsewhere (the CLI). */
+export const AUDIT_DATABASE = Symbol('AUDIT_DATABASE');
 
 /** The audit trail cannot take an event now (stalled, or too far behind): fail closed, answer 503. */
 export class AuditUnavailableError extends AuditRecordError {
@@ -40,21 +49,31 @@ export class AuditUnavailableError extends AuditRecordError {
  * closed (no audit event, no data).
  */
 @Injectable()
-export class AuditService {
+export class AuditService implements OnApplicationShutdown {
   private readonly standalone: GroupCommit<NormalisedAuditEvent>;
   private readonly repository: AuditRepository;
+  private readonly writer: StandaloneAuditWriter;
 
+  /**
+   * `database`: where the app's pool connects. On a Postgres server events recorded on their own
+   * are written on a connection of the trail's own (`dedicatedAuditWriter`); on the embedded
+   * database, or without a target (the CLI), through the app's pool (`sharedAuditWriter`).
+   */
   constructor(
     @InjectDataSource() dataSource: DataSource,
     @Optional() @Inject(AUDIT_WRITE_LIMITS) limits?: Partial<GroupCommitLimits>,
+    @Optional() @Inject(AUDIT_DATABASE) database?: AuditDatabase,
   ) {
     this.repository = new AuditRepository(dataSource);
     const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
     const databaseTimeoutMs = auditDatabaseTimeoutMs(bounds);
-    this.standalone = new GroupCommit(
-      (events) => this.repository.insertBounded(databaseTimeoutMs, stamped(events)),
-      bounds,
-    );
+    this.writer = database && !database.embedded ? dedicatedAuditWriter(database.url, databaseTimeoutMs) : sharedAuditWriter(dataSource, databaseTimeoutMs);
+    this.standalone = new GroupCommit((events) => this.writer.write(stamped(events)), bounds);
+  }
+
+  /** With the app's own connections (TypeORM closes its pool at the same stage), after requests have ended. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer.close();
   }
 
   /**

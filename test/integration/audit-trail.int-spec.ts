@@ -95,14 +95,20 @@ describe('audit trail', () => {
     patientIds = (await dataSource.query<{ id: string }[]>(`SELECT id FROM patients ORDER BY mrn LIMIT 3`)).map((row) => row.id);
   };
 
-  describe('recording and verifying', () => {
+  // Events recorded on their own go through the app's pool on the embedded database (and in the
+  // CLI), and on a connection of the trail's own on a Postgres server (the API and the worker).
+  describe.each([
+    ['through the app\'s pool', false],
+    ['on a connection of its own', true],
+  ])('recording and verifying, standalone writes %s', (_writer, ownConnection) => {
     const database = useSeededDatabase();
     let sut: AuditService;
 
     beforeAll(async () => {
-      sut = new AuditService(database().dataSource);
+      sut = new AuditService(database().dataSource, undefined, ownConnection ? { url: database().url, embedded: false } : undefined);
       await loadCohortIds(database().dataSource);
     });
+    afterAll(() => sut.onApplicationShutdown());
 
     it('starts empty, and an empty trail verifies', async () => {
       expect(await verify(database().dataSource)).toMatchObject(intact(0));
