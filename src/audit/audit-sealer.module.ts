@@ -12,7 +12,6 @@ import { AuditSealer } from './audit-sealer';
 import { AUDIT_SEAL_STATUS } from './audit-seal-status';
 import { AUDIT_DATABASE, AuditDatabase } from './audit.service';
 
-
 /** The checkpoint signing key, as configured (AUDIT_CHECKPOINT_KEY or its key file). */
 export function loadCheckpointKey(config: Pick<AppConfig, 'env' | 'audit'>, options: { create: boolean } = { create: true }): Buffer {
   return loadSecretKey({

@@ -24,9 +24,9 @@ export interface StandaloneAuditWriter {
  * On a Postgres server: a connection of the trail's own whose lock waits and statements give up
  * after `timeoutMs` from its start-up packet, so a batch is one INSERT that commits by itself: one
  * round trip, where a bounded transaction on a pooled connection takes three (BEGIN with the
- * bounds, INSERT, COMMIT). Those two extra round trips were ~1.5–2.5 ms of every request that
- * reads PHI on this machine (timed inside the service). One connection is enough: the group commit
- * writes one batch at a time. Named, so the insert is parsed and planned once per connection.
+ * bounds, INSERT, COMMIT). A row written alone took 0.70 ms p50 this way against 1.03 ms (the two
+ * alternated in one process), on every request that reads PHI. One connection is enough: the group
+ * commit writes one batch at a time. Named, so the insert is parsed and planned once per connection.
  */
 export function dedicatedAuditWriter(url: string, timeoutMs: number): StandaloneAuditWriter {
   const pool = new Pool({

@@ -144,9 +144,9 @@ export class MeasureResultsRepository {
   /**
    * One page of a care team's worklist for the newest complete period (`latestCompletePeriod`, as
    * this process read it within the last second: `CompletePeriodMemo`): the team's patients with a
-   * stored result for it that matches the filters, in the query's order, each with those matching results. Null before the
-   * first complete period. Raw rows: access, projection and audit are the caller's (through the
-   * one PHI path).
+   * stored result for it that matches the filters, in the query's order, each with those matching
+   * results. Null before the first complete period. Raw rows: access, projection and audit are the
+   * caller's (through the one PHI path).
    */
   async worklistPage(query: Omit<WorklistQuery, 'period'>): Promise<WorklistPage | null> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');

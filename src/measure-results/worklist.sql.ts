@@ -41,8 +41,8 @@ export const WORKLIST_RESULT_FIELDS = [
  * computed and whether the data moved on since: read with the page (one statement, one plan and
  * 25 rows instead of a second statement's 150), each patient's by the primary key. Each result is
  * a JSON array of `WORKLIST_RESULT_FIELDS`' values, not an object: the keys would be built, sent
- * and parsed 150 times a page (an object per result cost the statement 2.63 ms a page of 25 at
- * 100,000 patients, arrays 2.20 ms, measured).
+ * and parsed 150 times a page (the statement for a page of 25, unfiltered, at 100,000 patients:
+ * 2.22–2.36 ms with an object per result, 1.94–2.06 ms with arrays, alternated on one connection).
  */
 const RESULTS_COLUMN = `(SELECT coalesce(json_agg(json_build_array(${WORKLIST_RESULT_FIELDS.map(([, value]) => value).join(', ')}) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND ${MATCHES('r')}) AS "results"`;
