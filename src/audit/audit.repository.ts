@@ -53,8 +53,7 @@ export function dedicatedAuditWriter(url: string, timeoutMs: number): Standalone
  * Through the app's own pool: the embedded database (PGlite) is one connection shared by every
  * client, so its bounds can only be set per transaction (`insertBounded`).
  */
-export function sharedAuditWriter(dataSource: DataSource, timeoutMs: number): StandaloneAuditWriter {
-  const repository = new AuditRepository(dataSource);
+export function sharedAuditWriter(repository: AuditRepository, timeoutMs: number): StandaloneAuditWriter {
   return { write: (events) => repository.insertBounded(timeoutMs, events), close: async () => undefined };
 }
 

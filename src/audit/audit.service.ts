@@ -67,7 +67,7 @@ export class AuditService implements OnApplicationShutdown {
     this.repository = new AuditRepository(dataSource);
     const bounds = { ...DEFAULT_AUDIT_WRITE_LIMITS, ...limits };
     const databaseTimeoutMs = auditDatabaseTimeoutMs(bounds);
-    this.writer = database && !database.embedded ? dedicatedAuditWriter(database.url, databaseTimeoutMs) : sharedAuditWriter(dataSource, databaseTimeoutMs);
+    this.writer = database && !database.embedded ? dedicatedAuditWriter(database.url, databaseTimeoutMs) : sharedAuditWriter(this.repository, databaseTimeoutMs);
     this.standalone = new GroupCommit((events) => this.writer.write(stamped(events)), bounds);
   }
 
