@@ -34,6 +34,11 @@ describe(canonicalJson.name, () => {
     expect(canonicalJson({ k: 'a"\n\\é' })).toBe('{"k":"a\\"\\n\\\\é"}');
   });
 
+  it('keeps a `__proto__` key as a member, at any depth (an assigned copy would set its prototype and drop it)', () => {
+    const value = JSON.parse('{"b":1,"__proto__":"x","a":{"__proto__":{"c":2}}}') as never;
+    expect(canonicalJson(value)).toBe('{"__proto__":"x","a":{"__proto__":{"c":2}},"b":1}');
+  });
+
   it('writes array-index keys in sorted order too, not in the order V8 lists them', () => {
     expect(canonicalJson({ b: 1, 10: 2, 9: 3, a: { 1: 'x', 0: 'y' } } as never)).toBe('{"10":2,"9":3,"a":{"0":"y","1":"x"},"b":1}');
   });
@@ -48,7 +53,7 @@ describe(canonicalJson.name, () => {
       }
       return JSON.stringify(value);
     };
-    const keys = fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '9', '01', '-1', '4294967295', '4294967294', 'é', '\u2028'));
+    const keys = fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '9', '01', '-1', '4294967295', '4294967294', 'é', '\u2028', '__proto__'));
     const values = fc.letrec((tie) => ({
       value: fc.oneof(
         { depthSize: 'small' },

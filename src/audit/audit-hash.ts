@@ -62,15 +62,20 @@ export type CanonicalValue = string | number | boolean | null | CanonicalValue[]
  * Built as a copy with its keys inserted in sorted order and serialised by one `JSON.stringify`
  * (the sealer hashes every event: building the string member by member took 1.6 times as long).
  * Those are the same bytes only while insertion order is output order, which V8 breaks for
- * array-index keys ("0", "10": listed first, numerically): a value with one is written member by member.
+ * array-index keys ("0", "10": listed first, numerically), and while every key lands as an own
+ * member, which `__proto__` does not: a value with either is written member by member.
  */
 export function canonicalJson(value: CanonicalValue): string {
   const copy = sortedCopy(value);
   return copy === INDEX_KEYS ? memberwise(value) : JSON.stringify(copy);
 }
 
-/** Returned by `sortedCopy` for a value with an array-index key somewhere. */
-const INDEX_KEYS = Symbol('array-index keys');
+/**
+ * Returned by `sortedCopy` for a value with a key somewhere that the copy cannot hold in order as an
+ * own member: an array index (listed first), or `__proto__` (assigning it sets the copy's prototype,
+ * so the member would vanish from the JSON).
+ */
+const INDEX_KEYS = Symbol('keys a copy cannot keep in order');
 
 /** An array index as V8 orders it: a canonical decimal below 2^32 - 1. */
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
@@ -94,7 +99,7 @@ function sortedCopy(value: CanonicalValue): CanonicalValue | typeof INDEX_KEYS {
   if (value !== null && typeof value === 'object') {
     const copy: { [key: string]: CanonicalValue } = {};
     for (const key of Object.keys(value).sort()) {
-      const sorted = isArrayIndex(key) ? INDEX_KEYS : sortedCopy(value[key]);
+      const sorted = isArrayIndex(key) || key === '__proto__' ? INDEX_KEYS : sortedCopy(value[key]);
       if (sorted === INDEX_KEYS) return INDEX_KEYS;
       copy[key] = sorted;
     }
