@@ -6,23 +6,13 @@ import { isoTimestamp as ISO } from '../common/sql';
 
 export const AGENT_STATEMENTS = {
   /**
-   * $1 clinician. Serialises one clinician's turn starts for the rest of the transaction, so two
-   * concurrent requests cannot both take the last turn of the hour.
-   */
-  lockClinicianTurns: `SELECT pg_advisory_xact_lock(hashtext('agent_turns:' || $1::text))`,
-
-  /**
    * $1 turn id, $2 patient, $3 clinician, $4 sha256 of the question, $5 turns allowed per rolling
-   * hour. Inserts nothing (no row returned) when the clinician has used them all.
+   * hour. Starts the turn (a `running` row) unless the clinician has used the hour's turns: one
+   * statement that commits by itself (migration 1764559000000 says how the limit holds under
+   * concurrent starts). `retryAfterSeconds` is null when the turn started, else the whole seconds
+   * until the oldest turn of the hour leaves the window (at least 1).
    */
-  insertTurnWithinLimit: `INSERT INTO agent_turns (id, patient_id, clinician_id, status, question_hash)
-SELECT $1, $2, $3, 'running', $4
-WHERE (SELECT count(*) FROM agent_turns WHERE clinician_id = $3 AND created_at > now() - interval '1 hour') < $5
-RETURNING id`,
-
-  /** $1 clinician: whole seconds until the oldest turn of the last hour leaves the window (at least 1). */
-  secondsUntilTurnFrees: `SELECT greatest(1, ceil(extract(epoch FROM min(created_at) + interval '1 hour' - now())))::int AS "seconds"
-FROM agent_turns WHERE clinician_id = $1 AND created_at > now() - interval '1 hour'`,
+  startTurn: `SELECT vigil_start_agent_turn($1, $2, $3, $4, $5) AS "retryAfterSeconds"`,
 
   /** $1 turn id, $2 seq, $3 tool, $4 arguments (jsonb), $5 status, $6 row count, $7 envelope (jsonb). */
   insertToolCall: `INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)

@@ -38,16 +38,12 @@ export class TurnRepository {
 
   /**
    * Records a new `running` turn unless the clinician has started `perHour` turns in the last
-   * hour; then nothing is written and the answer says in how many seconds a turn frees up.
+   * hour; then nothing is written and the answer says in how many seconds a turn frees up. One
+   * round trip: the limit, its per-clinician lock and the insert are one statement (`startTurn`).
    */
   async start(turnId: string, patientId: string, clinicianId: string, question: string, perHour: number): Promise<{ started: true } | { started: false; retryAfterSeconds: number }> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(SQL.lockClinicianTurns, [clinicianId]);
-      const inserted = await manager.query<unknown[]>(SQL.insertTurnWithinLimit, [turnId, patientId, clinicianId, questionHash(question), perHour]);
-      if (inserted.length > 0) return { started: true as const };
-      const [{ seconds }] = await manager.query<{ seconds: number }[]>(SQL.secondsUntilTurnFrees, [clinicianId]);
-      return { started: false as const, retryAfterSeconds: seconds };
-    });
+    const [{ retryAfterSeconds }] = await this.dataSource.query<{ retryAfterSeconds: number | null }[]>(SQL.startTurn, [turnId, patientId, clinicianId, questionHash(question), perHour]);
+    return retryAfterSeconds === null ? { started: true } : { started: false, retryAfterSeconds };
   }
 
   async toolCall(turnId: string, seq: number, call: { name: string; arguments: unknown; status: string; rowCount: number | null; envelope: unknown }): Promise<void> {

@@ -498,18 +498,8 @@ FROM proposal_outbox WHERE relayed_at IS NULL;
 -- agent turn record
 -- ======================================================================
 
--- name: lockClinicianTurns
-SELECT pg_advisory_xact_lock(hashtext('agent_turns:' || $1::text));
-
--- name: insertTurnWithinLimit
-INSERT INTO agent_turns (id, patient_id, clinician_id, status, question_hash)
-SELECT $1, $2, $3, 'running', $4
-WHERE (SELECT count(*) FROM agent_turns WHERE clinician_id = $3 AND created_at > now() - interval '1 hour') < $5
-RETURNING id;
-
--- name: secondsUntilTurnFrees
-SELECT greatest(1, ceil(extract(epoch FROM min(created_at) + interval '1 hour' - now())))::int AS "seconds"
-FROM agent_turns WHERE clinician_id = $1 AND created_at > now() - interval '1 hour';
+-- name: startTurn
+SELECT vigil_start_agent_turn($1, $2, $3, $4, $5) AS "retryAfterSeconds";
 
 -- name: insertToolCall
 INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
