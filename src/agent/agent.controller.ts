@@ -2,7 +2,7 @@ import { ApiUuidParam } from '../common/validation/uuid';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { AccessContext } from '../access/access-context';
-import { AuditedAction, Roles } from '../auth/roles.decorator';
+import { AuditedAction, IdentityInRead, Roles } from '../auth/roles.decorator';
 import { StaffRole } from '../cohort/enum';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
@@ -31,6 +31,8 @@ export class AgentController {
   @Post('turns')
   @HttpCode(HttpStatus.OK)
   @AuditedAction('agent_turn')
+  // The turn's first read is its access check (`AgentService.runTurn`): it continues the identity lookup's.
+  @IdentityInRead()
   @Roles(StaffRole.Clinician)
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'agent_turn', summary: 'Ask the agent a question about this patient; every statement cites rows its tools returned.' })

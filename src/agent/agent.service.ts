@@ -10,6 +10,7 @@ import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PhiReadService } from '../tools/phi-read.service';
+import { CohortRepository } from '../cohort/cohort.repository';
 import { CitationIndex } from './answer/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
 import { ModelToolCall, readModelReply } from './model-reply';
@@ -102,6 +103,7 @@ export class AgentService {
     private readonly phi: PhiReadService,
     proposals: ProposalsService,
     private readonly store: TurnRepository,
+    private readonly cohort: CohortRepository,
   ) {
     this.runner = new ToolRunner(phi, proposals);
   }
@@ -131,7 +133,8 @@ export class AgentService {
     const caller = requireCaller(access);
     const model = this.model();
     // The same 404 as the tools for a patient that is not the caller's (or does not exist); no break glass for a model.
-    await this.access.patientRead({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId);
+    // One read with the request's identity lookup (`IdentityInRead` on the route), ended before the turn writes anything.
+    await this.cohort.inOneRead(() => this.access.patientRead({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId));
     const catalog = agentTools((name) => this.phi.describeTool(name));
     // Every read and proposal of the turn: the agent's projection, the agent channel, the request's correlation id.
     const agentAccess: AccessContext = { ...access, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.Agent };

@@ -1,0 +1,84 @@
+import request from 'supertest';
+import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
+import { StaffRole } from '../../src/cohort/enum';
+import { READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf, patients, sharesTeam, userFor, activeUsers } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
+
+const PATIENT = 'complete-record';
+const turnsOf = (patient: string) => `/patients/${patientIdOf(patient)}/agent/turns`;
+
+/**
+ * How many read transactions a turn opens (issue 15: every round trip of a turn is the clinician's
+ * wait). The route's identity lookup leaves its read open for the turn's access check
+ * (`IdentityInRead`), so a turn that calls three tools opens four: one for who is asking and may they,
+ * one per tool. It opened five when the access check had a transaction of its own.
+ */
+describe('agent turn: read transactions', () => {
+  const database = useSeededDatabase();
+  const model = new FakeModel();
+  let sut: TestApp;
+  beforeAll(async () => {
+    await model.start();
+    sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' } });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await model.stop();
+  });
+
+  /** The statements the service ran while `work` ran. */
+  const statementsRunBy = async (work: () => Promise<void>): Promise<string[]> => {
+    const dataSource = sut.app.get(DataSource);
+    const logger = dataSource.logger;
+    const executed: string[] = [];
+    const capture: Partial<TypeOrmLogger> = { ...logger, logQuery: (query: string) => void executed.push(query.trim()) };
+    Object.assign(dataSource, { logger: capture });
+    try {
+      await work();
+    } finally {
+      Object.assign(dataSource, { logger });
+    }
+    return executed;
+  };
+
+  const ask = async (patient: string, username: string) =>
+    request(sut.app.getHttpServer())
+      .post(turnsOf(patient))
+      .set('authorization', `Bearer ${await sut.tokenFor(username)}`)
+      .send({ question: 'What are the latest labs, open gaps and missing data?' });
+
+  it('opens one read for the identity and access check and one per tool', async () => {
+    model.script([
+      { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'care_gap_lookup', arguments: '{}' }, { name: 'missing_data_check', arguments: '{}' }] },
+      (req) => {
+        const lab = toolResultsIn(req)
+          .flatMap((result) => (result.rows as { citation?: string }[] | undefined) ?? [])
+          .find((row) => String(row.citation).startsWith('obs:'));
+        return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab?.citation as string] }]);
+      },
+    ]);
+    let status = 0;
+    const executed = await statementsRunBy(async () => {
+      const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
+      status = res.status;
+      expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });
+    });
+    expect(status).toBe(200);
+    expect(executed.filter((statement) => statement === READ_SESSION_BEGIN)).toHaveLength(4);
+  });
+
+  it('still refuses a patient off the clinician’s teams with the tools’ 404, leaving no read open', async () => {
+    const patient = patients.find((candidate) => activeUsers.some((user) => user.role === StaffRole.Clinician && !sharesTeam(user, candidate)))!;
+    const outsider = activeUsers.find((user) => user.role === StaffRole.Clinician && !sharesTeam(user, patient))!;
+    const res = await ask(patient.key, outsider.username);
+    expect(res.status).toBe(404);
+    // Every connection the request took went back to the pool idle: no transaction left open.
+    const open = await database().dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+    );
+    expect(open).toEqual([{ n: 0 }]);
+  });
+});
