@@ -42,15 +42,22 @@ export function benchLogger(label: string): (message: string) => void {
   return (message) => process.stderr.write(`[${label}] ${message}\n`);
 }
 
+/** A throwaway database migrated and seeded with the fixture cohort, and a directory for keys and checkpoints. */
+export interface BenchDatabase {
+  url: string;
+  /** `PostgreSQL <version>` */
+  postgres: string;
+  keyDir: string;
+}
+
 /**
- * Creates `vigil_test_bench_*`, migrates and seeds it, starts the app (silent logger) with `env` on
- * top of the defaults, runs `work`, and always closes the app and drops the database.
+ * Creates `vigil_test_bench_*`, migrates and seeds it, runs `work`, and always drops it (and the key
+ * directory) afterwards, also after Ctrl-C: the signal only marks the run interrupted.
  */
-export async function withBenchApp<T>(label: string, env: Record<string, string>, work: (bench: BenchApp) => Promise<T>): Promise<T> {
+export async function withBenchDatabase<T>(label: string, work: (database: BenchDatabase, interrupted: () => boolean) => Promise<T>): Promise<T> {
   const log = benchLogger(label);
   const name = `vigil_test_bench_${randomBytes(4).toString('hex')}`;
   const keyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  let app: INestApplication | undefined;
   let created = false;
   let interrupted = false;
   // The app's shutdown hooks close it on a signal and then raise the signal again; keeping a listener
@@ -61,34 +68,48 @@ export async function withBenchApp<T>(label: string, env: Record<string, string>
     const url = await createDatabase(name);
     created = true;
     const postgres = await migrateAndSeed(url);
-    const config = loadConfig({
-      NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
-      // The throwaway database's audit checkpoints and their key live and go with it.
-      AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
-      // Thousands of requests from one user and address: the benchmark measures the service, not its request limits.
-      RATE_LIMIT_USER_REQUESTS: '1000000', RATE_LIMIT_ADDRESS_REQUESTS: '1000000', RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
-      AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
-      ...env,
-    });
-    app = await createApp(
-      { config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') },
-      { abortOnError: false },
-    );
-    await app.listen(0, '127.0.0.1');
-    const key = loadOrCreateDevKey(config.auth.devKeyFile);
-    return await work({
-      app,
-      base: `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`,
-      postgres,
-      poolSize: config.database.poolSize,
-      tokenFor: (username) => mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 }),
-      interrupted: () => interrupted,
-    });
+    return await work({ url, postgres, keyDir }, () => interrupted);
   } finally {
-    await app?.close().catch((error: unknown) => console.error(`closing the app failed: ${messageOf(error)}`));
     if (created) await dropDatabase(name).catch((error: unknown) => console.error(`dropping ${name} failed (drop it by hand): ${messageOf(error)}`));
     rmSync(keyDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A throwaway database (`withBenchDatabase`) and the app on it (silent logger) with `env` on top of
+ * the defaults, in this process; runs `work` and always closes the app before the database goes.
+ */
+export async function withBenchApp<T>(label: string, env: Record<string, string>, work: (bench: BenchApp) => Promise<T>): Promise<T> {
+  return withBenchDatabase(label, async ({ url, postgres, keyDir }, interrupted) => {
+    let app: INestApplication | undefined;
+    try {
+      const config = loadConfig({
+        NODE_ENV: 'test', DATABASE_URL: url, REDIS_URL, AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+        // The throwaway database's audit checkpoints and their key live and go with it.
+        AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
+        // Thousands of requests from one user and address: the benchmark measures the service, not its request limits.
+        RATE_LIMIT_USER_REQUESTS: '1000000', RATE_LIMIT_ADDRESS_REQUESTS: '1000000', RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
+        AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
+        ...env,
+      });
+      app = await createApp(
+        { config, database: { url, poolSize: config.database.poolSize, embedded: false }, logger: createRootLogger('silent') },
+        { abortOnError: false },
+      );
+      await app.listen(0, '127.0.0.1');
+      const key = loadOrCreateDevKey(config.auth.devKeyFile);
+      return await work({
+        app,
+        base: `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`,
+        postgres,
+        poolSize: config.database.poolSize,
+        tokenFor: (username) => mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 }),
+        interrupted,
+      });
+    } finally {
+      await app?.close().catch((error: unknown) => console.error(`closing the app failed: ${messageOf(error)}`));
+    }
+  });
 }
 
 /** Prints the report and writes it where the README says results live. */

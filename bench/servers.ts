@@ -126,10 +126,22 @@ function residentBytes(pid: number): number {
   }
 }
 
-/** utime + stime from /proc/<pid>/stat, in clock ticks (100 per second on Linux). */
+/** utime + stime from /proc/<pid>/stat (every thread of the process), in ms (100 clock ticks per second on Linux). */
 export function cpuMilliseconds(pid: number): number {
+  return ticksOf(`/proc/${pid}/stat`);
+}
+
+/**
+ * As `cpuMilliseconds`, of the process's main thread only: the JavaScript event loop, without V8's
+ * helper threads (concurrent GC and compilation) or libuv's pool.
+ */
+export function mainThreadCpuMilliseconds(pid: number): number {
+  return ticksOf(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function ticksOf(statFile: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {

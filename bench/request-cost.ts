@@ -1,0 +1,159 @@
+import 'reflect-metadata';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
+import { mintDevToken } from '../src/auth/token.service';
+import { StaffRole } from '../src/cohort/enum';
+import { loadConfig } from '../src/config/load-config';
+import { activeUsers, patientIdOf, patients, sharesTeam } from '../test/setup/cohort';
+import { benchLogger, publishReport, ROOT, runBench, withBenchDatabase } from './harness';
+import { httpLoad, HttpRequestSpec } from './load';
+import { cycle } from './patient-sample';
+import { cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { quantile } from './stats';
+import { vigilPath } from './tool-reads';
+
+/**
+ * Where a tool request's CPU goes (issue 15: Vigil spends several times the node:http floor's CPU
+ * per request). Four kinds of request, each answered by a server process of its own measuring, in
+ * turn, at each concurrency: what any Vigil request costs before it does anything (`GET /health`:
+ * HTTP, the edges, the rate limit, Nest and Express), what a refused tool request adds (the guard and
+ * the refusal's audit write), a whole `patient_labs`, and the floor's same read. CPU per request is
+ * the server's main thread (the event loop) and the whole process (with V8's GC and compiler
+ * threads). On the fixture cohort, in a throwaway database: the 100k cohort changes the reads'
+ * Postgres time, not the service's CPU. A diagnostic, not a target: it reports, it never fails.
+ */
+
+const RESULTS = join(ROOT, 'bench', 'results', 'request-cost.md');
+const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
+
+type Kind = 'health' | 'refused' | 'labs' | 'floor';
+const KINDS: { kind: Kind; label: string; server: 'vigil' | 'floor'; status: 'ok' | 'refused' }[] = [
+  { kind: 'health', label: 'Vigil `GET /health` (HTTP, edges, rate limit, Nest; no token, no database)', server: 'vigil', status: 'ok' },
+  { kind: 'refused', label: 'Vigil `patient_labs` without a token (+ the guard and the 401’s audit write)', server: 'vigil', status: 'refused' },
+  { kind: 'labs', label: 'Vigil `patient_labs` (the whole request)', server: 'vigil', status: 'ok' },
+  { kind: 'floor', label: 'Floor: node:http + pg, the same labs read', server: 'floor', status: 'ok' },
+];
+
+interface Cell {
+  answers: number;
+  rps: number;
+  p50: number;
+  mainMs: number;
+  processMs: number;
+}
+
+async function main(): Promise<void> {
+  const log = benchLogger('bench:request-cost');
+  const servers: ServerProcess[] = [];
+  stopChildrenOnSignals(() => log('interrupted'));
+  await withBenchDatabase('bench:request-cost', async (database, interrupted) => {
+    try {
+      const env: Record<string, string> = {
+        NODE_ENV: 'development', DATABASE_URL: database.url, LOG_LEVEL: 'warn', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        AUTH_DEV_MODE: 'true', AUTH_DEV_KEY_FILE: join(database.keyDir, 'dev-signing-key'),
+        AUDIT_CHECKPOINT_DIR: join(database.keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(database.keyDir, 'audit-checkpoint-key'),
+        QUEUE_PREFIX: `vigil-bench-${process.pid}`, RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
+        RATE_LIMIT_USER_REQUESTS: '1000000', RATE_LIMIT_ADDRESS_REQUESTS: '1000000', AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400', MEASURES_WORKERS_IN_API: 'false',
+      };
+      const config = loadConfig(env);
+      const key = loadOrCreateDevKey(config.auth.devKeyFile);
+      const pairs = patients.flatMap((patient) =>
+        activeUsers.filter((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient)).slice(0, 1).map((user) => ({ patientId: patientIdOf(patient), username: user.username })),
+      );
+      const tokens = new Map<string, string>();
+      for (const { username } of pairs) tokens.set(username, await mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 }));
+      log('starting Vigil and the node:http floor');
+      const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env, readyPath: '/health/ready' });
+      servers.push(vigil);
+      const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: { DATABASE_URL: database.url }, readyPath: '/health' });
+      servers.push(floor);
+
+      const sequence = cycle(pairs);
+      const labsPath = () => sequence.next();
+      const specs: Record<Kind, () => HttpRequestSpec> = {
+        health: () => ({ method: 'GET', path: '/health', headers: {} }),
+        refused: () => ({ method: 'GET', path: vigilPath('patient_labs', labsPath().patientId), headers: {} }),
+        labs: () => {
+          const { patientId, username } = labsPath();
+          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
+        },
+        floor: () => {
+          const { patientId, username } = labsPath();
+          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { 'x-bench-user': username } };
+        },
+      };
+      const serverOf = { vigil, floor };
+      const cells = new Map<string, Cell[]>();
+      for (const concurrency of CONCURRENCY) {
+        for (const { kind, server } of KINDS) await httpLoad(serverOf[server].base, specs[kind], concurrency, 2);
+        for (let round = 0; round < ROUNDS; round += 1) {
+          for (const { kind, server, status } of KINDS) {
+            if (interrupted()) throw new Error('interrupted');
+            const process = serverOf[server];
+            const main = mainThreadCpuMilliseconds(process.pid);
+            const all = cpuMilliseconds(process.pid);
+            const cell = await httpLoad(process.base, specs[kind], concurrency, SECONDS);
+            // A refusal is a non-2xx answer, which the load counts apart; every answer of a kind must be of its kind.
+            const answers = status === 'ok' ? cell.requests : cell.errors;
+            if ((status === 'ok' ? cell.errors : cell.requests) > 0) throw new Error(`${kind}: answers of the wrong kind`);
+            const key = `${kind}@${concurrency}`;
+            cells.set(key, [
+              ...(cells.get(key) ?? []),
+              {
+                answers,
+                rps: answers / SECONDS,
+                p50: cell.p50,
+                mainMs: (mainThreadCpuMilliseconds(process.pid) - main) / answers,
+                processMs: (cpuMilliseconds(process.pid) - all) / answers,
+              },
+            ]);
+          }
+        }
+        log(`concurrency ${concurrency} done`);
+      }
+      publishReport('bench:request-cost', RESULTS, render(cells, database.postgres));
+    } finally {
+      for (const server of servers.splice(0)) await server.stop();
+    }
+  });
+}
+
+function median(values: number[]): number {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
+function render(cells: Map<string, Cell[]>, postgres: string): string {
+  const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+  const of = (kind: Kind, concurrency: number, field: keyof Cell) => median((cells.get(`${kind}@${concurrency}`) ?? []).map((cell) => cell[field]));
+  const lines = [
+    '# Request cost: where a tool request’s CPU goes',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    '- Command: `npm run bench:request-cost`',
+    `- Machine: ${cpus().length} cores, shared, noisy (${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, ${postgres})`,
+    `- Setup: a throwaway database with the fixture cohort; Vigil (\`dist-bench/src/main.js\`, pool of 10) and the node:http + pg floor (\`bench/floor-server.ts\`) as processes of their own; autocannon, keep-alive connections, closed loop. Each kind ${ROUNDS} × ${SECONDS} s per concurrency, the kinds in turn, after 2 s of warm-up each; medians of the rounds.`,
+    '- CPU ms per answer: the server’s main thread (the event loop: everything JavaScript does) and the whole process (with V8’s GC and compiler threads). Postgres’s and Redis’s CPU are not in either.',
+    '',
+    '| Kind | c | answers/s | p50 ms | main thread CPU ms | process CPU ms |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const concurrency of CONCURRENCY) {
+    for (const { kind, label, status } of KINDS) {
+      const p50 = status === 'ok' ? fixed(of(kind, concurrency, 'p50')) : '—';
+      lines.push(`| ${label} | ${concurrency} | ${fixed(of(kind, concurrency, 'rps'), 0)} | ${p50} | ${fixed(of(kind, concurrency, 'mainMs'), 3)} | ${fixed(of(kind, concurrency, 'processMs'), 3)} |`);
+    }
+  }
+  lines.push('', 'Read down a concurrency: `GET /health` is what every Vigil request pays before its own work; a refused tool request adds the guard and one audit write; `patient_labs` minus `/health` is the tool request’s own work (identity, access probe, the read, projection, the audit event, the envelope); the floor makes the same reads with nothing around them.');
+  for (const concurrency of CONCURRENCY) {
+    const labs = of('labs', concurrency, 'mainMs');
+    const health = of('health', concurrency, 'mainMs');
+    const floor = of('floor', concurrency, 'mainMs');
+    lines.push('', `At c=${concurrency}, main thread: \`patient_labs\` ${fixed(labs, 3)} ms = \`/health\` ${fixed(health, 3)} ms (${fixed((100 * health) / labs, 0)} %) + the request’s own work ${fixed(labs - health, 3)} ms; the floor’s whole request ${fixed(floor, 3)} ms (Vigil ÷ floor ${fixed(labs / floor)}×).`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+runBench('bench:request-cost', main);
