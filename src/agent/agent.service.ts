@@ -7,13 +7,14 @@ import { AccessService } from '../access/access.service';
 import { AuditChannel, AuditOutcome } from '../audit';
 import { Caller } from '../auth/caller';
 import { ProposalsService } from '../approvals/proposals.service';
+import { CohortRepository } from '../cohort/cohort.repository';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PhiReadService } from '../tools/phi-read.service';
-import { CohortRepository } from '../cohort/cohort.repository';
 import { CitationIndex } from './answer/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
 import { ModelToolCall, readModelReply } from './model-reply';
+import { modelTransport } from './model-transport';
 import { clinicalAdviceRequested } from './clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
 import { agentTools, asModelTools, PROPOSE_ACTION } from './tool-catalog';
@@ -112,7 +113,7 @@ export class AgentService {
     const { baseUrl, apiKey, model } = this.config.agent;
     if (!baseUrl || !model) throw agentNotConfigured();
     // Retries are the loop's business (budgets), not the client's; the key may be empty for local servers.
-    this.client ??= new OpenAI({ baseURL: baseUrl, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: this.config.agent.timeoutMs });
+    this.client ??= new OpenAI({ baseURL: baseUrl, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: this.config.agent.timeoutMs, ...modelTransport() });
     return { client: this.client, name: model };
   }
 
