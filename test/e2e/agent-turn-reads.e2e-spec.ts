@@ -1,10 +1,11 @@
 import request from 'supertest';
-import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { StaffRole } from '../../src/cohort/enum';
 import { READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, sharesTeam, userFor, activeUsers } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { statementsRunBy } from '../setup/statement-capture';
 import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
 
 const PATIENT = 'complete-record';
@@ -29,21 +30,6 @@ describe('agent turn: read transactions', () => {
     await model.stop();
   });
 
-  /** The statements the service ran while `work` ran. */
-  const statementsRunBy = async (work: () => Promise<void>): Promise<string[]> => {
-    const dataSource = sut.app.get(DataSource);
-    const logger = dataSource.logger;
-    const executed: string[] = [];
-    const capture: Partial<TypeOrmLogger> = { ...logger, logQuery: (query: string) => void executed.push(query.trim()) };
-    Object.assign(dataSource, { logger: capture });
-    try {
-      await work();
-    } finally {
-      Object.assign(dataSource, { logger });
-    }
-    return executed;
-  };
-
   const ask = async (patient: string, username: string) =>
     request(sut.app.getHttpServer())
       .post(turnsOf(patient))
@@ -61,7 +47,7 @@ describe('agent turn: read transactions', () => {
       },
     ]);
     let status = 0;
-    const executed = await statementsRunBy(async () => {
+    const executed = await statementsRunBy(sut.app.get(DataSource), async () => {
       const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
       status = res.status;
       expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });

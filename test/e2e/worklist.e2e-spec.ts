@@ -8,6 +8,7 @@ import { StaffRole } from '../../src/cohort/enum';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { statementsRunBy as runBy } from '../setup/statement-capture';
 import { storedResultsReady } from '../setup/stored-results';
 
 type Item = { patient: Record<string, unknown>; results: { measureId: string; status: string; reasonCode: string; lastEvidenceOn: string | null; computedAt: string; stale: boolean }[] };
@@ -139,19 +140,7 @@ describe('care-team worklists', () => {
     expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=2&sort=name&cursor=${first.body.nextCursor}`)).status).toBe(400);
   });
 
-  /** The SQL texts the app runs while `work` does. TypeORM asks the data source for its logger on every query, so swapping it sees them all. */
-  const statementsRunBy = async (work: () => Promise<void>): Promise<string[]> => {
-    const dataSource = sut.app.get(DataSource);
-    const executed: string[] = [];
-    const logger = dataSource.logger;
-    Object.assign(dataSource, { logger: { ...logger, logQuery: (query: string) => void executed.push(query.trim()) } });
-    try {
-      await work();
-    } finally {
-      Object.assign(dataSource, { logger });
-    }
-    return executed;
-  };
+  const statementsRunBy = (work: () => Promise<void>) => runBy(sut.app.get(DataSource), work);
 
   it('reads the caller (with their teams), the period and the page with its results in one read transaction, and no team on its own', async () => {
     const { username } = readerOf(TEAMS[0], StaffRole.Clinician);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AGENT_STATEMENTS } from '../../src/agent/agent.sql';
 import { TurnRepository } from '../../src/agent/turn.repository';
 import { StaffRole } from '../../src/cohort/enum';
 import { dataSourceOptions } from '../../src/database/data-source.options';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { statementsRunBy } from '../setup/statement-capture';
 
 const PATIENT = 'complete-record';
 
@@ -45,15 +46,7 @@ describe('agent turn start: the hourly limit in one statement (real Postgres)', 
   it('is one statement, with no transaction of its own around it', async () => {
     const { dataSource } = db();
     const clinician = await freshClinician();
-    const executed: string[] = [];
-    const logger = dataSource.logger;
-    const capture: Partial<TypeOrmLogger> = { ...logger, logQuery: (query: string) => void executed.push(query.trim()) };
-    Object.assign(dataSource, { logger: capture });
-    try {
-      await new TurnRepository(dataSource).start(randomUUID(), patientIdOf(PATIENT), clinician, 'Any labs?', 5);
-    } finally {
-      Object.assign(dataSource, { logger });
-    }
+    const executed = await statementsRunBy(dataSource, () => new TurnRepository(dataSource).start(randomUUID(), patientIdOf(PATIENT), clinician, 'Any labs?', 5));
     expect(executed).toEqual([AGENT_STATEMENTS.startTurn]);
   });
 
