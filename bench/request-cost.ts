@@ -92,10 +92,10 @@ async function main(): Promise<void> {
         for (let round = 0; round < ROUNDS; round += 1) {
           for (const { kind, server, status } of KINDS) {
             if (interrupted()) throw new Error('interrupted');
-            const process = serverOf[server];
-            const main = mainThreadCpuMilliseconds(process.pid);
-            const all = cpuMilliseconds(process.pid);
-            const cell = await httpLoad(process.base, specs[kind], concurrency, SECONDS);
+            const target = serverOf[server];
+            const main = mainThreadCpuMilliseconds(target.pid);
+            const all = cpuMilliseconds(target.pid);
+            const cell = await httpLoad(target.base, specs[kind], concurrency, SECONDS);
             // A refusal is a non-2xx answer, which the load counts apart; every answer of a kind must be of its kind.
             const answers = status === 'ok' ? cell.requests : cell.errors;
             if ((status === 'ok' ? cell.errors : cell.requests) > 0) throw new Error(`${kind}: answers of the wrong kind`);
@@ -106,8 +106,8 @@ async function main(): Promise<void> {
                 answers,
                 rps: answers / SECONDS,
                 p50: cell.p50,
-                mainMs: (mainThreadCpuMilliseconds(process.pid) - main) / answers,
-                processMs: (cpuMilliseconds(process.pid) - all) / answers,
+                mainMs: (mainThreadCpuMilliseconds(target.pid) - main) / answers,
+                processMs: (cpuMilliseconds(target.pid) - all) / answers,
               },
             ]);
           }

@@ -128,7 +128,7 @@ function residentBytes(pid: number): number {
 
 /** utime + stime from /proc/<pid>/stat (every thread of the process), in ms (100 clock ticks per second on Linux). */
 export function cpuMilliseconds(pid: number): number {
-  return ticksOf(`/proc/${pid}/stat`);
+  return cpuMsOf(`/proc/${pid}/stat`);
 }
 
 /**
@@ -136,10 +136,10 @@ export function cpuMilliseconds(pid: number): number {
  * helper threads (concurrent GC and compilation) or libuv's pool.
  */
 export function mainThreadCpuMilliseconds(pid: number): number {
-  return ticksOf(`/proc/${pid}/task/${pid}/stat`);
+  return cpuMsOf(`/proc/${pid}/task/${pid}/stat`);
 }
 
-function ticksOf(statFile: string): number {
+function cpuMsOf(statFile: string): number {
   try {
     const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
