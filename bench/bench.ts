@@ -23,7 +23,7 @@ import { measureImport } from './import-throughput';
 import { BenchOptions, readOptions } from './options';
 import { cycle, heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
-import { ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { benchVigilEnv, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
 import { vigilRequest } from './tool-reads';
 import { measureRecompute, storedRows } from './recompute-workers';
@@ -67,32 +67,17 @@ async function main(): Promise<void> {
     await auditSource.initialize();
     const audited = { pool: (auditSource.driver as unknown as { master: Pool }).master, audit: floorAudit };
     await model.start();
-    const vigilEnv: Record<string, string> = {
-      NODE_ENV: 'development',
-      DATABASE_URL: database.url,
-      DATABASE_POOL_SIZE: String(options.poolSize),
-      REDIS_URL: options.redisUrl,
-      LOG_LEVEL: 'warn',
-      AUTH_DEV_MODE: 'true',
-      AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
-      // The sealer runs in the service, as in production; its checkpoints stay with this run.
-      AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'),
-      AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
-      QUEUE_PREFIX: `vigil-bench-${process.pid}`,
-      AGENT_MODEL_BASE_URL: model.baseUrl,
-      AGENT_MODEL_NAME: 'scripted',
-      // The per-clinician hourly quota (default 60) would refuse the agent benchmark's turns with 429.
-      AGENT_MAX_TURNS_PER_HOUR: '10000',
-      // The benchmark measures the service, not its request limits, and mints day-long tokens.
-      RATE_LIMIT_USER_REQUESTS: '1000000',
-      RATE_LIMIT_ADDRESS_REQUESTS: '1000000',
-      RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
-      // BENCH_VIGIL_CPU_PROFILE=<directory>: a V8 CPU profile of Vigil's process (bench/cpu-profile.ts); it slows Vigil, so not for a measured run.
-      ...(process.env.BENCH_VIGIL_CPU_PROFILE ? { NODE_OPTIONS: `--require ${join(ROOT, 'dist-bench', 'bench', 'cpu-profile.js')}` } : {}),
-      AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
-      // Measured on their own above: no recompute may run inside the server while its reads are timed.
-      MEASURES_WORKERS_IN_API: 'false',
-    };
+    const vigilEnv = benchVigilEnv(
+      { databaseUrl: database.url, redisUrl: options.redisUrl, keyDir, poolSize: options.poolSize },
+      {
+        AGENT_MODEL_BASE_URL: model.baseUrl,
+        AGENT_MODEL_NAME: 'scripted',
+        // The per-clinician hourly quota (default 60) would refuse the agent benchmark's turns with 429.
+        AGENT_MAX_TURNS_PER_HOUR: '10000',
+        // BENCH_VIGIL_CPU_PROFILE=<directory>: a V8 CPU profile of Vigil's process (bench/cpu-profile.ts); it slows Vigil, so not for a measured run.
+        ...(process.env.BENCH_VIGIL_CPU_PROFILE ? { NODE_OPTIONS: `--require ${join(ROOT, 'dist-bench', 'bench', 'cpu-profile.js')}` } : {}),
+      },
+    );
     const config = loadConfig(vigilEnv);
     const key = loadOrCreateDevKey(config.auth.devKeyFile);
     const token = (username: string) => mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });

@@ -9,7 +9,7 @@ import { activeUsers, patientIdOf, patients, sharesTeam } from '../test/setup/co
 import { benchLogger, publishReport, ROOT, runBench, withBenchDatabase } from './harness';
 import { httpLoad, HttpRequestSpec } from './load';
 import { cycle } from './patient-sample';
-import { cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { benchVigilEnv, cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { quantile } from './stats';
 import { vigilPath } from './tool-reads';
 
@@ -51,13 +51,7 @@ async function main(): Promise<void> {
   stopChildrenOnSignals(() => log('interrupted'));
   await withBenchDatabase('bench:request-cost', async (database, interrupted) => {
     try {
-      const env: Record<string, string> = {
-        NODE_ENV: 'development', DATABASE_URL: database.url, LOG_LEVEL: 'warn', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-        AUTH_DEV_MODE: 'true', AUTH_DEV_KEY_FILE: join(database.keyDir, 'dev-signing-key'),
-        AUDIT_CHECKPOINT_DIR: join(database.keyDir, 'audit-checkpoints'), AUDIT_CHECKPOINT_KEY_FILE: join(database.keyDir, 'audit-checkpoint-key'),
-        QUEUE_PREFIX: `vigil-bench-${process.pid}`, RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
-        RATE_LIMIT_USER_REQUESTS: '1000000', RATE_LIMIT_ADDRESS_REQUESTS: '1000000', AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400', MEASURES_WORKERS_IN_API: 'false',
-      };
+      const env = benchVigilEnv({ databaseUrl: database.url, redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', keyDir: database.keyDir, poolSize: 10 });
       const config = loadConfig(env);
       const key = loadOrCreateDevKey(config.auth.devKeyFile);
       const pairs = patients.flatMap((patient) =>
@@ -72,16 +66,15 @@ async function main(): Promise<void> {
       servers.push(floor);
 
       const sequence = cycle(pairs);
-      const labsPath = () => sequence.next();
       const specs: Record<Kind, () => HttpRequestSpec> = {
         health: () => ({ method: 'GET', path: '/health', headers: {} }),
-        refused: () => ({ method: 'GET', path: vigilPath('patient_labs', labsPath().patientId), headers: {} }),
+        refused: () => ({ method: 'GET', path: vigilPath('patient_labs', sequence.next().patientId), headers: {} }),
         labs: () => {
-          const { patientId, username } = labsPath();
+          const { patientId, username } = sequence.next();
           return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
         },
         floor: () => {
-          const { patientId, username } = labsPath();
+          const { patientId, username } = sequence.next();
           return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { 'x-bench-user': username } };
         },
       };

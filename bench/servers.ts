@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -53,6 +54,35 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The environment of a Vigil API process under benchmark: development tokens from a key in
+ * `keyDir` (day-long, which the benchmark mints), the sealer's checkpoints there too, request limits
+ * out of the way (the benchmark measures the service, not its limits), no recompute workers inside
+ * the server while its reads are timed, and queue and rate-limit keys of this run's own. `extra` goes on top.
+ */
+export function benchVigilEnv(options: { databaseUrl: string; redisUrl: string; keyDir: string; poolSize: number }, extra: Record<string, string> = {}): Record<string, string> {
+  const { databaseUrl, redisUrl, keyDir, poolSize } = options;
+  return {
+    NODE_ENV: 'development',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(poolSize),
+    REDIS_URL: redisUrl,
+    LOG_LEVEL: 'warn',
+    AUTH_DEV_MODE: 'true',
+    AUTH_DEV_KEY_FILE: join(keyDir, 'dev-signing-key'),
+    // The sealer runs in the service, as in production; its checkpoints stay with this run.
+    AUDIT_CHECKPOINT_DIR: join(keyDir, 'audit-checkpoints'),
+    AUDIT_CHECKPOINT_KEY_FILE: join(keyDir, 'audit-checkpoint-key'),
+    QUEUE_PREFIX: `vigil-bench-${process.pid}`,
+    RATE_LIMIT_USER_REQUESTS: '1000000',
+    RATE_LIMIT_ADDRESS_REQUESTS: '1000000',
+    RATE_LIMIT_KEY_PREFIX: `vigil-bench-${process.pid}`,
+    AUTH_MAX_TOKEN_LIFETIME_SECONDS: '86400',
+    MEASURES_WORKERS_IN_API: 'false',
+    ...extra,
+  };
 }
 
 export async function startServer(options: {
