@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { patients, staff } from '../fixtures';
-import { StaffRole } from '../src/cohort/enum';
+import { StaffRole } from '../src/common/roles';
 import { fixtureId } from '../src/cohort/fixtures/fixture-rows';
 import { bootstrapMedianDifference, mannWhitneyU, seededRandom, shuffle, Summary, summarize } from './stats';
 

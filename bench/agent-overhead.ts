@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { benchLogger, publishReport, ROOT, runBench, withBenchApp } from './harness';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { StaffRole } from '../src/cohort/enum';
+import { StaffRole } from '../src/common/roles';
 import { patientIdOf, userFor } from '../test/setup/cohort';
 import { FakeModel } from '../test/setup/fake-model';
 import { AGENT_PATIENT as PATIENT, AGENT_TOOLS as TOOLS, checkTurn, timedTurn, turnScript } from './agent-turn';

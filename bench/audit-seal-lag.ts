@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { patients, staff } from '../fixtures';
 import { AuditSealer, AuditSealLag, verifyAuditChain } from '../src/audit';
-import { StaffRole } from '../src/cohort/enum';
+import { StaffRole } from '../src/common/roles';
 import { fixtureId } from '../src/cohort/fixtures/fixture-rows';
 import { benchLogger, BenchApp, publishReport, ROOT, runBench, withBenchApp } from './harness';
 import { insertToSeal, lastEventId, waitUntilSealed } from './seal-lag';

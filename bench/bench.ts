@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../src/audit';
-import { dataSourceOptions } from '../src/database/data-source.options';
+import { dataSourceOptions } from '../src/data-source';
 import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
 import { mintDevToken } from '../src/auth/token.service';
 import { loadConfig } from '../src/config/load-config';

@@ -3,8 +3,8 @@ import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { storePeriod } from '../src/measure-results/store-period';
-import { careGapEncounterFilter } from '../src/tools/clinical/care-gaps/cql/encounter-retrieves';
-import { careGapObservationFilter } from '../src/tools/clinical/care-gaps/cql/observation-retrieves';
+import { careGapEncounterFilter } from '../src/clinical/care-gaps/cql/encounter-retrieves';
+import { careGapObservationFilter } from '../src/clinical/care-gaps/cql/observation-retrieves';
 import { LAB_CODE } from './tool-reads';
 
 /** Real values from the bench database that the statements are explained with. */

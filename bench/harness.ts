@@ -13,7 +13,7 @@ import { mintDevToken } from '../src/auth/token.service';
 import { loadFixtureCohort } from '../src/cohort/fixtures/fixture-loader';
 import { createRootLogger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/load-config';
-import { dataSourceOptions } from '../src/database/data-source.options';
+import { dataSourceOptions } from '../src/data-source';
 import { runMigrations } from '../src/database/schema';
 import { createDatabase, dropDatabase, TEST_ANCHOR_DATE } from '../test/setup/test-database';
 

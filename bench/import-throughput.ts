@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadFixtureCohort } from '../src/cohort/fixtures/fixture-loader';
-import { dataSourceOptions } from '../src/database/data-source.options';
+import { dataSourceOptions } from '../src/data-source';
 import { runMigrations } from '../src/database/schema';
 import { TEST_ANCHOR_DATE } from '../test/setup/test-database';
 import { packageScripts, runScriptTimed } from './bench-database';

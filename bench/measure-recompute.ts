@@ -15,7 +15,7 @@ import { generateCommand } from '../src/cli/generate.command';
 import { loadFixtureCohort } from '../src/cohort/fixtures/fixture-loader';
 import { createRootLogger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/load-config';
-import { dataSourceOptions } from '../src/database/data-source.options';
+import { dataSourceOptions } from '../src/data-source';
 import { runMigrations } from '../src/database/schema';
 import { storePeriod } from '../src/measure-results/store-period';
 import { createDatabase, dropDatabase, TEST_ANCHOR_DATE } from '../test/setup/test-database';

@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateDevKey } from '../src/auth/dev-signing-key';
 import { mintDevToken } from '../src/auth/token.service';
-import { StaffRole } from '../src/cohort/enum';
+import { StaffRole } from '../src/common/roles';
 import { loadConfig } from '../src/config/load-config';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../test/setup/cohort';
 import { benchLogger, publishReport, ROOT, runBench, withBenchDatabase } from './harness';

@@ -2,9 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { AgentModule } from './agent/agent.module';
-import { AnalyticsModule } from './analytics/analytics.module';
+import { PopulationModule } from './population/population.module';
 import { ApprovalsModule } from './approvals/approvals.module';
-import { QueueModule, QueueModuleOptions } from './approvals/queue/queue.module';
+import { ApprovalQueueModule, ApprovalQueueModuleOptions } from './approvals/queue/approval-queue.module';
 import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
@@ -12,6 +12,7 @@ import { httpLoggingOptions } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
+import { SCHEMA_ENTITIES } from './data-source';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MeasureResultsModule, MeasureResultsModuleOptions } from './measure-results/measure-results.module';
@@ -19,7 +20,7 @@ import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { PatientsModule } from './patients/patients.module';
-import { PrivacyModule } from './privacy/privacy.module';
+import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
 import { TracingModule } from './tracing/tracing.module';
@@ -28,8 +29,8 @@ export interface AppModuleOptions {
   config: AppConfig;
   database: DatabaseTarget;
   logger: PinoLogger;
-  /** Queue overrides (tests give each app its own Redis key prefix). */
-  queue?: QueueModuleOptions;
+  /** Approval-queue overrides (tests give each app its own Redis key prefix). */
+  queue?: ApprovalQueueModuleOptions;
   /** Measure-results recompute overrides (tests). */
   measures?: MeasureResultsModuleOptions;
 }
@@ -42,7 +43,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }),
-        DatabaseModule.forRoot(database),
+        DatabaseModule.forRoot(database, SCHEMA_ENTITIES),
         RedisModule,
         CohortModule,
         AuditModule,
@@ -50,13 +51,13 @@ export class AppModule {
         AuthModule,
         RateLimitModule,
         ToolsModule,
-        PrivacyModule,
-        AnalyticsModule,
+        PopulationModule,
         PatientsModule,
         ApprovalsModule,
         AgentModule,
         McpModule,
-        QueueModule.forRoot(queue),
+        QueueModule,
+        ApprovalQueueModule.forRoot(queue),
         MeasureResultsModule.forRoot(measures),
         HealthModule,
         MetricsModule.forRoot(config),

@@ -17,7 +17,7 @@ async function bootstrap(): Promise<void> {
   logger = createRootLogger(config.log.level);
   // A Postgres (or Redis) that comes up after Vigil is waited for, with backoff, not a reason to exit.
   if (config.database.url) await waitForPostgres(config.database.url, config.startup.maxWaitSeconds * 1000, logger);
-  const database = await prepareDatabase(config, logger);
+  const database = await prepareDatabase(config, logger, () => import('./fixture-seeding'));
   await waitForRedis(config.redis.url, config.startup.redisWaitSeconds * 1000, logger, { required: false });
 
   const app = await createApp({ config, database: database.target, logger }, { abortOnError: false });

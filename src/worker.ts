@@ -6,20 +6,20 @@ import { NestFactory } from '@nestjs/core';
 import { Logger, LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { ApprovalsModule } from './approvals/approvals.module';
-import { QueueModule } from './approvals/queue/queue.module';
-import { QueueSettings } from './approvals/queue/queue.settings';
+import { ApprovalQueueModule } from './approvals/queue/approval-queue.module';
 import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { createRootLogger, httpLoggingOptions, logFatalAndExit } from './common/logging/logger';
-import { AppConfig } from './config/app-config';
+import { AppConfig, MeasureSettings, QueueSettings } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConfigError, loadConfig } from './config/load-config';
 import { prepareDatabase } from './database/database-bootstrap';
 import { DatabaseTarget } from './database/data-source.options';
+import { SCHEMA_ENTITIES } from './data-source';
 import { DatabaseModule } from './database/database.module';
 import { MeasureResultsModule } from './measure-results/measure-results.module';
-import { MeasureSettings } from './measure-results/measure-settings';
 import { MetricsModule } from './metrics/metrics.module';
+import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { NestStartupLogger } from './common/logging/nest-startup-logger';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
@@ -29,9 +29,9 @@ export interface WorkerModuleOptions {
   config: AppConfig;
   database: DatabaseTarget;
   logger: PinoLogger;
-  /** Overrides of the queue settings read from the environment (tests). */
+  /** Overrides of the approval-queue settings of the config (tests). */
   queue?: Partial<QueueSettings>;
-  /** Overrides of the measure-recompute settings read from the environment (tests). */
+  /** Overrides of the measure-recompute settings of the config (tests). */
   measures?: Partial<MeasureSettings>;
 }
 
@@ -50,14 +50,15 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }),
-        DatabaseModule.forRoot(database),
+        DatabaseModule.forRoot(database, SCHEMA_ENTITIES),
         RedisModule,
         AuditModule,
         AuditSealerModule.forRoot(database),
         // Global: the identity and care-team checks the approvals service relies on.
         AuthModule,
         ApprovalsModule,
-        QueueModule.forRoot({ runWorkers: true, settings: queue }),
+        QueueModule,
+        ApprovalQueueModule.forRoot({ runWorkers: true, settings: queue }),
         MeasureResultsModule.forRoot({ runWorkers: true, settings: measures }),
         // Its own registry and METRICS_PORT (a worker beside the API on one host needs another port).
         MetricsModule.forRoot(config),
@@ -93,7 +94,7 @@ async function bootstrap(): Promise<void> {
   // The worker needs both: it waits for each, with backoff, up to STARTUP_MAX_WAIT_SECONDS.
   await waitForPostgres(config.database.url, config.startup.maxWaitSeconds * 1000, logger);
   await waitForRedis(config.redis.url, config.startup.maxWaitSeconds * 1000, logger, { required: true });
-  const database = await prepareDatabase(config, logger);
+  const database = await prepareDatabase(config, logger, () => import('./fixture-seeding'));
   await createWorker({ config, database: database.target, logger });
   logger.info({ pid: process.pid }, 'Vigil worker started');
 }

@@ -1,8 +1,23 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
 import { AccessRepository } from './access.repository';
 import { AccessService } from './access.service';
+import { AuditedAccess } from './audited-access.service';
+import { BreakGlassReportController } from './break-glass-report.controller';
+import { AuditRefusalInterceptor } from './rest-access';
 
-/** The access rules: one named check per permission, and the queries behind them. */
-@Module({ imports: [CohortModule], providers: [AccessRepository, AccessService], exports: [AccessService] })
+/**
+ * Where access is decided and where it is audited: one named check per permission and the queries
+ * behind them (`AccessService`), the one audit row per access (`AuditedAccess`), the REST request
+ * plumbing (the access context, a refusal before the service ran), and what the privacy officer
+ * reads of break glass.
+ */
+@Module({
+  imports: [CohortModule, AuditModule],
+  controllers: [BreakGlassReportController],
+  providers: [AccessRepository, AccessService, AuditedAccess, { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor }],
+  exports: [AccessService, AuditedAccess],
+})
 export class AccessModule {}

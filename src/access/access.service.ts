@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
 import { ProblemException } from '../common/http/problem';
 import { Caller } from '../auth/caller';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { AccessContext, mayBreakGlass } from './access-context';
 import { AccessRepository } from './access.repository';
 import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
@@ -52,6 +52,15 @@ export class AccessService {
     if (access.onCareTeam) return { patientId, breakGlass: false };
     if (reason !== null) return { patientId, breakGlass: true };
     throw patientNotFound();
+  }
+
+  /**
+   * `patient.read` as a read of its own: it continues the request's identity lookup read (a route
+   * marked `IdentityInRead`) and ends it, for work that writes on other connections afterwards (an
+   * agent turn), so no read transaction stays open while it does.
+   */
+  patientReadInOwnRead(context: AccessContext, patientId: string): Promise<PatientGrant> {
+    return this.repository.inOneRead(() => this.patientRead(context, patientId));
   }
 
   /**

@@ -3,11 +3,11 @@ import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { AccessContext } from '../access/access-context';
 import { AuditedAction, IdentityInRead, Roles } from '../auth/roles.decorator';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { RestAccess } from '../tools/rest-access';
-import { PatientIdParam } from '../tools/tool-route.decorator';
+import { RestAccess } from '../access/rest-access';
+import { PatientIdParam } from '../access/rest-access';
 import { AgentService } from './agent.service';
 import { AgentTurnDto, AgentTurnRequestDto, StoredAgentTurnDto } from './dto/agent-turn.dto';
 

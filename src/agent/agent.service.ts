@@ -7,19 +7,19 @@ import { AccessService } from '../access/access.service';
 import { AuditChannel, AuditOutcome } from '../audit';
 import { Caller } from '../auth/caller';
 import { ProposalsService } from '../approvals/proposals.service';
-import { CohortRepository } from '../cohort/cohort.repository';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { PhiReadService } from '../tools/phi-read.service';
-import { CitationIndex } from './answer/citation-index';
+import { AuditedAccess } from '../access/audited-access.service';
+import { ToolReadService } from '../tools/tool-read.service';
+import { CitationIndex } from '../model-tools/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
 import { ModelToolCall, readModelReply } from './model-reply';
 import { modelTransport } from './model-transport';
-import { clinicalAdviceRequested } from './clinical-advice';
+import { clinicalAdviceRequested } from '../model-tools/clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
-import { agentTools, asModelTools, PROPOSE_ACTION } from './tool-catalog';
-import { dataOf, refusal, renderForModel } from './tool-result';
-import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from './tool-runner';
+import { agentTools, asModelTools, PROPOSE_ACTION } from '../model-tools/tool-catalog';
+import { dataOf, refusal, renderForModel } from '../model-tools/tool-result';
+import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from '../model-tools/tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
 import { announceTurnFinished } from './turn-events';
 import { StoredTurn, TurnRepository } from './turn.repository';
@@ -101,10 +101,10 @@ export class AgentService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: AccessService,
-    private readonly phi: PhiReadService,
+    private readonly phi: ToolReadService,
+    private readonly audited: AuditedAccess,
     proposals: ProposalsService,
     private readonly store: TurnRepository,
-    private readonly cohort: CohortRepository,
   ) {
     this.runner = new ToolRunner(phi, proposals);
   }
@@ -123,7 +123,7 @@ export class AgentService {
    * `agent` channel with the same correlation id.
    */
   turn(access: AccessContext, patientId: string, question: string): Promise<AgentTurn> {
-    return this.phi.audited(withPurpose(access, 'agent_turn'), patientId, async () => {
+    return this.audited.audited(withPurpose(access, 'agent_turn'), patientId, async () => {
       const turn = await this.runTurn(access, patientId, question);
       const outcome = turn.status === 'failure' ? AuditOutcome.Error : turn.rowsRead > 0 ? AuditOutcome.Success : AuditOutcome.Empty;
       return { value: turn.result, fields: [`agent_turn:${turn.result.turnId}`], rowCount: turn.rowsRead, outcome };
@@ -135,7 +135,7 @@ export class AgentService {
     const model = this.model();
     // The same 404 as the tools for a patient that is not the caller's (or does not exist); no break glass for a model.
     // One read with the request's identity lookup (`IdentityInRead` on the route), ended before the turn writes anything.
-    await this.cohort.inOneRead(() => this.access.patientRead({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId));
+    await this.access.patientReadInOwnRead({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId);
     const catalog = agentTools((name) => this.phi.describeTool(name));
     // Every read and proposal of the turn: the agent's projection, the agent channel, the request's correlation id.
     const agentAccess: AccessContext = { ...access, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.Agent };
@@ -290,7 +290,7 @@ export class AgentService {
    * patient; reading it is a PHI read (the envelopes) and audited as one.
    */
   stored(access: AccessContext, patientId: string, turnId: string): Promise<StoredTurn> {
-    return this.phi.audited(withPurpose(access, 'agent_turn.read'), patientId, async () => {
+    return this.audited.audited(withPurpose(access, 'agent_turn.read'), patientId, async () => {
       await this.access.patientRead({ ...access, breakGlassReason: null }, patientId);
       const turn = await this.store.find(turnId, patientId);
       if (!turn) throw new ProblemException(HttpStatus.NOT_FOUND, 'turn_not_found', 'Not Found', 'No such agent turn for this patient.');

@@ -138,8 +138,6 @@ WHERE p.updated_at >= $3::timestamptz AND p.submitted_at IS NOT NULL AND ${onCar
 ORDER BY p.updated_at, p.id LIMIT $4`,
 } as const;
 
-export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'RESET ROLE' } as const;
-
 export interface ProposalRow {
   id: string;
   patientId: string;

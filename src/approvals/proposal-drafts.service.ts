@@ -3,7 +3,7 @@ import { AccessContext, withPurpose } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { Caller } from '../auth/caller';
 import { ProblemException } from '../common/http/problem';
-import { AuditScope, PhiReadService } from '../tools/phi-read.service';
+import { AuditScope, AuditedAccess } from '../access/audited-access.service';
 import { ProposalRow, VersionRow } from './approvals.sql';
 import { OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
@@ -24,7 +24,7 @@ export class ProposalDraftsService {
     private readonly access: AccessService,
     private readonly intake: ProposalIntake,
     private readonly events: ProposalEvents,
-    private readonly phi: PhiReadService,
+    private readonly phi: AuditedAccess,
   ) {}
 
   /**

@@ -1,18 +1,18 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { systemContext } from '../access/access-context';
 import { AuditChannel, AuditOutcome, AuditService } from '../audit';
-import { PhiReadService } from '../tools/phi-read.service';
-import { toSafeError } from '../phi/log-redaction';
+import { AuditedAccess } from '../access/audited-access.service';
+import { toSafeError } from '../common/logging/log-redaction';
 import { ProposalRow, VersionRow } from './approvals.sql';
 import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
 import { ExecutionOutcome, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
-import { PATIENT_CHANGE_NOTIFIER, PatientChangeNotifier } from './patient-changes';
+import { PATIENT_CHANGE_NOTIFIER, PatientChangeNotifier } from '../cohort/patient-changes';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../tools/clinical/care-gaps';
-import { trailingYear } from '../tools/clinical/shared/clinical-dates';
+import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../clinical/care-gaps';
+import { trailingYear } from '../clinical/shared/clinical-dates';
 import { PatientChart } from '../cohort/chart.types';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
@@ -45,7 +45,7 @@ export class ProposalExecutor {
     private readonly repository: ProposalsRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
-    private readonly phi: PhiReadService,
+    private readonly phi: AuditedAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(PATIENT_CHANGE_NOTIFIER) private readonly patientChanges?: PatientChangeNotifier,
   ) {}

@@ -4,7 +4,7 @@ import { AccessService } from '../access/access.service';
 import { Caller } from '../auth/caller';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { validateDto } from '../common/validation/validate-dto';
-import { AuditScope } from '../tools/phi-read.service';
+import { AuditScope } from '../access/audited-access.service';
 import { proposalContentHash } from './content-hash';
 import { ProposalKind } from './enum';
 import { ProposalExecutor } from './proposal-executor';

@@ -1,9 +1,9 @@
 import { Type } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { PROPOSAL_CONTENT_BY_KIND } from './dto/proposal-content.dto';
 import { ProposalKind } from './enum';
-import { resolveMeasureId } from '../tools/clinical/care-gaps';
+import { resolveMeasureId } from '../clinical/care-gaps';
 
 export interface KindPolicy {
   content: Type<object>;

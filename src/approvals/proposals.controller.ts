@@ -16,11 +16,11 @@ import {
 import { AccessContext } from '../access/access-context';
 import { QUEUE_READERS } from '../access/access.service';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { ProblemException } from '../common/http/problem';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { RestAccess } from '../tools/rest-access';
-import { PatientIdParam } from '../tools/tool-route.decorator';
+import { RestAccess } from '../access/rest-access';
+import { PatientIdParam } from '../access/rest-access';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto, PROPOSAL_BODY_SCHEMA, PROPOSAL_BODY_VARIANTS } from './dto/proposal-requests.dto';
 import { PROPOSAL_CONTENT_SCHEMAS } from './dto/proposal-content.dto';
 import { ProposalDetailDto, ProposalDto, ProposalPageDto } from './dto/proposal-responses.dto';

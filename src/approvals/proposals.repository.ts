@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
-import { APPROVAL_STATEMENTS, WRITER_SESSION } from './approvals.sql';
+import { WRITER_SESSION } from '../cohort/cohort.statements';
+import { APPROVAL_STATEMENTS } from './approvals.sql';
 
 /** Every statement of the approval workflow, by name: the fixed SQL of `approvals.sql.ts`. */
 const STATEMENTS = { ...APPROVAL_STATEMENTS, becomeWriter: WRITER_SESSION.become, leaveWriter: WRITER_SESSION.leave } as const;

@@ -6,7 +6,8 @@ import { Caller } from '../auth/caller';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { validateDto } from '../common/validation/validate-dto';
-import { AuditScope, PhiReadService } from '../tools/phi-read.service';
+import { ToolReadService } from '../tools/tool-read.service';
+import { AuditScope, AuditedAccess } from '../access/audited-access.service';
 import { CitedEvidence } from '../tools/tools.service';
 import { ProposalRow, VersionRow } from './approvals.sql';
 import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
@@ -18,12 +19,12 @@ import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { KIND_POLICY } from './proposal-policy';
 import { illegalTransition, invalidProposal, notAllowed, proposalNotFound, quorumUnreachable, staleVersion } from './proposal.problems';
-import { OutboxRelay } from './queue/outbox-relay';
+import { ProposalOutboxRelay } from './queue/proposal-outbox-relay';
 
 /**
  * The proposal lifecycle. Every transition locks the proposal row, checks who may make it, writes
  * the decision, the state change, any outbox job and its audit event in ONE transaction: none of
- * them can exist without the others. Every call is one audited access (`PhiReadService.audited`):
+ * them can exist without the others. Every call is one audited access (`AuditedAccess.audited`):
  * a refusal (404, 403, 409, bad input) leaves its row too, with the request's correlation id.
  */
 @Injectable()
@@ -35,10 +36,11 @@ export class ProposalsService {
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
     private readonly events: ProposalEvents,
-    private readonly phi: PhiReadService,
+    private readonly phi: AuditedAccess,
+    private readonly toolReads: ToolReadService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     /** Absent where no queue runs (the relay's own polling then picks the job up). */
-    @Optional() private readonly relay?: OutboxRelay,
+    @Optional() private readonly relay?: ProposalOutboxRelay,
   ) {}
 
   /**
@@ -261,7 +263,7 @@ export class ProposalsService {
       const decisions = await this.repository.run('decisionsOf', [proposalId]);
       const current = versions.find((version) => version.version === proposal.currentVersion);
       // `proposal.read` granted the proposal, so its patient is on the caller's teams.
-      const evidence = await scope.evidence({ patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
+      const evidence = await this.toolReads.evidence(context, { patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
       return {
         value: { ...proposal, versions, decisions, evidence },
         fields: [`proposal:${proposalId}`],

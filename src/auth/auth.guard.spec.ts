@@ -2,7 +2,7 @@ import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuditService } from '../audit';
 import { CohortRepository } from '../cohort/cohort.repository';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { AuthGuard } from './auth.guard';
 import { AUDITED_ACTION_KEY, IDENTITY_IN_READ_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 import { TokenService } from './token.service';

@@ -4,7 +4,7 @@ import { auditUnavailable } from '../audit/audit.problems';
 import { Reflector } from '@nestjs/core';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { isUuid } from '../common/validation/uuid';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { AuthenticatedRequest } from './caller';
 import { forbidden, unauthenticated } from './auth.problems';
 import { AUDITED_ACTION_KEY, IDENTITY_IN_READ_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';

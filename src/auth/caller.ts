@@ -1,4 +1,4 @@
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 
 /** Who is asking: resolved from the token's subject, with role and teams read from the database. */
 export interface Caller {

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 
 export const ROLES_KEY = 'vigil:roles';
 export const PUBLIC_KEY = 'vigil:public';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { DEFAULT_SOURCE, FhirImporter, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
+import { loadConfig } from '../config/load-config';
 import { MeasureRunReason } from '../measure-results/enum';
-import { measureSettingsFromEnv } from '../measure-results/measure-settings';
 import { MeasureRunsRepository } from '../measure-results/measure-runs.repository';
 import { storePeriod } from '../measure-results/store-period';
 import type { Command } from './commands';
@@ -91,6 +91,6 @@ export const importFhirCommand: Command = {
 export async function requestImportRecompute(dataSource: DataSource, patientIds: string[], out: (line: string) => void): Promise<void> {
   if (patientIds.length === 0) return;
   const runs = new MeasureRunsRepository(dataSource);
-  await runs.request({ reason: MeasureRunReason.Import, period: storePeriod(), patientIds, chunkSize: measureSettingsFromEnv().chunkSize });
+  await runs.request({ reason: MeasureRunReason.Import, period: storePeriod(), patientIds, chunkSize: loadConfig().queues.measures.chunkSize });
   out(`Measure results: recompute requested for the ${patientIds.length} patient(s) this import changed.`);
 }

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/load-config';
-import { dataSourceOptions } from '../database/data-source.options';
+import { dataSourceOptions } from '../data-source';
 import { describeDatabaseUrl } from '../database/schema';
-import { toSafeError } from '../phi/log-redaction';
+import { toSafeError } from '../common/logging/log-redaction';
 import { COMMANDS } from './commands';
 import { OFFLINE_COMMANDS } from './offline-commands';
 

@@ -1,6 +1,6 @@
 import { isUuid } from '../common/validation/uuid';
+import { loadConfig } from '../config/load-config';
 import { MeasureRunReason } from '../measure-results/enum';
-import { measureSettingsFromEnv } from '../measure-results/measure-settings';
 import { MeasureRunsRepository } from '../measure-results/measure-runs.repository';
 import { storePeriod } from '../measure-results/store-period';
 import type { Command } from './commands';
@@ -40,7 +40,7 @@ export const measuresRecomputeCommand: Command = {
     }
     const runs = new MeasureRunsRepository(dataSource);
     const period = storePeriod();
-    const runId = await runs.request({ reason: MeasureRunReason.OnDemand, period, patientIds: parsed.patientIds, force: parsed.force, chunkSize: measureSettingsFromEnv().chunkSize });
+    const runId = await runs.request({ reason: MeasureRunReason.OnDemand, period, patientIds: parsed.patientIds, force: parsed.force, chunkSize: loadConfig().queues.measures.chunkSize });
     out(`Recompute run ${runId} recorded for ${period.start} to ${period.end}${parsed.force ? ' (forced)' : ''}; the workers pick it up.`);
     if (!parsed.wait || !runId) return 0;
     const started = Date.now();

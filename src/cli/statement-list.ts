@@ -1,7 +1,7 @@
 import { ACCESS_STATEMENTS } from '../access/access.sql';
 import { AGENT_STATEMENTS } from '../agent/agent.sql';
-import { APPROVAL_STATEMENTS, WRITER_SESSION } from '../approvals/approvals.sql';
-import { QUEUE_STATEMENTS } from '../approvals/queue/queue.sql';
+import { APPROVAL_STATEMENTS } from '../approvals/approvals.sql';
+import { OUTBOX_STATEMENTS } from '../approvals/queue/outbox.sql';
 import {
   boundedAuditBegin,
   INSERT_AUDIT_EVENTS,
@@ -15,7 +15,7 @@ import {
   SELECT_UNSEALED_OLDER_THAN,
   TRY_LEAD_AUDIT_SEALER,
 } from '../audit/audit.sql';
-import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../cohort/cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/audit.service';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
@@ -55,7 +55,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     becomeWriter: WRITER_SESSION.become,
     leaveWriter: WRITER_SESSION.leave,
   },
-  'approval queue (outbox relay)': { ...QUEUE_STATEMENTS },
+  'approval queue (outbox relay)': { ...OUTBOX_STATEMENTS },
   'agent turn record': { ...AGENT_STATEMENTS },
   'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },
   'care-team worklists (read as vigil_reader)': { ...WORKLIST_STATEMENTS },

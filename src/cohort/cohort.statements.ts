@@ -247,6 +247,13 @@ export const BULK_CHART_STATEMENTS: readonly CohortStatementName[] = (Object.key
 );
 
 /**
+ * The one way into and out of the writer role, inside a transaction: the approval executor writes
+ * an approved proposal's effect and the recompute its results as `vigil_writer` (may insert and
+ * update the cohort's and the store's rows, never the audit trail).
+ */
+export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'RESET ROLE' } as const;
+
+/**
  * Opens every cohort read (see `CohortRepository.read`): a READ ONLY transaction as the SELECT-only
  * role, in one round trip (a parameterless simple query may hold several statements; the role
  * lasts until the transaction ends).

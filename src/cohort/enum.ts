@@ -26,15 +26,6 @@ export type CodeSystemUri = CodeSystem | (string & {});
 /** The CHECK every `*_system` column carries: a URI (`scheme:rest`), never free text. */
 export const CODE_SYSTEM_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*:[^[:space:]]+$';
 
-export enum StaffRole {
-  Clinician = 'clinician',
-  CareCoordinator = 'care_coordinator',
-  Reviewer = 'reviewer',
-  Analyst = 'analyst',
-  /** Reads the break-glass report (`GET /audit/break-glass`); no patient data of its own. */
-  PrivacyOfficer = 'privacy_officer',
-}
-
 /** FHIR administrative-gender. */
 export enum Sex {
   Female = 'female',

@@ -62,6 +62,8 @@ export interface AppConfig {
     /** How long a draft (what the agent files) waits for its author's submit before it expires unexecuted. */
     draftTtlMinutes: number;
   };
+  /** The BullMQ queues: the approval queue (QUEUE_*) and the measure-recompute queue (MEASURES_*). */
+  queues: { proposals: QueueSettings; measures: MeasureSettings };
   agent: {
     /** Undefined means: no model configured (the agent routes answer 503). */
     baseUrl?: string;
@@ -97,6 +99,38 @@ export interface AuditSealConfig {
   checkpointKeyFile: string;
   /** How old an unsealed event may be before verification calls it a gap. */
   sealGraceSeconds: number;
+}
+
+/**
+ * One queue's knobs. Every queue shares QUEUE_PREFIX and the lock, stalled-check and shutdown
+ * timings (QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS, QUEUE_SHUTDOWN_GRACE_MS: one
+ * deployment, one policy for stalled jobs); the rest is each queue's own.
+ */
+export interface QueueSettings {
+  /** Run the queue's worker and sweep inside the API process too (`npm run worker` always runs them). */
+  workersInApi: boolean;
+  /** Jobs one worker process runs at once. */
+  concurrency: number;
+  /** BullMQ key prefix; separates deployments (or test runs) sharing one Redis. */
+  prefix: string;
+  /** How often the relay looks for work waiting in Postgres. */
+  relayIntervalMs: number;
+  /** How often the queue's sweep runs. */
+  sweepIntervalMs: number;
+  /** A job whose worker stops renewing its lock this long is stalled and retried. */
+  lockDurationMs: number;
+  /** How often workers look for stalled jobs. */
+  stalledIntervalMs: number;
+  /** How long shutdown waits for in-flight jobs before releasing them to other workers. */
+  shutdownGraceMs: number;
+}
+
+/** The recompute queue's knobs: a queue's, and how runs are cut into jobs and recovered. */
+export interface MeasureSettings extends QueueSettings {
+  /** Patients per recompute job. */
+  chunkSize: number;
+  /** An unfinished chunk of a run planned this long ago has its job added again. */
+  resumeAfterMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -13,6 +13,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import { QueueEnvironmentVariables } from './queue-environment';
 
 /** Whether the runtime knows the IANA zone name (config may not import the clinical code that uses it). */
 function isTimeZone(name: string): boolean {
@@ -51,11 +52,11 @@ const toBool = ({ value }: { value: unknown }) => {
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /**
- * Every environment variable Vigil reads, with its default. Validated once at start-up;
- * `loadConfig` reports every bad variable at once, by name, without echoing values (a URL can
- * hold a password).
+ * Every environment variable Vigil reads, with its default (the queues' in `queue-environment.ts`).
+ * Validated once at start-up; `loadConfig` reports every bad variable at once, by name, without
+ * echoing values (a URL can hold a password).
  */
-export class EnvironmentVariables {
+export class EnvironmentVariables extends QueueEnvironmentVariables {
   @IsEnum(NodeEnv)
   NODE_ENV: NodeEnv = NodeEnv.Development;
 

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables, NodeEnv } from './environment.schema';
+import { queuesConfig } from './queue-environment';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -85,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       jwksCacheSeconds: vars.AUTH_JWKS_CACHE_SECONDS,
     },
     approvals: { draftTtlMinutes: vars.PROPOSAL_DRAFT_TTL_MINUTES },
+    queues: queuesConfig(vars),
     agent: {
       baseUrl: vars.AGENT_MODEL_BASE_URL,
       apiKey: vars.AGENT_MODEL_API_KEY,

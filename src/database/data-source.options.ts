@@ -1,9 +1,4 @@
-import { DataSourceOptions } from 'typeorm';
-import { AUDIT_ENTITIES } from '../audit/audit-event.entity';
-import { AGENT_ENTITIES } from '../agent/entities';
-import { APPROVAL_ENTITIES } from '../approvals/entities';
-import { COHORT_ENTITIES } from '../cohort/entities';
-import { MEASURE_RESULT_ENTITIES } from '../measure-results/entities';
+import { DataSourceOptions, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { AppConfig } from '../config/app-config';
 
@@ -29,13 +24,20 @@ export function connectionTimeouts(config: AppConfig): ConnectionTimeouts {
   return { statementTimeoutMs, lockTimeoutMs, idleInTransactionTimeoutMs };
 }
 
-/** The single definition of how Vigil talks to Postgres: the app, the CLI and the tests all use it. */
-export function dataSourceOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize' | 'timeouts'>): DataSourceOptions {
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for an entity class
+export type EntityList = readonly (Function | EntitySchema)[];
+
+/**
+ * The single definition of how Vigil talks to Postgres: the app, the CLI and the tests all use it.
+ * The entities are the modules' own (each exports its list); the composition roots hand them in,
+ * so this platform module knows no feature.
+ */
+export function connectionOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize' | 'timeouts'>, entities: EntityList): DataSourceOptions {
   const timeouts = target.timeouts;
   return {
     type: 'postgres',
     url: target.url,
-    entities: [...COHORT_ENTITIES, ...AUDIT_ENTITIES, ...APPROVAL_ENTITIES, ...AGENT_ENTITIES, ...MEASURE_RESULT_ENTITIES],
+    entities: [...entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

@@ -1,9 +1,7 @@
-import * as fixtures from '../../fixtures';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
-import { connectionTimeouts, DatabaseTarget, dataSourceOptions } from './data-source.options';
+import { connectionOptions, connectionTimeouts, DatabaseTarget } from './data-source.options';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './schema';
 
@@ -12,20 +10,30 @@ export interface PreparedDatabase {
   stop(): Promise<void>;
 }
 
+/** The explicit seeding step: loads the fixture cohort into the database at `url` and says what it loaded. */
+export type SeedFixtures = (url: string, anchorDate: string | undefined) => Promise<{ anchorDate: string; patients: number; staffUsers: number }>;
+
+/**
+ * Where the seeding step comes from, handed in by the composition root (`() => import(…)`): it is
+ * loaded only when start-up seeds (the embedded default, or FIXTURES_SEED_ON_START), so a start-up
+ * on the organisation's own database never loads the fixtures.
+ */
+export type SeedingStep = () => Promise<{ seedFixtureCohort: SeedFixtures }>;
+
 /**
  * Decides which Postgres Vigil uses and gets it ready before the app starts. Without DATABASE_URL
  * it starts the embedded database, migrates it and loads the fixture cohort, and says so. With
  * DATABASE_URL it only migrates or seeds when told to (DATABASE_MIGRATE_ON_START,
  * FIXTURES_SEED_ON_START): a real database is never seeded silently.
  */
-export async function prepareDatabase(config: AppConfig, log: Logger): Promise<PreparedDatabase> {
+export async function prepareDatabase(config: AppConfig, log: Logger, seeding: SeedingStep): Promise<PreparedDatabase> {
   const { database } = config;
   if (database.url) {
     // Neither host nor port in the log: start-up lines are shipped to log stores that need neither.
     log.info('Using the Postgres server from DATABASE_URL');
     const target = { url: database.url, poolSize: database.poolSize, embedded: false, timeouts: connectionTimeouts(config) };
     // Migrating (and seeding) is the tables' owner's work: DATABASE_MIGRATION_URL when the roles are split.
-    await initialise({ ...target, url: database.migrationUrl ?? database.url }, database.migrateOnStart, database.seedOnStart, config, log);
+    await initialise({ ...target, url: database.migrationUrl ?? database.url }, database.migrateOnStart, database.seedOnStart ? seeding : null, config, log);
     return { target, stop: async () => undefined };
   }
 
@@ -41,7 +49,7 @@ export async function prepareDatabase(config: AppConfig, log: Logger): Promise<P
   // cannot enforce them.
   const target = { url: embedded.url, poolSize: 1, embedded: true };
   try {
-    await initialise(target, true, true, config, log);
+    await initialise(target, true, seeding, config, log);
   } catch (error) {
     await embedded.stop();
     throw error;
@@ -49,23 +57,21 @@ export async function prepareDatabase(config: AppConfig, log: Logger): Promise<P
   return { target, stop: () => embedded.stop() };
 }
 
-async function initialise(target: DatabaseTarget, migrate: boolean, seed: boolean, config: AppConfig, log: Logger) {
-  if (!migrate && !seed) return;
-  const dataSource = new DataSource(dataSourceOptions({ url: target.url, poolSize: 1 }));
-  await dataSource.initialize();
-  try {
-    if (migrate) {
+async function initialise(target: DatabaseTarget, migrate: boolean, seeding: SeedingStep | null, config: AppConfig, log: Logger) {
+  if (migrate) {
+    // Migrations are SQL of their own: no entity is needed to run them.
+    const dataSource = new DataSource(connectionOptions({ url: target.url, poolSize: 1 }, []));
+    await dataSource.initialize();
+    try {
       const applied = await runMigrations(dataSource);
       log.info({ applied }, applied.length ? 'Applied database migrations' : 'Database schema is up to date');
+    } finally {
+      await dataSource.destroy();
     }
-    if (seed) {
-      const result = await loadFixtureCohort(dataSource, fixtures, config.fixtures.anchorDate);
-      log.info(
-        { anchorDate: result.anchorDate, patients: result.counts.patients, staffUsers: result.counts.staffUsers },
-        'Loaded the fixture cohort',
-      );
-    }
-  } finally {
-    await dataSource.destroy();
+  }
+  if (seeding) {
+    const { seedFixtureCohort } = await seeding();
+    const result = await seedFixtureCohort(target.url, config.fixtures.anchorDate);
+    log.info(result, 'Loaded the fixture cohort');
   }
 }

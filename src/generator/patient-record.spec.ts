@@ -13,10 +13,10 @@ import {
   ProcedureStatus,
   Sex,
 } from '../cohort/enum';
-import { evaluateCareGaps } from '../tools/clinical/care-gaps';
-import { checkMissingData } from '../tools/clinical/missing-data';
-import { attributeReadmissionRisk } from '../tools/clinical/readmission';
-import { trailingYear } from '../tools/clinical/shared/clinical-dates';
+import { evaluateCareGaps } from '../clinical/care-gaps';
+import { checkMissingData } from '../clinical/missing-data';
+import { attributeReadmissionRisk } from '../clinical/readmission';
+import { trailingYear } from '../clinical/shared/clinical-dates';
 import { IdFactory } from './ids';
 import { CohortContext, generatePatientRecord } from './patient-record';
 import { PatientRecord } from './rows';

@@ -2,7 +2,7 @@ import { ALLERGY as FIXTURE_ALLERGY, CONDITION as FIXTURE_CONDITION, ENCOUNTER_T
 import { IMAGING as FIXTURE_IMAGING, LAB as FIXTURE_LAB } from '../../fixtures/observations';
 import { CodeSystem } from '../cohort/enum';
 import { CodedValue, inAnyValueSet, ValueSetRef, VS } from '../terminology';
-import { BLOOD_PRESSURE, BMI, CHRONIC_KIDNEY_DISEASE, SMOKING_STATUS as SMOKING_SET } from '../tools/clinical/missing-data/element-codes';
+import { BLOOD_PRESSURE, BMI, CHRONIC_KIDNEY_DISEASE, SMOKING_STATUS as SMOKING_SET } from '../clinical/missing-data/element-codes';
 import { ALLERGY, CONDITION, ENCOUNTER_TYPE, IMAGING, LAB, PROCEDURE, RX, SMOKING_STATUS, VITAL } from './vocabulary';
 
 const SYSTEMS: Record<string, CodeSystem> = {

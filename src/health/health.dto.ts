@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IntegerQueryField } from '../common/validation/fields';
-import { QueueHealthDto } from '../approvals/queue/queue-health';
+import { QueueHealthDto } from '../queue/queue-health';
 
 export class ReadinessQueryDto {
   @IntegerQueryField({ min: 50, max: 5000, default: 1000, description: 'How long each dependency may take to answer, in milliseconds.' })

@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DatabaseTarget } from '../database/data-source.options';
 import { DATABASE_TARGET } from '../database/database.module';
-import { QueueHealth, QueueHealthDto } from '../approvals/queue/queue-health';
+import { QueueHealth, QueueHealthDto } from '../queue/queue-health';
 import { REDIS_CONNECTION, whenRedisReady } from '../redis/redis.module';
 import { DependencyCheckDto, LivenessDto, ReadinessDto } from './health.dto';
 

@@ -1,4 +1,4 @@
-import { agentTools, PROPOSE_ACTION } from '../agent/tool-catalog';
+import { agentTools, PROPOSE_ACTION } from '../model-tools/tool-catalog';
 import { AsOfQueryDto } from '../tools/dto/as-of-query.dto';
 import { CareGapsQueryDto } from '../tools/dto/care-gaps-query.dto';
 import { EncountersQueryDto } from '../tools/dto/encounters-query.dto';

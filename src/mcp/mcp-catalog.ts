@@ -1,5 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { AgentTool, AgentToolName, PROPOSE_ACTION } from '../agent/tool-catalog';
+import { AgentTool, AgentToolName, PROPOSE_ACTION } from '../model-tools/tool-catalog';
 import { ToolName } from '../tools/tool-names';
 
 /**

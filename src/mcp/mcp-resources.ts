@@ -1,7 +1,7 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import { allValueSets, TERMINOLOGY_SOURCE } from '../terminology';
-import { MEASURES } from '../tools/clinical/care-gaps';
-import { READMISSION_MODEL } from '../tools/clinical/readmission';
+import { MEASURES } from '../clinical/care-gaps';
+import { READMISSION_MODEL } from '../clinical/readmission';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION } from '../tools/envelope';
 
 /**

@@ -11,12 +11,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { AccessContext } from '../access/access-context';
-import { CitationIndex } from '../agent/answer/citation-index';
-import { agentTools } from '../agent/tool-catalog';
+import { CitationIndex } from '../model-tools/citation-index';
+import { agentTools } from '../model-tools/tool-catalog';
 import { Caller } from '../auth/caller';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { PhiReadService } from '../tools/phi-read.service';
+import { ToolReadService } from '../tools/tool-read.service';
 import { mcpTools, sessionInstructions } from './mcp-catalog';
 import { MCP_RESOURCES, readResource } from './mcp-resources';
 import { McpRequestContext, McpToolCalls, SessionState } from './mcp-tool-calls';
@@ -55,7 +55,7 @@ export class McpSessions implements OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly phi: PhiReadService,
+    private readonly phi: ToolReadService,
     private readonly calls: McpToolCalls,
   ) {}
 

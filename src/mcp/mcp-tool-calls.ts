@@ -1,16 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AccessContext, withPurpose } from '../access/access-context';
-import { AgentToolName, PROPOSE_ACTION } from '../agent/tool-catalog';
-import { refusal, renderForModel, ToolRefusal } from '../agent/tool-result';
-import { isRefusal, ProposalFiler, ToolRunner, TurnContext } from '../agent/tool-runner';
+import { AgentToolName, PROPOSE_ACTION } from '../model-tools/tool-catalog';
+import { refusal, renderForModel, ToolRefusal } from '../model-tools/tool-result';
+import { isRefusal, ProposalFiler, ToolRunner, TurnContext } from '../model-tools/tool-runner';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
 import { ProposalsService } from '../approvals/proposals.service';
 import { AuditChannel, AuditOutcome } from '../audit';
 import { Caller } from '../auth/caller';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { PhiReadService } from '../tools/phi-read.service';
+import { AuditedAccess } from '../access/audited-access.service';
+import { ToolReadService } from '../tools/tool-read.service';
 import { TOOL_NAMES, ToolName } from '../tools/tool-names';
 
 /** What one session remembers between calls: its patient and the governance state the agent keeps per turn. */
@@ -39,7 +40,7 @@ const LIMIT_KINDS = new Set(['per_tool_limit', 'repeated_failing_call', 'session
 /**
  * One `tools/call` of a session: the agent's governance (`ToolRunner`: unknown tools, unknown and
  * prototype arguments refused by name, repeated failing calls, per-tool limits, faults contained as
- * kind + exception type), the one PHI path (`PhiReadService`: access, the agent projection, audit
+ * kind + exception type), the one PHI path (`ToolReadService`: access, the agent projection, audit
  * on the `mcp` channel), and exactly one audit row per call: written by the PHI path when the call
  * reached it, here when governance refused it first.
  */
@@ -50,7 +51,8 @@ export class McpToolCalls {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly phi: PhiReadService,
+    private readonly phi: ToolReadService,
+    private readonly audited: AuditedAccess,
     private readonly proposals: ProposalsService,
   ) {
     const filer: ProposalFiler = { createDraft: (access, patientId, dto) => this.fileProposal(access, patientId, dto) };
@@ -114,7 +116,7 @@ export class McpToolCalls {
     const known = session.governance.catalog.has(name as AgentToolName);
     const purpose = !known ? 'mcp.unknown_tool' : name === PROPOSE_ACTION ? 'proposal.draft' : (name as ToolName);
     const outcome = LIMIT_KINDS.has(result.error.kind) ? AuditOutcome.Denied : AuditOutcome.Invalid;
-    await this.phi.audited(withPurpose(access, purpose), session.patientId, async () => ({ value: null, fields: [], rowCount: 0, outcome }));
+    await this.audited.audited(withPurpose(access, purpose), session.patientId, async () => ({ value: null, fields: [], rowCount: 0, outcome }));
   }
 }
 

@@ -4,10 +4,10 @@ import type { Request, Response } from 'express';
 import { AccessContext } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { AuditedAction, Public, Roles } from '../auth/roles.decorator';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { RestAccess } from '../tools/rest-access';
-import { CurrentCaller, PatientIdParam } from '../tools/tool-route.decorator';
+import { RestAccess } from '../access/rest-access';
+import { CurrentCaller, PatientIdParam } from '../access/rest-access';
 import { McpEndpoint } from './mcp-endpoint';
 import { MCP_PATH, McpChallengeFilter, protectedResourceMetadata, publicOrigin, WELL_KNOWN_RESOURCE } from './protected-resource';
 

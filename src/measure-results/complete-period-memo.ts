@@ -1,4 +1,4 @@
-import { Period } from '../tools/clinical/shared/clinical-dates';
+import { Period } from '../clinical/shared/clinical-dates';
 
 /** The newest complete period and when its whole-cohort run finished, as `latestCompletePeriod` reads it. */
 export interface CompletePeriod {

@@ -1,5 +1,5 @@
 import { CodeSystem, EncounterClass, MedicationStatus } from '../cohort/enum';
-import { chart, condition, encounter, medication, observation, procedure } from '../tools/clinical/testing/chart-builder';
+import { chart, condition, encounter, medication, observation, procedure } from '../../test/setup/clinical/chart-builder';
 import { evidenceDays, latestDay } from './evidence-days';
 
 describe('evidence days: when the rows a stored result cites happened', () => {

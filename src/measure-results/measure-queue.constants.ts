@@ -3,6 +3,9 @@ import type { JobsOptions } from 'bullmq';
 /** The recompute queue, apart from the approval queue: a 100,000-patient run never delays a proposal. */
 export const MEASURE_QUEUE_NAME = 'vigil-measures';
 
+/** The `FeatureQueue` of `vigil-measures` (settings MEASURES_* and the shared QUEUE_*, overridden in code by tests). */
+export const MEASURE_QUEUE = Symbol('MEASURE_QUEUE');
+
 export const RECOMPUTE_CHUNK_JOB = 'recompute-chunk';
 
 /**

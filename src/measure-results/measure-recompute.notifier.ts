@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PatientChangeNotifier } from '../approvals/patient-changes';
-import { safeError } from '../approvals/queue/queue-connections';
+import { PatientChangeNotifier } from '../cohort/patient-changes';
+import type { MeasureSettings } from '../config/app-config';
+import type { FeatureQueue } from '../queue/feature-queue';
+import { safeError } from '../queue/availability-log';
 import { MeasureRunReason } from './enum';
 import { MeasureRunRelay } from './measure-run-relay';
 import { MeasureRunsRepository } from './measure-runs.repository';
-import { MEASURE_SETTINGS, MeasureSettings } from './measure-settings';
+import { MEASURE_QUEUE, MeasureJobData } from './measure-queue.constants';
 import { storePeriod } from './store-period';
 
 /**
@@ -22,13 +24,13 @@ export class MeasureRecomputeNotifier implements PatientChangeNotifier {
   constructor(
     private readonly runs: MeasureRunsRepository,
     private readonly relay: MeasureRunRelay,
-    @Inject(MEASURE_SETTINGS) private readonly settings: Pick<MeasureSettings, 'chunkSize'>,
+    @Inject(MEASURE_QUEUE) private readonly queue: Pick<FeatureQueue<MeasureJobData, MeasureSettings>, 'settings'>,
   ) {}
 
   async patientsChanged(patientIds: string[], cause: 'proposal' | 'import'): Promise<void> {
     try {
       const reason = cause === 'import' ? MeasureRunReason.Import : MeasureRunReason.Proposal;
-      const runId = await this.runs.request({ reason, period: storePeriod(this.clock()), patientIds, chunkSize: this.settings.chunkSize });
+      const runId = await this.runs.request({ reason, period: storePeriod(this.clock()), patientIds, chunkSize: this.queue.settings.chunkSize });
       if (runId) void this.relay.relayNow();
     } catch (error) {
       this.logger.warn({ err: safeError(error), patients: patientIds.length }, 'Could not record a measure recompute; the sweep will find these patients');

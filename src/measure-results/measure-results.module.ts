@@ -1,28 +1,18 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import type Redis from 'ioredis';
-import { PATIENT_CHANGE_NOTIFIER } from '../approvals/patient-changes';
-import { createProducerConnection } from '../approvals/queue/queue-connections';
+import { DynamicModule, Module } from '@nestjs/common';
 import { CohortModule } from '../cohort/cohort.module';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { queueTelemetry } from '../tracing/queue-telemetry';
-import { MEASURE_QUEUE_NAME, MeasureJobData } from './measure-queue.constants';
-import { MEASURE_PRODUCER_REDIS, MEASURE_QUEUE } from './measure-queue.connections';
+import { PATIENT_CHANGE_NOTIFIER } from '../cohort/patient-changes';
+import type { MeasureSettings } from '../config/app-config';
+import { featureQueueProvider, FeatureQueueOptions } from '../queue/feature-queue';
+import { MEASURE_QUEUE, MEASURE_QUEUE_NAME } from './measure-queue.constants';
 import { MeasureRecomputeNotifier } from './measure-recompute.notifier';
 import { MeasureRecomputeService } from './measure-recompute.service';
 import { MeasureResultsRepository } from './measure-results.repository';
 import { MeasureRunRelay } from './measure-run-relay';
 import { MeasureRunsRepository } from './measure-runs.repository';
-import { MEASURE_SETTINGS, MeasureSettings, measureSettingsFromEnv, RUN_MEASURE_WORKERS } from './measure-settings';
 import { MeasureSweep } from './measure-sweep';
 import { MeasureWorker } from './measure.worker';
 
-export interface MeasureResultsModuleOptions {
-  /** Run the recompute worker and the sweep in this process. Default: MEASURES_WORKERS_IN_API (true). */
-  runWorkers?: boolean;
-  /** Overrides of the settings read from the environment (tests use short intervals). */
-  settings?: Partial<MeasureSettings>;
-}
+export type MeasureResultsModuleOptions = FeatureQueueOptions<MeasureSettings>;
 
 /**
  * Precomputed measure results (issue 14): the store's read API (`MeasureResultsRepository`), the
@@ -31,35 +21,14 @@ export interface MeasureResultsModuleOptions {
  * Global, so the executor can take the notifier by token without importing this module.
  */
 @Module({})
-export class MeasureResultsModule implements OnApplicationShutdown {
+export class MeasureResultsModule {
   static forRoot(options: MeasureResultsModuleOptions = {}): DynamicModule {
-    const settings: MeasureSettings = { ...measureSettingsFromEnv(), ...options.settings };
     return {
       module: MeasureResultsModule,
       global: true,
       imports: [CohortModule],
       providers: [
-        { provide: MEASURE_SETTINGS, useValue: settings },
-        { provide: RUN_MEASURE_WORKERS, useValue: options.runWorkers ?? settings.workersInApi },
-        {
-          provide: MEASURE_PRODUCER_REDIS,
-          inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
-            const redis = createProducerConnection(config.redis.url);
-            // ioredis would print unhandled errors, URL included; the relay logs state changes.
-            redis.on('error', () => undefined);
-            return redis;
-          },
-        },
-        {
-          provide: MEASURE_QUEUE,
-          inject: [MEASURE_PRODUCER_REDIS],
-          useFactory: (redis: Redis) => {
-            const queue = new Queue<MeasureJobData>(MEASURE_QUEUE_NAME, { connection: redis, prefix: settings.prefix, ...queueTelemetry() });
-            queue.on('error', () => undefined);
-            return queue;
-          },
-        },
+        featureQueueProvider(MEASURE_QUEUE, MEASURE_QUEUE_NAME, (config) => config.queues.measures, options),
         MeasureResultsRepository,
         MeasureRunsRepository,
         MeasureRecomputeService,
@@ -69,18 +38,7 @@ export class MeasureResultsModule implements OnApplicationShutdown {
         MeasureRecomputeNotifier,
         { provide: PATIENT_CHANGE_NOTIFIER, useExisting: MeasureRecomputeNotifier },
       ],
-      exports: [MeasureResultsRepository, MeasureRunsRepository, MeasureRecomputeService, MeasureRecomputeNotifier, MeasureRunRelay, MeasureSweep, PATIENT_CHANGE_NOTIFIER, MEASURE_QUEUE],
+      exports: [MeasureResultsRepository, MeasureRunsRepository, MeasureRecomputeService, MeasureRecomputeNotifier, MeasureRunRelay, MeasureSweep, PATIENT_CHANGE_NOTIFIER],
     };
-  }
-
-  constructor(
-    @Inject(MEASURE_QUEUE) private readonly queue: Queue,
-    @Inject(MEASURE_PRODUCER_REDIS) private readonly redis: Redis,
-  ) {}
-
-  /** After every provider's onModuleDestroy: the relay and the worker have stopped using these. */
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close().catch(() => undefined);
-    this.redis.disconnect();
   }
 }

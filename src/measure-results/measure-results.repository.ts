@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../cohort/cohort.repository';
-import { MEASURE_IDS } from '../tools/clinical/care-gaps';
-import { Period } from '../tools/clinical/shared/clinical-dates';
+import { MEASURE_IDS } from '../clinical/care-gaps';
+import { Period } from '../clinical/shared/clinical-dates';
 import { CompletePeriod, CompletePeriodMemo } from './complete-period-memo';
 import { decodeResultCursor, encodeResultCursor } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';

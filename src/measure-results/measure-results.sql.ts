@@ -190,9 +190,6 @@ GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 4, 1, 2, 3, 5, 6`,
 
 export type MeasureStatementName = keyof typeof MEASURE_STATEMENTS;
 
-/** The approval executor's writer session: one role, one way in and out. */
-export { WRITER_SESSION as MEASURE_WRITER_SESSION } from '../approvals/approvals.sql';
-
 export interface ChunkOfRun {
   afterId: string | null;
   throughId: string | null;

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Period } from '../tools/clinical/shared/clinical-dates';
+import { Period } from '../clinical/shared/clinical-dates';
+import { WRITER_SESSION } from '../cohort/cohort.statements';
 import { MeasureRunReason } from './enum';
-import { ChunkOfRun, ChunkRef, MEASURE_STATEMENTS as SQL, MEASURE_WRITER_SESSION, RunProgress, UnplannedRun } from './measure-results.sql';
+import { ChunkOfRun, ChunkRef, MEASURE_STATEMENTS as SQL, RunProgress, UnplannedRun } from './measure-results.sql';
 import { ResultRowInput } from './stored-result';
 
 export interface RunRequest {
@@ -97,10 +98,10 @@ export class MeasureRunsRepository {
       const [chunk] = await manager.query<{ finished: boolean }[]>(SQL.lockChunk, [runId, chunkNo]);
       if (!chunk || chunk.finished) return 'already-finished';
       if (rows.length > 0) {
-        await manager.query(MEASURE_WRITER_SESSION.become);
+        await manager.query(WRITER_SESSION.become);
         const changed = await this.stampUnchanged(manager, runId, rows);
         if (changed.length > 0) await manager.query(SQL.upsertResults, [JSON.stringify(changed), runId]);
-        await manager.query(MEASURE_WRITER_SESSION.leave);
+        await manager.query(WRITER_SESSION.leave);
       }
       await manager.query(SQL.finishChunk, [runId, chunkNo, counts.computed, counts.skipped]);
       // Locked last (chunk rows first, then the run: one order, no deadlock), so the last chunk to finish sees all others.

@@ -1,11 +1,13 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { PeriodicTask } from '../approvals/queue/periodic-task';
-import { AvailabilityLog, safeError } from '../approvals/queue/queue-connections';
-import { MEASURE_IDS } from '../tools/clinical/care-gaps';
+import { Inject, Injectable } from '@nestjs/common';
+import { MEASURE_IDS } from '../clinical/care-gaps';
+import type { MeasureSettings } from '../config/app-config';
+import { safeError } from '../queue/availability-log';
+import type { FeatureQueue } from '../queue/feature-queue';
+import { PeriodicSweep } from '../queue/periodic-sweep';
 import { MeasureRunReason } from './enum';
+import { MEASURE_QUEUE, MeasureJobData } from './measure-queue.constants';
 import { MeasureRunRelay } from './measure-run-relay';
 import { MeasureRunsRepository } from './measure-runs.repository';
-import { MEASURE_SETTINGS, MeasureSettings, RUN_MEASURE_WORKERS } from './measure-settings';
 import { storePeriod } from './store-period';
 
 /** Patients one stale run takes; the next sweep takes the rest. */
@@ -25,8 +27,7 @@ export interface MeasureSweepResult {
 }
 
 /**
- * The store's clock and safety net, from Postgres alone, every MEASURES_SWEEP_INTERVAL_MS where
- * workers run:
+ * The store's clock and safety net, every MEASURES_SWEEP_INTERVAL_MS where workers run:
  * - period rollover: the first sweep of a new day starts a whole-cohort run for the new period
  *   (one per period, however many processes sweep);
  * - stale sweep: once the period's results are complete and no run for it is going, patients whose
@@ -37,34 +38,22 @@ export interface MeasureSweepResult {
  * - pruning of past periods' results and of old runs.
  */
 @Injectable()
-export class MeasureSweep implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(MeasureSweep.name);
-  private readonly databaseState = new AvailabilityLog(this.logger, {
-    down: 'Measure sweep cannot read the store; retrying',
-    up: 'Measure sweep reads the store again',
-  });
-  private readonly task: PeriodicTask;
+export class MeasureSweep extends PeriodicSweep<MeasureSweepResult> {
   /** "Now" for the period (tests pin it). */
   clock: () => Date = () => new Date();
+
+  private readonly settings: MeasureSettings;
 
   constructor(
     private readonly runs: MeasureRunsRepository,
     private readonly relay: MeasureRunRelay,
-    @Inject(MEASURE_SETTINGS) private readonly settings: MeasureSettings,
-    @Inject(RUN_MEASURE_WORKERS) private readonly enabled: boolean,
+    @Inject(MEASURE_QUEUE) queue: FeatureQueue<MeasureJobData, MeasureSettings>,
   ) {
-    this.task = new PeriodicTask(() => this.sweepNow(), settings.sweepIntervalMs);
+    super(queue, 'Measure sweep', 'the store');
+    this.settings = queue.settings;
   }
 
-  onApplicationBootstrap(): void {
-    if (this.enabled) this.task.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
-  }
-
-  async sweepNow(): Promise<MeasureSweepResult> {
+  override async sweepNow(): Promise<MeasureSweepResult> {
     const result: MeasureSweepResult = { periodRunId: null, staleRunId: null, resumed: 0, pruned: 0 };
     const period = storePeriod(this.clock());
     try {

@@ -1,5 +1,5 @@
 import { isUuid } from '../common/validation/uuid';
-import { MEASURE_IDS } from '../tools/clinical/care-gaps';
+import { MEASURE_IDS } from '../clinical/care-gaps';
 
 /** A cursor this module did not issue. Surfaces built on the store answer it as a 400 problem. */
 export class InvalidResultCursorError extends Error {

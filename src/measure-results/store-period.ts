@@ -1,4 +1,4 @@
-import { Period, trailingYear } from '../tools/clinical/shared/clinical-dates';
+import { Period, trailingYear } from '../clinical/shared/clinical-dates';
 
 /**
  * The one measurement period the store keeps: the trailing year ending today (UTC day), which is

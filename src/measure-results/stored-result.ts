@@ -1,11 +1,10 @@
 import { hash } from 'node:crypto';
 import { VersionedChart } from '../cohort/cohort.repository';
-import { evaluateCareGaps } from '../tools/clinical/care-gaps';
-import { Period } from '../tools/clinical/shared/clinical-dates';
-import { careGapRow } from '../tools/definitions/care-gap-lookup.tool';
+import { evaluateCareGaps } from '../clinical/care-gaps';
+import { Period } from '../clinical/shared/clinical-dates';
+import { careGapRow, CareGapRow } from '../clinical/care-gaps/care-gap-row';
 import { evidenceDays, latestDay } from './evidence-days';
 
-type CareGapRow = ReturnType<typeof careGapRow>;
 
 /** One `measure_results` row as the upsert takes it (snake_case: the JSON is read by `jsonb_to_recordset`). */
 export interface ResultRowInput {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
-import { OutboxRepository } from '../approvals/queue/outbox.repository';
+import { OUTBOX_BACKLOG, OutboxBacklog } from '../queue/queue-health';
 import { COLLECT_ERRORS, METRICS_REGISTRY } from './metrics-registry';
 import { readForScrape, SingleFlight } from './scrape';
 
@@ -14,7 +14,7 @@ export class OutboxMetrics {
   constructor(
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Inject(COLLECT_ERRORS) errors: Counter<'collector'>,
-    @Optional() outbox?: OutboxRepository,
+    @Optional() @Inject(OUTBOX_BACKLOG) outbox?: OutboxBacklog,
   ) {
     if (!outbox) return;
     const summary = new SingleFlight(() => outbox.pendingSummary());

@@ -2,9 +2,8 @@ import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { JobFinishedEvent, jobFinishedChannel } from '../approvals/queue/job-events';
-import { PROPOSAL_QUEUE } from '../approvals/queue/queue-connections';
-import { MEASURE_QUEUE } from '../measure-results/measure-queue.connections';
+import { JobFinishedEvent, jobFinishedChannel } from '../queue/job-events';
+import { QueueConnections } from '../queue/queue-connections';
 import { COLLECT_ERRORS, METRICS_REGISTRY } from './metrics-registry';
 import { readForScrape, SingleFlight } from './scrape';
 
@@ -27,11 +26,15 @@ export class QueueMetrics implements OnModuleDestroy {
   constructor(
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Inject(COLLECT_ERRORS) errors: Counter<'collector'>,
-    @Optional() @Inject(PROPOSAL_QUEUE) proposals?: Queue,
-    @Optional() @Inject(MEASURE_QUEUE) measures?: Queue,
+    @Optional() connections?: QueueConnections,
   ) {
-    const queues = [proposals, measures].filter((queue): queue is Queue => queue !== undefined);
-    const counts = queues.map((queue) => ({ queue, read: new SingleFlight(() => queue.getJobCounts(...JOB_STATES)) }));
+    // Made at the first scrape: the features may open their queues after this is built.
+    const counts = new Map<Queue, SingleFlight<Record<string, number>>>();
+    const countsOf = (queue: Queue) => {
+      const read = counts.get(queue) ?? new SingleFlight(() => queue.getJobCounts(...JOB_STATES));
+      counts.set(queue, read);
+      return read;
+    };
     new Gauge({
       name: 'vigil_queue_jobs',
       help: 'Jobs BullMQ holds per queue and state.',
@@ -39,7 +42,8 @@ export class QueueMetrics implements OnModuleDestroy {
       registers: [registry],
       async collect() {
         await Promise.all(
-          counts.map(async ({ queue, read }) => {
+          (connections?.queues() ?? []).map(async (queue) => {
+            const read = countsOf(queue);
             const byState = await readForScrape(() => read.run(), `queue:${queue.name}`, errors);
             for (const state of JOB_STATES) {
               if (byState) this.set({ queue: queue.name, state }, byState[state] ?? 0);

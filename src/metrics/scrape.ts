@@ -1,5 +1,5 @@
 import { Counter, Registry } from 'prom-client';
-import { withTimeout } from '../approvals/queue/periodic-task';
+import { withTimeout } from '../queue/periodic-task';
 
 /** How long one scrape waits for a database or Redis read before it reports that metric absent. */
 export const SCRAPE_READ_TIMEOUT_MS = 1000;

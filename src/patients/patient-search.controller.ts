@@ -4,7 +4,7 @@ import { AccessContext } from '../access/access-context';
 import { PATIENT_FINDERS } from '../access/access.service';
 import { AuditedAction, Roles } from '../auth/roles.decorator';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { RestAccess } from '../tools/rest-access';
+import { RestAccess } from '../access/rest-access';
 import { PatientSearchQueryDto, PatientSearchResultDto } from './patient-search.dto';
 import { PatientSearchService } from './patient-search.service';
 

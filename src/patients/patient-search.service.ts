@@ -6,7 +6,7 @@ import { ProblemException } from '../common/http/problem';
 import { project } from '../phi/projector';
 import { todayUtc } from '../tools/envelope';
 import { patientHeader } from '../tools/patient-header';
-import { PhiReadService } from '../tools/phi-read.service';
+import { AuditedAccess } from '../access/audited-access.service';
 import { PatientSearchQueryDto, PatientSearchResultDto, SEARCH_LIMIT_DEFAULT } from './patient-search.dto';
 
 type SearchedBy = 'mrn' | 'name' | 'name_birth_date';
@@ -43,7 +43,7 @@ export class PatientSearchService {
   constructor(
     private readonly access: AccessService,
     private readonly cohort: CohortRepository,
-    private readonly phi: PhiReadService,
+    private readonly phi: AuditedAccess,
   ) {}
 
   search(context: AccessContext, query: PatientSearchQueryDto): Promise<PatientSearchResultDto> {

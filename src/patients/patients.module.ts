@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { CohortModule } from '../cohort/cohort.module';
-import { ToolsModule } from '../tools/tools.module';
 import { PatientSearchController } from './patient-search.controller';
 import { PatientSearchService } from './patient-search.service';
 import { WorklistController } from './worklist.controller';
@@ -9,7 +8,7 @@ import { WorklistService } from './worklist.service';
 
 /** Finding patients without their id: search, and care-team worklists over the stored measure results. */
 @Module({
-  imports: [AccessModule, CohortModule, ToolsModule],
+  imports: [AccessModule, CohortModule],
   controllers: [PatientSearchController, WorklistController],
   providers: [PatientSearchService, WorklistService],
 })

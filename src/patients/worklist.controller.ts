@@ -4,7 +4,7 @@ import { AccessContext } from '../access/access-context';
 import { WORKLIST_READERS } from '../access/access.service';
 import { AuditedAction, IdentityInRead, Roles } from '../auth/roles.decorator';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
-import { RestAccess } from '../tools/rest-access';
+import { RestAccess } from '../access/rest-access';
 import { CareTeamCodePipe } from './care-team-code.pipe';
 import { WorklistPageDto, WorklistQueryDto } from './worklist.dto';
 import { WorklistService } from './worklist.service';

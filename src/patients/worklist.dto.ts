@@ -3,7 +3,7 @@ import { IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
 import { IntegerQueryField } from '../common/validation/fields';
 import { OptionalFreeTextField } from '../common/validation/text';
 import { GAP_STATUSES } from '../population/microcells';
-import { MEASURE_NAMES } from '../tools/clinical/care-gaps';
+import { MEASURE_NAMES } from '../clinical/care-gaps';
 
 export const WORKLIST_LIMIT_DEFAULT = 25;
 

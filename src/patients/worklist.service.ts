@@ -2,15 +2,15 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { CohortRepository } from '../cohort/cohort.repository';
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { ProblemException } from '../common/http/problem';
 import { MeasureResultsRepository, WorklistPage } from '../measure-results/measure-results.repository';
 import { InvalidResultCursorError } from '../measure-results/result-cursor';
 import { project } from '../phi/projector';
-import { resolveMeasureId } from '../tools/clinical/care-gaps';
+import { resolveMeasureId } from '../clinical/care-gaps';
 import { todayUtc } from '../tools/envelope';
 import { patientHeader } from '../tools/patient-header';
-import { PhiReadService } from '../tools/phi-read.service';
+import { AuditedAccess } from '../access/audited-access.service';
 import { WORKLIST_LIMIT_DEFAULT, WorklistPageDto, WorklistQueryDto } from './worklist.dto';
 
 const resultsNotReady = () =>
@@ -30,7 +30,7 @@ export class WorklistService {
   constructor(
     private readonly access: AccessService,
     private readonly results: MeasureResultsRepository,
-    private readonly phi: PhiReadService,
+    private readonly phi: AuditedAccess,
     private readonly cohort: CohortRepository,
   ) {}
 

@@ -1,4 +1,4 @@
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 
 /**
  * Whose view a result is cut for: a staff role, or `agent` — the projection a model reads through

@@ -1,4 +1,4 @@
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { FieldTransform } from './field-transforms';
 import { ProjectionRole } from './projection-role';
 

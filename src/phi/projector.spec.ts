@@ -1,4 +1,4 @@
-import { StaffRole } from '../cohort/enum';
+import { StaffRole } from '../common/roles';
 import { PROJECTION_POLICY } from './projection.policy';
 import { PROJECTION_ROLES } from './projection-role';
 import { assertPolicyComplete, project } from './projector';

@@ -6,15 +6,16 @@ import { CareGapsQueryDto } from './dto/care-gaps-query.dto';
 import { EncountersQueryDto } from './dto/encounters-query.dto';
 import { LabsQueryDto } from './dto/labs-query.dto';
 import { ToolEnvelope } from './envelope';
-import { PhiReadService } from './phi-read.service';
-import { RestAccess } from './rest-access';
-import { PatientIdParam, ToolRoute } from './tool-route.decorator';
+import { ToolReadService } from './tool-read.service';
+import { RestAccess } from '../access/rest-access';
+import { ToolRoute } from './tool-route.decorator';
+import { PatientIdParam } from '../access/rest-access';
 
 /** The five read tools over REST, one GET per tool under the patient. */
 @ApiTags('tools')
 @Controller('patients/:patientId')
 export class PatientToolsController {
-  constructor(private readonly phi: PhiReadService) {}
+  constructor(private readonly phi: ToolReadService) {}
 
   @ToolRoute('patient_encounters', 'encounters', 'Encounters in a window, each with its notes (quoted data).')
   encounters(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Query() query: EncountersQueryDto): Promise<ToolEnvelope> {

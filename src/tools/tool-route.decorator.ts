@@ -1,5 +1,5 @@
 import { ApiUuidParam } from '../common/validation/uuid';
-import { applyDecorators, createParamDecorator, ExecutionContext, Get, HttpStatus, Param, ParseUUIDPipe, SetMetadata } from '@nestjs/common';
+import { applyDecorators, Get, SetMetadata } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
@@ -9,11 +9,9 @@ import {
   ApiOperation,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { AuthenticatedRequest, Caller } from '../auth/caller';
 import { BREAK_GLASS_HEADER } from '../access/break-glass';
 import { AuditedAction, IdentityInRead, Roles } from '../auth/roles.decorator';
-import { StaffRole } from '../cohort/enum';
-import { ProblemException } from '../common/http/problem';
+import { StaffRole } from '../common/roles';
 import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
 import { ToolEnvelopeDto } from './envelope.dto';
 import { ToolName } from './tool-names';
@@ -50,20 +48,3 @@ export function ToolRoute(name: ToolName, path: string, summary: string): Method
     ApiProblemResponses(),
   );
 }
-
-export const PatientIdParam = () =>
-  Param(
-    'patientId',
-    new ParseUUIDPipe({
-      exceptionFactory: () =>
-        new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'patientId must be a UUID.', [
-          { field: 'patientId', reason: 'isUuid', message: 'patientId must be a UUID' },
-        ]),
-    }),
-  );
-
-export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
-  const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().caller;
-  if (!caller) throw new Error('CurrentCaller used on a route without authentication');
-  return caller;
-});

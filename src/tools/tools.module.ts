@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AccessModule } from '../access/access.module';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
@@ -9,9 +8,8 @@ import { MissingDataCheckTool } from './definitions/missing-data-check.tool';
 import { PatientEncountersTool } from './definitions/patient-encounters.tool';
 import { PatientLabsTool } from './definitions/patient-labs.tool';
 import { PatientToolsController } from './patient-tools.controller';
-import { PhiReadService } from './phi-read.service';
-import { AuditRefusalInterceptor } from './rest-access';
 import { PseudonymService } from '../phi/pseudonyms';
+import { ToolReadService } from './tool-read.service';
 import { TOOLS, ToolsService } from './tools.service';
 
 const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool, MissingDataCheckTool, FeatureAttributionTool];
@@ -28,9 +26,8 @@ const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool,
     { provide: TOOLS, inject: TOOL_CLASSES, useFactory: (...tools: unknown[]) => tools },
     ToolsService,
     PseudonymService,
-    PhiReadService,
-    { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor },
+    ToolReadService,
   ],
-  exports: [PhiReadService, AccessModule],
+  exports: [ToolReadService, AccessModule],
 })
 export class ToolsModule {}

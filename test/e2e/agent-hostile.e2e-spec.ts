@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { FACT_SPECS, FactKind } from '../../src/agent/answer/fact-rendering';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, sharesTeam, userFor, activeUsers } from '../setup/cohort';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';

@@ -3,7 +3,7 @@ import { ORDERABLE_LOINC } from '../../src/approvals/dto/proposal-content.dto';
 import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
 import { ProposalsService } from '../../src/approvals/proposals.service';
 import { accessOf } from '../setup/callers';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients } from '../setup/cohort';

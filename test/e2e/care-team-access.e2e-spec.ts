@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { TOOL_ROLES } from '../../src/tools/tool-route.decorator';
 import { createTestApp, TestApp } from '../setup/app';

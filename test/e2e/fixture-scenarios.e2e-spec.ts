@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
-import { expectedCareGaps, expectedIndexAdmissions } from '../../src/tools/clinical/testing/fixture-readme';
+import { StaffRole } from '../../src/common/roles';
+import { expectedCareGaps, expectedIndexAdmissions } from '../setup/clinical/fixture-readme';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';

@@ -6,9 +6,9 @@ import { Client as PgClient } from 'pg';
 import request from 'supertest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { renderForModel } from '../../src/agent/tool-result';
-import { StaffRole } from '../../src/cohort/enum';
-import { PhiReadService } from '../../src/tools/phi-read.service';
+import { renderForModel } from '../../src/model-tools/tool-result';
+import { StaffRole } from '../../src/common/roles';
+import { ToolReadService } from '../../src/tools/tool-read.service';
 import { ToolName } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { accessOf } from '../setup/callers';
@@ -80,7 +80,7 @@ describe('MCP endpoint', () => {
 
   it('answers each read tool with the envelope the agent projection gives for the same query, rendered compactly for the model', async () => {
     const mcp = await connect(WITH_STAY);
-    const phi = sut.app.get(PhiReadService);
+    const phi = sut.app.get(ToolReadService);
     const queries: [ToolName, Row][] = [
       ['patient_encounters', { from: '2025-01-01' }],
       ['patient_labs', { code: ['4548-4', '33914-3'] }],
@@ -312,7 +312,7 @@ describe('MCP endpoint', () => {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('feature_attribution');
       const result = (await client.callTool({ name: 'missing_data_check', arguments: {} })) as CallToolResult;
       const access = await accessOf(database().dataSource, 'dr.okafor', { projectionRole: 'agent' });
-      const direct = await sut.app.get(PhiReadService).readTool(access, 'missing_data_check', patientIdOf(WITH_STAY), {});
+      const direct = await sut.app.get(ToolReadService).readTool(access, 'missing_data_check', patientIdOf(WITH_STAY), {});
       expect(result.structuredContent).toEqual(JSON.parse(JSON.stringify(direct)));
       const refused = (await client.callTool({ name: 'patient_labs', arguments: { lonic: [] } })) as CallToolResult;
       expect(refused.structuredContent).toMatchObject({ error: { kind: 'invalid_arguments', fields: [{ field: 'lonic', reason: 'unknown_field' }] } });

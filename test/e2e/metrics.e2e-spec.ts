@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
 import { HttpMetrics, UNMATCHED_ROUTE } from '../../src/metrics/http-metrics';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { PATIENT_FINDERS } from '../../src/access/access.service';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { MeasureRunReason } from '../../src/measure-results/enum';
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { AGE_BANDS, Microcell } from '../../src/population/microcells';

@@ -1,12 +1,12 @@
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { PatientFixture } from '../../src/cohort/fixtures/fixture.types';
 import { PROJECTION_POLICY } from '../../src/phi/projection.policy';
 import { ProjectionRole } from '../../src/phi/projection-role';
 import { ToolEnvelope } from '../../src/tools/envelope';
 import { TOOL_NAMES, ToolName } from '../../src/tools/tool-names';
 import { AuditChannel } from '../../src/audit';
-import { PhiReadService } from '../../src/tools/phi-read.service';
+import { ToolReadService } from '../../src/tools/tool-read.service';
 import { accessOf } from '../setup/callers';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
@@ -101,7 +101,7 @@ describe('minimum necessary: every role × tool × field', () => {
         const clinician = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patient))!;
         const access = await accessOf(database().dataSource, clinician.username, { purpose: tool, projectionRole: 'agent', channel: AuditChannel.Agent });
         const query = tool === 'patient_encounters' || tool === 'patient_labs' ? {} : { asOf: AS_OF };
-        const envelope = await sut.app.get(PhiReadService).readTool(access, tool, patientIdOf(key), query);
+        const envelope = await sut.app.get(ToolReadService).readTool(access, tool, patientIdOf(key), query);
         expectWithinPolicy(envelope, tool, 'agent');
         const body = JSON.stringify(envelope);
         for (const identifier of identifiersOf(patient)) expect(body).not.toContain(identifier);
@@ -116,7 +116,7 @@ describe('minimum necessary: every role × tool × field', () => {
       const access = await accessOf(database().dataSource, outsider.username, {
         purpose: 'patient_labs', projectionRole: 'agent', channel: AuditChannel.Agent, breakGlassReason: 'Emergency, please let me in',
       });
-      await expect(sut.app.get(PhiReadService).readTool(access, 'patient_labs', patientIdOf(patient), {})).rejects.toMatchObject({ code: 'patient_not_found' });
+      await expect(sut.app.get(ToolReadService).readTool(access, 'patient_labs', patientIdOf(patient), {})).rejects.toMatchObject({ code: 'patient_not_found' });
     });
   });
 });

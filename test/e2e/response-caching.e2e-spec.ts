@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';

@@ -1,7 +1,7 @@
 import { Logger as TypeOrmLogger, DataSource } from 'typeorm';
 import request from 'supertest';
 import { allStatements } from '../../src/cli/statement-list';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';

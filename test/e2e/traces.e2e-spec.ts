@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { EXPORTED_EVENT_ATTRIBUTES, EXPORTED_SPAN_ATTRIBUTES } from '../../src/tracing/span-allowlist';
 import { patientIdOf, patients, userFor } from '../setup/cohort';

@@ -4,7 +4,7 @@ import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.s
 import { COMPLETE_PERIOD_REUSE_MS } from '../../src/measure-results/complete-period-memo';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';

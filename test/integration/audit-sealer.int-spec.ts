@@ -9,7 +9,7 @@ import { auditEventHash, GENESIS_HASH } from '../../src/audit/audit-hash';
 import { dedicatedSealerSession, SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { AuditSealer } from '../../src/audit/audit-sealer';
 import { ChainPageRow, SELECT_CHAIN_PAGE, storedContent } from '../../src/audit/audit.sql';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import request from 'supertest';
 import { createTestApp } from '../setup/app';
 import { temporaryCheckpointStore, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';

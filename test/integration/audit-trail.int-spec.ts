@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { auditEventHash } from '../../src/audit/audit-hash';
 import { SELECT_CHAIN_PAGE, ChainPageRow, storedContent } from '../../src/audit/audit.sql';
 import { COMMANDS } from '../../src/cli/commands';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/schema';
 import { sealEverything, TEST_CHECKPOINT_KEY } from '../setup/audit-seal';

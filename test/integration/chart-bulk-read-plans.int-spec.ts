@@ -1,7 +1,7 @@
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { BULK_CHART_STATEMENTS, BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
-import { careGapEncounterFilter } from '../../src/tools/clinical/care-gaps/cql/encounter-retrieves';
-import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
+import { careGapEncounterFilter } from '../../src/clinical/care-gaps/cql/encounter-retrieves';
+import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';
 
 /**

@@ -3,10 +3,10 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { BULK_CHART_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { preparedName } from '../../src/cohort/prepared-statement.repository';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { patientIdOf } from '../setup/cohort';
-import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
-import { trailingYear } from '../../src/tools/clinical/shared/clinical-dates';
+import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
+import { trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { useSeededDatabase } from '../setup/database';
 
 type Probe = { user: string; readOnly: string };

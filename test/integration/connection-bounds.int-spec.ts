@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
-import { connectionTimeouts, dataSourceOptions } from '../../src/database/data-source.options';
+import { connectionTimeouts } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { useSeededDatabase } from '../setup/database';
 
 const BOUNDS = { statementTimeoutMs: 400, lockTimeoutMs: 300, idleInTransactionTimeoutMs: 1500 };

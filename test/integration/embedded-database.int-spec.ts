@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
-import { connectionTimeouts, dataSourceOptions } from '../../src/database/data-source.options';
+import { connectionTimeouts } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { prepareDatabase, PreparedDatabase } from '../../src/database/database-bootstrap';
 import { pendingSchemaChanges } from '../../src/database/schema';
 import { patients } from '../../fixtures';
@@ -16,7 +17,7 @@ describe('embedded database (no DATABASE_URL)', () => {
 
   beforeAll(async () => {
     const config = loadConfig({ EMBEDDED_DATABASE_DIR: 'memory://', FIXTURES_ANCHOR_DATE: TEST_ANCHOR_DATE });
-    prepared = await prepareDatabase(config, pino({}, logs.stream));
+    prepared = await prepareDatabase(config, pino({}, logs.stream), () => import('../../src/fixture-seeding'));
     dataSource = new DataSource(dataSourceOptions(prepared.target));
     await dataSource.initialize();
   }, 120_000);
@@ -58,7 +59,7 @@ describe('external database (DATABASE_URL set)', () => {
     const logs = captureLogs();
     // An address where nothing listens: if prepareDatabase tried to connect, it would throw.
     const config = loadConfig({ DATABASE_URL: 'postgres://vigil:secret@127.0.0.1:1/vigil' });
-    const prepared = await prepareDatabase(config, pino({}, logs.stream));
+    const prepared = await prepareDatabase(config, pino({}, logs.stream), () => import('../../src/fixture-seeding'));
     expect(prepared.target).toEqual({ url: config.database.url, poolSize: 10, embedded: false, timeouts: connectionTimeouts(config) });
     expect(logs.lines.join('\n')).not.toContain('secret');
     expect(logs.lines.join('\n')).not.toContain('fixture');

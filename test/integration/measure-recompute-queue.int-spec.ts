@@ -21,10 +21,10 @@ import { MeasureRecomputeService } from '../../src/measure-results/measure-recom
 import { MeasureResultsRepository } from '../../src/measure-results/measure-results.repository';
 import { MeasureRunRelay } from '../../src/measure-results/measure-run-relay';
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
-import { MeasureSettings } from '../../src/measure-results/measure-settings';
+import { MeasureSettings } from '../../src/config/app-config';
 import { MeasureSweep } from '../../src/measure-results/measure-sweep';
 import { storePeriod } from '../../src/measure-results/store-period';
-import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { createWorker } from '../../src/worker';
 import { accessOf } from '../setup/callers';
 import { useSeededDatabase } from '../setup/database';

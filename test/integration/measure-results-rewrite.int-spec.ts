@@ -1,5 +1,6 @@
-import { MEASURE_STATEMENTS, MEASURE_WRITER_SESSION } from '../../src/measure-results/measure-results.sql';
-import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { WRITER_SESSION } from '../../src/cohort/cohort.statements';
+import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
+import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { useSeededDatabase } from '../setup/database';
 
 /**
@@ -31,9 +32,9 @@ describe('measure results: a rewrite of an unchanged result is a heap-only updat
     );
     expect(first).toBeDefined();
     const hotUpdates = await dataSource.transaction(async (manager) => {
-      await manager.query(MEASURE_WRITER_SESSION.become);
+      await manager.query(WRITER_SESSION.become);
       await manager.query(MEASURE_STATEMENTS.upsertResults, [JSON.stringify([first]), runId]);
-      await manager.query(MEASURE_WRITER_SESSION.leave);
+      await manager.query(WRITER_SESSION.leave);
       const [row] = await manager.query<{ updated: string; hot: string }[]>(
         `SELECT pg_stat_get_xact_tuples_updated('measure_results'::regclass)::text AS updated, pg_stat_get_xact_tuples_hot_updated('measure_results'::regclass)::text AS hot`,
       );

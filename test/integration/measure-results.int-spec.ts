@@ -10,10 +10,10 @@ import { MeasureRecomputeService } from '../../src/measure-results/measure-recom
 import { MeasureResultsRepository } from '../../src/measure-results/measure-results.repository';
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { InvalidResultCursorError } from '../../src/measure-results/result-cursor';
-import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
-import { careGapEncounterFilter } from '../../src/tools/clinical/care-gaps/cql/encounter-retrieves';
-import { careGapObservationFilter } from '../../src/tools/clinical/care-gaps/cql/observation-retrieves';
-import { trailingYear } from '../../src/tools/clinical/shared/clinical-dates';
+import { MEASURE_IDS } from '../../src/clinical/care-gaps';
+import { careGapEncounterFilter } from '../../src/clinical/care-gaps/cql/encounter-retrieves';
+import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
+import { trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
 import { useSeededDatabase } from '../setup/database';
 

@@ -2,7 +2,7 @@ import { generateCommand } from '../../src/cli/generate.command';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { storePeriod } from '../../src/measure-results/store-period';
 import { FilterCheck, WORKLIST_STATEMENTS, WorklistStatementName, worklistStatementName } from '../../src/measure-results/worklist.sql';
-import { MEASURE_IDS } from '../../src/tools/clinical/care-gaps';
+import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { useSeededDatabase } from '../setup/database';
 
 /**

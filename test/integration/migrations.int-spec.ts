@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../../src/database/schema';
 import { useEmptyDatabase } from '../setup/database';
 

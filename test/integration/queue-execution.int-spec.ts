@@ -11,11 +11,11 @@ import { proposalContentHash } from '../../src/approvals/content-hash';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from '../../src/approvals/enum';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { ProposalsService } from '../../src/approvals/proposals.service';
-import { OutboxRelay } from '../../src/approvals/queue/outbox-relay';
+import { ProposalOutboxRelay } from '../../src/approvals/queue/proposal-outbox-relay';
 import { PROPOSAL_QUEUE_NAME, proposalJobId } from '../../src/approvals/queue/queue.constants';
-import { QueueSettings } from '../../src/approvals/queue/queue.settings';
+import { QueueSettings } from '../../src/config/app-config';
 import { AccessContext, restContext } from '../../src/access/access-context';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createRootLogger } from '../../src/common/logging/logger';
@@ -251,7 +251,7 @@ describe('executing approved proposals through the queue (real Postgres)', () =>
           expect(await statusOf(database().dataSource, id)).toMatchObject({ status: ProposalStatus.Executed, outcome: 'applied', attempts: 2 });
           expect(await queue.getJobState(proposalJobId(OutboxJob.Execute, id))).toBe('completed');
           // The relay in the recovering process found nothing left to relay twice.
-          expect(await recovery.get(OutboxRelay).relayNow()).toBe(0);
+          expect(await recovery.get(ProposalOutboxRelay).relayNow()).toBe(0);
         } finally {
           await recovery.close();
         }

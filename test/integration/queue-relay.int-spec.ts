@@ -1,16 +1,17 @@
-import { OutboxRepository } from '../../src/approvals/queue/outbox.repository';
 import { ConsoleLogger, Logger, LoggerService } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APPROVAL_STATEMENTS as SQL } from '../../src/approvals/approvals.sql';
 import { OutboxJob, ProposalKind } from '../../src/approvals/enum';
-import { EvictionPolicyCheck } from '../../src/approvals/queue/eviction-policy-check';
-import { OutboxRelay, RELAY_BATCH_SIZE } from '../../src/approvals/queue/outbox-relay';
+import { OutboxRepository } from '../../src/approvals/queue/outbox.repository';
+import { ProposalOutboxRelay, RELAY_BATCH_SIZE } from '../../src/approvals/queue/proposal-outbox-relay';
 import { EXPIRY_GRACE_MS, PROPOSAL_QUEUE_NAME, ProposalJobData, proposalJobId } from '../../src/approvals/queue/queue.constants';
-import { createProducerConnection } from '../../src/approvals/queue/queue-connections';
-import { QueueHealth } from '../../src/approvals/queue/queue-health';
+import { EvictionPolicyCheck } from '../../src/queue/eviction-policy-check';
+import { QueueProducer } from '../../src/queue/queue-connections';
+import { QueueHealth } from '../../src/queue/queue-health';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
+import { loadConfig } from '../../src/config/load-config';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedisServer, TestRedisServer, waitFor } from '../setup/redis-server';
 
@@ -41,27 +42,23 @@ class CollectingLogger implements LoggerService {
 }
 
 interface RelayRig {
-  relay: OutboxRelay;
+  relay: ProposalOutboxRelay;
   queue: Queue<ProposalJobData>;
   redis: Redis;
   close(): Promise<void>;
 }
 
-/** What one process runs: its own producer connection, BullMQ queue and relay (timer not started). */
+/** What one process runs: its own producer (connection and BullMQ queue) and relay (timer not started). */
 function relayRig(dataSource: DataSource, server: TestRedisServer): RelayRig {
-  const redis = createProducerConnection(server.url);
-  redis.on('error', () => undefined);
-  const queue = new Queue<ProposalJobData>(PROPOSAL_QUEUE_NAME, { connection: redis, prefix: PREFIX });
-  queue.on('error', () => undefined);
-  const relay = new OutboxRelay(new OutboxRepository(dataSource), queue, redis, { relayIntervalMs: 60_000 });
+  const producer = new QueueProducer<ProposalJobData>(server.url, PROPOSAL_QUEUE_NAME, PREFIX);
+  const relay = new ProposalOutboxRelay(new OutboxRepository(dataSource), { producer, settings: { ...loadConfig({}).queues.proposals, relayIntervalMs: 60_000 } });
   return {
     relay,
-    queue,
-    redis,
+    queue: producer.queue,
+    redis: producer.redis,
     close: async () => {
       await relay.onModuleDestroy();
-      await queue.close();
-      redis.disconnect();
+      await producer.close();
     },
   };
 }

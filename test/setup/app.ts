@@ -9,7 +9,7 @@ import { mintDevToken } from '../../src/auth/token.service';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
 import { connectionTimeouts } from '../../src/database/data-source.options';
-import { QueueSettings } from '../../src/approvals/queue/queue.settings';
+import { QueueSettings } from '../../src/config/app-config';
 import { captureLogs } from './log-capture';
 import { TEST_REDIS_URL } from './redis';
 
@@ -27,7 +27,7 @@ export async function createTestApp(options: {
   databaseUrl: string;
   redisUrl?: string;
   env?: Record<string, string>;
-  /** Queue settings on top of the environment's (they are read from the process environment, not `env`). */
+  /** Approval-queue settings on top of the config's (QUEUE_* in `env`). */
   queueSettings?: Partial<QueueSettings>;
   /** A second app running beside the first (two API processes): it keeps the first app's out-of-context logger. */
   besideAnother?: boolean;

@@ -4,7 +4,7 @@ import { AccessContext, restContext } from '../../src/access/access-context';
 import { Caller } from '../../src/auth/caller';
 import { StaffIdentity } from '../../src/cohort/cohort.repository';
 import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 
 /** The caller the auth guard would build for a fixture user, read from the database. */
 export async function callerOf(dataSource: DataSource, username: string): Promise<Caller> {

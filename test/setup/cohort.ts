@@ -1,5 +1,5 @@
 import { patients, staff } from '../../fixtures';
-import { StaffRole } from '../../src/cohort/enum';
+import { StaffRole } from '../../src/common/roles';
 import { PatientFixture, StaffUserFixture } from '../../src/cohort/fixtures/fixture.types';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { createDatabase, dropDatabase, runDatabaseName } from './test-database';
 
 export interface TestDatabase {

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POPULATIONS, PopulationName } from '../../src/tools/clinical/care-gaps';
+import { POPULATIONS, PopulationName } from '../../src/clinical/care-gaps';
 
 /** The measure stewards' content and test cases (../shared/external-data/ecqm-qicore-2024; see its README). */
 export const ECQM_DIR = join(__dirname, '..', '..', '..', 'shared', 'external-data', 'ecqm-qicore-2024');

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { loadFixtureCohort } from '../../src/cohort/fixtures/fixture-loader';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/data-source';
 import { runMigrations } from '../../src/database/schema';
 import { TEST_REDIS_URL } from './redis';
 import { createDatabase, runDatabaseName, TEST_ADMIN_URL, TEST_ANCHOR_DATE, withAdminClient } from './test-database';

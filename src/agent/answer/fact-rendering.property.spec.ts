@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ToolName } from '../../tools/tool-names';
-import { CitationIndex } from './citation-index';
+import { CitationIndex } from '../../model-tools/citation-index';
 import { FACT_KINDS, FACT_SPECS } from './fact-rendering';
 import { groundAnswer } from './final-answer';
 

@@ -1,4 +1,4 @@
-import { CitationIndex } from './citation-index';
+import { CitationIndex } from '../../model-tools/citation-index';
 import { groundAnswer, MAX_FACTS, parseFinalAnswer, renderFact } from './final-answer';
 
 const OBS = 'obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11';

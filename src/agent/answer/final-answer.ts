@@ -6,7 +6,7 @@
  * the model wrote is discarded, never shown: nothing the model writes reaches the clinician as a
  * patient fact.
  */
-import { CitationIndex } from './citation-index';
+import { CitationIndex } from '../../model-tools/citation-index';
 import { FACT_KINDS, FACT_SPECS, FactKind, RenderRefusal } from './fact-rendering';
 
 export type TurnStatus = 'answered' | 'insufficient_data' | 'refused' | 'access_denied' | 'conflict' | 'failure';

@@ -1,5 +1,5 @@
 import { storableText } from '../../common/validation/text';
-import { treatmentAdviceIn } from '../clinical-advice';
+import { treatmentAdviceIn } from '../../model-tools/clinical-advice';
 
 /**
  * How a rendered statement writes the values of a cited row. Every helper returns text made only

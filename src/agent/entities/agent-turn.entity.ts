@@ -1,6 +1,4 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Patient } from '../../cohort/entities/patient.entity';
-import { StaffUser } from '../../cohort/entities/staff-user.entity';
 
 /** A turn's lifecycle: `running` from the first write until the turn ends with one of the turn statuses. */
 export const STORED_TURN_STATUSES = ['running', 'answered', 'insufficient_data', 'refused', 'access_denied', 'conflict', 'failure'] as const;
@@ -25,16 +23,17 @@ export class AgentTurnRecord {
   @Column('uuid', { name: 'patient_id' })
   patientId: string;
 
-  @ManyToOne(() => Patient, { onDelete: 'RESTRICT' })
+  // The cohort's tables are named, not imported: the foreign key is the schema's, the agent reads no cohort entity.
+  @ManyToOne('Patient', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'patient_id' })
-  patient?: Patient;
+  patient?: object;
 
   @Column('uuid', { name: 'clinician_id' })
   clinicianId: string;
 
-  @ManyToOne(() => StaffUser, { onDelete: 'RESTRICT' })
+  @ManyToOne('StaffUser', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'clinician_id' })
-  clinician?: StaffUser;
+  clinician?: object;
 
   @Column('text')
   status: StoredTurnStatus;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
 import { FreeTextField } from '../../common/validation/text';
-import { MEASURE_NAMES } from '../../tools/clinical/care-gaps';
+import { MEASURE_NAMES } from '../../clinical/care-gaps';
 import { ProposalKind } from '../enum';
 
 /**

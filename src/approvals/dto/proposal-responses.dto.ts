@@ -1,5 +1,5 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { StaffRole } from '../../cohort/enum';
+import { StaffRole } from '../../common/roles';
 import { DecisionKind, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
 import { PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthenticatedRequest } from '../../auth/caller';
-import { accessContextOf } from '../../tools/rest-access';
+import { accessContextOf } from '../../access/rest-access';
 import { ProposalEventStream, VisiblePatients } from './proposal-event-stream';
 
 export interface SubscribingRequest extends AuthenticatedRequest {

@@ -1,7 +1,7 @@
 import { Logger, MessageEvent } from '@nestjs/common';
 import { ProposalsRepository } from '../proposals.repository';
 import { AccessService } from '../../access/access.service';
-import { PhiReadService } from '../../tools/phi-read.service';
+import { AuditedAccess } from '../../access/audited-access.service';
 import { ChangeLog, isoMicros, ProposalEventStream } from './proposal-event-stream';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
@@ -53,7 +53,7 @@ describe('ProposalEventStream', () => {
   afterEach(() => jest.useRealTimers());
 
   const open = () => {
-    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as PhiReadService, settings);
+    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as AuditedAccess, settings);
     return stream.open('user-1', visible).subscribe((message) => received.push(message));
   };
 
@@ -107,7 +107,7 @@ describe('ProposalEventStream', () => {
 
   it('keeps the stream open when a poll fails, and ends it when the application shuts down', async () => {
     let completed = false;
-    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as PhiReadService, settings);
+    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as AuditedAccess, settings);
     stream.open('user-1', visible).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     query.mockRejectedValueOnce(new Error('connection lost for patient Jane Doe'));

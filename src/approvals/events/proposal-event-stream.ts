@@ -4,8 +4,8 @@ import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval
 import { AccessContext } from '../../access/access-context';
 import { AccessService, QUEUE_READERS } from '../../access/access.service';
 import { ProblemException } from '../../common/http/problem';
-import { toSafeError } from '../../phi/log-redaction';
-import { PhiReadService } from '../../tools/phi-read.service';
+import { toSafeError } from '../../common/logging/log-redaction';
+import { AuditedAccess } from '../../access/audited-access.service';
 import { ProposalsRepository } from '../proposals.repository';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
@@ -49,7 +49,7 @@ export class ProposalEventStream {
     private readonly repository: ProposalsRepository,
     private readonly bus: ProposalEvents,
     private readonly access: AccessService,
-    private readonly phi: PhiReadService,
+    private readonly phi: AuditedAccess,
     @Optional() @Inject(PROPOSAL_STREAM_SETTINGS) settings?: Partial<ProposalStreamSettings>,
   ) {
     this.settings = { ...DEFAULT_STREAM_SETTINGS, ...settings };

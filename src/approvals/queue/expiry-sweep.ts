@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { safeError } from '../../queue/availability-log';
+import type { FeatureQueue } from '../../queue/feature-queue';
+import { PeriodicSweep } from '../../queue/periodic-sweep';
 import { ProposalExecutor } from '../proposal-executor';
 import { ProposalsService } from '../proposals.service';
-import { PeriodicTask } from './periodic-task';
-import { AvailabilityLog, safeError } from './queue-connections';
-import { QUEUE_SETTINGS, QueueSettings, RUN_QUEUE_WORKERS } from './queue.settings';
+import { PROPOSAL_QUEUE, ProposalJobData } from './queue.constants';
 
 /** An approved proposal still unexecuted this long after its last change was missed by the queue. */
 export const FORGOTTEN_AFTER_MS = 60_000;
@@ -17,39 +18,22 @@ export interface SweepResult {
 }
 
 /**
- * The safety net under the queue, reading only Postgres: it works while Redis is down. Every
- * QUEUE_SWEEP_INTERVAL_MS it expires pending proposals and drafts past their deadline and executes approved
- * ones the queue has not finished within a minute (a job lost with Redis's memory, a worker that
- * died twice). Both calls are idempotent and lock the proposal row, so sweeps in several processes
- * and the queue's own jobs can overlap safely.
+ * The safety net under the approval queue. Every QUEUE_SWEEP_INTERVAL_MS it expires pending
+ * proposals and drafts past their deadline and executes approved ones the queue has not finished
+ * within a minute (a job lost with Redis's memory, a worker that died twice). Both calls are
+ * idempotent and lock the proposal row.
  */
 @Injectable()
-export class ExpirySweep implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(ExpirySweep.name);
-  private readonly databaseState = new AvailabilityLog(this.logger, {
-    down: 'Expiry sweep cannot read proposals; retrying',
-    up: 'Expiry sweep reads proposals again',
-  });
-  private readonly task: PeriodicTask;
-
+export class ExpirySweep extends PeriodicSweep<SweepResult> {
   constructor(
     private readonly proposals: ProposalsService,
     private readonly executor: ProposalExecutor,
-    @Inject(QUEUE_SETTINGS) settings: Pick<QueueSettings, 'sweepIntervalMs'>,
-    @Inject(RUN_QUEUE_WORKERS) private readonly enabled: boolean,
+    @Inject(PROPOSAL_QUEUE) queue: FeatureQueue<ProposalJobData>,
   ) {
-    this.task = new PeriodicTask(() => this.sweepNow(), settings.sweepIntervalMs);
+    super(queue, 'Expiry sweep', 'proposals');
   }
 
-  onApplicationBootstrap(): void {
-    if (this.enabled) this.task.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
-  }
-
-  async sweepNow(now = new Date()): Promise<SweepResult> {
+  override async sweepNow(now = new Date()): Promise<SweepResult> {
     const result: SweepResult = { expired: 0, executed: 0, failed: 0 };
     let overdue: string[];
     let forgotten: string[];

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PendingOutboxSummary, QUEUE_STATEMENTS as SQL, UnrelayedOutboxRow } from './queue.sql';
+import { OutboxBacklog } from '../../queue/queue-health';
+import { PendingOutboxSummary, OUTBOX_STATEMENTS as SQL, UnrelayedOutboxRow } from './outbox.sql';
 
 /** The outbox's SQL: claiming rows to relay, marking them relayed, and the readiness summary. */
 @Injectable()
-export class OutboxRepository {
+export class OutboxRepository implements OutboxBacklog {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**

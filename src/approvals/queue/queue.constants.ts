@@ -4,6 +4,9 @@ import { OutboxJob } from '../enum';
 /** The one BullMQ queue of the approval workflow (no `:`: BullMQ uses it to build Redis keys). */
 export const PROPOSAL_QUEUE_NAME = 'vigil-proposals';
 
+/** The `FeatureQueue` of `vigil-proposals` (settings QUEUE_*, overridden in code by tests). */
+export const PROPOSAL_QUEUE = Symbol('PROPOSAL_QUEUE');
+
 /** Job names are the outbox's `job` values: `execute`, `expire` and a draft's `expire_draft`. */
 export { OutboxJob as ProposalJobName };
 

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { StaffRole } from '../enum';
+import { StaffRole } from '../../common/roles';
 import { enumCheck } from './check';
 
 /** A person who uses Vigil. Roles live here, not in token claims. */

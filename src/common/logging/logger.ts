@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
-import { redactPhi } from '../../phi/log-redaction';
+import { redactPhi } from './log-redaction';
 import { LogLevel } from '../../config/environment.schema';
 
 export const CORRELATION_HEADER = 'x-correlation-id';

@@ -2,11 +2,11 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { ProblemException } from '../../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CareGapResult, evaluateCareGaps, MeasureId, resolveMeasureId } from '../clinical/care-gaps';
-import { Period, trailingYear } from '../clinical/shared/clinical-dates';
+import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
+import { Period, trailingYear } from '../../clinical/shared/clinical-dates';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
 import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
-import { gapCitation } from '../derived-citations';
+import { careGapRow } from '../../clinical/care-gaps/care-gap-row';
 import { loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -45,35 +45,6 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
       ageOn,
     };
   }
-}
-
-/**
- * The flat row a caller reads: the patient's status first, then the populations of every group.
- * The measure-results store keeps exactly these fields, so stored and live answers cannot drift.
- */
-export function careGapRow(result: CareGapResult) {
-  return {
-    citation: gapCitation(result.measureId, result.period),
-    measureId: result.measureId,
-    version: result.version,
-    title: result.title,
-    periodStart: result.period.start,
-    periodEnd: result.period.end,
-    status: result.status,
-    reasonCode: result.reason.code,
-    reason: result.reason.text,
-    evidence: result.evidence,
-    toClose: result.toClose,
-    groups: result.groups.map((group) => ({
-      id: group.id,
-      populations: group.populations,
-      status: group.status,
-      reasonCode: group.reason.code,
-      reason: group.reason.text,
-      evidence: group.evidence,
-    })),
-    dataQuality: result.dataQuality,
-  };
 }
 
 /** `periodStart` + `periodEnd` (DEQM) when given, else the 12 months ending on `asOf` (default today). */

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { PatientChart } from '../../cohort/chart.types';
-import { attributeReadmissionRisk, findIndexAdmission } from '../clinical/readmission';
+import { attributeReadmissionRisk, findIndexAdmission } from '../../clinical/readmission';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, todayUtc, ToolOutput } from '../envelope';
-import { riskDriverCitation } from '../derived-citations';
+import { riskDriverCitation } from '../../clinical/derived-citations';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
-import { checkMissingData } from '../clinical/missing-data';
+import { checkMissingData } from '../../clinical/missing-data';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
-import { missingDataCitation } from '../derived-citations';
+import { missingDataCitation } from '../../clinical/derived-citations';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 

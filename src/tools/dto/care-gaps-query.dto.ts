@@ -1,5 +1,5 @@
 import { CodeListField, DateOnlyField } from '../../common/validation/fields';
-import { MEASURE_IDS, MEASURE_NAMES } from '../clinical/care-gaps';
+import { MEASURE_IDS, MEASURE_NAMES } from '../../clinical/care-gaps';
 
 export class CareGapsQueryDto {
   @DateOnlyField(

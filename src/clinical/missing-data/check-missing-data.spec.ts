@@ -1,0 +1,131 @@
+import { CodeSystem, ConditionClinicalStatus, EncounterStatus, MedicationStatus, ObservationStatus, Sex } from '../../cohort/enum';
+import { allergy, bloodPressure, chart, condition, medication, observation, patient, visit } from '../../../test/setup/clinical/chart-builder';
+import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../test/setup/fixture-charts';
+import { checkMissingData, MISSING_DATA_ELEMENTS, MissingDataElement, MissingDataStatus } from '.';
+
+const charts = buildFixtureCharts();
+
+/**
+ * fixtures/README.md, "missing_data_check" of each patient: every element not listed is present,
+ * except condition-driven labs, which are not applicable unless listed under `expected`.
+ */
+const README: Record<string, { missing?: MissingDataElement[]; stale?: MissingDataElement[]; expected?: MissingDataElement[] }> = {
+  'diabetes-a1c-stale': { missing: ['allergies'], stale: ['hba1c', 'egfr'] },
+  'diabetes-a1c-8-1': { expected: ['hba1c', 'egfr', 'lipids'] },
+  'diabetes-a1c-9-4': { missing: ['allergies'], expected: ['hba1c', 'egfr'] },
+  'diabetes-snomed': { expected: ['hba1c', 'egfr', 'lipids'] },
+  'hypertension-uncontrolled': { missing: ['allergies'] },
+  'hypertension-controlled': { missing: ['allergies'] },
+  'woman-60-no-mammogram': { missing: ['allergies'] },
+  'mammogram-20-months': { missing: ['allergies'] },
+  'colonoscopy-8-years': { missing: ['allergies', 'medication-list'] },
+  'no-labs': { missing: ['allergies'] },
+  deceased: { missing: ['allergies', 'medication-list'] },
+  'aged-92': { missing: ['email'] },
+  'readmission-high-utilizer': { missing: ['lipids'], expected: ['hba1c', 'egfr'] },
+  'south-asthma': {},
+  'japanese-name': { missing: ['allergies', 'medication-list'] },
+  'arabic-name': { missing: ['allergies', 'problem-list', 'medication-list'] },
+  'cyrillic-name': { missing: ['allergies'] },
+  'greek-name': {},
+  'obrien-nunez': {},
+  'prompt-injection-notes': { missing: ['allergies', 'medication-list'] },
+  'egfr-unit-variant': { expected: ['egfr'] },
+  'statin-ascvd-on-statin': { missing: ['allergies'], expected: ['lipids'] },
+  'statin-ascvd-no-statin': { missing: ['allergies'] },
+  'ldl-190-no-statin': { missing: ['medication-list'] },
+  'complete-record': {},
+  'demographics-only': {
+    missing: ['phone', 'email', 'blood-pressure', 'weight', 'height', 'bmi', 'smoking-status', 'allergies', 'problem-list', 'medication-list', 'encounter-12m'],
+  },
+  'copd-current-smoker': { missing: ['allergies'] },
+  'ckd3b-stale-egfr': { missing: ['email'], stale: ['egfr'] },
+  'south-young-adult': { missing: ['problem-list'] },
+  'both-teams-anemia': {},
+};
+const LABS: MissingDataElement[] = ['hba1c', 'egfr', 'lipids'];
+
+function expectedStatus(key: string, element: MissingDataElement): MissingDataStatus {
+  const row = README[key];
+  if (row.missing?.includes(element)) return 'missing';
+  if (row.stale?.includes(element)) return 'stale';
+  if (LABS.includes(element) && !row.expected?.includes(element)) return 'not-applicable';
+  return 'present';
+}
+
+describe(checkMissingData.name, () => {
+  it('has a README expectation for every fixture patient', () => {
+    expect(Object.keys(README).sort()).toEqual([...FIXTURE_KEYS].sort());
+  });
+
+  describe('fixtures/README.md "missing_data_check" per patient', () => {
+    it.each(FIXTURE_KEYS.map((key) => [key]))('%s', (key) => {
+      const items = checkMissingData(charts.get(key)!, FIXTURE_ANCHOR);
+      expect(items.map((item) => item.element)).toEqual([...MISSING_DATA_ELEMENTS]);
+      const actual = Object.fromEntries(items.map((item) => [item.element, item.status]));
+      const expected = Object.fromEntries(MISSING_DATA_ELEMENTS.map((element) => [element, expectedStatus(key, element)]));
+      expect(actual).toEqual(expected);
+    });
+  });
+
+  it('reports the last date seen, and none for what was never recorded', () => {
+    const items = new Map(checkMissingData(charts.get('diabetes-a1c-stale')!, FIXTURE_ANCHOR).map((item) => [item.element, item]));
+    expect(items.get('hba1c')).toMatchObject({ status: 'stale', lastSeen: '2025-04-30', requiredBecause: 'diabetes' });
+    expect(items.get('blood-pressure')).toMatchObject({ lastSeen: '2026-03-30' });
+    expect(items.get('blood-pressure')!.evidence).toHaveLength(2); // systolic and diastolic of that day
+    expect(items.get('allergies')).toEqual({ element: 'allergies', status: 'missing', lastSeen: null, evidence: [] });
+  });
+
+  it('cites the triggering conditions of a condition-driven lab after the lab rows', () => {
+    const egfr = checkMissingData(charts.get('egfr-unit-variant')!, FIXTURE_ANCHOR).find((item) => item.element === 'egfr')!;
+    expect(egfr).toMatchObject({ status: 'present', lastSeen: '2026-04-30', requiredBecause: 'chronic kidney disease' });
+    expect(egfr.evidence[0]).toMatch(/^obs:/);
+    expect(egfr.evidence.at(-1)).toMatch(/^cond:/);
+  });
+
+  it('ignores an observation entered in error and anything after the as-of day', () => {
+    const c = chart({
+      observations: [
+        ...bloodPressure(120, 80, '2026-01-01').map((row) => ({ ...row, status: ObservationStatus.EnteredInError })),
+        observation('29463-7', 80, '2026-07-01'),
+      ],
+    });
+    const items = new Map(checkMissingData(c, FIXTURE_ANCHOR).map((item) => [item.element, item.status]));
+    expect(items.get('blood-pressure')).toBe('missing');
+    expect(items.get('weight')).toBe('missing');
+  });
+
+  it('draws the present/stale line at 12 months before the as-of day', () => {
+    const weight = (day: string) =>
+      checkMissingData(chart({ observations: [observation('29463-7', 80, day)] }), FIXTURE_ANCHOR).find((item) => item.element === 'weight')!.status;
+    expect(weight('2025-07-01')).toBe('present');
+    expect(weight('2025-06-30')).toBe('stale');
+  });
+
+  it('does not count a cancelled encounter, a draft medication or a resolved problem', () => {
+    const c = chart({
+      encounters: [visit('2026-05-01', { status: EncounterStatus.Cancelled })],
+      medications: [medication('106892', MedicationStatus.Draft, '2026-05-01')],
+      conditions: [condition(CodeSystem.Icd10Cm, 'J02.9', '2026-05-01', { clinicalStatus: ConditionClinicalStatus.Resolved })],
+    });
+    const items = new Map(checkMissingData(c, FIXTURE_ANCHOR).map((item) => [item.element, item.status]));
+    expect([items.get('encounter-12m'), items.get('medication-list'), items.get('problem-list')]).toEqual(['missing', 'missing', 'missing']);
+  });
+
+  it('expects HbA1c and eGFR for diabetes coded in SNOMED CT, and counts "no known allergy" as recorded', () => {
+    const c = chart({
+      conditions: [condition(CodeSystem.SnomedCt, '44054006', '2010-01-01')],
+      allergies: [allergy(CodeSystem.SnomedCt, '716186003', '2010-01-01')],
+    });
+    const items = new Map(checkMissingData(c, FIXTURE_ANCHOR).map((item) => [item.element, item]));
+    expect(items.get('hba1c')).toMatchObject({ status: 'missing', requiredBecause: 'diabetes' });
+    expect(items.get('egfr')).toMatchObject({ status: 'missing', requiredBecause: 'diabetes' });
+    expect(items.get('allergies')!.status).toBe('present');
+  });
+
+  it('treats an unknown sex and blank contact fields as missing', () => {
+    const c = chart({ patient: patient({ sex: Sex.Unknown, phone: ' ', email: null }) });
+    const items = new Map(checkMissingData(c, FIXTURE_ANCHOR).map((item) => [item.element, item.status]));
+    expect([items.get('sex'), items.get('phone'), items.get('email'), items.get('name')]).toEqual(['missing', 'missing', 'missing', 'present']);
+  });
+});

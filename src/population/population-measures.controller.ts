@@ -1,0 +1,36 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { AccessContext } from '../access/access-context';
+import { AuditedAction, Roles } from '../auth/roles.decorator';
+import { StaffRole } from '../common/roles';
+import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
+import { RestAccess } from '../access/rest-access';
+import { PopulationMeasuresDto, PopulationMeasuresQueryDto, PublishedCountDto } from './population-measures.dto';
+import { PopulationMeasuresService } from './population-measures.service';
+
+/** Analysts get counts, not records (issue 14): the de-identified tables of the stored care-gap results. */
+@ApiTags('population')
+@ApiExtraModels(PublishedCountDto)
+@Controller('population')
+export class PopulationMeasuresController {
+  constructor(private readonly service: PopulationMeasuresService) {}
+
+  @Get('measures')
+  @AuditedAction('population.measures.read')
+  @Roles(StaffRole.Analyst)
+  @ApiBearerAuth()
+  @ApiOperation({
+    operationId: 'population_measures',
+    summary: 'Care-gap counts by measure × status for fixed strata, small cells suppressed (analysts).',
+    description: 'See docs/population-counts.md for the suppression rule and its limits.',
+  })
+  @ApiOkResponse({ type: PopulationMeasuresDto })
+  @ApiUnauthorizedResponse({ type: ProblemDto })
+  @ApiForbiddenResponse({ type: ProblemDto })
+  @ApiNotFoundResponse({ type: ProblemDto, description: '`period_not_available`: only the latest period with complete stored results is published.' })
+  @ApiServiceUnavailableResponse({ type: ProblemDto, description: '`results_not_ready`: no period has complete stored results yet.' })
+  @ApiProblemResponses()
+  measures(@RestAccess() access: AccessContext, @Query() query: PopulationMeasuresQueryDto): Promise<PopulationMeasuresDto> {
+    return this.service.measures(access, query.periodEnd);
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module';
+import { PopulationMeasuresController } from './population-measures.controller';
+import { PopulationMeasuresService } from './population-measures.service';
+
+/**
+ * What analysts read: de-identified counts over the stored measure results (the global
+ * `MeasureResultsModule` provides the repository), published by the pure suppression in this module.
+ */
+@Module({ imports: [AccessModule], controllers: [PopulationMeasuresController], providers: [PopulationMeasuresService] })
+export class PopulationModule {}

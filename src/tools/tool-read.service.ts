@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { AccessContext } from '../access/access-context';
+import { AccessService, PatientGrant } from '../access/access.service';
+import { AuditedAccess } from '../access/audited-access.service';
+import { AuditOutcome } from '../audit';
+import { ToolEnvelope } from './envelope';
+import { returnedFields } from './tool-audit';
+import { ToolName } from './tool-names';
+import { CitedEvidence, ToolsService } from './tools.service';
+
+/**
+ * The five tools as every surface reads them (REST, the agent's tool calls, MCP): the access check
+ * (`AccessService.patientRead`), the tool, the caller's projection, and one audit row for the
+ * whole access (`AuditedAccess`). The registry that runs a tool unaudited is not exported.
+ */
+@Injectable()
+export class ToolReadService {
+  constructor(
+    private readonly access: AccessService,
+    private readonly tools: ToolsService,
+    private readonly audited: AuditedAccess,
+  ) {}
+
+  /** One of the five read tools for one patient, cut to the context's projection role. */
+  readTool(context: AccessContext, name: ToolName, patientId: string, query: object): Promise<ToolEnvelope> {
+    return this.audited.audited(context, patientId, async () => {
+      const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query);
+      return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
+    });
+  }
+
+  /**
+   * Which of the five tools have data for this patient (a session that lists tools per patient, such
+   * as MCP's), as one audited access: the same `patient.read` check as a tool read, nothing of the
+   * record returned but tool names.
+   */
+  availableTools(context: AccessContext, patientId: string): Promise<{ tools: ToolName[]; breakGlass: boolean }> {
+    return this.audited.audited(context, patientId, async () => {
+      const { grant, tools } = await this.tools.available(() => this.access.patientRead(context, patientId));
+      const value = { tools, breakGlass: grant.breakGlass };
+      return { value, fields: tools.map((name) => `tool:${name}`), rowCount: 0, outcome: AuditOutcome.Success, breakGlass: grant.breakGlass };
+    });
+  }
+
+  /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */
+  describeTool(name: ToolName): { name: ToolName; summary: string; queryDto: ToolsDescription['queryDto'] } {
+    const tool = this.tools.tool(name);
+    return { name: tool.name, summary: tool.summary, queryDto: tool.queryDto };
+  }
+
+  /**
+   * A proposal's cited rows, cut to the context's projection role. Only for work already inside an
+   * audited access (`AuditedAccess.audited`), with a grant `AccessService` gave for that patient.
+   */
+  evidence(context: AccessContext, grant: PatientGrant, citations: string[]): Promise<CitedEvidence> {
+    return this.tools.evidence(grant, context.projectionRole, citations);
+  }
+}
+
+type ToolsDescription = ReturnType<ToolsService['tool']>;
