@@ -313,7 +313,7 @@ function methodSection(o: BenchOptions): string[] {
       'before the answer leaves; the sealer in the same process chains it afterwards).',
     '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters and the same ' +
       'transactions (`READ_SESSION_BEGIN` — READ COMMITTED, READ ONLY, `SET LOCAL ROLE vigil_reader` — then the statements and `COMMIT`; one for the ' +
-      'staff lookup, one for the access probe with the tool\'s statements and the patient header, as `PhiReadService.readTool` does). No token, validation, ' +
+      'staff lookup, one for the access probe with the tool\'s statements and the patient header, as `ToolReadService.readTool` does). No token, validation, ' +
       'projection, clinical evaluation (care gaps, missing data and the readmission model are computed by Vigil only) or audit write.',
     '- **Floor: node:http + pg** (`bench/floor-server.ts`): the pg-only floor behind a bare `node:http` server, rows as JSON, the user in a plain header.',
     '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: ' +

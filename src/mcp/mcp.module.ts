@@ -8,7 +8,7 @@ import { McpController, ProtectedResourceController } from './mcp.controller';
 
 /**
  * MCP (Streamable HTTP) on the one PHI read path: the agent's six tools, for the patient a session
- * was opened for, read through `PhiReadService` with the agent projection on the `mcp` channel.
+ * was opened for, read through `ToolReadService` with the agent projection on the `mcp` channel.
  */
 @Module({
   imports: [ToolsModule, ApprovalsModule],

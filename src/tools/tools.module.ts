@@ -16,7 +16,7 @@ const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool,
 
 /**
  * The five typed read tools, their registry and their REST routes, and the one PHI read path
- * (`PhiReadService`). Only that service is exported: the registry that runs tools unaudited is not.
+ * (`ToolReadService`, audited by the access module). Only that service is exported: the registry that runs tools unaudited is not.
  */
 @Module({
   imports: [CohortModule, AuditModule, AccessModule],

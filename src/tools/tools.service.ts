@@ -41,7 +41,7 @@ const PSEUDONYMOUS: ReadonlySet<ProjectionRole> = new Set<ProjectionRole>([Staff
 /**
  * Runs a tool: access first (the grant, decided by the caller's `authorize`), then the tool, then
  * the role's projection of every part of the result (the patient header, the rows, the summary).
- * Not exported by ToolsModule: every caller reaches it through `PhiReadService`, which audits.
+ * Not exported by ToolsModule: every caller reaches it through `ToolReadService`, which audits (`AuditedAccess`).
  */
 @Injectable()
 export class ToolsService implements OnModuleInit {
