@@ -50,6 +50,7 @@ const SHARED_MRN = 'Patient: MRN also held by another patient (imported; MRN is 
   it('imports every patient and every clinical resource, skipping only what nothing dates', async () => {
     const summary = await importFhir(database().dataSource, folder, { patientBundles: true });
     const counts = countsOf(summary);
+    process.stdout.write(`\neCQM test-case import: ${bundles} official test-case Bundles imported, ${counts.Patient?.[0] ?? 0} patients loaded\n`);
     expect(counts.Patient).toEqual([bundles, 0, 0, 0]);
     expect(Object.fromEntries([...summary.skips].map(([reason, { count }]) => [reason, count]))).toEqual(EXPECTED_SKIPS);
     expect(counts).toEqual({

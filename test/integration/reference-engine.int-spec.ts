@@ -59,12 +59,15 @@ describeWithEcqm('fqm-execution on the stewards’ official test cases (ecqm-qic
   const cases = new Map<MeasureKey, EcqmTestCase[]>(MEASURE_KEYS.map((key) => [key, testCases(key)]));
   const stats: ReferenceStats[] = [];
   const byMeasure = new Map<MeasureKey, Map<string, GroupPopulations[]>>();
+  const compared = { cases: 0, groups: 0 };
 
   beforeAll(async () => {
     print(`reference engine: ${pool.size} worker(s) started in ${(await pool.started).toFixed(0)} ms`);
   });
   afterAll(async () => {
     print(timingTable('fqm-execution, shared test cases (2025-01-01..2025-12-31)', stats));
+    // Counts only, so a run's output says how much of the stewards' deck it checked.
+    print(`fqm-execution: ${compared.cases} official test cases, ${compared.groups} population groups, ${compared.groups * FIELDS.length} population values compared with the expected results`);
   });
 
   it.each(MEASURE_KEYS)('%s: every case gets its expected populations, except the listed engine misses', async (key) => {
@@ -73,6 +76,8 @@ describeWithEcqm('fqm-execution on the stewards’ official test cases (ecqm-qic
     byMeasure.set(key, run.populations);
     expect([...run.populations.keys()]).toEqual(cases.get(key)!.map((testCase) => testCase.caseId)); // ids are Patient.id
     const known = KNOWN_ENGINE_MISSES.filter((miss) => miss.measure === key).map(({ reason: _reason, ...miss }) => miss);
+    compared.cases += cases.get(key)!.length;
+    compared.groups += cases.get(key)!.reduce((sum, testCase) => sum + testCase.expected.groups.length, 0);
     expect(disagreements(cases.get(key)!, run.populations)).toEqual(known);
   });
 

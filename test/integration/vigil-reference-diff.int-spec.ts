@@ -2,14 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { exportCohortFhir } from '../../src/generator/fhir/fhir-export';
 import { resolveCareTeams } from '../../src/generator/generate-cohort';
+import { GENERATED_DEFAULT_PATIENTS, GENERATED_ENGINE_OPTIONS, GENERATED_PERIOD, writeGeneratedCohort } from '../reference-engine/generated-cohort';
 import { KNOWN_GENERATED_DIFFERENCES, KNOWN_SYNTHEA_DIFFERENCES, KnownVigilDifference } from '../reference-engine/known-vigil-differences';
 import { describeWithEcqm, ecqmAvailable, MEASURE_KEYS } from '../reference-engine/measure-bundles';
-import { closeReferenceEngine, MeasurementPeriod, referenceEngine, ReferenceStats } from '../reference-engine/reference-engine';
+import { CACHE_FILE_IN_REPO, livePopulations, lookupReferenceCache, referenceCacheKey, timingTable } from '../reference-engine/reference-cache';
+import { closeReferenceEngine } from '../reference-engine/reference-engine';
 import { formatCountTable, populationCounts, SYNTHEA_BP_PANEL_CODES, SYNTHEA_PERIOD, syntheaAvailable, syntheaPatientBundles } from '../reference-engine/synthea-bundles';
 import { Bundle } from '../reference-engine/fhir';
-import { disagreementClasses, ndjsonPatientBundles, Populations, trimVisitHistory, vigilPopulations } from '../reference-engine/vigil-populations';
+import { disagreementClasses, ndjsonPatientBundles, Populations, POPULATIONS, vigilPopulations } from '../reference-engine/vigil-populations';
 import { createTestApp, TestApp } from '../setup/app';
 import { useSeededDatabase } from '../setup/database';
 import { importFhir } from '../setup/fhir-import';
@@ -22,37 +23,29 @@ import { SYNTHEA_80_NDJSON } from '../setup/synthea-80';
  * read the same FHIR: Vigil through the real importer and HTTP, the engine as one Bundle per
  * patient. Disagreements must be exactly the known, explained ones (known-vigil-differences.ts).
  * Counts and timings are printed; no patient data.
+ *
+ * On the generated patients the engine's side comes from the committed cache
+ * (reference-cache.ts: keyed by the Bundles' and measures' hashes, the engine's version, the
+ * harness code and the period) when its key matches, and is recomputed live, saying so, when it
+ * does not; Vigil's side is always asked live over HTTP, and every value is compared either way.
+ * VIGIL_DIFF_LIVE_ENGINE=1 runs the engine regardless. The Synthea patients are external data:
+ * nothing derived from them is cached, their engine run stays live (80 patients: under a minute on two cores).
+ * The cohort itself (seed, anchor, period, trimming) is defined in generated-cohort.ts.
  */
-/**
- * The cohort as exported on New Year's Day 2026 (the anchor: the record spans the six years before
- * it, and nothing but a few planned visits after it), measured for the 2025 reporting year, as the
- * stewards' test cases are. Visits and vital signs before 2023 are left out of what both sides
- * read (trimVisitHistory says why; labs, problems, medicines and procedures keep all six years).
- */
-const GENERATED = { patients: Number(process.env.VIGIL_DIFF_PATIENTS ?? 2000), seed: 20250101, anchor: '2026-01-01' };
-const GENERATED_PERIOD: MeasurementPeriod = { start: '2025-01-01', end: '2025-12-31' };
-const VISIT_HISTORY_FROM = '2023-01-01';
+const GENERATED_PATIENTS = Number(process.env.VIGIL_DIFF_PATIENTS ?? GENERATED_DEFAULT_PATIENTS);
 
-// The engine is the slow side (seconds per patient on a busy machine); generous, as CI machines differ.
+// The engine is the slow side when it runs (seconds per patient on a busy machine); generous, as CI machines differ.
 jest.setTimeout(3_600_000);
 afterAll(() => closeReferenceEngine());
 
 const print = (text: string) => process.stdout.write(`\n${text}\n`);
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-function timingTable(stats: ReferenceStats[]): string {
-  return stats.map((s) => `  ${s.measure.padEnd(7)} ${String(s.patients).padStart(5)} patients  ${(s.wallMs / 1000).toFixed(1).padStart(6)} s wall  ${s.msPerPatient.toFixed(1).padStart(6)} ms/patient (engine)`).join('\n');
-}
-
-async function enginePopulations(bundles: Bundle[], period: MeasurementPeriod, options = {}) {
-  const populations: Populations = new Map();
-  const stats: ReferenceStats[] = [];
-  for (const key of MEASURE_KEYS) {
-    const run = await referenceEngine().run(key, bundles, period, options);
-    populations.set(key, run.populations);
-    stats.push(run.stats);
-  }
-  return { populations, stats };
+/** How much was compared: patients, measures, patient × group pairs and population values (counts only). */
+function comparedCounts(engine: Populations): string {
+  const patients = engine.get(MEASURE_KEYS[0])?.size ?? 0;
+  const groups = [...engine.values()].reduce((sum, byPatient) => sum + [...byPatient.values()].reduce((n, list) => n + list.length, 0), 0);
+  return `${patients} patients × ${engine.size} measures: ${groups} patient-groups, ${groups * POPULATIONS.length} population values compared`;
 }
 
 /**
@@ -61,7 +54,7 @@ async function enginePopulations(bundles: Bundle[], period: MeasurementPeriod, o
  * (synthetic or public data only) to investigate with the engine's per-define results.
  */
 function compare(title: string, vigil: Populations, engine: Populations, bundles: Bundle[], known: readonly KnownVigilDifference[]) {
-  print(`${title}: patients per population (engine)\n${formatCountTable(populationCounts(engine))}`);
+  print(`${title}: ${comparedCounts(engine)}; patients per population (engine)\n${formatCountTable(populationCounts(engine))}`);
   const { classes, patients } = disagreementClasses(vigil, engine);
   const dump = process.env.VIGIL_DIFF_DUMP;
   if (dump) {
@@ -87,7 +80,7 @@ function compare(title: string, vigil: Populations, engine: Populations, bundles
 const classesOf = (known: readonly KnownVigilDifference[]) => known.map(({ reason: _reason, trigger: _trigger, ...rest }) => rest);
 
 // The engine runs the stewards' measure bundles from ../shared: without them the comparison is skipped, saying why.
-describeWithEcqm(`Vigil = reference engine on ${GENERATED.patients} generated patients exported as FHIR NDJSON`, () => {
+describeWithEcqm(`Vigil = reference engine on ${GENERATED_PATIENTS} generated patients exported as FHIR NDJSON`, () => {
   const database = useSeededDatabase();
   let sut: TestApp;
   let folder: string;
@@ -96,15 +89,13 @@ describeWithEcqm(`Vigil = reference engine on ${GENERATED.patients} generated pa
     folder = mkdtempSync(join(tmpdir(), 'vigil-diff-generated-'));
     const begin = performance.now();
     const { careTeamIds } = await resolveCareTeams((sql) => database().dataSource.query(sql), ['primary-care-north']);
-    const exported = exportCohortFhir({ ...GENERATED, careTeamIds, folder: join(folder, 'export') });
-    trimVisitHistory(join(folder, 'export'), join(folder, 'read'), VISIT_HISTORY_FROM);
+    const { resources } = writeGeneratedCohort(folder, GENERATED_PATIENTS, careTeamIds);
     const exportTime = seconds(begin);
     const importBegin = performance.now();
     const summary = await importFhir(database().dataSource, join(folder, 'read'), { careTeamCode: 'primary-care-north' });
     expect(summary.skips.size).toBe(0);
-    expect(summary.types.get('Patient')?.loaded).toBe(GENERATED.patients);
-    const resources = Object.values(exported.resources).reduce((sum, count) => sum + count, 0);
-    print(`generated: ${GENERATED.patients} patients, ${resources} resources exported (and trimmed) in ${exportTime}, imported in ${seconds(importBegin)}`);
+    expect(summary.types.get('Patient')?.loaded).toBe(GENERATED_PATIENTS);
+    print(`generated: ${GENERATED_PATIENTS} patients, ${resources} resources exported (and trimmed) in ${exportTime}, imported in ${seconds(importBegin)}`);
     sut = await createTestApp({ databaseUrl: database().url });
   });
   afterAll(async () => {
@@ -114,17 +105,25 @@ describeWithEcqm(`Vigil = reference engine on ${GENERATED.patients} generated pa
 
   it('every patient, measure and group: the same populations, except the known differences', async () => {
     const bundles = ndjsonPatientBundles(join(folder, 'read'));
-    expect(bundles).toHaveLength(GENERATED.patients);
+    expect(bundles).toHaveLength(GENERATED_PATIENTS);
     const ids = bundles.map((bundle) => bundle.entry![0].resource!.id!);
 
-    // Both at once: the engine runs in its worker processes while Vigil answers over HTTP.
+    const keyBegin = performance.now();
+    const key = referenceCacheKey(bundles, GENERATED_PERIOD, GENERATED_ENGINE_OPTIONS);
+    const cached = process.env.VIGIL_DIFF_LIVE_ENGINE === '1' ? undefined : lookupReferenceCache(bundles, key);
+    if (!cached) print('reference engine: VIGIL_DIFF_LIVE_ENGINE=1, running it live');
+    else if (cached.hit) print(`reference engine: cached results (${CACHE_FILE_IN_REPO}, key ${key.key.slice(0, 12)}) match this cohort; checked in ${seconds(keyBegin)}`);
+    // Loud, but not a failure: the comparison below is as strict with live results.
+    else print(`reference engine: ${CACHE_FILE_IN_REPO} does not match this cohort: ${cached.reason}; recomputing live, which takes minutes. Run \`npm run reference:cache\` and commit the file.`);
+
+    // Both at once: the engine (when it runs) works in its worker processes while Vigil answers over HTTP.
     const begin = performance.now();
     let vigilTime = '';
     const [vigil, engine] = await Promise.all([
       vigilPopulations(sut, await sut.tokenFor('dr.okafor'), ids, GENERATED_PERIOD).then((result) => ((vigilTime = seconds(begin)), result)),
-      enginePopulations(bundles, GENERATED_PERIOD),
+      cached?.hit ? { populations: cached.populations, stats: [] } : livePopulations(bundles, GENERATED_PERIOD, GENERATED_ENGINE_OPTIONS),
     ]);
-    print(`Vigil: ${ids.length} care-gap requests (6 measures each) in ${vigilTime}; engine and Vigil together: ${seconds(begin)}\n${timingTable(engine.stats)}`);
+    print(`Vigil: ${ids.length} care-gap requests (6 measures each) in ${vigilTime}; ${cached?.hit ? 'engine from the cache' : `engine and Vigil together: ${seconds(begin)}\n${timingTable(engine.stats)}`}`);
 
     const { classes, unexplained } = compare(`generated, ${GENERATED_PERIOD.start}..${GENERATED_PERIOD.end}`, vigil, engine.populations, bundles, KNOWN_GENERATED_DIFFERENCES);
     expect(classes).toEqual(classesOf(KNOWN_GENERATED_DIFFERENCES));
@@ -152,7 +151,9 @@ describeSynthea('Vigil = reference engine on the 80 Synthea patients (2020-04-01
     const bundles = syntheaPatientBundles();
     const ids = bundles.map((bundle) => bundle.entry![0].resource!.id!);
     const vigil = await vigilPopulations(sut, await sut.tokenFor('dr.okafor'), ids, SYNTHEA_PERIOD);
-    const engine = await enginePopulations(bundles, SYNTHEA_PERIOD, { bpPanelCodes: SYNTHEA_BP_PANEL_CODES });
+    const begin = performance.now();
+    const engine = await livePopulations(bundles, SYNTHEA_PERIOD, { bpPanelCodes: SYNTHEA_BP_PANEL_CODES });
+    print(`Synthea: reference engine live on ${ids.length} patients in ${seconds(begin)}\n${timingTable(engine.stats)}`);
     const { classes, unexplained } = compare('Synthea', vigil, engine.populations, bundles, KNOWN_SYNTHEA_DIFFERENCES);
     expect(classes).toEqual(classesOf(KNOWN_SYNTHEA_DIFFERENCES));
     expect(unexplained).toEqual([]);
