@@ -5,17 +5,25 @@ import { DataSource } from 'typeorm';
 import { loadFixtureCohort } from '../../src/cohort/fixtures/fixture-loader';
 import { dataSourceOptions } from '../../src/data-source';
 import { runMigrations } from '../../src/database/schema';
+import { ensureCompiledService } from './compiled-service';
 import { TEST_REDIS_URL } from './redis';
 import { createDatabase, runDatabaseName, TEST_ADMIN_URL, TEST_ANCHOR_DATE, withAdminClient } from './test-database';
 
 /**
- * Once per run: a template database, migrated and loaded with the fixture cohort at the test
- * anchor date, that every test file clones (CREATE DATABASE … TEMPLATE, milliseconds each).
+ * The integration and e2e tiers' setup, once per run (the unit tier has none: it needs no database,
+ * no Redis and no build). Builds `dist/` if it is missing or stale, for the tests that spawn the
+ * compiled service; then a template database, migrated and loaded with the fixture cohort at the
+ * test anchor date, that every test file clones (CREATE DATABASE … TEMPLATE, milliseconds each).
  * Also notes whether Redis answers, so tests that need it can skip with a reason instead of failing.
  */
 export default async function globalSetup(): Promise<void> {
+  // Both tiers name this setup, and Jest runs a project's setup whenever the project has tests in the
+  // run: the second call finds the first one's template (this process's run id) and reuses it.
+  if (process.env.VIGIL_TEST_RUN?.startsWith(`${process.pid}_`) && process.env.VIGIL_TEST_TEMPLATE) return;
+  const started = Date.now();
   process.env.VIGIL_TEST_RUN = `${process.pid}_${Date.now().toString(36)}`;
   await assertPostgresReachable();
+  ensureCompiledService();
 
   const template = runDatabaseName('template');
   const url = await createDatabase(template);
@@ -29,6 +37,8 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env.VIGIL_TEST_TEMPLATE = template;
   process.env.VIGIL_TEST_REDIS = await redisStatus();
+  // Read by the tier-times reporter, which starts after the global setups.
+  process.env.VIGIL_TEST_SETUP_MS = String(Date.now() - started);
 }
 
 async function assertPostgresReachable(): Promise<void> {
@@ -37,8 +47,8 @@ async function assertPostgresReachable(): Promise<void> {
   } catch {
     const where = new URL(TEST_ADMIN_URL);
     throw new Error(
-      `The integration and e2e tests need a Postgres server at ${where.host} (set TEST_DATABASE_ADMIN_URL to use another). ` +
-        'See README "Running the tests".',
+      `The integration and e2e tests need a Postgres server at ${where.host} (set TEST_DATABASE_ADMIN_URL to use another; ` +
+        '`npm run test:unit` needs none). See README "Running the tests".',
     );
   }
 }
