@@ -23,6 +23,6 @@ import { MeasureResultsContentHash1764557000000 } from './1764557000000-measure-
 import { MeasureRunsCompletePeriodIndex1764558000000 } from './1764558000000-measure-runs-complete-period-index';
 import { AgentTurnStartFunction1764559000000 } from './1764559000000-agent-turn-start-function';
 
-/** Every migration, in order. Listed explicitly so the compiled app and ts-jest load the same set. */
+/** Every migration, in order. Listed explicitly so the compiled app and the tests (transpiled by swc) load the same set. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const MIGRATIONS: Function[] = [CohortSchema1764450000000, AuditTrail1764460000000, CohortReaderRole1764470000000, Approvals1764480000000, ProposalsUpdatedIndex1764490000000, AgentTurns1764500000000, AgentTurnsClinicianIndex1764510000000, EcqmDataContract1764520000000, MeasureRetrieveFidelity1764525000000, ApprovalWithdrawal1764526000000, AuditChannelBreakGlass1764530000000, PatientSearch1764533000000, ProposalDrafts1764540000000, MeasureResultsStore1764545000000, Worklists1764546000000, MeasureResultsPatientPeriodKey1764549000000, WorklistLastEvidenceIndex1764549500000, AuditSeals1764550000000, MeasureResultsAnalyze1764553000000, WorklistAnyMeasureLastEvidenceIndex1764555000000, MeasureResultsFillfactor1764556000000, MeasureResultsContentHash1764557000000, MeasureRunsCompletePeriodIndex1764558000000, AgentTurnStartFunction1764559000000];
