@@ -273,6 +273,10 @@ describe('executing approved proposals through the queue (real Postgres)', () =>
         try {
           id = await fileApprovedCareNote(database().dataSource);
           await waitFor(async () => (await queue.getJobState(proposalJobId(OutboxJob.Execute, id))) === 'active', 10_000, 'the job did not start');
+          // 'active' is set in Redis just before the handler runs: wait until the handler is really in
+          // flight, blocked on the lock, so the close below cannot slip into that window under load.
+          const blocked = async () => (await database().dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n > 0;
+          await waitFor(blocked, 10_000, 'the job did not reach the locked table');
           closing = worker.close().then(() => {
             closed = true;
           });
