@@ -16,8 +16,11 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-# Where the audit checkpoints go when a volume is mounted there (docker-compose.yml): writable by the app.
-RUN mkdir -p /var/lib/vigil/audit-checkpoints && chown node:node /var/lib/vigil/audit-checkpoints
+# Where the audit checkpoints and the checkpoint key go when volumes are mounted there (docker-compose.yml):
+# writable by the app, the key's directory by the app alone (a new volume takes this owner and mode).
+RUN mkdir -p /var/lib/vigil/audit-checkpoints /var/lib/vigil/secrets \
+  && chown node:node /var/lib/vigil/audit-checkpoints /var/lib/vigil/secrets \
+  && chmod 700 /var/lib/vigil/secrets
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

@@ -32,11 +32,11 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   patientById: (c) => [c.patientId],
   // A search as a clinician types it: an MRN, or the first letters of a family name.
   patientsByMrn: (c) => [c.careTeamIds, 'VGL-000103', 21],
-  patientsByName: (c) => [c.careTeamIds, 'sm%', null, null, 21],
+  patientsByName: (c) => [c.careTeamIds, 'sm%', null, null, null, 21],
   // A two-year window of every class, as a clinician asking "recent visits" would.
   encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],
-  observationsInWindow: (c) => [c.patientId, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
+  laboratoryResultsInWindow: (c) => [c.patientId, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
   chartEncounters: (c) => [c.patientId, CHART_ROW_CAP + 1],
   chartObservations: (c) => [c.patientId, CHART_ROW_CAP + 1],
   chartConditions: (c) => [c.patientId, CHART_ROW_CAP + 1],

@@ -115,7 +115,7 @@ async function toolStatements(run: Run, tool: ToolName, id: string): Promise<Rec
       return { patient, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })) };
     }
     case 'patient_labs':
-      return { patient, rows: (await run('observationsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP) };
+      return { patient, rows: (await run('laboratoryResultsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP) };
     default: {
       const limit = [id, CHART_ROW_CAP + 1];
       return {

@@ -8,8 +8,9 @@ import { CohortRepository } from './cohort/cohort.repository';
 import { installHttpEdges } from './common/http/http-edges';
 import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
+import { EdgeRefusalInterceptor } from './common/http/request-body';
 import { createValidationPipe } from './common/http/validation.pipe';
-import { NestStartupLogger } from './common/logging/nest-startup-logger';
+import { NestStartupLogger, QuietNestWiring } from './common/logging/nest-startup-logger';
 import { observeHttpRequests } from './metrics/metrics.module';
 import { declareRateLimits } from './rate-limit/rate-limit.openapi';
 
@@ -34,12 +35,15 @@ export async function createApp(options: AppModuleOptions, { abortOnError = true
 /** The HTTP plumbing every Vigil app shares: hardened edges, PHI-safe logger, problem responses, closed DTOs. */
 export function configureHttp(app: INestApplication): void {
   installHttpEdges(app);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestWiring(app.get(Logger)));
   // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
   // tests) stops buffering too, instead of holding every static Logger call back.
   app.flushLogs();
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());
+  // After every module's APP_INTERCEPTOR (registered when the app was created), so the refusals it
+  // raises pass through them: the access module's audit of refused requests sees each one.
+  app.useGlobalInterceptors(new EdgeRefusalInterceptor());
 }
 
 /**
@@ -61,7 +65,8 @@ function setUpOpenApi(app: INestApplication): void {
     .setDescription(
       'Evidence about one patient at a time, from five typed read-only cohort tools; every write waits for a human approval. ' +
         'Errors are RFC 9457 problem details (`application/problem+json`) carrying a correlation id. ' +
-          'A method a path does not have answers 405 with `Allow`; a request Node cannot parse as HTTP/1.1 answers 400, 431 or 501.',
+          'A method a path does not have answers 405 with `Allow`; a request Node cannot parse as HTTP/1.1 answers 400, 431 or 501, and one not received in full in time 408. ' +
+          'A body sent with GET is never read.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({
@@ -74,7 +79,7 @@ function setUpOpenApi(app: INestApplication): void {
         '`exp` required and the lifetime bounded (AUTH_MAX_TOKEN_LIFETIME_SECONDS).',
     })
     .build();
-  // The contract first (problem+json errors, 413/415/431, closed request bodies), then the rate-limit headers on every response it declares.
+  // The contract first (problem+json errors, the edge's 400/408/413/415/431, closed request bodies), then the rate-limit headers on every response it declares.
   const document = declareRateLimits(asContract(SwaggerModule.createDocument(app, config)));
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
 }

@@ -26,9 +26,13 @@ async function bootstrap(): Promise<void> {
 
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;
+  const origin = `http://localhost:${port}`;
+  // The README's first command after `npm start`; a provider's tokens are the provider's business.
+  const token = config.auth.devMode ? 'npm run -s token -- dr.okafor' : undefined;
   logger.info(
-    { port, docs: `http://localhost:${port}/${DOCS_PATH}`, health: `http://localhost:${port}/health` },
-    `Vigil is listening on port ${port}`,
+    { port, docs: `${origin}/${DOCS_PATH}`, health: `${origin}/health`, ...(token ? { token } : {}) },
+    `Vigil is listening on ${origin}; API docs at ${origin}/${DOCS_PATH}; ` +
+      (token ? `a development token: ${token} (fixtures/README.md lists the users)` : 'tokens come from the identity provider (AUTH_JWKS_URL)'),
   );
 }
 

@@ -21,7 +21,7 @@ import { MeasureResultsModule } from './measure-results/measure-results.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
-import { NestStartupLogger } from './common/logging/nest-startup-logger';
+import { NestStartupLogger, QuietNestWiring } from './common/logging/nest-startup-logger';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
 import { TracingModule } from './tracing/tracing.module';
 
@@ -74,7 +74,7 @@ export async function createWorker(options: WorkerModuleOptions): Promise<INestA
     abortOnError: false,
     logger: new NestStartupLogger(options.logger),
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestWiring(app.get(Logger)));
   app.flushLogs();
   // SIGTERM/SIGINT close the context: the worker finishes or releases its in-flight jobs first.
   app.enableShutdownHooks();

@@ -5,7 +5,7 @@ import { Caller } from '../auth/caller';
 import { StaffRole } from '../common/roles';
 import { AccessContext, mayBreakGlass } from './access-context';
 import { AccessRepository } from './access.repository';
-import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON } from './break-glass';
+import { BREAK_GLASS_HEADER, BREAK_GLASS_REASON_MAX, BREAK_GLASS_REASON_MIN, isBreakGlassReason } from './break-glass';
 
 /** Who may read the review queue: its list, one proposal, and its live event stream. */
 export const QUEUE_READERS: readonly StaffRole[] = [StaffRole.Clinician, StaffRole.CareCoordinator, StaffRole.Reviewer];
@@ -150,7 +150,8 @@ function requireCaller(context: AccessContext): Caller {
 
 function assertBreakGlassAllowed(caller: Caller, reason: string): void {
   if (caller.role !== StaffRole.Clinician) throw forbidden('Emergency access is only available to treating clinicians.');
-  if (!BREAK_GLASS_REASON.test(reason)) {
-    throw forbidden(`The ${BREAK_GLASS_HEADER} header must give a reason of 10 to 500 printable characters.`);
+  // The REST edge refuses a malformed header with 400 first; this holds for every other way a context gets a reason.
+  if (!isBreakGlassReason(reason)) {
+    throw forbidden(`The ${BREAK_GLASS_HEADER} header must give a reason of ${BREAK_GLASS_REASON_MIN} to ${BREAK_GLASS_REASON_MAX} printable characters.`);
   }
 }

@@ -1,11 +1,10 @@
 import { CallHandler, createParamDecorator, ExecutionContext, HttpStatus, Injectable, NestInterceptor, Param, ParseUUIDPipe } from '@nestjs/common';
 import { catchError, from, Observable } from 'rxjs';
 import { AccessContext, restContext } from './access-context';
-import { attemptedBreakGlassReason, BREAK_GLASS_HEADER } from './break-glass';
+import { attemptedBreakGlassReason, BREAK_GLASS_HEADER, breakGlassHeaderProblem } from './break-glass';
 import { AuthenticatedRequest, Caller } from '../auth/caller';
 import { AUDITED_ACTION_KEY } from '../auth/roles.decorator';
 import { ProblemException } from '../common/http/problem';
-import { isSingleLineText } from '../common/validation/text';
 import { isUuid } from '../common/validation/uuid';
 import { AuditedAccess } from './audited-access.service';
 
@@ -23,18 +22,14 @@ export function accessContextOf(context: ExecutionContext): AccessContext {
 
 /**
  * The handler's `AccessContext`, built from the request (routes marked `@AuditedAction` only). A
- * break-glass reason holding any control character (C0, DEL, or C1 such as U+0085 or U+009B, which
- * Node reads from latin-1 header bytes) is malformed input: refused with 400 before access is
- * decided, audited as such without the reason, so it can neither forge a log line nor be stored.
+ * malformed break-glass reason (a control character, C0, DEL, or C1 such as U+0085 or U+009B, which
+ * Node reads from latin-1 header bytes; or not 10–500 characters) is malformed input: refused with
+ * 400 before access is decided, audited as such without the reason, so it can neither forge a log
+ * line nor be stored, whole or cut.
  */
 export const RestAccess = createParamDecorator((_data: unknown, context: ExecutionContext): AccessContext => {
-  const header = context.switchToHttp().getRequest<AuthenticatedRequest>().headers[BREAK_GLASS_HEADER];
-  if (typeof header === 'string' && !isSingleLineText(header)) {
-    const message = `${BREAK_GLASS_HEADER} must not contain control characters`;
-    throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', `${message}.`, [
-      { field: BREAK_GLASS_HEADER, reason: 'isSingleLineText', message },
-    ]);
-  }
+  const problem = breakGlassHeaderProblem(context.switchToHttp().getRequest<AuthenticatedRequest>().headers[BREAK_GLASS_HEADER]);
+  if (problem) throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', `${problem.message}.`, [problem]);
   return accessContextOf(context);
 });
 

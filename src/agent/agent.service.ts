@@ -10,6 +10,7 @@ import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditedAccess } from '../access/audited-access.service';
+import { IdentifierKind } from '../phi/identifier-scrub';
 import { ToolReadService } from '../tools/tool-read.service';
 import { CitationIndex } from '../model-tools/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
@@ -38,6 +39,8 @@ export interface TurnUsage {
   modelTextDiscarded: boolean;
   /** The budget that ended the turn before a final answer, or null. */
   budgetExhausted: BudgetStop | null;
+  /** The kinds of the patient's identifiers replaced in the question before it went to the model (never their values). */
+  identifiersReplaced: IdentifierKind[];
 }
 
 /** A turn as it ended: the answer, and what its closing audit event records. */
@@ -90,7 +93,9 @@ function receivedText(completion: unknown): string {
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
  * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
  * (TurnRepository: `running` at the start, each tool call as it completes, the outcome at the end);
- * proposals carry the turn id and every read is audited under `agent-turn:<id>`.
+ * proposals carry the turn id (`agent_turn_id`). The turn is one audited `agent_turn` access whose
+ * fields name it (`agent_turn:<id>`); each of its tool reads and proposals is an event of its own on
+ * the `agent` channel; all of them carry the request's correlation id (see `turn`).
  */
 @Injectable()
 export class AgentService {
@@ -135,7 +140,8 @@ export class AgentService {
     const model = this.model();
     // The same 404 as the tools for a patient that is not the caller's (or does not exist); no break glass for a model.
     // One read with the request's identity lookup (`IdentityInRead` on the route), ended before the turn writes anything.
-    await this.access.patientReadInOwnRead({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId);
+    // The model reads the question with the patient's identifiers replaced: the route fixes the patient, the model needs none.
+    const forModel = await this.phi.questionForModel({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId, question);
     const catalog = agentTools((name) => this.phi.describeTool(name));
     // Every read and proposal of the turn: the agent's projection, the agent channel, the request's correlation id.
     const agentAccess: AccessContext = { ...access, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.Agent };
@@ -153,19 +159,22 @@ export class AgentService {
     const droppedStatements: string[] = [];
     let budgetExhausted: BudgetStop | null = null;
     let modelTextDiscarded = false;
+    let identifiersReplaced: IdentifierKind[] = [];
     const finish = async (status: TurnStatus, statements: Statement[] = []) => {
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
-      const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted };
+      const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted, identifiersReplaced };
       await this.store.finish(context.turnId, status, statements, context.proposals, usage);
       // Only ids and counts are logged: never the question, a statement or a tool result.
-      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, proposals: context.proposals.length });
+      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
       announceTurnFinished(status);
       const result: AgentTurn = { turnId: context.turnId, status, statements, proposals: context.proposals, drafts: context.drafts ?? [], toolCalls: context.toolCalls, usage };
       return { result, status, rowsRead: context.rowsRead };
     };
     if (clinicalAdviceRequested(question)) return finish('refused');
 
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: question }];
+    // Said only for a question that goes to the model: a refused one left nothing for it.
+    identifiersReplaced = forModel.replaced;
+    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: forModel.text }];
     const modelTools = asModelTools(catalog);
     try {
       return await this.loop(model, context, budget, messages, modelTools, finish, {

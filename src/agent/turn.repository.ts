@@ -59,6 +59,8 @@ export class TurnRepository {
     const [turn] = await this.dataSource.query<Omit<StoredTurn, 'toolCalls'>[]>(SQL.turnById, [turnId, patientId]);
     if (!turn) return undefined;
     const toolCalls = await this.dataSource.query<StoredToolCall[]>(SQL.toolCallsOf, [turnId]);
-    return { ...turn, toolCalls };
+    // Turns stored before questions were scrubbed sent theirs as typed: nothing was replaced in them.
+    const usage = turn.usage && !('identifiersReplaced' in turn.usage) ? { ...turn.usage, identifiersReplaced: [] } : turn.usage;
+    return { ...turn, usage, toolCalls };
   }
 }

@@ -147,10 +147,17 @@ export class ProposalsController {
   @HttpCode(HttpStatus.OK)
   @AuditedAction('proposal.cancel')
   @Roles(...PROPOSERS)
-  @ApiOperation({ operationId: 'cancel_proposal', summary: 'Withdraw your own pending proposal.' })
+  @ApiOperation({
+    operationId: 'cancel_proposal',
+    summary: 'Withdraw your own pending proposal.',
+    description:
+      'The body names the version you cancel, which must be the current one, and why: `{"version": 2, "reason": "Filed twice"}`. ' +
+      '`reason` (3–1000 characters) is required here, though optional on other decisions: without it, 400 naming `reason`. ' +
+      'The proposal becomes `cancelled` and nothing is executed.',
+  })
   @ApiUuidParam('proposalId')
   @ApiOkResponse({ type: ProposalDto, description: 'The cancelled proposal.' })
-  @ApiConflictResponse({ type: ProblemDto })
+  @ApiConflictResponse({ type: ProblemDto, description: '`stale_version` (not the current version) or `illegal_transition` (no longer pending).' })
   cancel(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string, @Body() body: DecisionDto) {
     return this.proposals.cancel(access, proposalId, body);
   }

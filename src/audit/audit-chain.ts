@@ -3,6 +3,7 @@ import { chainPage, unsealedOlderThan } from './audit.repository';
 import { auditEventHash, GENESIS_HASH } from './audit-hash';
 import { ChainPageRow, storedContent } from './audit.sql';
 import { CheckpointStore, checkpointSignatureValid, SignedAuditCheckpoint } from './audit-checkpoint';
+import { AuditTrailIdentity, compareTrails, readTrailIdentity } from './audit-trail-identity';
 
 /**
  * Why a link is broken. `hash_mismatch`: the event's content no longer hashes to its link's hash
@@ -17,14 +18,23 @@ export type AuditChainBreak = 'hash_mismatch' | 'prev_hash_mismatch' | 'event_mi
  * What the checkpoints say about the chain. `truncated`: a signed checkpoint names a link past the
  * chain's end (its newest links were removed). `rewritten`: at a checkpoint's seq the chain holds
  * another event or another hash than was signed (the chain was recomputed from some event on).
- * `bad_signature`: a checkpoint this key did not sign (forged, altered, or another key's).
+ * `bad_signature`: a checkpoint of this trail this key did not sign (forged, altered, or another key's).
+ * `trail_replaced`: a checkpoint of this very database (server and oid) under another installation
+ * id: the id the migrations write once was replaced, or the schema reverted and migrated again.
  * `unreadable`: a file in the store that is not a checkpoint.
  */
 export type CheckpointProblem =
   | { kind: 'truncated'; seq: number; chainLength: number }
   | { kind: 'rewritten'; seq: number }
   | { kind: 'bad_signature'; name: string }
+  | { kind: 'trail_replaced'; name: string; trailId: string }
   | { kind: 'unreadable'; name: string };
+
+/** Checkpoints of another database's trail found in the store: reported, never checked against this chain. */
+export interface OtherTrailCheckpoints {
+  trail: AuditTrailIdentity;
+  count: number;
+}
 
 export interface AuditChainVerification {
   ok: boolean;
@@ -33,8 +43,19 @@ export interface AuditChainVerification {
   broken?: { seq: string; eventId: string; reason: AuditChainBreak };
   /** Events older than the grace period that no link names. */
   unsealed: { count: number; firstId: string | null };
-  /** Checkpoints whose signature and head both check out, the latest one's seq, and every problem found. */
-  checkpoints: { verified: number; latestSeq: number | null; problems: CheckpointProblem[] };
+  /**
+   * This trail (null when no checkpoints were given); its checkpoints whose signature and head both
+   * check out, the latest one's seq, and every problem found; checkpoints of other trails, and
+   * version-1 ones that name no trail (neither is checked, neither fails verification).
+   */
+  checkpoints: {
+    trail: AuditTrailIdentity | null;
+    verified: number;
+    latestSeq: number | null;
+    problems: CheckpointProblem[];
+    otherTrails: OtherTrailCheckpoints[];
+    unattributed: number;
+  };
 }
 
 export interface VerifyOptions {
@@ -56,7 +77,8 @@ export const AUDIT_VERIFY_PAGE_SIZE = 1000;
  */
 export async function verifyAuditChain(db: SqlSession, options: VerifyOptions): Promise<AuditChainVerification> {
   const pageSize = options.pageSize ?? AUDIT_VERIFY_PAGE_SIZE;
-  const { signed, problems } = await readCheckpoints(options.checkpoints);
+  const trail = options.checkpoints ? await readTrailIdentity(db) : null;
+  const { signed, problems, otherTrails, unattributed } = await readCheckpoints(options.checkpoints, trail);
   let count = 0;
   let broken: AuditChainVerification['broken'];
   let verified = 0;
@@ -70,9 +92,10 @@ export async function verifyAuditChain(db: SqlSession, options: VerifyOptions): 
         broken = { seq: link.seq, eventId: link.eventId, reason };
         break walk;
       }
-      const checkpoint = signed.get(Number(link.seq));
-      if (checkpoint && (checkpoint.eventId !== link.eventId || checkpoint.head !== link.sealHash)) problems.push({ kind: 'rewritten', seq: checkpoint.seq });
-      else if (checkpoint) verified += 1;
+      for (const checkpoint of signed.get(Number(link.seq)) ?? []) {
+        if (checkpoint.eventId !== link.eventId || checkpoint.head !== link.sealHash) problems.push({ kind: 'rewritten', seq: checkpoint.seq });
+        else verified += 1;
+      }
       count += 1;
       expectedPrevHash = link.sealHash;
       lastSeq = link.seq;
@@ -88,7 +111,7 @@ export async function verifyAuditChain(db: SqlSession, options: VerifyOptions): 
     count,
     ...(broken && { broken }),
     unsealed,
-    checkpoints: { verified, latestSeq, problems },
+    checkpoints: { trail, verified, latestSeq, problems, otherTrails, unattributed },
   };
 }
 
@@ -102,15 +125,32 @@ function brokenLink(link: ChainPageRow, expectedSeq: bigint, expectedPrevHash: s
   return undefined;
 }
 
-async function readCheckpoints(source: VerifyOptions['checkpoints']): Promise<{ signed: Map<number, SignedAuditCheckpoint>; problems: CheckpointProblem[] }> {
-  const signed = new Map<number, SignedAuditCheckpoint>();
+/**
+ * Every checkpoint in the store, sorted by the trail it names (signed, so it cannot be moved to
+ * another): this trail's are checked (signature here, then against the chain), another trail's are
+ * only counted, and one of this database under another installation id is a problem.
+ */
+async function readCheckpoints(source: VerifyOptions['checkpoints'], own: AuditTrailIdentity | null) {
+  const signed = new Map<number, SignedAuditCheckpoint[]>();
   const problems: CheckpointProblem[] = [];
-  for (const stored of source ? await source.store.list() : []) {
-    if (!('checkpoint' in stored)) problems.push({ kind: 'unreadable', name: stored.name });
-    else if (!checkpointSignatureValid(stored.checkpoint, source!.key)) problems.push({ kind: 'bad_signature', name: stored.name });
-    else signed.set(stored.checkpoint.seq, stored.checkpoint);
+  const others = new Map<string, OtherTrailCheckpoints>();
+  let unattributed = 0;
+  for (const stored of source && own ? await source.store.list() : []) {
+    if ('unreadable' in stored) problems.push({ kind: 'unreadable', name: stored.name });
+    else if ('unattributed' in stored) unattributed += 1;
+    else {
+      const { checkpoint } = stored;
+      const relation = compareTrails(own!, checkpoint.trail);
+      if (relation === 'other') {
+        const entry = others.get(checkpoint.trail.id) ?? { trail: checkpoint.trail, count: 0 };
+        entry.count += 1;
+        others.set(checkpoint.trail.id, entry);
+      } else if (relation === 'replaced') problems.push({ kind: 'trail_replaced', name: stored.name, trailId: checkpoint.trail.id });
+      else if (!checkpointSignatureValid(checkpoint, source!.key)) problems.push({ kind: 'bad_signature', name: stored.name });
+      else signed.set(checkpoint.seq, [...(signed.get(checkpoint.seq) ?? []), checkpoint]);
+    }
   }
-  return { signed, problems };
+  return { signed, problems, otherTrails: [...others.values()], unattributed };
 }
 
 const BREAK_DESCRIPTIONS: Record<AuditChainBreak, string> = {
@@ -129,9 +169,16 @@ export function describeAuditChain(result: AuditChainVerification): string[] {
   } else {
     lines.push(`Audit chain intact: ${result.count} link(s) verified.`);
   }
+  const { trail, verified, latestSeq, otherTrails, unattributed } = result.checkpoints;
+  if (trail) lines.push(`Trail ${trail.id}: ${describeTrail(trail)}.`);
   for (const problem of result.checkpoints.problems) lines.push(describeProblem(problem));
-  const { verified, latestSeq } = result.checkpoints;
   lines.push(`Checkpoints: ${verified} verified${latestSeq === null ? ' (none found)' : `, the latest at seq ${latestSeq}`}.`);
+  for (const other of otherTrails) {
+    lines.push(
+      `Checkpoint of another trail: ${other.count} of trail ${other.trail.id} (${describeTrail(other.trail)}): another database's, not checked against this one.`,
+    );
+  }
+  if (unattributed > 0) lines.push(`Checkpoints naming no trail: ${unattributed} (written before checkpoints named their trail): not checked.`);
   if (result.unsealed.count > 0) {
     lines.push(`Unsealed: ${result.unsealed.count} event(s) older than the grace period have no link (first: event id ${result.unsealed.firstId}).`);
   }
@@ -145,9 +192,16 @@ function describeProblem(problem: CheckpointProblem): string {
       return `Truncated: a signed checkpoint names seq ${problem.seq}, but the chain ends at seq ${problem.chainLength} (its newest links were removed).`;
     case 'rewritten':
       return `Rewritten: at seq ${problem.seq} the chain differs from the signed checkpoint (the chain was recomputed).`;
+    case 'trail_replaced':
+      return `Checkpoint ${problem.name}: it names this database under another installation id (trail ${problem.trailId}): the installation id was replaced, or the schema reverted and migrated again.`;
     case 'bad_signature':
       return `Checkpoint ${problem.name}: the signature does not verify (forged, altered, or signed with another key).`;
     case 'unreadable':
       return `Checkpoint ${problem.name}: not a checkpoint (unreadable).`;
   }
+}
+
+function describeTrail(trail: AuditTrailIdentity): string {
+  const server = trail.systemIdentifier === null ? 'system identifier unknown' : `system identifier ${trail.systemIdentifier}`;
+  return `${server}, database oid ${trail.databaseOid}, installation ${trail.installationId}`;
 }

@@ -25,8 +25,9 @@ export function loadCheckpointKey(config: Pick<AppConfig, 'env' | 'audit'>, opti
 }
 
 /**
- * Where this process's checkpoints go. An embedded database kept in memory starts empty at every
- * start: its checkpoints go to a fresh temporary directory, so a new chain never meets an old one's.
+ * Where this process's checkpoints go: `AUDIT_CHECKPOINT_DIR`, in the subdirectory of the trail
+ * (see `DirectoryCheckpointStore`). An embedded database kept in memory is a new trail at every
+ * start and gone at its end: its checkpoints go to a fresh temporary directory instead of piling up.
  */
 function checkpointDir(config: AppConfig, database: AuditDatabase): string {
   if (database.embedded && config.database.embeddedDir.startsWith('memory://')) return mkdtempSync(join(tmpdir(), 'vigil-audit-checkpoints-'));

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { auditEventHash, GENESIS_HASH } from './audit-hash';
-import { AuditCheckpoint, CheckpointStore, signCheckpoint } from './audit-checkpoint';
+import { AuditCheckpoint, CheckpointExistsError, CheckpointStore, signCheckpoint } from './audit-checkpoint';
+import { AuditTrailIdentity, readTrailIdentity } from './audit-trail-identity';
 import { CHAIN_START, ChainPosition, insertSeals, NewSeal, oldestUnsealedMs, sealableEvents, sealHead, sealHorizon, SealerSession } from './audit-seal.repository';
 import { SealHead, storedContent } from './audit.sql';
 import { AuditSealStatus, AuditSealStatusSource } from './audit-seal-status';
@@ -67,12 +68,15 @@ class ChainHeadMissingError extends Error {
  * its own connection; the others retry each interval and take over when that connection is gone.
  *
  * After the links commit (durably), the leader writes a signed checkpoint of the head every
- * `checkpointEveryEvents` links or `checkpointIntervalMs`, to a store outside the database.
+ * `checkpointEveryEvents` links or `checkpointIntervalMs`, to a store outside the database, naming
+ * the trail it seals (read when it takes the lead), so databases sharing a store never meet.
  */
 export class AuditSealer implements AuditSealStatusSource {
   private readonly logger = new Logger(AuditSealer.name);
   private session: SealerSession | undefined;
   private leading = false;
+  /** The trail this process seals, read when it takes the lead: every checkpoint it writes names it. */
+  private trail: AuditTrailIdentity | undefined;
   private lastCheckpoint = { seq: 0, atMs: 0 };
   private warnedAhead = false;
   private failing = false;
@@ -152,7 +156,8 @@ export class AuditSealer implements AuditSealStatusSource {
       if (!this.leading) {
         this.leading = await this.session.tryLead();
         if (!this.leading) return 0;
-        await this.loadLastCheckpoint();
+        this.trail = await readTrailIdentity(this.session);
+        await this.loadLastCheckpoint(this.trail);
         this.logger.log('This process now seals the audit chain');
       }
       for (;;) {
@@ -230,22 +235,34 @@ export class AuditSealer implements AuditSealStatusSource {
     const seq = Number(head.seq);
     this.state.sealedSeq = seq;
     if (seq < this.lastCheckpoint.seq && !this.warnedAhead) {
-      // A checkpoint names a link this chain does not have: truncated, or the store holds another database's.
+      // A checkpoint of this trail names a link the chain does not have: its tail was removed.
       this.warnedAhead = true;
       this.logger.error({ chainSeq: seq, checkpointSeq: this.lastCheckpoint.seq }, 'Audit checkpoints are ahead of the chain: run audit-verify');
     }
     const since = seq - this.lastCheckpoint.seq;
     const due = since >= this.settings.checkpointEveryEvents || (since > 0 && Date.now() - this.lastCheckpoint.atMs >= this.settings.checkpointIntervalMs);
     if (!due) return;
-    const checkpoint = signCheckpoint({ seq, eventId: head.eventId, head: head.hash, count: seq, sealedAt: new Date().toISOString() }, this.key);
-    await this.store.write(checkpoint);
+    if (!this.trail) throw new Error('The sealer checkpoints only as leader, once it has read its trail');
+    const trail = this.trail;
+    const checkpoint = signCheckpoint({ trail, seq, eventId: head.eventId, head: head.hash, count: seq, sealedAt: new Date().toISOString() }, this.key);
+    try {
+      await this.store.write(checkpoint);
+    } catch (error) {
+      if (!(error instanceof CheckpointExistsError)) throw error;
+      // Never overwritten: the stored one is evidence (a leader that died after writing it, or a store
+      // shared with a copy of this trail). Not retried: the next one is due after the next interval.
+      this.logger.error({ seq, trailId: trail.id }, 'Audit checkpoint not written: this trail already has one at this seq; run audit-verify');
+      this.lastCheckpoint = { seq, atMs: Date.now() };
+      return;
+    }
     this.lastCheckpoint = { seq, atMs: Date.parse(checkpoint.sealedAt) };
-    this.logger.log({ seq, eventId: head.eventId, keyId: checkpoint.keyId }, 'Audit checkpoint written');
+    this.logger.log({ seq, eventId: head.eventId, keyId: checkpoint.keyId, trailId: trail.id }, 'Audit checkpoint written');
   }
 
-  private async loadLastCheckpoint(): Promise<void> {
-    const latest = (await this.store.list())
-      .flatMap((stored) => ('checkpoint' in stored ? [stored.checkpoint] : []))
+  /** The latest checkpoint of this trail (another database's, sharing the store, says nothing about this chain). */
+  private async loadLastCheckpoint(trail: AuditTrailIdentity): Promise<void> {
+    const latest = (await this.store.list({ trailId: trail.id }))
+      .flatMap((stored) => ('checkpoint' in stored && stored.checkpoint.trail.id === trail.id ? [stored.checkpoint] : []))
       .reduce<AuditCheckpoint | undefined>((best, checkpoint) => (!best || checkpoint.seq > best.seq ? checkpoint : best), undefined);
     this.lastCheckpoint = latest ? { seq: latest.seq, atMs: Date.parse(latest.sealedAt) || 0 } : { seq: 0, atMs: 0 };
   }

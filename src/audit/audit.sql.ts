@@ -124,6 +124,17 @@ export const SELECT_CHAIN_PAGE = `SELECT s.seq::text AS seq, s.event_id::text AS
   FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
   WHERE s.seq > $1::bigint ORDER BY s.seq LIMIT $2`;
 
+/**
+ * This database's part of the trail's identity: its installation id (migration 1764565000000) and
+ * its oid, which a copy made with `CREATE DATABASE … TEMPLATE` or a restore into a new database
+ * does not keep. No row when the installation table has no row.
+ */
+export const SELECT_TRAIL_DATABASE = `SELECT i.id::text AS "installationId", d.oid::text AS "databaseOid"
+  FROM vigil_installation i JOIN pg_database d ON d.datname = current_database()`;
+
+/** The server's system identifier, made by initdb: the same for every database of one server. */
+export const SELECT_SYSTEM_IDENTIFIER = `SELECT system_identifier::text AS "systemIdentifier" FROM pg_control_system()`;
+
 /** Events that occurred more than $1 seconds ago and have no link: how many, and the first by id. */
 export const SELECT_UNSEALED_OLDER_THAN = `SELECT count(*)::int AS count, min(e.id)::text AS "firstId"
   FROM audit_events e

@@ -5,6 +5,7 @@ import { DirectoryCheckpointStore } from '../audit/audit-checkpoint';
 import { sharedSealerSession } from '../audit/audit-seal.repository';
 import { AuditSealer } from '../audit/audit-sealer';
 import { loadCheckpointKey } from '../audit/audit-sealer.module';
+import { readTrailIdentity, TrailIdentityMissingError } from '../audit/audit-trail-identity';
 import { loadConfig } from '../config/load-config';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
@@ -17,6 +18,11 @@ import { measuresRecomputeCommand } from './measures-recompute.command';
 export interface Command {
   summary: string;
   usage: string;
+  /**
+   * Without DATABASE_URL, runs on the embedded database `npm start` keeps in
+   * `EMBEDDED_DATABASE_DIR` (while no server has it open) instead of refusing.
+   */
+  embedded?: boolean;
   run(dataSource: DataSource, args: string[], out: (line: string) => void): Promise<number>;
 }
 
@@ -76,14 +82,18 @@ export const COMMANDS: Record<string, Command> = {
   'audit-verify': {
     summary: 'check the audit chain, that old events are sealed, and the signed checkpoints; fails naming what is wrong',
     usage: 'audit-verify',
+    embedded: true,
     async run(dataSource, _args, out) {
       const config = loadConfig();
       const store = new DirectoryCheckpointStore(config.audit.checkpointDir);
-      out(`Checkpoints: ${store.description}`);
-      const result = await verifyAuditChain(dataSource, {
-        checkpoints: { store, key: loadCheckpointKey(config, { create: false }) },
-        graceSeconds: config.audit.sealGraceSeconds,
-      });
+      out(`Checkpoints: ${store.description} (each trail's in the subdirectory named by its id)`);
+      const result = await withTrailIdentity(out, () =>
+        verifyAuditChain(dataSource, {
+          checkpoints: { store, key: loadCheckpointKey(config, { create: false }) },
+          graceSeconds: config.audit.sealGraceSeconds,
+        }),
+      );
+      if (!result) return 1;
       describeAuditChain(result).forEach(out);
       return result.ok ? 0 : 1;
     },
@@ -91,6 +101,7 @@ export const COMMANDS: Record<string, Command> = {
   'audit-seal': {
     summary: 'seal every committed audit event now and write a checkpoint (when no sealer runs)',
     usage: 'audit-seal',
+    embedded: true,
     async run(dataSource, _args, out) {
       const config = loadConfig();
       const sealer = new AuditSealer(async () => sharedSealerSession(dataSource), new DirectoryCheckpointStore(config.audit.checkpointDir), loadCheckpointKey(config), {
@@ -99,6 +110,8 @@ export const COMMANDS: Record<string, Command> = {
         checkpointEveryEvents: 1,
         checkpointIntervalMs: 0,
       });
+      // The sealer reads its trail as it takes the lead: read it first, to say what is missing rather than fail a pass.
+      if (!(await withTrailIdentity(out, () => readTrailIdentity(dataSource)))) return 1;
       const sealed = await sealer.pass();
       const lag = sealer.lag();
       out(`Sealed ${sealed} event(s); the chain has ${lag.sealedSeq ?? 0} link(s), the latest checkpoint is at seq ${lag.lastCheckpointSeq}.`);
@@ -109,3 +122,14 @@ export const COMMANDS: Record<string, Command> = {
   generate: auditedCommand('cli.generate', generateCommand),
   'measures-recompute': measuresRecomputeCommand,
 };
+
+/** Runs `work`; a database whose schema predates trail identities is said so (undefined), not a crash. */
+async function withTrailIdentity<T>(out: (line: string) => void, work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof TrailIdentityMissingError)) throw error;
+    out('This database has no installation id yet (its audit trail has no identity): run the migrations (`npm run db:migrate`; `npm start` migrates the embedded database).');
+    return undefined;
+  }
+}

@@ -4,7 +4,9 @@ import { ConfigError, loadConfig } from '../config/load-config';
 import { dataSourceOptions } from '../data-source';
 import { describeDatabaseUrl } from '../database/schema';
 import { toSafeError } from '../common/logging/log-redaction';
-import { COMMANDS } from './commands';
+import { Command, COMMANDS } from './commands';
+import { openEmbeddedDatabase } from './embedded-database';
+import { connectionFailure } from './connection-failure';
 import { OFFLINE_COMMANDS } from './offline-commands';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -27,17 +29,41 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (!config.database.url) {
-    out(
-      'DATABASE_URL is not set. The CLI works on a Postgres server you name; ' +
-        '`npm start` migrates and seeds its embedded database by itself.',
-    );
-    return 2;
+    if (!command.embedded) {
+      out(
+        'DATABASE_URL is not set. The CLI works on a Postgres server you name; ' +
+          '`npm start` migrates and seeds its embedded database by itself.',
+      );
+      return 2;
+    }
+    const embedded = await openEmbeddedDatabase(config.database.embeddedDir);
+    if ('refusal' in embedded) {
+      out(embedded.refusal);
+      return 2;
+    }
+    out(`Database: the embedded database in ${embedded.location} (DATABASE_URL is not set)`);
+    try {
+      return await runCommand(command, embedded.url, args);
+    } finally {
+      await embedded.stop();
+    }
   }
   // Commands are the operator's (migrations, bulk loads, verification): run as the tables' owner when the roles are split.
   const url = config.database.migrationUrl ?? config.database.url;
   out(`Database: ${describeDatabaseUrl(url)}`);
+  return runCommand(command, url, args);
+}
+
+async function runCommand(command: Command, url: string, args: string[]): Promise<number> {
   const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
-  await dataSource.initialize();
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    const failure = connectionFailure(error, url);
+    if (!failure) throw error;
+    console.error(failure);
+    return 1;
+  }
   try {
     return await command.run(dataSource, args, out);
   } finally {

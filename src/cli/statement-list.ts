@@ -12,12 +12,15 @@ import {
   SELECT_SEAL_HEAD,
   SELECT_SEAL_HORIZON,
   SELECT_SEALABLE_EVENTS,
+  SELECT_SYSTEM_IDENTIFIER,
+  SELECT_TRAIL_DATABASE,
   SELECT_UNSEALED_OLDER_THAN,
   TRY_LEAD_AUDIT_SEALER,
 } from '../audit/audit.sql';
 import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/cohort.statements';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/audit.service';
+import { MCP_SESSION_STATEMENTS } from '../mcp/mcp-sessions.sql';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../measure-results/worklist.sql';
 
@@ -49,6 +52,8 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     oldestUnsealed: SELECT_OLDEST_UNSEALED,
     chainPage: SELECT_CHAIN_PAGE,
     unsealedOlderThan: SELECT_UNSEALED_OLDER_THAN,
+    trailDatabase: SELECT_TRAIL_DATABASE,
+    systemIdentifier: SELECT_SYSTEM_IDENTIFIER,
   },
   'approval workflow (effects inserted as vigil_writer)': {
     ...APPROVAL_STATEMENTS,
@@ -57,6 +62,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   },
   'approval queue (outbox relay)': { ...OUTBOX_STATEMENTS },
   'agent turn record': { ...AGENT_STATEMENTS },
+  'MCP sessions (shared by every API process)': { ...MCP_SESSION_STATEMENTS },
   'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },
   'care-team worklists (read as vigil_reader)': { ...WORKLIST_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },

@@ -9,7 +9,9 @@ import {
   Interpretation,
   MedicationStatus,
   NoteType,
+  OBSERVATION_CATEGORY_SYSTEM,
   ObservationCategory,
+  ObservationCategoryCode,
   ObservationStatus,
   ProcedureStatus,
   RequestIntent,
@@ -60,11 +62,21 @@ export interface EncounterRow {
   dischargeDispositionCode: string | null;
 }
 
+/**
+ * Whether an observation is in one of FHIR's observation categories (by system and code, as CQL's `~`
+ * compares them): the one rule that makes a row a laboratory result, a survey answer or a vital sign.
+ */
+export function inObservationCategory(row: Pick<ObservationRow, 'category' | 'categorySystem'>, category: ObservationCategory): boolean {
+  return row.category === category && row.categorySystem === OBSERVATION_CATEGORY_SYSTEM;
+}
+
 export interface ObservationRow {
   id: string;
   encounterId: string | null;
   panelId: string | null;
-  category: ObservationCategory;
+  /** The category code as the source gave it, and its system; both null when it gave none. */
+  category: ObservationCategoryCode | null;
+  categorySystem: CodeSystemUri | null;
   status: ObservationStatus;
   codeSystem: CodeSystemUri;
   code: string;

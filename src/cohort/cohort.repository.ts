@@ -81,20 +81,35 @@ export interface ChartReadFilters {
   encounters?: EncounterReadFilter;
 }
 
-/** A patient search: an exact MRN, or folded name prefixes (see `foldName`) with an optional birth date. */
-export type PatientSearch = { mrn: string } | { familyPrefix: string; givenPrefix?: string; birthDate?: string };
+/**
+ * A patient search: an MRN (any case), or name-key prefixes (see `nameKey`) with an optional birth
+ * date: a family name with an optional given name, or the whole name in either order.
+ */
+export type PatientSearch = { mrn: string } | ({ birthDate?: string } & ({ familyPrefix: string; givenPrefix?: string } | { wholeNamePrefix: string }));
+
+/** What `nameKey` drops: whitespace, apostrophes, hyphens and dashes, full stops (as `vigil_name_key`). */
+// eslint-disable-next-line no-control-regex -- tab, line feeds and the like are whitespace in a name
+const NAME_SEPARATORS = /[\u0009-\u000d\u0020\u00a0\u2000-\u200b\u202f\u205f\u3000'\u0060\u00b4\u02bc\u2018\u2019\-\u2010-\u2015.]/g;
 
 /**
- * A name as the database's `vigil_fold` compares it: decomposed (NFD), combining marks removed,
- * lower-cased. The search term is folded here with the same steps as the stored names in SQL.
+ * A name as the database's `vigil_name_key` compares it: decomposed (NFD), combining marks removed,
+ * lower-cased, separators dropped, a Greek final sigma as a sigma ("O'Brien-Núñez" → "obriennunez").
+ * The search term is keyed here with the same steps as the stored names in SQL (an integration test
+ * holds the two together).
  */
-export function foldName(name: string): string {
-  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+export function nameKey(name: string): string {
+  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(NAME_SEPARATORS, '').replace(/ς/g, 'σ');
 }
 
 /** A term as a LIKE prefix: its own `%`, `_` and `\\` match themselves, not anything. */
 function likePrefix(term: string): string {
-  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+  return `${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** A name search as `patientsByName`'s patterns: family, given, whole name (NULL where not given). */
+function namePatterns(search: Exclude<PatientSearch, { mrn: string }>): [string | null, string | null, string | null] {
+  if ('wholeNamePrefix' in search) return [null, null, likePrefix(search.wholeNamePrefix)];
+  return [likePrefix(search.familyPrefix), search.givenPrefix ? likePrefix(search.givenPrefix) : null, null];
 }
 
 /**
@@ -153,7 +168,7 @@ export class CohortRepository {
     const rows = await this.read((run) =>
       'mrn' in search
         ? run<PatientRow>('patientsByMrn', [careTeamIds, search.mrn, limit + 1])
-        : run<PatientRow>('patientsByName', [careTeamIds, `${likePrefix(search.familyPrefix)}%`, search.givenPrefix ? `${likePrefix(search.givenPrefix)}%` : null, search.birthDate ?? null, limit + 1]),
+        : run<PatientRow>('patientsByName', [careTeamIds, ...namePatterns(search), search.birthDate ?? null, limit + 1]),
     );
     return { rows: rows.slice(0, limit), truncated: rows.length > limit };
   }
@@ -177,11 +192,11 @@ export class CohortRepository {
     });
   }
 
-  /** Observations in the window, newest first, with the patient's own row (as `encounters`). */
-  async observations(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow> & { patient: PatientRow | null }> {
+  /** Laboratory results in the window (no vital signs, no surveys), newest first, with the patient's own row (as `encounters`). */
+  async laboratoryResults(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow> & { patient: PatientRow | null }> {
     return this.read(async (run) => {
       const [patient] = await run<PatientRow>('patientById', [patientId]);
-      const found = await run<ObservationRow>('observationsInWindow', [patientId, window.from, window.to, codes, cap + 1]);
+      const found = await run<ObservationRow>('laboratoryResultsInWindow', [patientId, window.from, window.to, codes, cap + 1]);
       return { patient: patient ?? null, ...cut(found, cap) };
     });
   }

@@ -11,6 +11,7 @@
  */
 
 import { onCareTeams } from './care-team-rule';
+import { OBSERVATION_CATEGORY_SYSTEM, ObservationCategory } from './enum';
 
 const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
@@ -20,7 +21,7 @@ const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_sy
   ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"`;
 
-const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')}, effective_period_open AS "effectivePeriodOpen",
@@ -123,18 +124,22 @@ GROUP BY u.id`,
   patientById: `SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1`,
 
   /**
-   * Patient search, only among the patients on the caller's care teams ($1): by exact MRN ($2), or by
-   * folded family-name prefix ($2, a LIKE pattern) with an optional folded given-name prefix ($3) and
-   * birth date ($4). $5 (search by name) / $3 (by MRN): the row cap (+1 to detect a cut).
+   * Patient search, only among the patients on the caller's care teams ($1): by MRN without regard
+   * to case ($2), or by name keys (`vigil_name_key`, LIKE patterns, each NULL when not given): a
+   * family-name prefix ($2) with a given-name prefix ($3), or a prefix of the whole name typed either
+   * way round ($4); and an optional birth date ($5). $6 (by name) / $3 (by MRN): the row cap (+1 to
+   * detect a cut). Each condition is one of the name-key indexes' expressions (migration
+   * PatientSearchNameKeys); the name search is planned per call, so the NULL ones fold away.
    */
   patientsByMrn: `SELECT ${PATIENT_COLUMNS} FROM patients p
-WHERE p.mrn = $2 AND ${onCareTeams('p.id', '$1')}
+WHERE upper(p.mrn) = upper($2) AND ${onCareTeams('p.id', '$1')}
 ORDER BY p.family_name, p.given_name, p.id LIMIT $3`,
 
   patientsByName: `SELECT ${PATIENT_COLUMNS} FROM patients p
-WHERE vigil_fold(p.family_name) LIKE $2 AND ($3::text IS NULL OR vigil_fold(p.given_name) LIKE $3)
-  AND ($4::date IS NULL OR p.birth_date = $4::date) AND ${onCareTeams('p.id', '$1')}
-ORDER BY p.family_name, p.given_name, p.id LIMIT $5`,
+WHERE ($2::text IS NULL OR vigil_name_key(p.family_name) LIKE $2) AND ($3::text IS NULL OR vigil_name_key(p.given_name) LIKE $3)
+  AND ($4::text IS NULL OR vigil_name_key(p.family_name) || vigil_name_key(p.given_name) LIKE $4 OR vigil_name_key(p.given_name) || vigil_name_key(p.family_name) LIKE $4)
+  AND ($5::date IS NULL OR p.birth_date = $5::date) AND ${onCareTeams('p.id', '$1')}
+ORDER BY p.family_name, p.given_name, p.id LIMIT $6`,
 
   /** $2/$3: window [from, to) as timestamps or NULL; $4: class or NULL; $5: row cap (+1 to detect a cut). */
   encountersInWindow: `SELECT ${ENCOUNTER_COLUMNS}
@@ -148,10 +153,15 @@ ORDER BY start_at DESC, id LIMIT $5`,
 FROM clinical_notes WHERE patient_id = $1 AND encounter_id = ANY($2::uuid[])
 ORDER BY authored_at, id`,
 
-  /** $4: LOINC codes or NULL for all. */
-  observationsInWindow: `SELECT ${OBSERVATION_COLUMNS}
+  /**
+   * Laboratory results only: observations in FHIR's `laboratory` category, by system and code, as
+   * `inObservationCategory` decides it in code. Vital signs, surveys and observations the source gave
+   * no category are not laboratory results. $4: LOINC codes or NULL for all.
+   */
+  laboratoryResultsInWindow: `SELECT ${OBSERVATION_COLUMNS}
 FROM observations
-WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
+WHERE patient_id = $1 AND category = '${ObservationCategory.Laboratory}' AND category_system = '${OBSERVATION_CATEGORY_SYSTEM}'
+  AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
   AND ($4::text[] IS NULL OR code = ANY($4))
 ORDER BY effective_at DESC, id LIMIT $5`,
 

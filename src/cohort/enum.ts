@@ -70,7 +70,11 @@ export enum EncounterStatus {
   Unknown = 'unknown',
 }
 
-/** FHIR observation-category codes (all of them: the eCQMs read `survey`, `exam` and `procedure`). */
+/**
+ * FHIR R4 observation-category codes (all of them: the eCQMs read `survey`, `exam` and `procedure`).
+ * The binding is preferred, not required: a stored category is any code of any system, exactly as the
+ * source gave it (US Core's `screening-assessment`, a LOINC part code); these are the ones Vigil reads.
+ */
 export enum ObservationCategory {
   Laboratory = 'laboratory',
   VitalSigns = 'vital-signs',
@@ -82,6 +86,15 @@ export enum ObservationCategory {
   Therapy = 'therapy',
   Activity = 'activity',
 }
+
+/** The system of the `ObservationCategory` codes (and the stored default of rows written without one). */
+export const OBSERVATION_CATEGORY_SYSTEM = 'http://terminology.hl7.org/CodeSystem/observation-category';
+
+/** An observation's category code as stored: one of `ObservationCategory`, or any other code a source used. */
+export type ObservationCategoryCode = ObservationCategory | (string & {});
+
+/** The CHECK of a stored category code: FHIR's `code` datatype (no leading, trailing or double whitespace). */
+export const CATEGORY_CODE_PATTERN = '^[^[:space:]]+( [^[:space:]]+)*$';
 
 export enum ObservationStatus {
   Registered = 'registered',

@@ -407,7 +407,10 @@ export class EnvironmentVariables extends QueueEnvironmentVariables {
   @Max(86_400)
   AUDIT_CHECKPOINT_INTERVAL_SECONDS = 60;
 
-  /** Where checkpoints are exported: a directory outside the database (one directory per database). */
+  /**
+   * Where checkpoints are exported: a directory outside the database. Each trail (database) writes
+   * in a subdirectory named by its trail id, so several databases may share it.
+   */
   @IsString()
   AUDIT_CHECKPOINT_DIR = '.data/audit-checkpoints';
 

@@ -33,15 +33,16 @@ SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(
 -- name: patientsByMrn
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
-WHERE p.mrn = $2 AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+WHERE upper(p.mrn) = upper($2) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
 ORDER BY p.family_name, p.given_name, p.id LIMIT $3;
 
 -- name: patientsByName
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
-WHERE vigil_fold(p.family_name) LIKE $2 AND ($3::text IS NULL OR vigil_fold(p.given_name) LIKE $3)
-  AND ($4::date IS NULL OR p.birth_date = $4::date) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
-ORDER BY p.family_name, p.given_name, p.id LIMIT $5;
+WHERE ($2::text IS NULL OR vigil_name_key(p.family_name) LIKE $2) AND ($3::text IS NULL OR vigil_name_key(p.given_name) LIKE $3)
+  AND ($4::text IS NULL OR vigil_name_key(p.family_name) || vigil_name_key(p.given_name) LIKE $4 OR vigil_name_key(p.given_name) || vigil_name_key(p.family_name) LIKE $4)
+  AND ($5::date IS NULL OR p.birth_date = $5::date) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+ORDER BY p.family_name, p.given_name, p.id LIMIT $6;
 
 -- name: encountersInWindow
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
@@ -59,14 +60,15 @@ SELECT id, encounter_id AS "encounterId", note_type AS "noteType", author_displa
 FROM clinical_notes WHERE patient_id = $1 AND encounter_id = ANY($2::uuid[])
 ORDER BY authored_at, id;
 
--- name: observationsInWindow
-SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+-- name: laboratoryResultsInWindow
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
   value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"
 FROM observations
-WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
+WHERE patient_id = $1 AND category = 'laboratory' AND category_system = 'http://terminology.hl7.org/CodeSystem/observation-category'
+  AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
   AND ($4::text[] IS NULL OR code = ANY($4))
 ORDER BY effective_at DESC, id LIMIT $5;
 
@@ -78,7 +80,7 @@ SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem"
 FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2;
 
 -- name: chartObservations
-SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -132,7 +134,7 @@ WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservations
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
-FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -188,7 +190,7 @@ WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservationsCoded
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
-FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -199,7 +201,7 @@ WHERE t.patient_id = ANY($1::uuid[]) AND t.code = ANY($2::text[]) AND (t.code <>
 SELECT patient_id::text AS "patientId", count(*)::int AS n FROM observations WHERE patient_id = ANY($1::uuid[]) GROUP BY patient_id;
 
 -- name: observationsByIds
-SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, status,
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -325,6 +327,13 @@ SELECT count(*)::int AS count, min(e.id)::text AS "firstId"
   FROM audit_events e
   WHERE e.occurred_at < now() - make_interval(secs => $1::int)
     AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id);
+
+-- name: trailDatabase
+SELECT i.id::text AS "installationId", d.oid::text AS "databaseOid"
+  FROM vigil_installation i JOIN pg_database d ON d.datname = current_database();
+
+-- name: systemIdentifier
+SELECT system_identifier::text AS "systemIdentifier" FROM pg_control_system();
 
 -- ======================================================================
 -- approval workflow (effects inserted as vigil_writer)
@@ -520,6 +529,40 @@ SELECT c.seq, c.tool AS "name", c.arguments, c.status, c.row_count AS "rowCount"
 FROM agent_tool_calls c WHERE c.turn_id = $1 ORDER BY c.seq;
 
 -- ======================================================================
+-- MCP sessions (shared by every API process)
+-- ======================================================================
+
+-- name: insertSession
+INSERT INTO mcp_sessions (id, user_id, patient_id, break_glass_reason, protocol_version, tools, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6::text[], $7);
+
+-- name: trimSessions
+DELETE FROM mcp_sessions s WHERE s.expires_at <= now()
+  OR s.id IN (SELECT o.id FROM mcp_sessions o WHERE o.user_id = $1 AND o.expires_at > now() ORDER BY o.created_at DESC, o.id DESC OFFSET $2);
+
+-- name: touchSession
+UPDATE mcp_sessions s SET last_used_at = now()
+WHERE s.id = $1 AND s.user_id = $2 AND s.patient_id = $3 AND s.expires_at > now()
+RETURNING s.id, s.user_id AS "userId", s.patient_id AS "patientId", s.break_glass_reason AS "breakGlassReason",
+  s.protocol_version AS "protocolVersion", s.tools, to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt";
+
+-- name: claimCall
+UPDATE mcp_sessions s SET calls = s.calls + 1, last_used_at = now()
+WHERE s.id = $1 AND s.expires_at > now()
+RETURNING s.calls, s.calls_per_tool AS "callsPerTool", s.failed_calls AS "failedCalls", s.citable;
+
+-- name: recordCall
+UPDATE mcp_sessions s SET
+  calls_per_tool = CASE WHEN $2::text IS NULL THEN s.calls_per_tool
+    ELSE jsonb_set(s.calls_per_tool, ARRAY[$2::text], to_jsonb(COALESCE((s.calls_per_tool ->> $2::text)::int, 0) + 1)) END,
+  failed_calls = ARRAY(SELECT DISTINCT f FROM unnest(s.failed_calls || $3::text[]) AS f),
+  citable = ARRAY(SELECT DISTINCT c FROM unnest(s.citable || $4::text[]) AS c)
+WHERE s.id = $1;
+
+-- name: deleteSession
+DELETE FROM mcp_sessions s WHERE s.id = $1 AND s.user_id = $2 AND s.patient_id = $3 AND s.expires_at > now() RETURNING s.id;
+
+-- ======================================================================
 -- measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)
 -- ======================================================================
 
@@ -670,7 +713,8 @@ WITH teams AS (
   FROM patient_care_teams m JOIN care_teams c ON c.id = m.care_team_id GROUP BY m.patient_id
 )
 SELECT coalesce(t.codes, '{}') AS "careTeams", least(date_part('year', age($2::date, p.birth_date))::int / 10, 9) * 10 AS "ageDecade",
-  p.sex, r.measure_id AS "measureId", r.status, split_part(r.reason_code, ':', 1) AS "reasonClass", count(*)::int AS count
+  p.sex, r.measure_id AS "measureId", r.status, split_part(r.reason_code, ':', 1) AS "reasonClass", count(*)::int AS count,
+  (sum(p.population_record_key) % 281474976710656)::text AS "keySum"
 FROM measure_results r JOIN patients p ON p.id = r.patient_id LEFT JOIN teams t ON t.patient_id = r.patient_id
 WHERE r.period_start = $1 AND r.period_end = $2
 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 4, 1, 2, 3, 5, 6;

@@ -1,4 +1,4 @@
-import { CODE_SYSTEM_PATTERN, CodeSystem, CodeSystemUri, EncounterClass, ObservationCategory } from '../cohort/enum';
+import { CODE_SYSTEM_PATTERN, CodeSystem, CodeSystemUri, EncounterClass, OBSERVATION_CATEGORY_SYSTEM, ObservationCategory } from '../cohort/enum';
 import { asObject, asObjects, asString, Json } from './json';
 import { cleanText } from './text';
 
@@ -106,23 +106,23 @@ export const ENCOUNTER_CLASSES: Record<string, EncounterClass> = {
 /** What an encounter whose class is missing or unknown is stored as (with a warning): the most common, least specific class. */
 export const FALLBACK_ENCOUNTER_CLASS = EncounterClass.Ambulatory;
 
-/** Observation categories → the schema's; `vital-sign` (Synthea's misspelling) is `vital-signs`. */
-const OBSERVATION_CATEGORIES: Record<string, ObservationCategory> = {
-  ...Object.fromEntries(Object.values(ObservationCategory).map((category) => [category, category])),
-  'vital-sign': ObservationCategory.VitalSigns,
-};
-
-/** When an observation has several categories, these win (the tools read them first). */
-const PREFERRED_CATEGORIES = [ObservationCategory.Laboratory, ObservationCategory.VitalSigns, ObservationCategory.Survey];
+/**
+ * When an observation has several categories, the first of these (HL7 system) is the row's: the
+ * laboratory tool and the measures read them. Otherwise the first HL7 category, else the first
+ * coding of any system, in the source's order.
+ */
+const PREFERRED_CATEGORIES: readonly string[] = [ObservationCategory.Laboratory, ObservationCategory.VitalSigns, ObservationCategory.Survey];
 
 /**
- * The schema category of an observation: laboratory, vital signs or survey when it has one of those,
- * else the first category Vigil names; a code of another system (e.g. a HCPCS code given as a
- * category) is passed over. No category Vigil names is a skip.
+ * The category an observation is stored with: a code and its system exactly as the source gave them,
+ * never recoded (R4's binding is *preferred*: US Core's `screening-assessment` or a LOINC part code is
+ * as valid as `laboratory`, and dropping the resource would lose it). `null`: the source gave no
+ * category with a system (R4 makes category optional); the row is kept, and no tool takes it for a
+ * laboratory result.
  */
-export function observationCategory(categories: Json[]): ObservationCategory | { skip: string } {
-  const mapped = categories.flatMap((category) => asObjects(category.coding).flatMap((coding) => OBSERVATION_CATEGORIES[cleanText(coding.code) ?? ''] ?? []));
-  const preferred = PREFERRED_CATEGORIES.find((category) => mapped.includes(category));
-  if (preferred ?? mapped[0]) return preferred ?? mapped[0];
-  return { skip: categories.length === 0 ? 'no category' : 'category outside the FHIR observation-category codes' };
+export function observationCategory(categories: Json[]): { system: CodeSystemUri; code: string } | null {
+  const codings = codingsOf(...categories);
+  const hl7 = codings.filter((coding) => coding.system === OBSERVATION_CATEGORY_SYSTEM);
+  const chosen = PREFERRED_CATEGORIES.map((code) => hl7.find((coding) => coding.code === code)).find(Boolean) ?? hl7[0] ?? codings[0];
+  return chosen ? { system: chosen.system, code: chosen.code } : null;
 }

@@ -19,7 +19,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['value_numeric', 'numeric'], ['value_text', 'text'], ['unit', 'text'],
     ['reference_low', 'numeric'], ['reference_high', 'numeric'], ['reference_text', 'text'], ['interpretation', 'text'],
     ['effective_at', 'timestamptz'], ['effective_end_at', 'timestamptz'], ['value_system', 'text'], ['value_code', 'text'],
-    ['data_absent_reason', 'text'], ['effective_period_open', 'boolean'],
+    ['data_absent_reason', 'text'], ['effective_period_open', 'boolean'], ['category_system', 'text'],
   ],
   conditions: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],

@@ -153,7 +153,7 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
   const patient = patientOf(context, resource.subject);
   const status = mappedStatus(resource.status, STATUSES, Object.values(ObservationStatus));
   const category = observationCategory(asObjects(resource.category));
-  if (typeof category === 'object') throw new SkipResource(category.skip);
+  if (!category) warnings.push(asObjects(resource.category).length === 0 ? 'no category (kept; never shown as a laboratory result)' : 'no category with a system (kept; never shown as a laboratory result)');
   const code = requiredCode(context, resource.code);
   const effective = effectiveOf(resource, warnings);
   const encounterId = encounterOf(context, resource.encounter, patient, warnings);
@@ -162,7 +162,8 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
   const common = {
     patient_id: patient.rowId,
     encounter_id: encounterId,
-    category,
+    category: category?.code ?? null,
+    category_system: category?.system ?? null,
     status,
     effective_at: effective.start.instant,
     effective_end_at: effective.end?.instant ?? null,

@@ -165,14 +165,39 @@ describe(mapObservation.name, () => {
     expect(mapped.warnings).toEqual(['component without a value (omitted)']);
   });
 
-  it('reads vital-sign as vital-signs, keeps every FHIR category, prefers laboratory/vital-signs/survey', () => {
-    expect(map({ category: category('vital-sign') }).rows.observations?.[0].category).toBe('vital-signs');
-    for (const name of ['exam', 'imaging', 'procedure', 'therapy', 'activity', 'social-history']) expect(map({ category: category(name) }).rows.observations?.[0].category).toBe(name);
-    expect(map({ category: [...category('procedure'), ...category('survey')] }).rows.observations?.[0].category).toBe('survey');
-    const hcpcsFirst = [{ coding: [{ system: 'http://www.nlm.nih.gov/research/umls/hcpcs', code: 'G9054' }] }, ...category('exam')];
-    expect(map({ category: hcpcsFirst }).rows.observations?.[0].category).toBe('exam');
-    expect(reasonOf(() => map({ category: category('my-own') }))).toBe('category outside the FHIR observation-category codes');
-    expect(reasonOf(() => map({ category: undefined }))).toBe('no category');
+  describe('categories: any code of any system, exactly as given (R4 binds category with strength preferred)', () => {
+    const HL7 = 'http://terminology.hl7.org/CodeSystem/observation-category';
+    const of = (system: string, value: string) => [{ coding: [{ system, code: value }] }];
+    const stored = (categories: unknown) => {
+      const mapped = map({ category: categories });
+      const [row] = mapped.rows.observations ?? [];
+      return { category: row.category, system: row.category_system, warnings: mapped.warnings };
+    };
+
+    const asGiven: [what: string, categories: unknown, code: string, system: string][] = [
+      // FHIR's own codes, every one, and Synthea's misspelling, none of them recoded.
+      ...['laboratory', 'vital-signs', 'social-history', 'survey', 'exam', 'imaging', 'procedure', 'therapy', 'activity', 'vital-sign'].map((value): [string, unknown, string, string] => [value, of(HL7, value), value, HL7]),
+      // Codes outside the preferred list: US Core's, a LOINC part code, a local system.
+      ['US Core screening-assessment', of('http://hl7.org/fhir/us/core/CodeSystem/us-core-category', 'screening-assessment'), 'screening-assessment', 'http://hl7.org/fhir/us/core/CodeSystem/us-core-category'],
+      ['a LOINC part code', of(LOINC, 'LP29684-5'), 'LP29684-5', LOINC],
+      ['a local code with a space', of('http://example.org/categories', 'my own'), 'my own', 'http://example.org/categories'],
+      // Several: laboratory, vital signs, survey first (HL7 system), then the first HL7 code, then the first of any system.
+      ['procedure, survey', [...of(HL7, 'procedure'), ...of(HL7, 'survey')], 'survey', HL7],
+      ['survey, laboratory', [...of(HL7, 'survey'), ...of(HL7, 'laboratory')], 'laboratory', HL7],
+      ['HCPCS, exam', [...of('http://www.nlm.nih.gov/research/umls/hcpcs', 'G9054'), ...of(HL7, 'exam')], 'exam', HL7],
+      ['SNOMED, US Core', [...of(SNOMED, '428119001'), ...of('http://hl7.org/fhir/us/core/CodeSystem/us-core-category', 'screening-assessment')], '428119001', SNOMED],
+      ['laboratory of another system, survey of HL7', [...of('http://example.org/categories', 'laboratory'), ...of(HL7, 'survey')], 'survey', HL7],
+    ];
+    it.each(asGiven)('%s: stored as given, with no warning', (_, categories, code, system) => {
+      expect(stored(categories)).toEqual({ category: code, system, warnings: [] });
+    });
+
+    it.each([
+      ['no category', undefined, 'no category (kept; never shown as a laboratory result)'],
+      ['a category with no system', [{ coding: [{ code: 'laboratory' }], text: 'Lab' }], 'no category with a system (kept; never shown as a laboratory result)'],
+    ])('%s: the observation is kept without a category, with a warning', (_, categories, warning) => {
+      expect(stored(categories)).toEqual({ category: null, system: null, warnings: [warning] });
+    });
   });
 
   it('dates by effectivePeriod (start, end kept; an end alone), effectiveInstant, else issued with a warning', () => {

@@ -1,4 +1,4 @@
-import { CodeSystem, Interpretation, ObservationCategory, ObservationStatus } from '../cohort/enum';
+import { CodeSystem, Interpretation, OBSERVATION_CATEGORY_SYSTEM, ObservationCategory, ObservationStatus } from '../cohort/enum';
 import { IdFactory } from './ids';
 import { Random } from './random';
 import { ObservationRow, PatientRecord } from './rows';
@@ -181,7 +181,8 @@ export class ChartWriter {
     });
   }
 
-  private push(row: ObservationRow): ObservationRow {
+  private push(fields: Omit<ObservationRow, 'categorySystem'>): ObservationRow {
+    const row = { ...fields, categorySystem: OBSERVATION_CATEGORY_SYSTEM };
     this.record.observations.push(row);
     return row;
   }

@@ -1,4 +1,5 @@
 import type * as Read from '../cohort/chart.types';
+import type { ObservationCategory } from '../cohort/enum';
 
 /**
  * One generated row per table: the columns the cohort repository reads (`chart.types.ts`), with
@@ -13,7 +14,8 @@ type Written<Row, Instant extends keyof Row> = Omit<Row, Instant> & { [K in Inst
 
 export type PatientRow = Omit<Read.PatientRow, 'deceasedAt'> & { deceasedAt: number | null; createdAt: number; updatedAt: number };
 export type EncounterRow = Written<Read.EncounterRow, 'startAt' | 'endAt'>;
-export type ObservationRow = Written<Read.ObservationRow, 'effectiveAt' | 'effectiveEndAt'>;
+/** Generated observations are always in one of FHIR's own categories (of its system, the column's default). */
+export type ObservationRow = Written<Omit<Read.ObservationRow, 'category'> & { category: ObservationCategory }, 'effectiveAt' | 'effectiveEndAt'>;
 export type ConditionRow = Written<Read.ConditionRow, 'recordedAt'>;
 export type MedicationRow = Written<Read.MedicationRow, 'authoredAt'>;
 export type ProcedureRow = Written<Read.ProcedureRow, 'performedAt' | 'performedEndAt'>;

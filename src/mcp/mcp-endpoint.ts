@@ -1,14 +1,16 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequest, isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
 import { AccessContext } from '../access/access-context';
 import { AuditChannel } from '../audit';
 import { Caller } from '../auth/caller';
 import { ProblemException } from '../common/http/problem';
+import { refuseWhatTheTransportWould } from './mcp-http-refusals';
 import { McpSession, McpSessions } from './mcp-sessions';
 import { McpRequestContext } from './mcp-tool-calls';
 
 const SESSION_HEADER = 'mcp-session-id';
+const PROTOCOL_HEADER = 'mcp-protocol-version';
 
 const sessionRequired = () =>
   new ProblemException(
@@ -19,13 +21,20 @@ const sessionRequired = () =>
     [{ field: SESSION_HEADER, reason: 'isDefined', message: `${SESSION_HEADER} is required after initialize` }],
   );
 
-const notJsonRpc = () =>
-  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'The body must be one MCP JSON-RPC message.', [
-    { field: 'body', reason: 'isJsonRpc', message: 'body must be a JSON-RPC 2.0 message' },
+const otherProtocolVersion = (negotiated: string) =>
+  new ProblemException(HttpStatus.BAD_REQUEST, 'mcp_protocol_version_mismatch', 'Bad Request', `This session speaks MCP ${negotiated}, settled at initialize; send that version or open a new session.`, [
+    { field: PROTOCOL_HEADER, reason: 'equals', message: `${PROTOCOL_HEADER} must be the version initialize settled on` },
   ]);
 
-function isJsonRpcMessage(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { jsonrpc?: unknown }).jsonrpc === '2.0';
+const alreadyInitialized = () =>
+  new ProblemException(HttpStatus.BAD_REQUEST, 'mcp_session_initialized', 'Bad Request', 'This session is already initialized; to start again, send initialize without Mcp-Session-Id.', [
+    { field: SESSION_HEADER, reason: 'isEmpty', message: `initialize must not carry ${SESSION_HEADER}` },
+  ]);
+
+/** The version the SDK's server answers `initialize` with (its rule, `Server._oninitialize`): the client's if supported, else the latest. */
+function negotiatedVersion(initialize: InitializeRequest): string {
+  const requested = initialize.params.protocolVersion;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
 /**
@@ -40,31 +49,34 @@ export class McpEndpoint {
   /**
    * `initialize` opens a session after the same access check as REST (`access` carries the caller,
    * the request's correlation id and its break-glass header, validated as REST validates it); any
-   * other message goes to the caller's open session.
+   * other message goes to the caller's open session, on whichever process it was opened.
    */
   async post(request: Request, response: Response, rest: AccessContext, patientId: string): Promise<void> {
     const body: unknown = request.body;
-    if (!isJsonRpcMessage(body)) throw notJsonRpc();
+    refuseWhatTheTransportWould(request, body);
     const caller = rest.caller as Caller;
     const sessionId = request.get(SESSION_HEADER);
     let session: McpSession;
     if (sessionId === undefined) {
       if (!isInitializeRequest(body)) throw sessionRequired();
       const access: AccessContext = { ...rest, purpose: 'mcp.session.open', projectionRole: 'agent', channel: AuditChannel.Mcp };
-      session = await this.sessions.open(access, patientId);
+      session = await this.sessions.open(access, patientId, negotiatedVersion(body));
+      response.setHeader(SESSION_HEADER, session.id);
     } else {
-      session = this.sessions.find(sessionId, caller, patientId);
+      if (isInitializeRequest(body)) throw alreadyInitialized();
+      session = await this.sessions.find(sessionId, caller, patientId);
+      const version = request.get(PROTOCOL_HEADER);
+      if (version !== undefined && version !== session.protocolVersion) throw otherProtocolVersion(session.protocolVersion);
     }
-    await session.transport.handleRequest(withCaller(request, caller), response, body);
+    await this.sessions.serve(session, withCaller(request, caller), response, body);
   }
 
-  /** Ends the caller's session (MCP's DELETE); another user's or an unknown session is a 404. */
+  /** Ends the caller's session for every process (MCP's DELETE); another user's or an unknown session is a 404. */
   async delete(request: Request, response: Response, caller: Caller, patientId: string): Promise<void> {
     const sessionId = request.get(SESSION_HEADER);
     if (sessionId === undefined) throw sessionRequired();
-    const session = this.sessions.find(sessionId, caller, patientId);
-    await session.transport.handleRequest(withCaller(request, caller), response);
-    await this.sessions.close(session);
+    await this.sessions.end(sessionId, caller, patientId);
+    response.status(HttpStatus.OK).end();
   }
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AccessContext, withPurpose } from '../access/access-context';
-import { AgentToolName, PROPOSE_ACTION } from '../model-tools/tool-catalog';
+import { AgentTool, agentTools, AgentToolName, PROPOSE_ACTION } from '../model-tools/tool-catalog';
 import { refusal, renderForModel, ToolRefusal } from '../model-tools/tool-result';
 import { isRefusal, ProposalFiler, ToolRunner, TurnContext } from '../model-tools/tool-runner';
 import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
@@ -13,17 +13,12 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditedAccess } from '../access/audited-access.service';
 import { ToolReadService } from '../tools/tool-read.service';
 import { TOOL_NAMES, ToolName } from '../tools/tool-names';
+import { McpSession, McpSessionRepository } from './mcp-session.repository';
+import { governanceChanges, restoreGovernance } from './session-governance';
+import { sessionNotFound } from './mcp.problems';
 
-/** What one session remembers between calls: its patient and the governance state the agent keeps per turn. */
-export interface SessionState {
-  id: string;
-  patientId: string;
-  /** The reason given in the header when the session was opened; every read of the session carries it. */
-  breakGlassReason: string | null;
-  /** The agent's per-turn governance, kept for the whole session (failed calls, calls per tool, citations seen). */
-  governance: Omit<TurnContext, 'access' | 'caller'>;
-  calls: number;
-}
+/** What a call needs of its session; the governance the agent keeps per turn is stored with it and restored per call. */
+export type SessionState = Pick<McpSession, 'id' | 'patientId' | 'breakGlassReason'>;
 
 /** Who is calling, per HTTP request: the guard's caller and the request's correlation id. */
 export interface McpRequestContext {
@@ -48,15 +43,22 @@ const LIMIT_KINDS = new Set(['per_tool_limit', 'repeated_failing_call', 'session
 export class McpToolCalls {
   private readonly logger = new Logger(McpToolCalls.name);
   private readonly runner: ToolRunner;
+  private agentCatalog?: Map<AgentToolName, AgentTool>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly phi: ToolReadService,
     private readonly audited: AuditedAccess,
     private readonly proposals: ProposalsService,
+    private readonly store: McpSessionRepository,
   ) {
     const filer: ProposalFiler = { createDraft: (access, patientId, dto) => this.fileProposal(access, patientId, dto) };
     this.runner = new ToolRunner(phi, filer, { scope: 'session', perToolLimit: config.mcp.maxCallsPerTool });
+  }
+
+  /** The agent's catalogue: the same for every session (the tools a patient lacks data for are left out of what a session lists). */
+  catalog(): Map<AgentToolName, AgentTool> {
+    return (this.agentCatalog ??= agentTools((name) => this.phi.describeTool(name)));
   }
 
   /** The access of one call: the caller of this request, the model's projection, the session's patient and reason. */
@@ -91,13 +93,16 @@ export class McpToolCalls {
 
   private async governedCall(session: SessionState, request: McpRequestContext, name: string, args: unknown): Promise<CallToolResult> {
     const access = this.accessOf(session, request, name);
-    // A view of the session's governance for this call: the shared maps, this request's caller and correlation id.
-    const context: TurnContext = { ...session.governance, caller: request.caller, access };
-    session.calls += 1;
+    // Counted before anything runs, in the statement that reads the stored governance (whichever process stored it).
+    const stored = await this.store.claimCall(session.id);
+    if (!stored) throw sessionNotFound();
+    const governance = restoreGovernance(stored, this.catalog(), session.patientId);
+    const context: TurnContext = { ...governance, caller: request.caller, access };
     const { result, audited } =
-      session.calls > this.config.mcp.maxCallsPerSession
+      stored.calls > this.config.mcp.maxCallsPerSession
         ? { result: sessionLimit(name, this.config.mcp.maxCallsPerSession), audited: false }
         : await this.runner.runArguments(context, name, args);
+    await this.store.recordCall(session.id, governanceChanges(stored, governance, name));
     if (!audited && isRefusal(result)) await this.auditRefusal(access, session, name, result);
     return asToolResult(result);
   }
@@ -113,7 +118,7 @@ export class McpToolCalls {
 
   /** The row of a call governance refused before it reached the PHI path (never the client's tool name unless it is one of ours). */
   private async auditRefusal(access: AccessContext, session: SessionState, name: string, result: ToolRefusal): Promise<void> {
-    const known = session.governance.catalog.has(name as AgentToolName);
+    const known = this.catalog().has(name as AgentToolName);
     const purpose = !known ? 'mcp.unknown_tool' : name === PROPOSE_ACTION ? 'proposal.draft' : (name as ToolName);
     const outcome = LIMIT_KINDS.has(result.error.kind) ? AuditOutcome.Denied : AuditOutcome.Invalid;
     await this.audited.audited(withPurpose(access, purpose), session.patientId, async () => ({ value: null, fields: [], rowCount: 0, outcome }));

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { ToolsModule } from '../tools/tools.module';
 import { McpEndpoint } from './mcp-endpoint';
+import { McpSessionRepository } from './mcp-session.repository';
 import { McpSessions } from './mcp-sessions';
 import { McpToolCalls } from './mcp-tool-calls';
 import { McpController, ProtectedResourceController } from './mcp.controller';
@@ -13,6 +14,6 @@ import { McpController, ProtectedResourceController } from './mcp.controller';
 @Module({
   imports: [ToolsModule, ApprovalsModule],
   controllers: [McpController, ProtectedResourceController],
-  providers: [McpEndpoint, McpSessions, McpToolCalls],
+  providers: [McpEndpoint, McpSessionRepository, McpSessions, McpToolCalls],
 })
 export class McpModule {}

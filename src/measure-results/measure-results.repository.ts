@@ -3,18 +3,26 @@ import { CohortRepository } from '../cohort/cohort.repository';
 import { MEASURE_IDS } from '../clinical/care-gaps';
 import { Period } from '../clinical/shared/clinical-dates';
 import { CompletePeriod, CompletePeriodMemo } from './complete-period-memo';
-import { decodeResultCursor, encodeResultCursor } from './result-cursor';
+import { decodeResultCursor, encodeResultCursor, InvalidResultCursorError } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
 import { PlanChoices } from './plan-choices';
 import { StoredMeasureResult } from './stored-result';
-import { decodeWorklistCursor, encodeWorklistCursor, WorklistPatientRow, WorklistPatientTupleRow, worklistResultOf, WorklistQuery } from './worklist-page';
+import { WorklistKeyset, worklistKeysetOf, WorklistPatientRow, WorklistPatientTupleRow, worklistResultOf, WorklistQuery } from './worklist-page';
 import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
 
 const WORKLIST = { statements: WORKLIST_STATEMENTS };
 
-/** A term as a LIKE prefix: its own `%`, `_` and `\\` match themselves. */
+/** A term as a LIKE pattern: its own `%`, `_` and `\\` match themselves. */
 function likeEscaped(term: string): string {
   return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * A reason filter as the statements' LIKE pattern: a code matches itself only (`…:esrd` is not
+ * `…:esrd-procedure`), a class every code of that class (`denominator` is not `denominator-exclusion`).
+ */
+function reasonPattern(reason: string): string {
+  return reason.includes(':') ? likeEscaped(reason) : `${likeEscaped(reason)}:%`;
 }
 
 export interface CareTeamResultsQuery {
@@ -41,7 +49,8 @@ export interface WorklistPage {
   finishedAt: string;
   /** Each with its matching results. */
   patients: WorklistPatientRow[];
-  nextCursor: string | null;
+  /** Where the page ended, to read the next one after (`after`); null on the last page. */
+  last: WorklistKeyset | null;
 }
 
 /** Which stored results a period has: what a population publication is versioned by. */
@@ -62,6 +71,8 @@ export interface PopulationMicrocellRow {
   status: string;
   reasonClass: string;
   count: number;
+  /** The sum of the microcell's patients' secret record keys modulo 2^48 (a bigint, as text): never published. */
+  keySum: string;
 }
 
 /** Everything one population publication is computed from, read in one snapshot. */
@@ -146,16 +157,18 @@ export class MeasureResultsRepository {
    * this process read it within the last second: `CompletePeriodMemo`): the team's patients with a
    * stored result for it that matches the filters, in the query's order, each with those matching
    * results. Null before the first complete period. Raw rows: access, projection and audit are the
-   * caller's (through the one PHI path).
+   * caller's (through the one PHI path), and so is turning `last` into a cursor: it holds the last
+   * patient's name or birth date. An `after` not of the order's shape throws `InvalidResultCursorError`.
    */
   async worklistPage(query: Omit<WorklistQuery, 'period'>): Promise<WorklistPage | null> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
-    const after = query.cursor === undefined ? null : decodeWorklistCursor(query.cursor, query.sort, query.order);
+    const after = query.after === undefined ? null : worklistKeysetOf(query.after, query.sort);
+    if (query.after !== undefined && !after) throw new InvalidResultCursorError();
     return this.cohort.readStatements(async (read) => {
       const stored = await this.completePeriod.get(async () => completePeriodOf(await read<CompletePeriodRow>(SQL.latestCompletePeriod, [])));
       if (!stored) return null;
       const { period } = stored;
-      const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? `${likeEscaped(query.reason)}%` : null];
+      const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? reasonPattern(query.reason) : null];
       const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, stored.finishedAt], count);
       const check = await filterCheck(query, remembered, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters]));
       const rows = await read<WorklistPatientTupleRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
@@ -163,8 +176,8 @@ export class MeasureResultsRepository {
       ]);
       const patients: WorklistPatientRow[] = rows.slice(0, query.limit).map((row) => ({ ...row, results: row.results.map(worklistResultOf) }));
       const last = patients[patients.length - 1];
-      const nextCursor = rows.length > query.limit && last ? encodeWorklistCursor({ sort: query.sort, order: query.order, key1: last.key1, key2: last.key2, patientId: last.id }) : null;
-      return { period, finishedAt: stored.finishedAt, patients, nextCursor };
+      const more = rows.length > query.limit && last;
+      return { period, finishedAt: stored.finishedAt, patients, last: more ? { key1: last.key1, key2: last.key2, patientId: last.id } : null };
     });
   }
 

@@ -172,14 +172,16 @@ FROM measure_results WHERE period_start = $1 AND period_end = $2`,
   /**
    * Population counts: the period's stored results grouped into microcells (exact care-team set,
    * age decade at the period end with 90 and over as one, sex, measure, status, reason class), so
-   * no patient id, birth date or reason detail leaves the database.
+   * no patient id, birth date or reason detail leaves the database; with the sum of the patients'
+   * secret record keys modulo 2^48, which seeds the cell keys of the perturbation.
    */
   populationMicrocells: `WITH teams AS (
   SELECT m.patient_id, array_agg(c.code ORDER BY c.code) AS codes
   FROM patient_care_teams m JOIN care_teams c ON c.id = m.care_team_id GROUP BY m.patient_id
 )
 SELECT coalesce(t.codes, '{}') AS "careTeams", least(date_part('year', age($2::date, p.birth_date))::int / 10, 9) * 10 AS "ageDecade",
-  p.sex, r.measure_id AS "measureId", r.status, split_part(r.reason_code, ':', 1) AS "reasonClass", count(*)::int AS count
+  p.sex, r.measure_id AS "measureId", r.status, split_part(r.reason_code, ':', 1) AS "reasonClass", count(*)::int AS count,
+  (sum(p.population_record_key) % 281474976710656)::text AS "keySum"
 FROM measure_results r JOIN patients p ON p.id = r.patient_id LEFT JOIN teams t ON t.patient_id = r.patient_id
 WHERE r.period_start = $1 AND r.period_end = $2
 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 4, 1, 2, 3, 5, 6`,

@@ -1,6 +1,7 @@
 import { PatientRow } from '../cohort/chart.types';
+import { isCalendarDate } from '../common/validation/fields';
+import { isStorableText } from '../common/validation/text';
 import { isUuid } from '../common/validation/uuid';
-import { InvalidResultCursorError } from './result-cursor';
 import { WORKLIST_RESULT_FIELDS, WorklistOrder, WorklistSort } from './worklist.sql';
 
 export interface WorklistQuery {
@@ -12,7 +13,8 @@ export interface WorklistQuery {
   reason?: string;
   sort: WorklistSort;
   order: WorklistOrder;
-  cursor?: string;
+  /** Where the previous page ended (its `last`); the first page when absent. */
+  after?: WorklistKeyset;
   /** Patients per page, 1–100. */
   limit: number;
 }
@@ -44,35 +46,28 @@ export function worklistResultOf(tuple: readonly unknown[]): WorklistResultRow {
   return result as WorklistResultRow;
 }
 
-interface WorklistKeyset {
-  sort: WorklistSort;
-  order: WorklistOrder;
+/** Where a page ends: the last patient's sort keys (as text) and id. The next page starts after it. */
+export interface WorklistKeyset {
   key1: string;
   key2: string | null;
   patientId: string;
 }
 
+/** The longest name key a keyset carries (a family or given name). */
+const NAME_KEY_MAX = 500;
+/** The earliest day Postgres's `date` reads: `0001-01-01` is also the key of a never-dated result. */
+const FIRST_DAY = '0001-01-01';
+
 /**
- * The worklist's keyset cursor: its order and the last patient's sort keys and id, base64url JSON.
- * Opaque to callers and not trusted: it must name the same order as the request, and its keys must
- * be of their order's shape before they reach SQL.
+ * A keyset as the page statements bind it, or null when it is not of its order's shape: two
+ * storable names for `name`, a day that exists for `age` and `lastResult`, and a UUID. Checked
+ * before anything reaches SQL, so a position that does not fit is a refusal, never a failed cast.
  */
-export function encodeWorklistCursor(keyset: WorklistKeyset): string {
-  return Buffer.from(JSON.stringify([keyset.sort, keyset.order, keyset.key1, keyset.key2, keyset.patientId])).toString('base64url');
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-export function decodeWorklistCursor(cursor: string, sort: WorklistSort, order: WorklistOrder): WorklistKeyset {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    decoded = null;
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 5) throw new InvalidResultCursorError();
-  const [cursorSort, cursorOrder, key1, key2, patientId] = decoded as unknown[];
-  const keysFit = sort === 'name' ? typeof key1 === 'string' && typeof key2 === 'string' && key1.length <= 500 && key2.length <= 500 : typeof key1 === 'string' && DAY.test(key1) && key2 === null;
-  if (cursorSort !== sort || cursorOrder !== order || !keysFit || !isUuid(patientId)) throw new InvalidResultCursorError();
-  return { sort, order, key1: key1 as string, key2: key2 as string | null, patientId };
+export function worklistKeysetOf(value: unknown, sort: WorklistSort): WorklistKeyset | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { key1, key2, patientId } = value as Record<string, unknown>;
+  const isName = (key: unknown) => typeof key === 'string' && key.length <= NAME_KEY_MAX && isStorableText(key);
+  const isDay = (key: unknown) => typeof key === 'string' && isCalendarDate(key) && key >= FIRST_DAY;
+  const fits = sort === 'name' ? isName(key1) && isName(key2) : isDay(key1) && key2 === null;
+  return fits && isUuid(patientId) ? { key1: key1 as string, key2: key2 as string | null, patientId } : null;
 }

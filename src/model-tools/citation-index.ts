@@ -10,7 +10,7 @@ export interface ReturnedRow {
 /**
  * What a turn may cite, built only from the tool results of that turn (every one of them for the
  * turn's patient: the runner reads no other):
- * - `rows`: each row under its OWN `citation` field — what a fact is rendered from;
+ * - `rows`: each row (and a summary with a citation) under its OWN `citation` field — what a fact is rendered from;
  * - `citable`: every id a row names in an identity field (`citation`, `encounterCitation`, a note's
  *   `citation`) or an evidence list (`evidence`) — what a proposal may cite.
  * Never from any other value: text inside a record (a note, a display, a reason) is data, so a note
@@ -19,6 +19,11 @@ export interface ReturnedRow {
 export class CitationIndex {
   readonly rows = new Map<string, ReturnedRow>();
   readonly citable = new Set<string>();
+
+  /** A tool's result: its rows, and its summary too when that carries a citation of its own (the readmission prediction). */
+  addResult(tool: ToolName, result: { rows: readonly Record<string, unknown>[]; summary?: Record<string, unknown> }): void {
+    this.add(tool, result.summary ? [...result.rows, result.summary] : result.rows);
+  }
 
   add(tool: ToolName, rows: readonly Record<string, unknown>[]): void {
     for (const row of rows) {

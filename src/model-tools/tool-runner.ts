@@ -156,7 +156,7 @@ export class ToolRunner {
   /** Through the one PHI path, like any other caller: audited there, success or failure. */
   private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
     const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query);
-    context.citations.add(name, envelope.rows);
+    context.citations.addResult(name, envelope);
     return envelope;
   }
 

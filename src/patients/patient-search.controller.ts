@@ -19,7 +19,7 @@ export class PatientSearchController {
   @ApiBearerAuth()
   @ApiOperation({
     operationId: 'search_patients',
-    summary: 'Find patients on your care teams by exact MRN, or by family-name prefix (accents and case folded) with an optional birth date.',
+    summary: 'Find patients on your care teams by MRN (any case), or by name (family-name prefix, "family, given", or the whole name either way round; accents, case and punctuation ignored) with an optional birth date.',
   })
   @ApiOkResponse({ type: PatientSearchResultDto })
   @ApiUnauthorizedResponse({ type: ProblemDto })

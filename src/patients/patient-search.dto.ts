@@ -5,15 +5,16 @@ import { OptionalFreeTextField } from '../common/validation/text';
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 50;
 
-/** One search: `mrn` alone, or `name` ("family" or "family, given") with an optional `birthDate`. */
+/** One search: `mrn` alone, or `name` ("family", "family, given", or the whole name either way round) with an optional `birthDate`. */
 export class PatientSearchQueryDto {
-  @OptionalFreeTextField({ min: 1, max: 64, description: 'The medical record number, exactly as recorded. Not with `name`.', example: 'VGL-000103' })
+  @OptionalFreeTextField({ min: 1, max: 64, description: 'The medical record number, in any case. Not with `name`.', example: 'VGL-000103' })
   mrn?: string;
 
   @OptionalFreeTextField({
     min: 2,
     max: 100,
-    description: 'A family-name prefix, optionally followed by a comma and a given-name prefix ("nunez, ma"). Accents and case do not matter.',
+    description:
+      'A family-name prefix, optionally followed by a comma and a given-name prefix ("obrien, sio"); or, in two words or more, the whole name given or family name first, the last word perhaps cut short ("Siobhan O\'Brien"). Accents, case, spaces, apostrophes, hyphens and full stops do not matter.',
     example: 'Mercer',
   })
   name?: string;

@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
-import { CohortRepository, foldName, PatientSearch } from '../cohort/cohort.repository';
+import { CohortRepository, nameKey, PatientSearch } from '../cohort/cohort.repository';
 import { ProblemException } from '../common/http/problem';
 import { project } from '../phi/projector';
 import { todayUtc } from '../tools/envelope';
@@ -24,12 +24,29 @@ function searchOf(query: PatientSearchQueryDto): { search: PatientSearch; search
     return { search: { mrn }, searchedBy: 'mrn' };
   }
   if (query.name === undefined) throw invalidSearch('name', 'required', 'give mrn, or name (with birthDate if you have it)');
-  const [family, given] = query.name.split(',', 2).map((part) => foldName(part.trim()));
-  if (family.length < 2) throw invalidSearch('name', 'minLength', 'the family name needs at least 2 characters');
+  const byName = nameSearchOf(query.name);
   return {
-    search: { familyPrefix: family, ...(given ? { givenPrefix: given } : {}), ...(query.birthDate ? { birthDate: query.birthDate } : {}) },
+    search: { ...byName, ...(query.birthDate ? { birthDate: query.birthDate } : {}) },
     searchedBy: query.birthDate ? 'name_birth_date' : 'name',
   };
+}
+
+/**
+ * The forms a name is typed in, compared by name key (`nameKey`: no accents, case, spaces,
+ * apostrophes or hyphens): "family, given" (each a prefix: "nunez, ma"); one word, a family-name
+ * prefix ("obrien"); several words, the whole name either way round ("Deshawn Pruitt", "Pruitt
+ * Deshawn"; the last word may be cut short). A family name, or a whole name, needs 2 characters.
+ */
+function nameSearchOf(name: string): { familyPrefix: string; givenPrefix?: string } | { wholeNamePrefix: string } {
+  const minimum = () => invalidSearch('name', 'minLength', 'the family name needs at least 2 letters or digits');
+  if (name.includes(',')) {
+    const [family, given] = name.split(',', 2).map(nameKey);
+    if (family.length < 2) throw minimum();
+    return { familyPrefix: family, ...(given ? { givenPrefix: given } : {}) };
+  }
+  const key = nameKey(name);
+  if (key.length < 2) throw minimum();
+  return name.trim().split(/\s+/).length > 1 ? { wholeNamePrefix: key } : { familyPrefix: key };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { CohortModule } from '../cohort/cohort.module';
+import { CursorSealer } from '../phi/sealed-cursor';
 import { PatientSearchController } from './patient-search.controller';
 import { PatientSearchService } from './patient-search.service';
 import { WorklistController } from './worklist.controller';
@@ -10,6 +11,6 @@ import { WorklistService } from './worklist.service';
 @Module({
   imports: [AccessModule, CohortModule],
   controllers: [PatientSearchController, WorklistController],
-  providers: [PatientSearchService, WorklistService],
+  providers: [PatientSearchService, WorklistService, CursorSealer],
 })
 export class PatientsModule {}

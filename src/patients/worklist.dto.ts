@@ -1,11 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { IntegerQueryField } from '../common/validation/fields';
-import { OptionalFreeTextField } from '../common/validation/text';
 import { GAP_STATUSES } from '../population/microcells';
 import { MEASURE_NAMES } from '../clinical/care-gaps';
+import { REASON_FILTERS } from '../clinical/care-gaps/reason-codes';
 
 export const WORKLIST_LIMIT_DEFAULT = 25;
+
+/**
+ * The longest cursor the service issues: a sealed keyset (`CursorSealer`) of two names of up to
+ * 500 UTF-16 units, each at most 6 bytes in JSON (an escaped control character), base64url.
+ */
+export const WORKLIST_CURSOR_MAX_LENGTH = 8192;
+const CURSOR = /^[A-Za-z0-9_-]+$/;
 
 export class WorklistQueryDto {
   @ApiPropertyOptional({ enum: MEASURE_NAMES, description: 'Only this measure (KHE is accepted for CMS951).' })
@@ -18,10 +25,9 @@ export class WorklistQueryDto {
   @IsIn(GAP_STATUSES as unknown as string[])
   status?: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 80, pattern: '^[a-z0-9-]+(:[a-z0-9-]+)?$', example: 'not-numerator', description: 'A reason code (`not-numerator:no-screening`) or its class (`not-numerator`).' })
+  @ApiPropertyOptional({ enum: REASON_FILTERS, example: 'not-numerator', description: 'A reason code (`not-numerator:no-screening`) or its class (`not-numerator`): one the measures can give.' })
   @IsOptional()
-  @MaxLength(80)
-  @Matches(/^[a-z0-9-]+(:[a-z0-9-]+)?$/, { message: 'reason must be a reason code or class, e.g. not-numerator or not-numerator:no-screening' })
+  @IsIn(REASON_FILTERS as string[], { message: 'reason must be a reason code or class the measures give, e.g. not-numerator or not-numerator:no-screening' })
   reason?: string;
 
   @ApiPropertyOptional({ enum: ['name', 'age', 'lastResult'], default: 'name', description: 'By family and given name; by age (`asc`: youngest first); or by the day of the most recent row a matching result cites (`asc`: oldest and never-dated first).' })
@@ -34,7 +40,17 @@ export class WorklistQueryDto {
   @IsIn(['asc', 'desc'])
   order?: 'asc' | 'desc';
 
-  @OptionalFreeTextField({ min: 1, max: 400, description: 'Opaque cursor from the previous page’s `nextCursor` (same sort and order).' })
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: WORKLIST_CURSOR_MAX_LENGTH,
+    pattern: CURSOR.source,
+    description: 'The previous page’s `nextCursor`, sealed: it pages only for the user it was issued to, with the same team, filters, sort and order, for an hour.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, WORKLIST_CURSOR_MAX_LENGTH)
+  @Matches(CURSOR, { message: 'cursor must be a nextCursor as the service issued it' })
   cursor?: string;
 
   @IntegerQueryField({ min: 1, max: 100, default: WORKLIST_LIMIT_DEFAULT, description: 'Patients per page.' })

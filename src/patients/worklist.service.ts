@@ -6,7 +6,9 @@ import { StaffRole } from '../common/roles';
 import { ProblemException } from '../common/http/problem';
 import { MeasureResultsRepository, WorklistPage } from '../measure-results/measure-results.repository';
 import { InvalidResultCursorError } from '../measure-results/result-cursor';
+import { WorklistKeyset } from '../measure-results/worklist-page';
 import { project } from '../phi/projector';
+import { CursorBinding, CursorSealer } from '../phi/sealed-cursor';
 import { resolveMeasureId } from '../clinical/care-gaps';
 import { todayUtc } from '../tools/envelope';
 import { patientHeader } from '../tools/patient-header';
@@ -17,7 +19,15 @@ const resultsNotReady = () =>
   new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'measure_results_not_ready', 'Service Unavailable', 'Measure results are still being computed for the first time; try again shortly.', undefined, { 'retry-after': '30' });
 
 const invalidCursor = () =>
-  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'The cursor was not issued for this list, sort and order.', [{ field: 'cursor', reason: 'invalid_cursor', message: 'cursor is not a cursor of this list' }]);
+  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'The cursor was not issued to you for this list, filters, sort and order, or it has expired: start from the first page.', [
+    { field: 'cursor', reason: 'invalid_cursor', message: 'cursor is not a cursor of this list' },
+  ]);
+
+/** A worklist cursor opens only for the caller it was issued to and the same team, filters, sort and order. */
+function cursorBinding(context: AccessContext, code: string, query: WorklistQueryDto, sort: string, order: string): CursorBinding {
+  const measure = query.measure ? resolveMeasureId(query.measure) : null;
+  return { list: 'worklist', userId: context.caller?.userId ?? '', query: { careTeam: code, measure, status: query.status, reason: query.reason, sort, order } };
+}
 
 /**
  * A care team's worklist: its patients with stored measure results matching the filters, a page at a
@@ -32,20 +42,24 @@ export class WorklistService {
     private readonly results: MeasureResultsRepository,
     private readonly phi: AuditedAccess,
     private readonly cohort: CohortRepository,
+    private readonly cursors: CursorSealer,
   ) {}
 
   page(context: AccessContext, code: string, query: WorklistQueryDto): Promise<WorklistPageDto> {
     return this.phi.auditedList(context, async () => {
       const sort = query.sort ?? 'name';
       const order = query.order ?? 'asc';
+      const binding = cursorBinding(context, code, query, sort, order);
       let page: WorklistPage | null;
       let role: StaffRole;
       try {
         // The period and the page: one read, continuing the guard's identity lookup (which read the caller's teams).
         ({ page, role } = await this.cohort.inOneRead(async () => {
           const access = this.access.worklistRead(context, code);
+          // After the team check (another team's list is a 404 whatever the cursor), before any statement.
+          const after = query.cursor === undefined ? undefined : this.openCursor(binding, query.cursor);
           const read = await this.results.worklistPage({
-            careTeamId: access.careTeamId, sort, order, cursor: query.cursor, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
+            careTeamId: access.careTeamId, sort, order, after, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
             measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,
           });
           return { page: read, role: access.role };
@@ -66,10 +80,18 @@ export class WorklistService {
       const computedAt = results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
       const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
       return {
-        value: { careTeam: code, period: page.period, items, nextCursor: page.nextCursor, computedAt },
+        value: { careTeam: code, period: page.period, items, nextCursor: page.last ? this.cursors.seal(binding, page.last) : null, computedAt },
         patientIds: page.patients.map((row) => row.id),
         fields,
       };
     });
+  }
+
+  /** The position a cursor holds, if this service sealed it for this binding; else `InvalidResultCursorError`. */
+  private openCursor(binding: CursorBinding, cursor: string): WorklistKeyset {
+    const position = this.cursors.open(binding, cursor);
+    if (position === null) throw new InvalidResultCursorError();
+    // Its shape is checked by the repository, before the keys reach SQL.
+    return position as WorklistKeyset;
   }
 }

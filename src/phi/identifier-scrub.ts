@@ -1,38 +1,50 @@
 import { PatientRow } from '../cohort/chart.types';
+import { IDENTIFIER_KINDS, identifierFinder, IdentifierKind, IdentifierSpan } from './identifier-patterns';
+
+export { IDENTIFIER_KINDS, type IdentifierKind } from './identifier-patterns';
 
 /** Fields holding free text that people wrote, where a patient's identifiers can turn up. */
 const FREE_TEXT_FIELDS = new Set(['text', 'valueText', 'referenceText']);
 
-/**
- * Masks the patient's own known identifiers (MRN, names, phone, e-mail, street address, postal
- * code) inside free text, for projections that carry no direct identifiers (analyst, agent).
- * A projection allowlist can keep an identifier *field* out, but not an MRN someone typed into a
- * note. This catches the identifiers Vigil knows, exactly as stored; it is not a general
- * de-identifier (misspellings or other people's identifiers pass), which the README says.
- */
-export function scrubKnownIdentifiers<T>(value: T, patient: PatientRow): T {
-  const identifiers = knownIdentifiers(patient);
-  if (identifiers.length === 0) return value;
-  const pattern = new RegExp(identifiers.map(([, text]) => escape(text)).join('|'), 'giu');
-  const labelOf = new Map(identifiers.map(([label, text]) => [text.toLocaleLowerCase(), label]));
-  const scrub = (text: string) => text.replace(pattern, (match) => `[${labelOf.get(match.toLocaleLowerCase()) ?? 'identifier'} removed]`);
-  return walk(value, scrub);
+const RECORD_LABEL: Readonly<Record<IdentifierKind, string>> = {
+  name: 'name', mrn: 'MRN', birth_date: 'birth date', phone: 'phone', email: 'e-mail', address: 'address',
+};
+
+/** What a question says in place of each identifier: it still reads as a question about the patient. */
+const QUESTION_PLACEHOLDER: Readonly<Record<IdentifierKind, string>> = {
+  name: 'the patient', mrn: '[MRN]', birth_date: '[birth date]', phone: '[phone]', email: '[e-mail]', address: '[address]',
+};
+
+function replaceSpans(text: string, spans: IdentifierSpan[], placeholder: (kind: IdentifierKind) => string): string {
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += text.slice(at, span.start) + placeholder(span.kind);
+    at = span.end;
+  }
+  return out + text.slice(at);
 }
 
-function knownIdentifiers(patient: PatientRow): Array<[string, string]> {
-  const candidates: Array<[string, string | null]> = [
-    ['MRN', patient.mrn],
-    ['name', patient.givenName],
-    ['name', patient.familyName],
-    ['phone', patient.phone],
-    ['e-mail', patient.email],
-    ['address', patient.addressLine],
-    ['postal code', patient.postalCode],
-  ];
-  // Longest first, so "O'Brien-Núñez" is masked whole before any shorter overlap.
-  return candidates
-    .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim().length >= 2)
-    .sort((a, b) => b[1].length - a[1].length);
+/**
+ * Masks the patient's own identifiers (`identifierFinder`) inside free text, for projections that
+ * carry no direct identifiers (the agent's). A projection allowlist can keep an identifier *field*
+ * out, but not an MRN someone typed into a note.
+ */
+export function scrubKnownIdentifiers<T>(value: T, patient: PatientRow): T {
+  const find = identifierFinder(patient);
+  return walk(value, (text) => replaceSpans(text, find(text), (kind) => `[${RECORD_LABEL[kind]} removed]`));
+}
+
+/**
+ * A clinician's question as a model may read it: the route patient's identifiers replaced by
+ * neutral placeholders ("Does Maribel Thornquist (VGL-000125) need an HbA1c?" → "Does the patient
+ * ([MRN]) need an HbA1c?"), and the kinds replaced (never their values), in `IDENTIFIER_KINDS` order.
+ * The model needs no identifier: the patient is fixed by the route, and its tools read only them.
+ */
+export function scrubQuestion(question: string, patient: PatientRow): { text: string; replaced: IdentifierKind[] } {
+  const spans = identifierFinder(patient)(question);
+  const kinds = new Set(spans.map((span) => span.kind));
+  return { text: replaceSpans(question, spans, (kind) => QUESTION_PLACEHOLDER[kind]), replaced: IDENTIFIER_KINDS.filter((kind) => kinds.has(kind)) };
 }
 
 function walk<T>(value: T, scrub: (text: string) => string, key?: string): T {
@@ -42,8 +54,4 @@ function walk<T>(value: T, scrub: (text: string) => string, key?: string): T {
     return Object.fromEntries(Object.entries(value).map(([field, item]) => [field, walk(item, scrub, field)])) as T;
   }
   return value;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -34,9 +34,10 @@ const CARE_GAP_ALL = keep(
   'dataQuality', 'dataQuality.code', 'dataQuality.text', 'dataQuality.evidence',
 );
 const MISSING_DATA_ALL = keep('citation', 'element', 'status', 'lastSeen', 'requiredBecause', 'evidence');
-const ATTRIBUTION_ALL = keep('citation', 'feature', 'value', 'baseline', 'weight', 'phi', 'direction', 'imputed', 'evidence');
+const ATTRIBUTION_ALL = keep('citation', 'feature', 'label', 'value', 'baseline', 'weight', 'phi', 'direction', 'imputed', 'evidence');
+// The index stay's days are clinical dates, kept for the model as the encounters' `start` and `end` are.
 const ATTRIBUTION_SUMMARY_ALL = keep(
-  'modelId', 'modelVersion', 'indexAdmission', 'probability', 'logit', 'baselineLogit', 'disclaimer',
+  'citation', 'modelId', 'modelVersion', 'indexAdmission', 'admittedOn', 'dischargedOn', 'riskPercent', 'logit', 'baselineLogit', 'disclaimer',
 );
 
 const WORKLIST_RESULT = keep('measureId', 'status', 'reasonCode', 'reason', 'toClose', 'lastEvidenceOn', 'computedAt', 'stale');

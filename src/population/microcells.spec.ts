@@ -38,16 +38,16 @@ describe('microcells', () => {
 
   describe(buildMicrocells.name, () => {
     const row = (over: Partial<PatientMeasureRow>): PatientMeasureRow => ({
-      careTeams: ['north'], age: 52, sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonCode: 'numerator:mammogram', ...over,
+      careTeams: ['north'], age: 52, sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonCode: 'numerator:mammogram', recordKey: 5, ...over,
     });
 
-    it('puts patients who differ only within a band, a reason detail or team order in one microcell', () => {
+    it('puts patients who differ only within a band, a reason detail or team order in one microcell, adding their record keys modulo 2^48', () => {
       const cells = buildMicrocells([
-        row({ age: 50, careTeams: ['north', 'south'] }),
-        row({ age: 59, careTeams: ['south', 'north', 'south'], reasonCode: 'numerator:other-detail' }),
+        row({ age: 50, careTeams: ['north', 'south'], recordKey: 2 ** 48 - 3 }),
+        row({ age: 59, careTeams: ['south', 'north', 'south'], reasonCode: 'numerator:other-detail', recordKey: 7 }),
       ]);
       expect(cells).toEqual([
-        { careTeams: ['north', 'south'], ageBand: '50-59', sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonClass: 'numerator', count: 2 },
+        { careTeams: ['north', 'south'], ageBand: '50-59', sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonClass: 'numerator', count: 2, keySum: 4 },
       ]);
     });
 

@@ -1,7 +1,8 @@
+import { addKeys } from './perturbation';
+
 /**
  * Microcells: the finest cross-classification of patients the counts publisher works from. Every
- * published number is the sum of some microcells' counts, so the microcells are the unknowns an
- * analyst would have to solve for (see docs/population-counts.md).
+ * published number counts the patients of some microcells (see docs/population-counts.md).
  */
 
 export const GAP_STATUSES = ['open-gap', 'closed-gap', 'not-applicable'] as const;
@@ -36,6 +37,8 @@ export interface PatientMeasureRow {
   status: GapStatus;
   /** The deciding criterion, e.g. `denominator-exclusion:hospice`. */
   reasonCode: string;
+  /** The patient's secret record key (an integer below `KEY_MODULUS`), the same in all their rows. */
+  recordKey: number;
 }
 
 export interface Microcell {
@@ -48,6 +51,8 @@ export interface Microcell {
   reasonClass: string;
   /** Patients in this combination (≥ 1; a combination nobody has is not a microcell). */
   count: number;
+  /** The sum of their record keys modulo `KEY_MODULUS`: secret, never published, the seed of every cell key. */
+  keySum: number;
 }
 
 export function ageBandOf(age: number): AgeBand {
@@ -89,15 +94,18 @@ export function buildMicrocells(rows: readonly PatientMeasureRow[]): Microcell[]
       status: row.status,
       reasonClass: reasonClassOf(row.reasonCode),
       count: 1,
+      keySum: row.recordKey,
     };
     const key = microcellKey(cell);
     const existing = cells.get(key);
-    if (existing) existing.count += 1;
-    else cells.set(key, cell);
+    if (existing) {
+      existing.count += 1;
+      existing.keySum = addKeys(existing.keySum, row.recordKey);
+    } else cells.set(key, cell);
   }
   return [...cells.values()];
 }
 
-export function microcellKey(cell: Omit<Microcell, 'count'>): string {
+export function microcellKey(cell: Omit<Microcell, 'count' | 'keySum'>): string {
   return JSON.stringify([cell.measureId, teamSetOf(cell.careTeams), cell.ageBand, cell.sex, cell.status, cell.reasonClass]);
 }

@@ -1,161 +1,128 @@
-import { auditPublication } from '../../test/setup/population-audit';
-import { suppressCells, SuppressionInput } from './cell-suppression';
 import { Microcell } from './microcells';
-import { PopulationCounts, PublishedCount, PublishedTable, publishPopulationCounts } from './population-counts';
+import { DisclosureTarget } from './disclosure-check';
+import { MAX_DRAWS, PopulationCounts, PublishedTable, drawPopulationCounts, publishPopulationCounts } from './population-counts';
 
 const cell = (over: Partial<Microcell> & Pick<Microcell, 'count'>): Microcell => ({
-  careTeams: ['north'], ageBand: '40-49', sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonClass: 'numerator', ...over,
+  careTeams: ['north'], ageBand: '40-49', sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonClass: 'numerator', keySum: 1_000 + over.count, ...over,
 });
-const reasonOf = { 'open-gap': 'not-numerator', 'closed-gap': 'numerator', 'not-applicable': 'denominator-exclusion' } as const;
-
-/** A sex × status table whose other tables add nothing: one team, one age band, one reason class per status. */
-function sexByStatus(counts: { female: [number, number]; male: [number, number] }): Microcell[] {
-  return (['female', 'male'] as const).flatMap((sex) =>
-    (['open-gap', 'closed-gap'] as const).map((status, i) => cell({ sex, status, reasonClass: reasonOf[status], count: counts[sex][i] })),
-  );
-}
 
 const table = (publication: PopulationCounts, id: string): PublishedTable => {
   const found = publication.tables.find((t) => t.id === id);
   if (!found) throw new Error(`no table ${id}`);
   return found;
 };
-const everyNumber = (publication: PopulationCounts): PublishedCount[] =>
-  publication.tables.flatMap((t) => [...t.cells.flat(), ...t.rowTotals, ...(t.columnTotals ?? []), ...(t.grandTotal ? [t.grandTotal] : [])]);
-const shown = (count: number): PublishedCount => ({ count });
-const primary: PublishedCount = { suppressed: true, rule: 'primary' };
-const complementary: PublishedCount = { suppressed: true, rule: 'complementary' };
+const everyNumber = (publication: PopulationCounts): number[] =>
+  publication.tables.flatMap((t) => [...t.cells.flat(), ...t.rowTotals, ...(t.columnTotals ?? []), ...(t.grandTotal === null ? [] : [t.grandTotal])]);
 
-describe(suppressCells.name, () => {
-  /** A 2×2 table with margins over four microcells: a b / c d. */
-  function twoByTwo([a, b, c, d]: number[]): SuppressionInput[] {
-    const q = (key: string, support: number[], lines: string[], margin = false): SuppressionInput => ({
-      key, support, value: support.reduce((sum, i) => sum + [a, b, c, d][i], 0), published: true, margin, lines: new Set(lines),
-    });
-    return [
-      q('a', [0], ['r1', 'c1']), q('b', [1], ['r1', 'c2']), q('c', [2], ['r2', 'c1']), q('d', [3], ['r2', 'c2']),
-      q('r1', [0, 1], ['r1'], true), q('r2', [2, 3], ['r2'], true), q('c1', [0, 2], ['c1'], true), q('c2', [1, 3], ['c2'], true),
-      q('total', [0, 1, 2, 3], [], true),
+describe(drawPopulationCounts.name, () => {
+  it('publishes no count of 1 to 10 as itself, and every count within the ptable of its true value', () => {
+    for (let count = 0; count <= 30; count += 1) {
+      const sut = drawPopulationCounts([cell({ count })], { measureIds: ['CMS125'] });
+      for (const value of everyNumber(sut)) expect(value === 0 || value >= 11).toBe(true);
+      const total = table(sut, 'measures').rowTotals[0];
+      if (count === 0) expect(total).toBe(0);
+      else if (count <= 10) expect([0, 11]).toContain(total);
+      else expect(Math.abs(total - count)).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('publishes the same patients alike everywhere: a status total in all four tables, and two measures over the same patients', () => {
+    const patients = [
+      { careTeams: ['north'], ageBand: '40-49' as const, sex: 'female', count: 14, keySum: 31 },
+      { careTeams: ['south'], ageBand: '60-69' as const, sex: 'male', count: 16, keySum: 77 },
     ];
-  }
-
-  it('withholds three more inner cells for one small cell of a 2×2 table, and no total', () => {
-    expect(Object.fromEntries(suppressCells(twoByTwo([5, 20, 30, 40])))).toEqual({ a: 'primary', b: 'complementary', c: 'complementary', d: 'complementary' });
+    // CMS122 and CMS125 count the same patients per stratum (with other statuses).
+    const sut = drawPopulationCounts([
+      ...patients.map((p) => cell({ ...p, measureId: 'CMS122', status: 'open-gap', reasonClass: 'not-numerator' })),
+      ...patients.map((p) => cell({ ...p, measureId: 'CMS125', status: 'not-applicable', reasonClass: 'denominator-exclusion' })),
+    ]);
+    for (const id of ['CMS122/sex', 'CMS125/sex']) expect(table(sut, id).rowTotals).toEqual(table(sut, 'CMS122/sex').rowTotals);
+    expect(table(sut, 'CMS125/careTeam').rowTotals).toEqual(table(sut, 'CMS122/careTeam').rowTotals);
+    const measures = table(sut, 'measures');
+    expect(measures.rowTotals[0]).toBe(measures.rowTotals[1]);
+    expect(measures.cells[0][0]).toBe(table(sut, 'CMS122/sex').columnTotals![0]);
+    expect(measures.cells[0][0]).toBe(table(sut, 'CMS122/ageBand').columnTotals![0]);
+    expect(measures.cells[0][0]).toBe(table(sut, 'CMS122/reasonClass').rowTotals[0]);
   });
 
-  it('withholds nothing when no count is small, and shows zeros', () => {
-    expect(suppressCells(twoByTwo([0, 20, 30, 40])).size).toBe(0);
+  it('draws anew when its inputs change, and not when they do not', () => {
+    const base = Array.from({ length: 12 }, (_, i) => cell({ ageBand: (['20-29', '30-39', '40-49', '50-59'] as const)[i % 4], sex: i % 2 ? 'male' : 'female', count: 15 + i, keySum: 7_919 * (i + 1) }));
+    const again = drawPopulationCounts(base.map((c) => ({ ...c })));
+    expect(again).toEqual(drawPopulationCounts(base));
+    // One more patient in one microcell: the cells it is not in are drawn again too, so which of
+    // them changed says nothing about where the patient went (over many draws, some always do).
+    const grown = drawPopulationCounts([...base.slice(0, 11), { ...base[11], count: base[11].count + 1, keySum: base[11].keySum + 5 }]);
+    const untouched = (p: PopulationCounts) => table(p, 'CMS125/ageBand').cells.slice(2, 4).flat();
+    const changes = Array.from({ length: 20 }, (_, k) => drawPopulationCounts([...base, cell({ careTeams: ['south'], count: 11, keySum: k })]))
+      .filter((p) => JSON.stringify(untouched(p)) !== JSON.stringify(untouched(again)));
+    expect(changes.length).toBeGreaterThan(0);
+    expect(grown).not.toEqual(again);
   });
 
-  it('protects an unpublished small count (patients on exactly two teams) without ever showing it', () => {
-    // Microcells: only north 30, only south 20, both 3. Rows: north 33, south 23; total 53.
-    const lines = new Set<string>();
-    const quantities: SuppressionInput[] = [
-      { key: 'north', support: [0, 2], value: 33, published: true, margin: false, lines },
-      { key: 'south', support: [1, 2], value: 23, published: true, margin: false, lines },
-      { key: 'total', support: [0, 1, 2], value: 53, published: true, margin: true, lines },
-      { key: 'both', support: [2], value: 3, published: false, margin: false, lines },
-    ];
-    expect(Object.fromEntries(suppressCells(quantities))).toEqual({ south: 'complementary' });
-  });
-});
-
-describe(publishPopulationCounts.name, () => {
-  it('suppresses a single small cell of a 2×2 table and exactly three complements', () => {
-    const microcells = sexByStatus({ female: [5, 20], male: [30, 40] });
-    const sut = publishPopulationCounts(microcells);
-    const sex = table(sut, 'CMS125/sex');
-    expect(sex.rows.slice(0, 2)).toEqual(['female', 'male']);
-    expect(sex.cells.slice(0, 2).map((row) => row.slice(0, 2))).toEqual([[primary, complementary], [complementary, complementary]]);
-    expect(sex.rowTotals.slice(0, 2)).toEqual([shown(25), shown(70)]);
-    expect(sex.columnTotals).toEqual([shown(35), shown(60), shown(0)]);
-    expect(sex.grandTotal).toEqual(shown(95));
-    expect(everyNumber(sut).filter((n) => 'suppressed' in n)).toHaveLength(4);
-    expect(auditPublication(sut, microcells)).toEqual([]);
-  });
-
-  it('suppresses a small row total with its cells, and the other row with its total (grand − other row = the small one)', () => {
-    const microcells = sexByStatus({ female: [3, 5], male: [30, 40] });
-    const sex = table(publishPopulationCounts(microcells), 'CMS125/sex');
-    expect(sex.cells.slice(0, 2).map((row) => row.slice(0, 2))).toEqual([[primary, primary], [complementary, complementary]]);
-    expect(sex.rowTotals.slice(0, 2)).toEqual([primary, complementary]);
-    expect(sex.columnTotals).toEqual([shown(33), shown(45), shown(0)]);
-    expect(sex.grandTotal).toEqual(shown(78));
-    expect(auditPublication(publishPopulationCounts(microcells), microcells)).toEqual([]);
-  });
-
-  it('counts a patient on two teams in both rows, and protects the count of patients on both', () => {
-    const microcells = [
-      cell({ careTeams: ['north'], count: 30 }),
-      cell({ careTeams: ['south'], count: 20 }),
-      cell({ careTeams: ['north', 'south'], count: 3 }),
-    ];
-    const sut = publishPopulationCounts(microcells);
-    const teams = table(sut, 'CMS125/careTeam');
-    expect(teams.rows).toEqual(['north', 'south']);
-    // north + south − total would be the 3 patients on both teams, so one of the rows is withheld.
-    expect(teams.rowTotals).toEqual([shown(33), complementary]);
-    expect(teams.cells.map((row) => row[1])).toEqual([shown(33), complementary]);
-    expect(teams.columnTotals?.[1]).toEqual(shown(53));
-    expect(auditPublication(sut, microcells)).toEqual([]);
-  });
-
-  it('shows both rows of overlapping teams when the overlap is not small', () => {
-    const microcells = [cell({ careTeams: ['north'], count: 30 }), cell({ careTeams: ['south'], count: 20 }), cell({ careTeams: ['north', 'south'], count: 11 })];
-    const teams = table(publishPopulationCounts(microcells), 'CMS125/careTeam');
-    expect(teams.rowTotals).toEqual([shown(41), shown(31)]);
-    expect(teams.grandTotal).toEqual(shown(61));
-  });
-
-  it('lists fixed strata (all ten age bands, the configured teams and sexes) even when they are empty', () => {
-    const sut = publishPopulationCounts([cell({ count: 12 })], { careTeams: ['east', 'north'], sexes: ['female', 'male'], measureIds: ['CMS122'] });
+  it('lists fixed strata (all ten age bands, the configured teams and sexes) even when they are empty, and states its method', () => {
+    const sut = drawPopulationCounts([cell({ count: 12 })], { careTeams: ['east', 'north'], sexes: ['female', 'male'], measureIds: ['CMS122'] });
     expect(table(sut, 'CMS125/ageBand').rows).toHaveLength(10);
     expect(table(sut, 'CMS125/careTeam').rows).toEqual(['east', 'north']);
     expect(table(sut, 'CMS122/sex').rows).toEqual(['female', 'male']);
     expect(table(sut, 'measures').rows).toEqual(['CMS122', 'CMS125']);
     expect(table(sut, 'measures').columnTotals).toBeNull();
-    expect(sut.policy.smallestShownCount).toBe(11);
+    expect(table(sut, 'CMS122/sex').cells).toEqual([[0, 0, 0], [0, 0, 0]]);
+    expect(sut.policy).toMatchObject({ method: 'cell-key-perturbation', largestProtectedCount: 10, smallestNonZeroShown: 11, maxPerturbation: 2, additive: false });
   });
 
   it('gives the same publication whatever order the microcells come in', () => {
-    const microcells = [...sexByStatus({ female: [3, 14], male: [9, 40] }), cell({ careTeams: ['south'], count: 4 })];
-    expect(publishPopulationCounts([...microcells].reverse())).toEqual(publishPopulationCounts(microcells));
+    const microcells = [cell({ count: 14 }), cell({ sex: 'male', count: 3, keySum: 9 }), cell({ careTeams: ['south'], count: 4, keySum: 12 })];
+    expect(drawPopulationCounts([...microcells].reverse())).toEqual(drawPopulationCounts(microcells));
   });
 
-  it('refuses a microcell with a negative or fractional count', () => {
-    expect(() => publishPopulationCounts([cell({ count: -1 })])).toThrow(RangeError);
-    expect(() => publishPopulationCounts([cell({ count: 1.5 })])).toThrow(RangeError);
+  it('refuses a microcell with a negative or fractional count, or a key sum outside [0, 2^48)', () => {
+    expect(() => drawPopulationCounts([cell({ count: -1 })])).toThrow(RangeError);
+    expect(() => drawPopulationCounts([cell({ count: 1.5 })])).toThrow(RangeError);
+    expect(() => drawPopulationCounts([cell({ count: 3, keySum: 2 ** 48 })])).toThrow(RangeError);
   });
 });
 
-describe('the auditor (a test that can fail)', () => {
-  const microcells = sexByStatus({ female: [5, 20], male: [30, 40] });
-  const truth = { female: [5, 20], male: [30, 40] } as const;
-  const withSexCells = (publication: PopulationCounts, replace: (row: number, column: number) => PublishedCount | null): PopulationCounts => ({
-    ...publication,
-    tables: publication.tables.map((t) =>
-      t.id !== 'CMS125/sex' ? t : { ...t, cells: t.cells.map((row, r) => row.map((n, c) => replace(r, c) ?? n)) },
-    ),
+describe(publishPopulationCounts.name, () => {
+  const microcells = [cell({ count: 14 }), cell({ sex: 'male', count: 3, keySum: 9 }), cell({ careTeams: ['south'], count: 4, keySum: 12 })];
+  const domains = { careTeams: ['north', 'south'], measureIds: ['CMS125'] };
+  const pinnedCount: DisclosureTarget = { where: 'CMS125 sex=male', expression: new Map(), truth: 3 };
+  /** A check that finds a pinned count in the first `dirty` draws it is shown, and what it was shown. */
+  const checkFailing = (dirty: number) => {
+    const shown: ReadonlyMap<string, number>[] = [];
+    const determined = async (_cells: unknown, _publication: unknown, published: ReadonlyMap<string, number>) => (shown.push(published), shown.length <= dirty ? [pinnedCount] : []);
+    return { shown, determined };
+  };
+
+  it.each([0, 1, 7, MAX_DRAWS - 1])('publishes the first draw its check finds clean (%i rejected before it), with every table', async (dirty) => {
+    const check = checkFailing(dirty);
+    const sut = await publishPopulationCounts(microcells, domains, { determined: check.determined });
+    expect(sut).toEqual(drawPopulationCounts(microcells, domains, dirty));
+    expect(sut.withheldTables).toEqual([]);
+    expect(check.shown).toHaveLength(dirty + 1);
   });
 
-  it('finds the small cell derivable when the complements are shown', () => {
-    const leaky = withSexCells(publishPopulationCounts(microcells), (r, c) => (r < 2 && c < 2 && !(r === 0 && c === 0) ? shown(truth[r === 0 ? 'female' : 'male'][c]) : null));
-    expect(auditPublication(leaky, microcells)).toEqual([{ kind: 'derivable', where: 'CMS125/sex [female, open-gap]' }]);
+  it('withholds tables, finest first, from the first draw when no draw is clean, and publishes only what its check passed', async () => {
+    const check = checkFailing(MAX_DRAWS + 3);
+    const sut = await publishPopulationCounts(microcells, domains, { determined: check.determined });
+    expect(check.shown).toHaveLength(MAX_DRAWS + 4);
+    // Three withholdings (age bands, care teams, sexes) still fail; the fourth passes. Listed in the publication's order.
+    expect(sut.withheldTables).toEqual(['CMS125/careTeam', 'CMS125/ageBand', 'CMS125/sex', 'CMS125/reasonClass']);
+    const first = drawPopulationCounts(microcells, domains, 0);
+    expect(sut.tables).toEqual(first.tables.filter((t) => !sut.withheldTables.includes(t.id)));
+    const shownLast = check.shown[check.shown.length - 1];
+    expect(shownLast.size).toBeLessThan(check.shown[0].size);
   });
 
-  it('finds the small cell derivable when one complement is shown (through the other row total and a column total)', () => {
-    // male × closed = 40 shown: male × open = 70 − 40, then female × open = 35 − 30.
-    const leaky = withSexCells(publishPopulationCounts(microcells), (r, c) => (r === 1 && c === 1 ? shown(40) : null));
-    expect(auditPublication(leaky, microcells)).toContainEqual({ kind: 'derivable', where: 'CMS125/sex [female, open-gap]' });
+  it('publishes no table at all when nothing it could withhold makes the check pass', async () => {
+    const sut = await publishPopulationCounts(microcells, domains, { determined: checkFailing(Number.POSITIVE_INFINITY).determined });
+    expect(sut.tables).toEqual([]);
+    expect(sut.withheldTables).toContain('measures');
   });
 
-  it('reports a small count shown and a count that is not the true sum', () => {
-    const leaky = withSexCells(publishPopulationCounts(microcells), (r, c) => (r === 0 && c === 0 ? shown(5) : r === 1 && c === 1 ? shown(41) : null));
-    expect(auditPublication(leaky, microcells)).toEqual(
-      expect.arrayContaining([
-        { kind: 'small-count-shown', where: 'CMS125/sex [female, open-gap]' },
-        { kind: 'wrong-count', where: 'CMS125/sex [male, closed-gap]' },
-      ]),
-    );
+  it('is deterministic: the same inputs publish the same checked draw', async () => {
+    const a = await publishPopulationCounts(microcells, domains, { determined: checkFailing(2).determined });
+    const b = await publishPopulationCounts([...microcells].reverse(), domains, { determined: checkFailing(2).determined });
+    expect(b).toEqual(a);
   });
 });
+

@@ -1,15 +1,14 @@
-import { SMALLEST_SHOWN_COUNT, SuppressionRule, suppressCells } from './cell-suppression';
-import { Microcell } from './microcells';
-import { StrataDomains, TableColumnDimension, TableRowDimension, buildPublication } from './published-quantities';
+import { createHash } from 'node:crypto';
+import { Microcell, microcellKey } from './microcells';
+import { LARGEST_PROTECTED_COUNT, MAX_PERTURBATION, PTABLE, SMALLEST_NON_ZERO_SHOWN, cellKeyOf, perturb } from './perturbation';
+import { Publication, StrataDomains, TableColumnDimension, TableLayout, TableRowDimension, buildPublication } from './published-quantities';
+import { determinedCounts } from './disclosure-check';
 
 /**
  * The de-identified counts an analyst may read for one period: every fixed table over the stored
- * care-gap results, with small cells and their complements suppressed. Pure: the caller supplies
- * the microcells of one period and publishes the whole result (or parts of this one result), never
- * a recomputation over a different selection (docs/population-counts.md, "Differencing").
+ * care-gap results, each count perturbed by cell-key perturbation. Pure: the caller supplies the
+ * microcells of one period (with their record-key sums) and serves the whole result.
  */
-
-export type PublishedCount = { count: number } | { suppressed: true; rule: SuppressionRule };
 
 export interface PublishedTable {
   /** `measures`, or `<measure>/<careTeam|ageBand|sex|reasonClass>`. */
@@ -19,62 +18,74 @@ export interface PublishedTable {
   columnDimension: TableColumnDimension;
   rows: string[];
   columns: string[];
-  cells: PublishedCount[][];
-  rowTotals: PublishedCount[];
+  /** Perturbed counts: 0, or at least 11. */
+  cells: number[][];
+  rowTotals: number[];
   /** Null in the `measures` table: a sum over measures counts evaluations, not patients. */
-  columnTotals: PublishedCount[] | null;
-  grandTotal: PublishedCount | null;
+  columnTotals: number[] | null;
+  grandTotal: number | null;
 }
 
 export interface PopulationCounts {
-  policy: typeof SUPPRESSION_POLICY;
+  policy: typeof PERTURBATION_POLICY;
   tables: PublishedTable[];
+  /** Tables left out because no draw of them was clean (docs/population-counts.md, "The check"); almost always empty. */
+  withheldTables: string[];
 }
 
-export const SUPPRESSION_POLICY = {
-  smallestShownCount: SMALLEST_SHOWN_COUNT,
-  suppressedCounts: '1 to 10 (CMS cell-size suppression policy)',
-  zeroShown: true,
+export const PERTURBATION_POLICY = {
+  method: 'cell-key-perturbation',
   published:
     'Per measure: care team × status, 10-year age band (90+ as one band) × status and sex × status, each with row, column and grand totals; ' +
     'status × reason class with totals; and measure × status with a total per measure. A patient on several care teams counts in each of their ' +
-    "teams' rows, so care-team rows may add up to more than the column totals, which count patients.",
-  primary: 'Every published count from 1 to 10 is suppressed.',
-  complementary:
-    'While any suppressed count (or any count of 1 to 10 of patients on one exact set of care teams) equals a linear combination of the shown counts of ' +
-    'the same measure, more shown counts are suppressed: for each such count, one its derivation uses, preferring inner cells to totals, its own row ' +
-    'or column, then its table, the count shown in fewest places, the smallest count. Afterwards any complement that is no longer needed is shown again.',
-  zeroReason: 'CMS suppresses counts of 1 to 10; many zeros are structural, and what a zero discloses is listed under limits.',
+    "teams' rows.",
+  rule:
+    'Every count is published as the value the ptable gives for it at its cell key. A count of 0 is published as 0. A count of 1 to 10 is ' +
+    'published as 0 or 11, with the same odds whatever it is. A larger count is published as itself plus a change of -2 to +2 (never below 11).',
+  ptable: PTABLE,
+  largestProtectedCount: LARGEST_PROTECTED_COUNT,
+  smallestNonZeroShown: SMALLEST_NON_ZERO_SHOWN,
+  maxPerturbation: MAX_PERTURBATION,
+  additive: false,
+  cellKey:
+    'Every patient has a secret random record key, kept in the database and never published. A count\'s cell key is a hash of the sum of ' +
+    'its patients\' record keys, salted by the publication\'s inputs: within a publication the same patients are always published alike ' +
+    '(in every table and every measure), and any change to the inputs draws every cell key anew.',
   attackerModel:
-    'Knows every shown count, that counts are non-negative integers, and which combinations are empty (more than an analyst knows: conservative).',
-  derivability:
-    'Exact: the count\'s vector over the finest cross-classification (care-team set × age band × sex × status × reason class) is tested for ' +
-    'membership in the rational span of the shown counts\' vectors, by fraction-free integer elimination.',
+    'Knows every published value, this policy and the ptable, that every patient has one status per measure (so every measure counts the same ' +
+    'patients per stratum), that care teams overlap, and that counts are non-negative integers; does not know the record keys.',
   limits: [
-    'Bounds are not protected: a suppressed count is never determined, but non-negativity can narrow it to an interval (sometimes a short one).',
-    'Only published counts and exact care-team-set counts are protected; the sum of two or more suppressed counts may be derivable.',
-    'A zero is shown, and a shown count can equal its row or column total: that every patient of a group shares a status is disclosed.',
-    'Protection holds within one publication (one period, one set of stored results). Tables of other periods, or of the same period after its ' +
-      'results were recomputed, are other publications; their differences are not protected.',
+    'Counts are not additive: cells need not add up to their totals, and totals over the same patients agree only because they are the same patients.',
+    'A published 0 means 0 to 10; any non-zero value means at least 1. Whether a group is empty is disclosed with odds, not certainty.',
+    'Each publication draws anew. An analyst who reads many publications whose inputs differ (one per recompute) can average counts that did ' +
+      'not change: a protected count stays indistinguishable from the other protected counts, but sums and differences of larger ones narrow.',
+    'Bounds: non-negativity and the tables together narrow a count to an interval; in a rare draw several linked derivations, each ' +
+      'perturbed to its extreme, can meet in one value, also for a count of 1 to 10 (the publisher does not yet check its draw and redraw).',
   ],
 } as const;
 
-/** Builds the fixed tables from one period's microcells and applies primary and complementary suppression. */
-export function publishPopulationCounts(
-  microcells: readonly Microcell[],
-  domains: StrataDomains = {},
-  arithmetic?: Parameters<typeof suppressCells>[1],
-): PopulationCounts {
-  const { quantities, tables } = buildPublication(microcells, domains);
-  const suppressed = suppressCells(quantities, arithmetic);
-  const value = new Map(quantities.map((q) => [q.key, q.value]));
-  const show = (key: string): PublishedCount => {
-    const rule = suppressed.get(key);
-    return rule ? { suppressed: true, rule } : { count: value.get(key) as number };
-  };
+/** The publication's salt: a digest of everything it is computed from, so equal inputs publish equal tables. */
+export function publicationSaltOf(microcells: readonly Microcell[], domains: StrataDomains = {}): string {
+  const canonical = microcells
+    .filter((cell) => cell.count > 0)
+    .map((cell) => `${microcellKey(cell)}|${cell.count}|${cell.keySum}`)
+    .sort();
+  return createHash('sha256').update(JSON.stringify([canonical, domains.careTeams ?? [], domains.sexes ?? [], domains.measureIds ?? []])).digest('hex');
+}
+
+/** Draw `attempt`'s salt: the input's digest for the first, a digest of it and the attempt for each redraw. */
+const drawSaltOf = (salt: string, attempt: number) => (attempt === 0 ? salt : createHash('sha256').update(`${salt}:redraw:${attempt}`).digest('hex'));
+
+/** Every number's published value in one draw, by quantity key. */
+function drawValues(publication: Publication, salt: string): Map<string, number> {
+  return new Map(publication.quantities.map((q) => [q.key, perturb(q.value, cellKeyOf(salt, q.keySum))]));
+}
+
+function render(tables: readonly TableLayout[], published: ReadonlyMap<string, number>, withheld: ReadonlySet<string>): PopulationCounts {
+  const show = (key: string) => published.get(key) as number;
   return {
-    policy: SUPPRESSION_POLICY,
-    tables: tables.map((table) => ({
+    policy: PERTURBATION_POLICY,
+    tables: tables.filter((table) => !withheld.has(table.id)).map((table) => ({
       id: table.id,
       measureId: table.measureId,
       rowDimension: table.rowDimension,
@@ -86,5 +97,67 @@ export function publishPopulationCounts(
       columnTotals: table.columnTotals ? table.columnTotals.map(show) : null,
       grandTotal: table.grandTotal === null ? null : show(table.grandTotal),
     })),
+    withheldTables: tables.filter((table) => withheld.has(table.id)).map((table) => table.id),
   };
+}
+
+/**
+ * One draw of the fixed tables, unchecked: draw 0 is the input's own salt, each further attempt
+ * another salt from it. What an analyst gets is `publishPopulationCounts`, which checks the draw.
+ */
+export function drawPopulationCounts(microcells: readonly Microcell[], domains: StrataDomains = {}, attempt = 0): PopulationCounts {
+  const publication = buildPublication(microcells, domains);
+  return render(publication.tables, drawValues(publication, drawSaltOf(publicationSaltOf(microcells, domains), attempt)), new Set());
+}
+
+/** The values the kept tables show, by quantity key. */
+function shownBy(tables: readonly TableLayout[], values: ReadonlyMap<string, number>, withheld: ReadonlySet<string>): Map<string, number> {
+  const keys = tables.filter((t) => !withheld.has(t.id)).flatMap((t) => [...t.cells.flat(), ...t.rowTotals, ...(t.columnTotals ?? []), ...(t.grandTotal === null ? [] : [t.grandTotal])]);
+  return new Map(keys.map((key) => [key, values.get(key) as number]));
+}
+
+/** How many draws the publisher tries before it withholds tables (each clean with odds of about 14 in 15 on the fixture cohort). */
+export const MAX_DRAWS = 20;
+
+/**
+ * The order tables are withheld in when no draw is clean: the finest first (ten age bands), the
+ * overall `measures` table last. Withholding a table only removes numbers, so it never pins a count
+ * that was free; with every table withheld nothing is published.
+ */
+const WITHHOLD_ORDER: readonly ((id: string) => boolean)[] = [
+  (id) => id.endsWith('/ageBand'), (id) => id.endsWith('/careTeam'), (id) => id.endsWith('/sex'), (id) => id.endsWith('/reasonClass'), (id) => id === 'measures',
+];
+
+export interface PublishOptions {
+  maxDraws?: number;
+  /** The check of a draw (the counts of 1 to 10 it determines); replaceable only to test the fallback. */
+  determined?: typeof determinedCounts;
+}
+
+/**
+ * Builds the fixed tables from one period's microcells, perturbs every count, and checks the draw
+ * before it is published: while an analyst's integer program over the tables would pin a count of
+ * 1 to 10, it draws again under another salt (up to `maxDraws`). When no draw is clean it keeps the
+ * first draw and withholds whole tables, finest first, until nothing is pinned (listed in
+ * `withheldTables`). Deterministic: the same inputs publish the same tables.
+ */
+export async function publishPopulationCounts(microcells: readonly Microcell[], domains: StrataDomains = {}, options: PublishOptions = {}): Promise<PopulationCounts> {
+  const { maxDraws = MAX_DRAWS, determined = determinedCounts } = options;
+  const publication = buildPublication(microcells, domains);
+  const salt = publicationSaltOf(microcells, domains);
+  const none = new Set<string>();
+  for (let attempt = 0; attempt < maxDraws; attempt += 1) {
+    const values = drawValues(publication, drawSaltOf(salt, attempt));
+    if ((await determined(microcells, publication, shownBy(publication.tables, values, none))).length === 0) return render(publication.tables, values, none);
+  }
+  const values = drawValues(publication, salt);
+  const withheld = new Set<string>();
+  for (const isWithheldNext of WITHHOLD_ORDER) {
+    for (const table of publication.tables) {
+      if (!isWithheldNext(table.id) || withheld.has(table.id)) continue;
+      withheld.add(table.id);
+      if ((await determined(microcells, publication, shownBy(publication.tables, values, withheld))).length === 0) return render(publication.tables, values, withheld);
+    }
+  }
+  return render(publication.tables, values, withheld);
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { DateOnlyField } from '../common/validation/fields';
 import { GAP_STATUSES } from './microcells';
 
@@ -12,14 +12,8 @@ export class PopulationPeriodDto {
   @ApiProperty({ format: 'date' }) end: string;
 }
 
-/** One published number: a count (0 or at least 11), or a suppression and its rule. */
-export class PublishedCountDto {
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647, description: 'Absent when suppressed: 0 or at least 11.' }) count?: number;
-  @ApiPropertyOptional({ enum: [true], description: 'Present (true) when the count is withheld.' }) suppressed?: true;
-  @ApiPropertyOptional({ enum: ['primary', 'complementary'], description: '`primary`: a count of 1 to 10; `complementary`: withheld so no primary one can be derived.' })
-  rule?: 'primary' | 'complementary';
-}
-
+const COUNT = { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647 } as const;
+const COUNTS_DESCRIPTION = 'Perturbed counts (cell-key perturbation, see `policy`): 0, or at least 11; not additive.';
 
 export class PublishedTableDto {
   @ApiProperty({ description: '`measures`, or `<measure>/<careTeam|ageBand|sex|reasonClass>`.', example: 'CMS122/careTeam' }) id: string;
@@ -28,35 +22,51 @@ export class PublishedTableDto {
   @ApiProperty({ enum: ['status', 'reasonClass'] }) columnDimension: string;
   @ApiProperty({ type: [String], description: 'Row labels: care-team codes, age bands (`0-9` … `90+`), sexes, statuses or measures.' }) rows: string[];
   @ApiProperty({ type: [String], description: `Column labels: statuses (${GAP_STATUSES.join(', ')}) or reason classes.` }) columns: string[];
-  @ApiProperty({ type: 'array', items: { type: 'array', items: { $ref: '#/components/schemas/PublishedCountDto' } }, description: 'cells[row][column].' })
-  cells: PublishedCountDto[][];
-  @ApiProperty({ type: [PublishedCountDto] }) rowTotals: PublishedCountDto[];
-  @ApiProperty({ type: [PublishedCountDto], nullable: true, description: 'Null in the `measures` table: a sum over measures counts evaluations, not patients.' })
-  columnTotals: PublishedCountDto[] | null;
-  // Inline rather than a $ref: OpenAPI 3.0 ignores `nullable` beside a reference, so `null` would not validate.
-  @ApiProperty({
-    type: 'object',
-    nullable: true,
-    description: 'Null in the `measures` table. Otherwise a published count, as `PublishedCountDto`.',
-    properties: {
-      count: { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647 },
-      suppressed: { type: 'boolean', enum: [true] },
-      rule: { type: 'string', enum: ['primary', 'complementary'] },
-    },
-  })
-  grandTotal: PublishedCountDto | null;
+  @ApiProperty({ type: 'array', items: { type: 'array', items: COUNT }, description: `cells[row][column]. ${COUNTS_DESCRIPTION}` }) cells: number[][];
+  @ApiProperty({ type: 'array', items: COUNT, description: COUNTS_DESCRIPTION }) rowTotals: number[];
+  @ApiProperty({ type: 'array', items: COUNT, nullable: true, description: 'Null in the `measures` table: a sum over measures counts evaluations, not patients.' })
+  columnTotals: number[] | null;
+  @ApiProperty({ ...COUNT, nullable: true, description: 'Null in the `measures` table.' }) grandTotal: number | null;
 }
 
-export class SuppressionPolicyDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000, example: 11 }) smallestShownCount: number;
-  @ApiProperty() suppressedCounts: string;
-  @ApiProperty() zeroShown: boolean;
+export class PtableOutcomeDto {
+  @ApiProperty({ ...COUNT, description: 'A value the count may be published as.' }) value: number;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000, description: 'Its odds, out of `weightDenominator`.' }) weight: number;
+}
+
+export class PtableRowDto {
+  @ApiProperty(COUNT) count: number;
+  @ApiProperty({ type: [PtableOutcomeDto] }) outcomes: PtableOutcomeDto[];
+}
+
+export class PtableChangeDto {
+  @ApiProperty({ type: 'integer', minimum: -1000, maximum: 1000 }) change: number;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000 }) weight: number;
+}
+
+export class PtableBeyondDto {
+  @ApiProperty({ ...COUNT, description: 'Every count from this one on is published as itself plus one of `changes`.' }) fromCount: number;
+  @ApiProperty({ type: [PtableChangeDto] }) changes: PtableChangeDto[];
+}
+
+export class PtableDto {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1000 }) weightDenominator: number;
+  @ApiProperty({ type: [PtableRowDto], description: 'The counts below `beyond.fromCount`, each with every value it may be published as.' }) rows: PtableRowDto[];
+  @ApiProperty({ type: PtableBeyondDto }) beyond: PtableBeyondDto;
+}
+
+/** The method and its public parameters: everything an analyst needs to know what a published value says. */
+export class PerturbationPolicyDto {
+  @ApiProperty({ enum: ['cell-key-perturbation'] }) method: 'cell-key-perturbation';
   @ApiProperty() published: string;
-  @ApiProperty() primary: string;
-  @ApiProperty() complementary: string;
-  @ApiProperty() zeroReason: string;
+  @ApiProperty() rule: string;
+  @ApiProperty({ type: PtableDto }) ptable: PtableDto;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000, example: 10, description: 'No count from 1 to this is published as itself.' }) largestProtectedCount: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1000, example: 11 }) smallestNonZeroShown: number;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000, example: 2 }) maxPerturbation: number;
+  @ApiProperty({ enum: [false], description: 'Published cells need not add up to published totals.' }) additive: false;
+  @ApiProperty() cellKey: string;
   @ApiProperty() attackerModel: string;
-  @ApiProperty() derivability: string;
   @ApiProperty({ type: [String] }) limits: readonly string[];
 }
 
@@ -68,6 +78,6 @@ export class PopulationMeasuresDto {
     example: 'run-42.0123456789abcdef',
   })
   resultsVersion: string;
-  @ApiProperty({ type: SuppressionPolicyDto }) policy: SuppressionPolicyDto;
+  @ApiProperty({ type: PerturbationPolicyDto }) policy: PerturbationPolicyDto;
   @ApiProperty({ type: [PublishedTableDto] }) tables: PublishedTableDto[];
 }

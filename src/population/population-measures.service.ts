@@ -4,7 +4,7 @@ import { AccessService } from '../access/access.service';
 import { Sex } from '../cohort/enum';
 import { MeasureResultsRepository, PopulationMicrocellRow } from '../measure-results/measure-results.repository';
 import { Microcell, ageBandOf, isGapStatus } from './microcells';
-import { publishPopulationCounts } from './population-counts';
+import { PopulationCounts, publicationSaltOf, publishPopulationCounts } from './population-counts';
 import { MEASURE_IDS } from '../clinical/care-gaps';
 import { Period } from '../clinical/shared/clinical-dates';
 import { AuditedAccess } from '../access/audited-access.service';
@@ -14,12 +14,18 @@ import { PopulationPublication, PublicationCache, resultsVersionOf } from './pop
 /**
  * The analysts' counts (issue 14): the stored care-gap results of the one complete period, grouped
  * into microcells in the database (no patient id leaves it), published by the pure `population`
- * module with its suppression, once per (period, results version), and served whole from then on.
- * A recompute is a new version and so a new publication (docs/population-counts.md, "Differencing").
+ * module with its perturbation, once per (period, results version), and served whole from then on.
+ * A recompute is a new version and so a new publication (docs/population-counts.md).
  */
 @Injectable()
 export class PopulationMeasuresService {
   private readonly publications = new PublicationCache();
+  /**
+   * Checked draws by the digest of their inputs. Checking a draw takes seconds of integer
+   * programming (docs/population-counts.md, "The check"); a recompute that changes no result is a
+   * new version with the same inputs, and is served without checking again.
+   */
+  private readonly draws = new Map<string, Promise<PopulationCounts>>();
 
   constructor(
     private readonly access: AccessService,
@@ -48,14 +54,27 @@ export class PopulationMeasuresService {
 
   private async compute(period: Period): Promise<PopulationPublication> {
     const inputs = await this.results.populationInputs(period);
-    const counts = publishPopulationCounts(inputs.microcells.map(microcellOf), {
-      careTeams: inputs.careTeamCodes,
-      sexes: Object.values(Sex),
-      measureIds: MEASURE_IDS,
-    });
+    const microcells = inputs.microcells.map(microcellOf);
+    const domains = { careTeams: inputs.careTeamCodes, sexes: Object.values(Sex), measureIds: MEASURE_IDS };
+    const counts = await this.checkedDraw(microcells, domains);
     return { period, computedAt: inputs.version.newestComputedAt, resultsVersion: resultsVersionOf(period, inputs.version), ...counts };
   }
+
+  private checkedDraw(microcells: Microcell[], domains: Parameters<typeof publishPopulationCounts>[1]): Promise<PopulationCounts> {
+    const salt = publicationSaltOf(microcells, domains);
+    let pending = this.draws.get(salt);
+    if (!pending) {
+      pending = publishPopulationCounts(microcells, domains);
+      this.draws.set(salt, pending);
+      pending.catch(() => this.draws.delete(salt));
+      while (this.draws.size > DRAWS_KEPT) this.draws.delete(this.draws.keys().next().value as string);
+    }
+    return pending;
+  }
 }
+
+/** As many as the publications kept: each of them may be a version of the same inputs. */
+const DRAWS_KEPT = 4;
 
 function microcellOf(row: PopulationMicrocellRow): Microcell {
   if (!isGapStatus(row.status)) throw new RangeError('stored result with an unknown care-gap status');
@@ -67,5 +86,6 @@ function microcellOf(row: PopulationMicrocellRow): Microcell {
     status: row.status,
     reasonClass: row.reasonClass,
     count: row.count,
+    keySum: Number(row.keySum),
   };
 }

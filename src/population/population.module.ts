@@ -5,7 +5,7 @@ import { PopulationMeasuresService } from './population-measures.service';
 
 /**
  * What analysts read: de-identified counts over the stored measure results (the global
- * `MeasureResultsModule` provides the repository), published by the pure suppression in this module.
+ * `MeasureResultsModule` provides the repository), published by the pure cell-key perturbation in this module.
  */
 @Module({ imports: [AccessModule], controllers: [PopulationMeasuresController], providers: [PopulationMeasuresService] })
 export class PopulationModule {}

@@ -1,9 +1,10 @@
 import { AGE_BANDS, GAP_STATUSES, KNOWN_REASON_CLASSES, Microcell, isAgeBand, isGapStatus, microcellKey, teamSetOf } from './microcells';
+import { KEY_MODULUS, addKeys } from './perturbation';
 
 /**
- * The fixed publication: which tables exist, which numbers they hold, and for each number the
- * microcells it sums (its functional). Numbers that are the same sum (a measure's status totals
- * appear in four tables) are one quantity, so they are shown or suppressed together.
+ * The fixed publication: which tables exist, which numbers they hold, and for each number how many
+ * patients it counts and the sum of their record keys. Numbers with the same predicate (a
+ * measure's status totals appear in four tables) are one quantity.
  */
 
 export type Stratifier = 'careTeam' | 'ageBand' | 'sex';
@@ -13,8 +14,6 @@ export const STRATIFIERS: readonly Stratifier[] = ['careTeam', 'ageBand', 'sex']
 export interface CountPredicate {
   measureId: string;
   careTeam?: string;
-  /** The exact team set (protected, never published): the patients on exactly these teams. */
-  careTeamSet?: readonly string[];
   ageBand?: string;
   sex?: string;
   status?: string;
@@ -24,21 +23,16 @@ export interface CountPredicate {
 export interface Quantity {
   key: string;
   predicate: CountPredicate;
-  /** Indices of the microcells it sums. */
-  support: number[];
+  /** Patients counted. */
   value: number;
-  /** False for protected counts that no table shows (exact care-team sets). */
-  published: boolean;
-  /** A row total, column total or grand total somewhere (preferred last as a complementary suppression). */
-  margin: boolean;
-  /** The table rows and columns it lies on, `table|row|label` or `table|column|label` (label `total` for the margins). */
-  lines: Set<string>;
+  /** The sum of their record keys modulo `KEY_MODULUS`. */
+  keySum: number;
 }
 
 export type TableRowDimension = Stratifier | 'status' | 'measure';
 export type TableColumnDimension = 'status' | 'reasonClass';
 
-/** A table as quantity keys; the publisher turns each key into a shown count or a suppression. */
+/** A table as quantity keys; the publisher turns each key into a published (perturbed) count. */
 export interface TableLayout {
   id: string;
   measureId: string | null;
@@ -69,20 +63,19 @@ export interface Publication {
 }
 
 function predicateKey(predicate: CountPredicate): string {
-  const { measureId, careTeam, careTeamSet, ageBand, sex, status, reasonClass } = predicate;
-  return JSON.stringify([measureId, careTeam ?? null, careTeamSet ?? null, ageBand ?? null, sex ?? null, status ?? null, reasonClass ?? null]);
+  const { measureId, careTeam, ageBand, sex, status, reasonClass } = predicate;
+  return JSON.stringify([measureId, careTeam ?? null, ageBand ?? null, sex ?? null, status ?? null, reasonClass ?? null]);
 }
 
-type Field = 'careTeam' | 'careTeamSet' | 'ageBand' | 'sex' | 'status' | 'reasonClass';
+type Field = 'careTeam' | 'ageBand' | 'sex' | 'status' | 'reasonClass';
 
 /**
- * The kinds of count, by the fields they fix besides the measure: every one the tables show, and
- * the exact care-team sets they protect. A microcell is in one count of each kind (one per team
- * for `careTeam`).
+ * The kinds of count the tables show, by the fields they fix besides the measure. A microcell is
+ * in one count of each kind (one per team for `careTeam`).
  */
 const COUNT_KINDS: readonly (readonly Field[])[] = [
   [], ['status'], ['reasonClass'], ['status', 'reasonClass'], ['ageBand'], ['ageBand', 'status'], ['sex'], ['sex', 'status'],
-  ['careTeam'], ['careTeam', 'status'], ['careTeamSet'], ['careTeamSet', 'status'],
+  ['careTeam'], ['careTeam', 'status'],
 ];
 
 /** Nested maps measure → field values → quantity, one per kind: a lookup per microcell without building a key. */
@@ -108,30 +101,30 @@ const union = (fixed: readonly string[], observed: Iterable<string>) => [...new 
 function validate(cells: readonly Microcell[]): void {
   for (const cell of cells) {
     if (!Number.isSafeInteger(cell.count) || cell.count < 0) throw new RangeError('microcell count must be a non-negative integer');
+    if (!Number.isSafeInteger(cell.keySum) || cell.keySum < 0 || cell.keySum >= KEY_MODULUS) throw new RangeError('microcell key sum must be an integer below the key modulus');
     if (!isGapStatus(cell.status)) throw new RangeError('unknown care-gap status');
     if (!isAgeBand(cell.ageBand)) throw new RangeError('unknown age band');
   }
 }
 
-/** Lays out the fixed tables over the given microcells and computes every number's functional and value. */
+/** Lays out the fixed tables over the given microcells and computes every number's count and key sum. */
 export function buildPublication(input: readonly Microcell[], domains: StrataDomains = {}): Publication {
   validate(input);
-  // A combination nobody has adds nothing to any sum; leaving it out keeps every support non-redundant.
-  // Sorted, so the choice of complements does not depend on the order the caller listed them in.
+  // A combination nobody has adds nothing to any count. Sorted, so the publication's salt does not
+  // depend on the order the caller listed them in.
   const cells = input
     .filter((cell) => cell.count > 0)
     .map((cell) => ({ cell, key: microcellKey(cell) }))
     .sort((a, b) => byCodePoint(a.key, b.key))
     .map(({ cell }) => cell);
   const quantities = new Map<string, Quantity>();
-  const quantity = (predicate: CountPredicate, published: boolean): Quantity => {
+  const quantity = (predicate: CountPredicate): Quantity => {
     const key = predicateKey(predicate);
     let found = quantities.get(key);
     if (!found) {
-      found = { key, predicate, support: [], value: 0, published, margin: false, lines: new Set() };
+      found = { key, predicate, value: 0, keySum: 0 };
       quantities.set(key, found);
     }
-    found.published ||= published;
     return found;
   };
 
@@ -155,18 +148,12 @@ export function buildPublication(input: readonly Microcell[], domains: StrataDom
     columns: readonly string[],
     predicate: (row: string | null, column: string | null) => CountPredicate | null,
   ) => {
-    const place = (row: string | null, column: string | null, margin: boolean): string | null => {
+    const place = (row: string | null, column: string | null): string | null => {
       const wanted = predicate(row, column);
-      if (!wanted) return null;
-      const found = quantity(wanted, true);
-      found.margin ||= margin;
-      // Totals lie on the table's total row and total column, as they are printed.
-      found.lines.add(`${id}|row|${row ?? 'total'}`);
-      found.lines.add(`${id}|column|${column ?? 'total'}`);
-      return found.key;
+      return wanted ? quantity(wanted).key : null;
     };
-    const columnTotals = columns.map((column) => place(null, column, true));
-    const grandTotal = place(null, null, true);
+    const columnTotals = columns.map((column) => place(null, column));
+    const grandTotal = place(null, null);
     tables.push({
       id,
       measureId,
@@ -174,8 +161,8 @@ export function buildPublication(input: readonly Microcell[], domains: StrataDom
       columnDimension,
       rows: [...rows],
       columns: [...columns],
-      cells: rows.map((row) => columns.map((column) => place(row, column, false) as string)),
-      rowTotals: rows.map((row) => place(row, null, true) as string),
+      cells: rows.map((row) => columns.map((column) => place(row, column) as string)),
+      rowTotals: rows.map((row) => place(row, null) as string),
       columnTotals: columnTotals.every((key) => key !== null) ? (columnTotals as string[]) : null,
       grandTotal,
     });
@@ -202,19 +189,18 @@ export function buildPublication(input: readonly Microcell[], domains: StrataDom
   }
 
   const indexes = COUNT_KINDS.map(() => new KindIndex());
-  cells.forEach((cell, index) => {
+  for (const cell of cells) {
     const careTeamSet = teamSetOf(cell.careTeams);
-    const setLabel = JSON.stringify(careTeamSet);
     COUNT_KINDS.forEach((kind, k) => {
       for (const careTeam of kind.includes('careTeam') ? careTeamSet : ['']) {
-        const value = (field: Field) => (field === 'careTeam' ? careTeam : field === 'careTeamSet' ? setLabel : cell[field]);
+        const value = (field: Field) => (field === 'careTeam' ? careTeam : cell[field]);
         const found = indexes[k].find([cell.measureId, ...kind.map(value)], () =>
-          quantity({ measureId: cell.measureId, ...Object.fromEntries(kind.map((field) => [field, field === 'careTeamSet' ? careTeamSet : value(field)])) }, false),
+          quantity({ measureId: cell.measureId, ...Object.fromEntries(kind.map((field) => [field, value(field)])) }),
         );
-        found.support.push(index);
         found.value += cell.count;
+        found.keySum = addKeys(found.keySum, cell.keySum);
       }
     });
-  });
+  }
   return { quantities: [...quantities.values()], tables };
 }

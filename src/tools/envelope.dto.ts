@@ -66,6 +66,11 @@ export class ToolEnvelopeDto implements ToolEnvelope {
   @ApiProperty({ description: 'True when read through emergency access (audited).' })
   breakGlass: boolean;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'feature_attribution: model, probability, logit, baseline.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'feature_attribution: the prediction, citable by its own `citation` (`prediction:readmission-30d@<asOf>`): `riskPercent` (the predicted 30-day readmission risk, percent to 1 decimal), the index stay (`indexAdmission`, `admittedOn`, `dischargedOn`), the model (`modelId`, `modelVersion`, `disclaimer`), `logit` and `baselineLogit` (log-odds to 3 decimals).',
+  })
   summary?: Record<string, unknown>;
 }

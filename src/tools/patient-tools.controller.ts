@@ -22,7 +22,7 @@ export class PatientToolsController {
     return this.phi.readTool(access, 'patient_encounters', patientId, query);
   }
 
-  @ToolRoute('patient_labs', 'labs', 'Labs and vitals in a window, optionally by LOINC code.')
+  @ToolRoute('patient_labs', 'labs', 'Laboratory results (not vital signs) in a window, optionally by LOINC code.')
   labs(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Query() query: LabsQueryDto): Promise<ToolEnvelope> {
     return this.phi.readTool(access, 'patient_labs', patientId, query);
   }

@@ -3,6 +3,7 @@ import { AccessContext } from '../access/access-context';
 import { AccessService, PatientGrant } from '../access/access.service';
 import { AuditedAccess } from '../access/audited-access.service';
 import { AuditOutcome } from '../audit';
+import { IdentifierKind } from '../phi/identifier-scrub';
 import { ToolEnvelope } from './envelope';
 import { returnedFields } from './tool-audit';
 import { ToolName } from './tool-names';
@@ -40,6 +41,16 @@ export class ToolReadService {
       const value = { tools, breakGlass: grant.breakGlass };
       return { value, fields: tools.map((name) => `tool:${name}`), rowCount: 0, outcome: AuditOutcome.Success, breakGlass: grant.breakGlass };
     });
+  }
+
+  /**
+   * A question about this patient as a model may read it, with the patient's identifiers replaced
+   * (names, MRN, birth date, phone, e-mail, address) and the kinds replaced named: the same
+   * `patient.read` check as a tool read, in one read (continuing the request's identity lookup read,
+   * and ending it). Only for work already inside an audited access (an agent turn's own).
+   */
+  questionForModel(context: AccessContext, patientId: string, question: string): Promise<{ text: string; replaced: IdentifierKind[] }> {
+    return this.tools.questionForModel(() => this.access.patientRead(context, patientId), question);
   }
 
   /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */

@@ -10,7 +10,7 @@ import { encounterRow } from './definitions/patient-encounters.tool';
 import { observationRow } from './definitions/patient-labs.tool';
 import { Tool } from './definitions/tool';
 import { ToolEnvelope } from './envelope';
-import { scrubKnownIdentifiers } from '../phi/identifier-scrub';
+import { IdentifierKind, scrubKnownIdentifiers, scrubQuestion } from '../phi/identifier-scrub';
 import { PseudonymService } from '../phi/pseudonyms';
 import { patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
@@ -100,6 +100,17 @@ export class ToolsService implements OnModuleInit {
       });
       return { grant, tools };
     });
+  }
+
+  /**
+   * A question about a granted patient as a model may read it: the patient's own identifiers
+   * replaced (`scrubQuestion`). The access check and the patient's row share one read; only the
+   * scrubbed text and the kinds replaced leave.
+   */
+  async questionForModel(authorize: () => Promise<PatientGrant>, question: string): Promise<{ text: string; replaced: IdentifierKind[] }> {
+    const patient = await this.cohort.inOneRead(async () => this.cohort.patient((await authorize()).patientId));
+    if (!patient) throw patientNotFound();
+    return scrubQuestion(question, patient);
   }
 
   async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object): Promise<ToolEnvelope> {

@@ -79,6 +79,16 @@ describe('bad input', () => {
     expect(res.body.errors).toContainEqual({ field: 'codes', reason: 'unknown_field', message: 'codes is not a known field' });
   });
 
+  it.each(['periodStart=2025-01-01&periodEnd=2025-12-31', 'periodStart=2025-01-01', 'periodEnd=2025-12-31'])(
+    'refuses asOf beside ?%s rather than ignore one of them, naming asOf',
+    async (period) => {
+      const res = await get(`/patients/${PATIENT}/care-gaps?asOf=2026-06-30&${period}`);
+      expectRefused(res);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+      expect(res.body.errors).toContainEqual({ field: 'asOf', reason: 'conflictsWithPeriod', message: 'asOf must not be combined with periodStart and periodEnd' });
+    },
+  );
+
   it('audits a refused request as invalid, with the patient it named', async () => {
     const res = await get(`/patients/${PATIENT}/labs?codes=4548-4`);
     const [event] = await database().dataSource.query(`SELECT outcome, patient_id, row_count FROM audit_events WHERE correlation_id = $1`, [

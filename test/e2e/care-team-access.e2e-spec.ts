@@ -60,7 +60,8 @@ describe('care-team access', () => {
 
   describe('break glass', () => {
     const patient = patients.find((candidate) => candidate.key === 'south-asthma')!;
-    const path = `/patients/${patientIdOf(patient)}/labs`;
+    // Encounters, not labs: south-asthma has no laboratory results, so a labs read would be `empty`.
+    const path = `/patients/${patientIdOf(patient)}/encounters`;
     const reason = { 'x-break-glass-reason': 'Unconscious in ED, own team unreachable' };
     const outsiderOf = (role: StaffRole) => activeUsers.find((user) => user.role === role && !sharesTeam(user, patient))!;
 
@@ -82,9 +83,28 @@ describe('care-team access', () => {
       expect(res.body.code).toBe('forbidden');
     });
 
-    it('needs a real reason (too short)', async () => {
-      const res = await get(outsiderOf(StaffRole.Clinician).username, path, { 'x-break-glass-reason': 'urgent' });
-      expect(res.status).toBe(403);
+    // Reason length × answer × what the trail keeps: outside 10–500 characters the reason is malformed
+    // input, refused before access is decided and stored nowhere (not cut to fit); inside, kept whole.
+    it.each([
+      [9, 400, null],
+      [10, 200, 'kept'],
+      [500, 200, 'kept'],
+      [501, 400, null],
+      [600, 400, null],
+      [2000, 400, null],
+      [10_800, 400, null],
+    ])('a reason of %i characters answers %i and the trail keeps it: %s', async (length, status, kept) => {
+      const given = `${length} ED `.padEnd(length, 'x');
+      const res = await get(outsiderOf(StaffRole.Clinician).username, path, { 'x-break-glass-reason': given });
+      expect({ status: res.status, field: res.body.errors?.[0]?.field ?? null }).toEqual({ status, field: status === 400 ? 'x-break-glass-reason' : null });
+      const events = await database().dataSource.query(`SELECT outcome, break_glass AS "breakGlass", break_glass_reason AS reason FROM audit_events WHERE correlation_id = $1`, [
+        res.headers['x-correlation-id'],
+      ]);
+      const read = res.body.rowCount > 0 ? 'success' : 'empty';
+      expect(events).toEqual([kept ? { outcome: read, breakGlass: true, reason: given } : { outcome: 'invalid', breakGlass: false, reason: null }]);
+      // Not a prefix of it either, anywhere in the trail.
+      const stored = await database().dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE break_glass_reason LIKE $1`, [`${length} ED %`]);
+      expect(stored[0].n).toBe(kept ? 1 : 0);
     });
 
     it('refuses a reason with control characters as malformed input (400), before access is decided', async () => {

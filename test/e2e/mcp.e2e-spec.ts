@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import request from 'supertest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { renderForModel } from '../../src/model-tools/tool-result';
 import { StaffRole } from '../../src/common/roles';
 import { ToolReadService } from '../../src/tools/tool-read.service';
@@ -258,6 +258,36 @@ describe('MCP endpoint', () => {
     await mcp.transport.terminateSession();
     const ended = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId });
     await expect(call(ended, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('answers only in the protocol version initialize settled on, and refuses a second initialize, each with a problem', async () => {
+    const mcp = await connect(NO_STAY);
+    const negotiated = mcp.transport.protocolVersion as string;
+    const other = SUPPORTED_PROTOCOL_VERSIONS.find((version) => version !== negotiated) as string;
+    const token = await sut.tokenFor('dr.okafor');
+    const post = (body: Row, version?: string) => {
+      const sent = request(sut.app.getHttpServer())
+        .post(`/mcp/patients/${patientIdOf(NO_STAY)}`)
+        .set('authorization', `Bearer ${token}`)
+        .set('accept', 'application/json, text/event-stream')
+        .set('mcp-session-id', mcp.transport.sessionId as string);
+      return (version === undefined ? sent : sent.set('mcp-protocol-version', version)).send(body);
+    };
+    const list = { jsonrpc: '2.0', id: 7, method: 'tools/list' };
+    const initialize = { jsonrpc: '2.0', id: 8, method: 'initialize', params: { protocolVersion: negotiated, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const cases: [string, Row, string | undefined, number, string | undefined][] = [
+      ['no version header', list, undefined, 200, undefined],
+      ['the settled version', list, negotiated, 200, undefined],
+      ['another supported version', list, other, 400, 'mcp_protocol_version_mismatch'],
+      ['initialize inside the session', initialize, negotiated, 400, 'mcp_session_initialized'],
+    ];
+    for (const [name, body, version, status, code] of cases) {
+      const res = await post(body, version);
+      expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status, code });
+      if (code) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    // Nothing refused changed the session.
+    expect((await call(mcp, 'missing_data_check')).isError).toBeUndefined();
   });
 
   it('keeps at most MCP_MAX_SESSIONS_PER_USER sessions per user, closing the oldest when another opens', async () => {

@@ -146,6 +146,7 @@ describe('OpenAPI contract', () => {
     ...tool('patient_encounters', 'encounters'),
     ...tool('patient_labs', 'labs'),
     ...tool('care_gap_lookup', 'care-gaps'),
+    ['care_gap_lookup with asOf beside a period', 'care_gap_lookup', 400, get(`/patients/${PATIENT}/care-gaps?asOf=2026-06-30&periodStart=2025-01-01&periodEnd=2025-12-31`, 'dr.okafor')],
     ...tool('missing_data_check', 'missing-data'),
     ...tool('feature_attribution', 'readmission-risk'),
     ['propose_action files', 'propose_action', 201, () => post(`/patients/${PATIENT}/proposals`, 'dr.okafor', outreach())()],
@@ -231,6 +232,59 @@ describe('OpenAPI contract', () => {
     const reply = await send();
     expect({ operationId, status: reply.status }).toEqual({ operationId, status });
     expectDeclared(operationId, reply);
+  });
+
+  /**
+   * What the HTTP edge can answer before any route's own logic, tried on every operation of the
+   * document as a caller it lets in: each answer must be declared on the operation. A body sent with
+   * a method that has none (GET) is never read, so the operation answers as it does without one.
+   */
+  describe('edge answers on every operation', () => {
+    /** Who each operation lets in (default: the north clinician), and a query for the stream, which would otherwise never end. */
+    const CALLER: Record<string, string | undefined> = {
+      approve_proposal: 'rev.santos',
+      reject_proposal: 'rev.santos',
+      edit_and_approve_proposal: 'rev.santos',
+      withdraw_approval: 'rev.santos',
+      list_break_glass_uses: 'po.achebe',
+      population_measures: 'an.whitfield',
+      health_liveness: undefined,
+      health_readiness: undefined,
+    };
+    const QUERY: Record<string, string> = { proposal_events: '?token=x' };
+    const PROBES: Array<[probe: string, headers: Record<string, string>, body: string | undefined, query: string, statusWhenRead: number | null]> = [
+      ['a form body', { 'content-type': 'application/x-www-form-urlencoded' }, 'version=1', '', 415],
+      ['a JSON body over the limit', { 'content-type': 'application/json' }, `{"pad":"${'x'.repeat(120_000)}"}`, '', 413],
+      ['malformed JSON', { 'content-type': 'application/json' }, '{"version":', '', 400],
+      ['?__proto__=1', {}, undefined, '__proto__=1', null],
+    ];
+    let documented: Array<{ method: string; path: string; operationId: string }> = [];
+
+    beforeAll(async () => {
+      const { paths } = (await http().get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, Operation>> };
+      documented = Object.entries(paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, operationId: operation.operationId })));
+    });
+
+    it.each(PROBES)('%s: every operation answers a declared status', async (_probe, headers, body, query, statusWhenRead) => {
+      const ids: Record<string, string> = { patientId: PATIENT, proposalId: proposals.read, turnId: UNKNOWN_ID, code: 'primary-care-north' };
+      const seen: Array<{ operationId: string; status: number }> = [];
+      for (const { method, path, operationId } of documented) {
+        const url = `${path.replace(/\{(\w+)\}/g, (_whole, name: string) => ids[name])}${QUERY[operationId] ?? ''}`;
+        const caller = operationId in CALLER ? CALLER[operationId] : 'dr.okafor';
+        const send = async (withProbe: boolean) => {
+          const target = withProbe && query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url;
+          const pending = http()[method as 'get' | 'post'](target).set(caller ? await as(caller) : {});
+          return withProbe && body !== undefined ? pending.set(headers).send(body) : pending;
+        };
+        const reply = await send(true);
+        expectDeclared(operationId, reply);
+        const readsBody = method !== 'get';
+        const expected = query ? 400 : readsBody ? statusWhenRead! : (await send(false)).status;
+        seen.push({ operationId, status: expected });
+        expect({ operationId, status: reply.status }).toEqual({ operationId, status: expected });
+      }
+      expect(seen.length).toBe(operations.size);
+    });
   });
 
   it('leaves the MCP endpoint and the RFC 9728 documents out of the contract, on purpose (JSON-RPC and OAuth metadata, not REST)', async () => {

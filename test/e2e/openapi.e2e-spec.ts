@@ -36,7 +36,7 @@ describe('OpenAPI document', () => {
     const operation = operations.find((candidate) => candidate.operationId === tool);
     expect(operation).toBeDefined();
     expect(operation!.security).toEqual([{ bearer: [] }]);
-    expect(Object.keys(operation!.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '431', '500']);
+    expect(Object.keys(operation!.responses).sort()).toEqual(['200', '400', '401', '403', '404', '408', '429', '431', '500']);
   });
 
   it('declares the bearer security scheme', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { PATIENT_FINDERS } from '../../src/access/access.service';
 import { StaffRole } from '../../src/common/roles';
@@ -15,6 +17,15 @@ interface StoredPatient {
 
 /** "Núñez" → "nunez": the folding a user typing without accents relies on. */
 const unaccented = (name: string) => name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+/** "O'Brien-Núñez" → "obriennunez": a name typed with letters and digits only (written apart from the service's `nameKey`). */
+const lettersOnly = (name: string) => unaccented(name).replace(/[^\p{L}\p{N}]/gu, '');
+
+/** The example searches of the README's "Finding a patient", as query parameters: `GET /patients?…` in code. */
+function readmeExamples(): Record<string, string>[] {
+  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.split('### Finding a patient')[1].split('\n### ')[0];
+  return [...section.matchAll(/`GET \/patients\?([^`]+)`/g)].map(([, query]) => Object.fromEntries(query.split('&').map((pair) => pair.split('=', 2) as [string, string])));
+}
 
 /**
  * Patient search finds a patient only on the caller's care teams, by every form, and says nothing
@@ -40,6 +51,12 @@ describe('patient search', () => {
 
   const FORMS: [string, (patient: StoredPatient) => Record<string, string>][] = [
     ['mrn', (patient) => ({ mrn: patient.mrn })],
+    ['mrn in lower case', (patient) => ({ mrn: patient.mrn.toLowerCase() })],
+    ['family name in letters and digits only', (patient) => ({ name: lettersOnly(patient.familyName), limit: '50' })],
+    ['given name, then family name', (patient) => ({ name: `${patient.givenName} ${patient.familyName}`, limit: '50' })],
+    ['family name, then given name, no comma', (patient) => ({ name: `${patient.familyName} ${patient.givenName}`, limit: '50' })],
+    ['given name, then family name cut short', (patient) => ({ name: `${unaccented(patient.givenName)} ${[...lettersOnly(patient.familyName)].slice(0, 2).join('')}`, limit: '50' })],
+    ['family and given name in letters only, with a comma', (patient) => ({ name: `${lettersOnly(patient.familyName)}, ${lettersOnly(patient.givenName)}`, limit: '50' })],
     ['family name as stored', (patient) => ({ name: patient.familyName, limit: '50' })],
     ['family name folded, prefix', (patient) => ({ name: unaccented(patient.familyName).slice(0, Math.max(2, [...patient.familyName].length - 1)), limit: '50' })],
     ['family and given name with birth date', (patient) => ({ name: `${patient.familyName.toUpperCase()}, ${unaccented(patient.givenName).slice(0, 2)}`, birthDate: patient.birthDate })],
@@ -64,6 +81,24 @@ describe('patient search', () => {
         for (const other of ids) expect(patients.find((candidate) => patientIdOf(candidate) === other) && sharesTeam(user, patients.find((candidate) => patientIdOf(candidate) === other)!)).toBe(true);
       }
     });
+  });
+
+  it('finds a fixture patient by each of the README\'s examples, as the README\'s clinician', async () => {
+    const examples = readmeExamples();
+    expect(examples.map((example) => Object.keys(example).sort().join('+'))).toEqual(expect.arrayContaining(['mrn', 'name']));
+    const [byMrn] = examples.filter((example) => example.mrn);
+    const target = [...stored.values()].find((patient) => patient.mrn.toUpperCase() === byMrn.mrn.toUpperCase())!;
+    expect(target).toBeDefined();
+    for (const example of examples) {
+      const res = await search('dr.okafor', example);
+      expect({ example, status: res.status, found: (res.body.patients as { handle: string }[]).map((row) => row.handle) }).toEqual({ example, status: 200, found: expect.arrayContaining([target.id]) });
+    }
+  });
+
+  it('tells the forms apart: one word is a family name, and a given name alone finds nobody', async () => {
+    const [user] = finders;
+    const res = await search(user.username, { name: 'Deshawn' });
+    expect({ status: res.status, found: res.body.patients }).toEqual({ status: 200, found: [] });
   });
 
   it.each(others.map((user) => [user.username, user.role]))('%s (%s) may not search: 403', async (username) => {

@@ -13,6 +13,7 @@ import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort'
 import { useSeededDatabase } from '../setup/database';
 import { TOOL_PATHS } from '../setup/tool-routes';
 import { TOOL_ROLES } from '../../src/tools/tool-route.decorator';
+import { expectedIndexAdmissions } from '../setup/clinical/fixture-readme';
 
 const AS_OF = '2026-06-30';
 // Every role that reads patient data (the privacy officer's and the analyst's policies are empty: no route gives them any).
@@ -44,7 +45,7 @@ function expectWithinPolicy(envelope: ToolEnvelope, tool: ToolName, role: Projec
   expect(fields.rows.filter((field) => !allowed(tool).includes(field))).toEqual([]);
   expect(fields.summary.filter((field) => !allowed('feature_attribution_summary').includes(field))).toEqual([]);
   // Named, not silently dropped: nothing both redacted and returned.
-  const returned = [...fields.patient.map((field) => `patient.${field}`), ...fields.rows];
+  const returned = [...fields.patient.map((field) => `patient.${field}`), ...fields.rows, ...fields.summary.map((field) => `summary.${field}`)];
   expect(envelope.redactedFields.filter((field) => returned.includes(field))).toEqual([]);
 }
 
@@ -91,6 +92,28 @@ describe('minimum necessary: every role × tool × field', () => {
     for (const shape of Object.keys(PROJECTION_POLICY)) {
       expect({ shape, analyst: PROJECTION_POLICY[shape][StaffRole.Analyst], privacyOfficer: PROJECTION_POLICY[shape][StaffRole.PrivacyOfficer] }).toEqual({ shape, analyst: {}, privacyOfficer: {} });
     }
+  });
+
+  // The readmission result in full for every role that reads it: each row and the prediction carry exactly the
+  // role's allowlist (the labels, the risk, the index stay's days), nothing less and nothing more.
+  const scored = new Set(expectedIndexAdmissions());
+  const readmissionCases = [...STAFF_ROLES, 'agent' as const].flatMap((role) =>
+    patients.filter((patient) => scored.has(patient.key)).map((patient) => [role, patient.key] as const),
+  );
+  it.each(readmissionCases)('%s × feature_attribution × %s: every allowed field of the rows and the prediction, the index stay’s days among them', async (role, key) => {
+    const patient = patients.find((candidate) => candidate.key === key)!;
+    const reader = activeUsers.find((user) => user.role === (role === 'agent' ? StaffRole.Clinician : role) && sharesTeam(user, patient))!;
+    const access = await accessOf(database().dataSource, reader.username, {
+      purpose: 'feature_attribution', projectionRole: role, channel: role === 'agent' ? AuditChannel.Agent : AuditChannel.Rest,
+    });
+    const envelope = await sut.app.get(ToolReadService).readTool(access, 'feature_attribution', patientIdOf(key), { asOf: AS_OF });
+    const allowed = (shape: string) => Object.keys(PROJECTION_POLICY[shape][role]).sort();
+    expect(Object.keys(envelope.summary!).sort()).toEqual(allowed('feature_attribution_summary'));
+    for (const row of envelope.rows) expect(Object.keys(row).sort()).toEqual(allowed('feature_attribution'));
+    expect(allowed('feature_attribution_summary')).toEqual(expect.arrayContaining(['admittedOn', 'dischargedOn', 'riskPercent', 'citation']));
+    const summary = envelope.summary as { admittedOn: string; dischargedOn: string; riskPercent: number };
+    expect(summary.admittedOn <= summary.dischargedOn && summary.dischargedOn <= AS_OF).toBe(true);
+    expect(envelope.redactedFields.filter((field) => field.startsWith('summary.'))).toEqual([]);
   });
 
   describe('the agent projection', () => {

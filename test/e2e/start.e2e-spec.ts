@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The front door, as a new user meets it: the compiled service (`npm start` runs `dist/src/main.js`
- * after building; `npm test` builds first, see `pretest`).
+ * The front door, as a new user meets it: the compiled service (`npm start` runs `dist/src/main.js`,
+ * building it first when it is stale; the e2e tier's setup does the same).
  */
 const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' };
@@ -100,6 +100,24 @@ describe('starting the service', () => {
 
     it('says first that it runs the embedded database with the fixture cohort', () => {
       expect(JSON.parse(output[0]).msg).toMatch(/No DATABASE_URL set: starting the embedded Postgres/);
+    });
+
+    it('says in one line where it listens, where the API docs are and how to get a token', () => {
+      const listening = output.filter((line) => line.includes('Vigil is listening')).map((line) => JSON.parse(line) as { msg: string; docs: string; token: string });
+      const origin = `http://localhost:${port}`;
+      expect(listening).toEqual([
+        expect.objectContaining({
+          msg: `Vigil is listening on ${origin}; API docs at ${origin}/docs; a development token: npm run -s token -- dr.okafor (fixtures/README.md lists the users)`,
+          docs: `${origin}/docs`,
+          token: 'npm run -s token -- dr.okafor',
+        }),
+      ]);
+    });
+
+    it('prints no line per module, controller or route at the default level (Nest logs those at debug)', () => {
+      const contexts = output.map((line) => (line.startsWith('{') ? (JSON.parse(line) as { context?: string }).context : undefined));
+      expect(contexts.filter((context) => ['InstanceLoader', 'RoutesResolver', 'RouterExplorer'].includes(context ?? ''))).toEqual([]);
+      expect(contexts).toContain('NestApplication');
     });
 
     it('prints the port it listens on and answers /health', async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuditChannel, AuditEventInput, AuditOutcome, AuditService, verifyAuditChain } from '../../src/audit';
-import { CheckpointStore, signCheckpoint } from '../../src/audit/audit-checkpoint';
+import { checkpointFileName, CheckpointStore, signCheckpoint } from '../../src/audit/audit-checkpoint';
+import { readTrailIdentity } from '../../src/audit/audit-trail-identity';
 import { auditEventHash, GENESIS_HASH } from '../../src/audit/audit-hash';
 import { dedicatedSealerSession, SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { AuditSealer } from '../../src/audit/audit-sealer';
@@ -300,14 +301,17 @@ describe('audit sealer', () => {
     it('refuse a checkpoint signed with another key, or altered after signing, or not a checkpoint', async () => {
       const checkpoints = await sealedWithCheckpoints(2);
       const [row] = await database().dataSource.query<ChainPageRow[]>(SELECT_CHAIN_PAGE, ['0', 1]);
-      await checkpoints.write(signCheckpoint({ seq: 1, eventId: row.eventId, head: row.sealHash, count: 1, sealedAt: new Date().toISOString() }, randomBytes(32)));
+      const trail = await readTrailIdentity(database().dataSource);
       const dir = checkpoints.description.replace(/^directory /, '');
-      await writeFile(join(dir, `checkpoint-${'9'.padStart(20, '0')}.json`), '{"not": "a checkpoint"}');
+      // The store never replaces a checkpoint: the forger writes over the file itself.
+      const forged = signCheckpoint({ trail, seq: 1, eventId: row.eventId, head: row.sealHash, count: 1, sealedAt: new Date().toISOString() }, randomBytes(32));
+      await writeFile(join(dir, trail.id, checkpointFileName(trail.id, 1)), JSON.stringify(forged));
+      await writeFile(join(dir, trail.id, `checkpoint-${trail.id}-${'9'.padStart(20, '0')}.json`), '{"not": "a checkpoint"}');
       const result = await verify(checkpoints);
       expect(result).toMatchObject({ ok: false, checkpoints: { verified: 1, latestSeq: 2 } });
       expect(result.checkpoints.problems).toEqual([
-        { kind: 'bad_signature', name: `checkpoint-${'1'.padStart(20, '0')}.json` },
-        { kind: 'unreadable', name: `checkpoint-${'9'.padStart(20, '0')}.json` },
+        { kind: 'bad_signature', name: `${trail.id}/${checkpointFileName(trail.id, 1)}` },
+        { kind: 'unreadable', name: `${trail.id}/checkpoint-${trail.id}-${'9'.padStart(20, '0')}.json` },
       ]);
     });
   });

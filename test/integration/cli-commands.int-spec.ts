@@ -1,6 +1,21 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { operatingSystemUser } from '../../src/cli/cli-audit';
 import { COMMANDS } from '../../src/cli/commands';
+import { createRootLogger } from '../../src/common/logging/logger';
+import { loadConfig } from '../../src/config/load-config';
+import { createWorker } from '../../src/worker';
+import { isolatedFileEnv } from '../setup/audit-seal';
+import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { describeWithRedis, TEST_REDIS_URL } from '../setup/redis';
+import { TEST_ADMIN_URL } from '../setup/test-database';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+const PATIENT = patientIdOf('diabetes-a1c-stale');
 
 describe('CLI commands', () => {
   const database = useSeededDatabase();
@@ -60,5 +75,94 @@ describe('CLI commands', () => {
       { ...who, action: 'cli.import_fhir', outcome: 'invalid' },
     ]);
     expect(operatingSystemUser()).not.toBe('');
+  });
+
+  describe('measures-recompute --wait', () => {
+    it('gives up when no worker moves the run for --timeout seconds: exit 1, saying to start `npm run worker`; the run stays recorded', async () => {
+      const started = Date.now();
+      const result = await run('measures-recompute', ['--patients', PATIENT, '--wait', '--timeout', '1']);
+      expect(result.code).toBe(1);
+      expect(result.output).toMatch(/waiting for a worker to plan it\nRun (\d+) has not moved in 1 s: no worker is working on it\. Start one with `npm run worker`/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const runId = /Run (\d+) has not moved/.exec(result.output)?.[1];
+      const [row] = await database().dataSource.query(`SELECT finished_at FROM measure_runs WHERE id = $1`, [runId]);
+      expect(row).toEqual({ finished_at: null });
+    });
+
+    it.each([
+      ['a timeout of 0', ['--wait', '--timeout', '0']],
+      ['a timeout that is not a number', ['--wait', '--timeout', 'soon']],
+      ['a timeout without its value', ['--wait', '--timeout']],
+      ['a timeout without --wait', ['--timeout', '5']],
+    ])('refuses %s (exit 2) and records no run', async (_what, args) => {
+      const runs = async () => (await database().dataSource.query(`SELECT count(*)::int AS n FROM measure_runs`))[0].n as number;
+      const before = await runs();
+      const result = await run('measures-recompute', args);
+      expect(result.code).toBe(2);
+      expect(result.output).toMatch(/--timeout/);
+      expect(await runs()).toBe(before);
+    });
+  });
+
+  describeWithRedis('measures-recompute --wait with a worker running', () => {
+    let worker: INestApplicationContext;
+    beforeAll(async () => {
+      const env = { NODE_ENV: 'test', DATABASE_URL: database().url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: `vigil-test-cli-${randomBytes(4).toString('hex')}`, ...isolatedFileEnv('vigil-cli-') };
+      worker = await createWorker({
+        config: loadConfig(env),
+        database: { url: database().url, poolSize: 4, embedded: false },
+        logger: createRootLogger('silent'),
+        measures: { relayIntervalMs: 100, sweepIntervalMs: 600_000 },
+      });
+    });
+    afterAll(() => worker?.close());
+
+    it('follows the run to its end and exits 0, well within the timeout', async () => {
+      const result = await run('measures-recompute', ['--patients', PATIENT, '--force', '--wait', '--timeout', '60']);
+      expect(result.output).toMatch(/1\/1 chunks, 1 patients computed, 0 current\nRun \d+ finished in [\d.]+ s\.$/);
+      expect(result.code).toBe(0);
+    });
+  });
+});
+
+/**
+ * The compiled command line, as `npm run db:migrate` and the others run it, on a database it cannot
+ * open: one line saying what is wrong and what to do, exit 1, never the password of the URL or a stack.
+ */
+describe('CLI commands on a database they cannot open', () => {
+  const admin = new URL(TEST_ADMIN_URL);
+  const withPassword = (port: string, database: string) => {
+    const url = new URL(TEST_ADMIN_URL);
+    url.password = 'hunter2-secret';
+    url.port = port;
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
+  const runCli = (command: string, databaseUrl: string) =>
+    spawnSync(process.execPath, [CLI, command], { env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: databaseUrl, ...isolatedFileEnv('vigil-cli-') }, encoding: 'utf8', timeout: 30_000 });
+  const missing = `vigil_test_missing_${randomBytes(4).toString('hex')}`;
+  const port = admin.port || '5432';
+
+  // One path opens the database for every command: the migration, an audited command, a reader.
+  it.each(['migrate', 'seed', 'audit-verify'])('%s on a database that does not exist', (command) => {
+    const result = runCli(command, withPassword(port, missing));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe(`Database: ${admin.hostname}:${port}/${missing}\n`);
+    expect(result.stderr).toBe(
+      `database "${missing}" does not exist on ${admin.hostname}:${port}: create it with \`createdb -h ${admin.hostname} -p ${port}${admin.username ? ` -U ${admin.username}` : ''} ${missing}\`, then \`npm run db:migrate\` gives it the schema\n`,
+    );
+  });
+
+  it('migrate on a port where nothing listens', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const free = String((server.address() as { port: number }).port);
+    await new Promise((resolve) => server.close(resolve));
+    const url = new URL(withPassword(free, 'vigil'));
+    url.hostname = '127.0.0.1';
+    const result = runCli('migrate', url.toString());
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`nothing accepts connections on 127.0.0.1:${free}: is Postgres running there?\n`);
+    expect(result.stdout + result.stderr).not.toContain('hunter2');
   });
 });

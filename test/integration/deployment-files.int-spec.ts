@@ -19,10 +19,11 @@ interface ComposeService {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
+  volumes?: string[];
 }
 
 describe('docker-compose.yml and Dockerfile', () => {
-  const compose = parse(read('docker-compose.yml')) as { services: Record<string, ComposeService> };
+  const compose = parse(read('docker-compose.yml')) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
   const dockerfile = read('Dockerfile');
   const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
   const app = compose.services.app;
@@ -61,6 +62,49 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(dockerfile).toContain(`CMD ["node", "${entry}"]`);
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
+  });
+
+  describe('the audit checkpoints and the key that signs them', () => {
+    /** The app's mount holding `path`: a named volume (`name:/target`), or undefined. */
+    const mountOf = (path: string) =>
+      (app.volumes ?? [])
+        .map((entry) => entry.split(':'))
+        .map(([name, target]) => ({ name, target }))
+        .find(({ target }) => path === target || path.startsWith(`${target}/`));
+    const keyFile = app.environment?.AUDIT_CHECKPOINT_KEY_FILE ?? '';
+    const checkpointDir = app.environment?.AUDIT_CHECKPOINT_DIR ?? '';
+
+    // Every key file, not only the checkpoints' one: a re-created container must keep its pseudonyms and tokens too.
+    const keyFiles = Object.entries(app.environment ?? {}).filter(([name]) => name.endsWith('_KEY_FILE'));
+
+    it('names the key files it keeps', () => {
+      expect(keyFiles.map(([name]) => name).sort()).toEqual(['AUDIT_CHECKPOINT_KEY_FILE', 'AUTH_DEV_KEY_FILE', 'PSEUDONYM_KEY_FILE']);
+    });
+
+    it.each(keyFiles)('keeps %s with the deployment’s secrets: on a named volume that outlives the container, never in its /tmp', (_name, file) => {
+      expect(file).toMatch(/^\//);
+      expect(file).not.toMatch(/^\/tmp\//);
+      const mount = mountOf(String(file));
+      expect(mount).toBeDefined();
+      expect(Object.keys(compose.volumes ?? {})).toContain(mount?.name);
+      expect(mount?.name).toBe(mountOf(keyFile)?.name);
+    });
+
+    it('keeps the key apart from the checkpoints it signs, each on a volume of its own', () => {
+      const checkpoints = mountOf(checkpointDir);
+      expect(checkpoints).toBeDefined();
+      expect(Object.keys(compose.volumes ?? {})).toContain(checkpoints?.name);
+      expect(checkpoints?.name).not.toBe(mountOf(keyFile)?.name);
+    });
+
+    it('the image makes both directories, the app’s own, the key’s readable by the app alone', () => {
+      const keyDir = mountOf(keyFile)?.target ?? '';
+      const checkpointsDir = mountOf(checkpointDir)?.target ?? '';
+      expect(dockerfile).toMatch(new RegExp(`mkdir -p [^\n]*${checkpointsDir}\\b`));
+      expect(dockerfile).toMatch(new RegExp(`mkdir -p [^\n]*${keyDir}\\b`));
+      expect(dockerfile).toMatch(new RegExp(`chown node:node [^\n]*${checkpointsDir} [^\n]*${keyDir}`));
+      expect(dockerfile).toMatch(new RegExp(`chmod 700 ${keyDir}$`, 'm'));
+    });
   });
 
   it('copies only paths that exist in the repository', () => {

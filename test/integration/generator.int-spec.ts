@@ -150,7 +150,7 @@ describe('cohort generator (npm run db:generate)', () => {
       expect(['open-gap', 'closed-gap', 'not-applicable']).toContain(gaps.body.rows[0].status);
       expect((await get(`missing-data?asOf=${TEST_ANCHOR_DATE}`)).body.status).toMatch(/ok|empty|partial/);
       const risk = await get(`readmission-risk?asOf=${TEST_ANCHOR_DATE}`);
-      expect(risk.body.summary.probability).toBeGreaterThan(0);
+      expect(risk.body.summary.riskPercent).toBeGreaterThan(0);
     });
   });
 });

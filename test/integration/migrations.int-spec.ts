@@ -19,6 +19,7 @@ const TABLES = [
   'conditions',
   'encounters',
   'lab_orders',
+  'mcp_sessions',
   'measure_results',
   'measure_run_chunks',
   'measure_runs',
@@ -33,6 +34,7 @@ const TABLES = [
   'proposal_versions',
   'proposals',
   'staff_users',
+  'vigil_installation',
 ];
 
 describe('migrations', () => {

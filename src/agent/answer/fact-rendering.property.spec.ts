@@ -51,9 +51,18 @@ const riskRow = fc.record({
   weight: number, phi: maybe(number), direction: fc.constantFrom('raises', 'lowers', 'neutral'), imputed: fc.boolean(), evidence: fc.constant([]),
 });
 
+const predictionSummary = fc.record({
+  citation: fc.constantFrom('prediction:readmission-30d@2026-06-30', 'prediction:readmission-30d@2026-05-30'), modelId: fc.constant('vigil-readmission-30d-lace-style'),
+  modelVersion: fc.constant('1.0.0'), indexAdmission: uuid.map((id) => `enc:${id}`), admittedOn: maybe(day.map((iso) => iso.slice(0, 10))),
+  dischargedOn: maybe(day.map((iso) => iso.slice(0, 10))), riskPercent: maybe(number), logit: number, baselineLogit: number,
+  disclaimer: fc.oneof(fc.constant('Illustrative model, not validated for clinical use.'), hostileText),
+});
+
 const results = fc.record({
   patient_labs: fc.array(labRow, { maxLength: 5 }), patient_encounters: fc.array(encounterRow, { maxLength: 3 }),
   care_gap_lookup: fc.array(gapRow, { maxLength: 2 }), missing_data_check: fc.array(missingRow, { maxLength: 2 }), feature_attribution: fc.array(riskRow, { maxLength: 2 }),
+  // The readmission prediction is the feature_attribution summary, cited like a row.
+  prediction: fc.option(predictionSummary, { nil: undefined }),
 });
 
 /** The model's facts: ids of returned rows (any tool), of notes, of rows never returned, and noise. */
@@ -81,11 +90,13 @@ describe('fact rendering (property)', () => {
   it('never states a number, date, unit or word of the model that is not in the cited rows', () => {
     fc.assert(
       fc.property(results.chain((byTool) => {
-        const ids = Object.values(byTool).flat().flatMap((row) => [row.citation, ...('notes' in row ? row.notes.map((note) => note.citation) : [])]);
+        const ids = Object.values(byTool).flat().flatMap((row) => (row ? [row.citation, ...('notes' in row ? row.notes.map((note) => note.citation) : [])] : []));
         return fc.tuple(fc.constant(byTool), factsFor(ids));
       }), ([byTool, facts]) => {
         const index = new CitationIndex();
-        for (const [tool, rows] of Object.entries(byTool)) index.add(tool as ToolName, rows as Record<string, unknown>[]);
+        const { prediction, ...rowsByTool } = byTool;
+        for (const [tool, rows] of Object.entries(rowsByTool)) index.add(tool as ToolName, rows as Record<string, unknown>[]);
+        index.addResult('feature_attribution', { rows: [], summary: prediction });
         const { statements } = groundAnswer({ status: 'answered', facts, modelTextDiscarded: true }, index);
         for (const statement of statements) {
           const cited = statement.citations.map((id) => index.rows.get(id));

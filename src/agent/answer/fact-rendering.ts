@@ -8,7 +8,7 @@ import { codeSystemName, codeText, dayText, numberText, quotedRecordText, servic
  * one tool only; its template words contain no digits, so every number in a statement is a value of
  * a cited row.
  */
-export const FACT_KINDS = ['lab_value', 'lab_trend', 'care_gap', 'missing_element', 'risk_driver', 'encounter'] as const;
+export const FACT_KINDS = ['lab_value', 'lab_trend', 'care_gap', 'missing_element', 'readmission_risk', 'risk_driver', 'encounter'] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
 
 export interface Rendered {
@@ -22,6 +22,8 @@ export type RenderRefusal = 'trend_mismatch';
 
 interface FactSpec {
   tool: ToolName;
+  /** Which of the tool's citation ids the kind reads, when the tool returns rows of two kinds (a prediction and its drivers). */
+  cites?: RegExp;
   /** How many rows the fact cites. */
   rows: number;
   describe: string;
@@ -139,7 +141,8 @@ function missingElement([row]: Record<string, unknown>[]): Rendered {
 
 function riskDriver([row]: Record<string, unknown>[]): Rendered {
   const sentence = new Sentence();
-  sentence.add(`Readmission risk (illustrative model), feature “${vocabularyText(row.feature) ?? 'unknown'}”: `, 'feature');
+  const label = serviceText(row.label);
+  sentence.add(`Readmission risk (illustrative model), ${label ?? `feature “${vocabularyText(row.feature) ?? 'unknown'}”`}: `, label ? 'label' : 'feature');
   const [value, baseline, phi] = [numberText(row.value), numberText(row.baseline), numberText(row.phi)];
   if (row.imputed === true) {
     sentence.add(`not in the chart, the cohort baseline${when(baseline, (b) => ` ${b}`) ?? ''} stood in`, 'imputed', 'baseline');
@@ -150,6 +153,18 @@ function riskDriver([row]: Record<string, unknown>[]): Rendered {
   sentence.add(when(phi, (p) => `, contribution ${p} log-odds`), 'phi');
   const direction = { raises: 'raises the risk', lowers: 'lowers the risk', neutral: 'no effect' }[String(row.direction)] ?? null;
   sentence.add(when(direction, (words) => ` (${words})`), 'direction');
+  return sentence.done();
+}
+
+/** The model's prediction for the index stay: the risk as the tool reported it and the stay's days. */
+function readmissionRisk([row]: Record<string, unknown>[]): Rendered {
+  const sentence = new Sentence();
+  sentence.add('Predicted risk of readmission within thirty days');
+  const [admitted, discharged] = [dayText(row.admittedOn), dayText(row.dischargedOn)];
+  sentence.add(admitted && discharged ? ` after the inpatient stay from ${admitted} to ${discharged}` : null, 'admittedOn', 'dischargedOn');
+  sentence.add(`: ${when(numberText(row.riskPercent), (percent) => `${percent} percent`) ?? 'not shown'}`, 'riskPercent');
+  // The model's caveat in fixed words: it is the same for every prediction, and no row text is needed to say it.
+  sentence.add(' (illustrative model, not validated for clinical use)');
   return sentence.done();
 }
 
@@ -174,6 +189,10 @@ export const FACT_SPECS: Readonly<Record<FactKind, FactSpec>> = {
   lab_trend: { tool: 'patient_labs', rows: 2, describe: 'two numeric results of the same test and unit: both values and dates, and whether it went up or down', render: labTrend },
   care_gap: { tool: 'care_gap_lookup', rows: 1, describe: 'one measure’s status over its period, with the reason and what would close it', render: careGap },
   missing_element: { tool: 'missing_data_check', rows: 1, describe: 'one expected data element: present, stale, missing or not expected, with the last date seen', render: missingElement },
-  risk_driver: { tool: 'feature_attribution', rows: 1, describe: 'one readmission-risk feature: its value, the cohort baseline and its contribution', render: riskDriver },
+  readmission_risk: {
+    tool: 'feature_attribution', cites: /^prediction:readmission-30d@/, rows: 1, render: readmissionRisk,
+    describe: 'the predicted thirty-day readmission risk, citing the summary\'s "citation" (prediction:…): the risk in percent and the index stay\'s dates',
+  },
+  risk_driver: { tool: 'feature_attribution', cites: /^risk:/, rows: 1, describe: 'one readmission-risk feature (a row, risk:…): its label, value, the cohort baseline and its contribution', render: riskDriver },
   encounter: { tool: 'patient_encounters', rows: 1, describe: 'one encounter: class, dates, type, reason and disposition (never note text)', render: encounter },
 };

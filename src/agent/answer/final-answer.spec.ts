@@ -10,6 +10,8 @@ const OTHER_PATIENT_OBS = 'obs:11111111-2222-4333-8444-555555555555';
 const GAP = 'gap:CMS122@2026-01-01..2026-12-31';
 const MISSING = 'missing:hba1c@2026-06-30';
 const RISK = 'risk:age@2026-06-30';
+const RISK_CHARLSON = 'risk:charlson_index@2026-06-30';
+const PREDICTION = 'prediction:readmission-30d@2026-06-30';
 
 const hba1c = (citation: string, value: number, effectiveAt: string) => ({
   citation, encounterCitation: ENC, category: 'laboratory', status: 'final', codeSystem: 'http://loinc.org', code: '4548-4',
@@ -33,7 +35,16 @@ function turnIndex(): CitationIndex {
       status: 'closed-gap', reasonCode: 'not-numerator:latest-at-or-below-9', reason: 'The most recent glycemic status result is not above 9%.', evidence: [OBS], toClose: 'Nothing to do.', groups: [], dataQuality: [] },
   ]);
   index.add('missing_data_check', [{ citation: MISSING, element: 'hba1c', status: 'present', lastSeen: '2026-03-30', requiredBecause: 'diabetes', evidence: [OBS] }]);
-  index.add('feature_attribution', [{ citation: RISK, feature: 'age', value: 71, baseline: 65, weight: 0.012, phi: 0.072, direction: 'raises', imputed: false, evidence: [] }]);
+  index.addResult('feature_attribution', {
+    rows: [
+      { citation: RISK, feature: 'age', value: 71, baseline: 65, weight: 0.012, phi: 0.072, direction: 'raises', imputed: false, evidence: [] },
+      { citation: RISK_CHARLSON, feature: 'charlson_index', label: 'Charlson comorbidity index', value: 6, baseline: 1.8, weight: 0.18, phi: 0.756, direction: 'raises', imputed: false, evidence: [] },
+    ],
+    summary: {
+      citation: PREDICTION, modelId: 'vigil-readmission-30d-lace-style', modelVersion: '1.0.0', indexAdmission: ENC, admittedOn: '2026-05-26', dischargedOn: '2026-05-31',
+      riskPercent: 61.3, logit: 0.46, baselineLogit: -1.988, disclaimer: 'Illustrative model, not validated for clinical use.',
+    },
+  });
   return index;
 }
 
@@ -46,6 +57,8 @@ describe(renderFact.name, () => {
     ['care_gap', [GAP], 'CMS122v13 (0.1.002) (Diabetes: Glycemic Status Assessment Greater Than 9%), measurement period 2026-01-01 to 2026-12-31: gap closed. The most recent glycemic status result is not above 9%.'],
     ['missing_element', [MISSING], 'Expected data element “hba1c”: recorded, most recently on 2026-03-30; expected because of diabetes.'],
     ['risk_driver', [RISK], 'Readmission risk (illustrative model), feature “age”: value 71 against a cohort baseline of 65, contribution 0.072 log-odds (raises the risk).'],
+    ['risk_driver', [RISK_CHARLSON], 'Readmission risk (illustrative model), Charlson comorbidity index: value 6 against a cohort baseline of 1.8, contribution 0.756 log-odds (raises the risk).'],
+    ['readmission_risk', [PREDICTION], 'Predicted risk of readmission within thirty days after the inpatient stay from 2026-05-26 to 2026-05-31: 61.3 percent (illustrative model, not validated for clinical use).'],
     ['encounter', [ENC], 'Ambulatory encounter on 2026-03-30: “Office visit”.'],
   ])('writes a %s fact from its cited rows only', (kind, citations, text) => {
     expect(renderFact({ kind, citations }, index)).toMatchObject({ kind, text, citations });
@@ -65,6 +78,9 @@ describe(renderFact.name, () => {
     ['unknown_citation', { kind: 'encounter', citations: [NOTE] }],
     ['wrong_tool', { kind: 'lab_value', citations: [ENC] }],
     ['wrong_tool', { kind: 'care_gap', citations: [MISSING] }],
+    ['wrong_tool', { kind: 'readmission_risk', citations: [OBS] }],
+    ['wrong_row', { kind: 'readmission_risk', citations: [RISK] }],
+    ['wrong_row', { kind: 'risk_driver', citations: [PREDICTION] }],
     ['trend_mismatch', { kind: 'lab_trend', citations: [OBS, OBS_LDL] }],
   ])('refuses %s: %j', (reason, request) => {
     expect(renderFact(request, index)).toBe(reason);
@@ -118,9 +134,10 @@ describe(CitationIndex.name, () => {
   it('makes citable only ids from identity and evidence fields, never from text inside a record', () => {
     const index = turnIndex();
     expect(index.citable.has(OTHER_PATIENT_OBS)).toBe(false);
-    expect([...index.citable].sort()).toEqual([ENC, GAP, MISSING, NOTE, OBS, OBS_EARLIER, OBS_LDL, RISK].sort());
+    expect([...index.citable].sort()).toEqual([ENC, GAP, MISSING, NOTE, OBS, OBS_EARLIER, OBS_LDL, PREDICTION, RISK, RISK_CHARLSON].sort());
     // Only a row's own `citation` makes a fact: the note is citable by a proposal but is not a row a fact renders.
-    expect([...index.rows.keys()].sort()).toEqual([ENC, GAP, MISSING, OBS, OBS_EARLIER, OBS_LDL, RISK].sort());
+    // A summary with a citation of its own (the readmission prediction) is one too.
+    expect([...index.rows.keys()].sort()).toEqual([ENC, GAP, MISSING, OBS, OBS_EARLIER, OBS_LDL, PREDICTION, RISK, RISK_CHARLSON].sort());
   });
 
   it('refuses ids that are not of the shapes the tools write', () => {

@@ -20,7 +20,7 @@ export interface Statement {
   fields: string[];
 }
 
-export type DroppedFact = 'malformed' | 'unknown_kind' | 'no_citation' | 'citation_count' | 'unknown_citation' | 'wrong_tool' | 'duplicate' | 'too_many' | RenderRefusal;
+export type DroppedFact = 'malformed' | 'unknown_kind' | 'no_citation' | 'citation_count' | 'unknown_citation' | 'wrong_tool' | 'wrong_row' | 'duplicate' | 'too_many' | RenderRefusal;
 
 export interface FinalAnswer {
   status: string;
@@ -81,6 +81,7 @@ export function renderFact(value: unknown, index: CitationIndex): Statement | Dr
   const returned = request.citations.map((id) => index.rows.get(id));
   if (returned.some((row) => row === undefined)) return 'unknown_citation';
   if (returned.some((row) => row!.tool !== spec.tool)) return 'wrong_tool';
+  if (spec.cites && request.citations.some((id) => !spec.cites!.test(id))) return 'wrong_row';
   const rendered = spec.render(returned.map((row) => row!.row));
   if (typeof rendered === 'string') return rendered;
   return { kind: request.kind, text: rendered.text, citations: request.citations, fields: rendered.fields };

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { FreeTextField } from '../../common/validation/text';
 import { ProposalKind, ProposalStatus } from '../../approvals/enum';
 import { FACT_KINDS } from '../answer/fact-rendering';
+import { IDENTIFIER_KINDS } from '../../phi/identifier-scrub';
 
 export class AgentTurnRequestDto {
   @FreeTextField({ min: 3, max: 2000, description: 'A question about this patient. Requests to diagnose, prescribe or decide treatment are refused.' })
@@ -38,12 +39,18 @@ class AgentUsageDto {
   @ApiProperty() toolCalls: number;
   @ApiProperty() promptTokens: number;
   @ApiProperty() completionTokens: number;
-  @ApiProperty({ type: [String], description: 'Why each fact the model asked for was not stated (malformed, unknown_kind, no_citation, citation_count, unknown_citation, wrong_tool, trend_mismatch, duplicate, too_many).' })
+  @ApiProperty({ type: [String], description: 'Why each fact the model asked for was not stated (malformed, unknown_kind, no_citation, citation_count, unknown_citation, wrong_tool, wrong_row, trend_mismatch, duplicate, too_many).' })
   droppedStatements: string[];
   @ApiProperty({ description: 'The model\'s final reply carried words of its own (prose, summaries, statement text): they are discarded, never shown.' })
   modelTextDiscarded: boolean;
   @ApiProperty({ enum: ['model_calls', 'tokens', 'wall_time'], nullable: true, type: String, description: 'The per-turn budget that ended the turn before a final answer; null when the model answered.' })
   budgetExhausted: string | null;
+  @ApiProperty({
+    type: [String],
+    enum: IDENTIFIER_KINDS,
+    description: 'The kinds of this patient\'s identifiers that were replaced in the question (names by "the patient", the rest by placeholders such as "[MRN]") before it went to the model; empty when there were none or the question never went to the model. Kinds only, never the values.',
+  })
+  identifiersReplaced: string[];
 }
 
 /** A draft the agent filed in this turn: the clinician's to submit (`POST /proposals/{id}/submit`) or discard. */

@@ -16,7 +16,7 @@ export type StoredTurnStatus = (typeof STORED_TURN_STATUSES)[number];
 @Index('IDX_agent_turns_clinician', ['clinicianId', 'createdAt'])
 @Check('CHK_agent_turns_status', `"status" IN (${STORED_TURN_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 export class AgentTurnRecord {
-  /** The turn id the response, the proposals and the audit correlation id (`agent-turn:<id>`) carry. */
+  /** The turn id: the response and the proposals (`agent_turn_id`) carry it, and the turn's audit event names it in its fields (`agent_turn:<id>`). */
   @PrimaryColumn('uuid')
   id: string;
 

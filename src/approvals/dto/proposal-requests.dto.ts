@@ -62,7 +62,7 @@ export class DecisionDto {
   @Max(2147483647)
   version: number;
 
-  @OptionalFreeTextField({ min: 3, max: 1000, description: 'Required to reject or cancel.' })
+  @OptionalFreeTextField({ min: 3, max: 1000, description: 'Why: required to reject or cancel (400 without it), optional otherwise.' })
   reason?: string;
 }
 

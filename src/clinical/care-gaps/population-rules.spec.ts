@@ -1,7 +1,9 @@
 import { Criterion, scoreGroup } from './population-rules';
+import { ReasonCriterion } from './reason-codes';
 
-const yes = (code = 'x'): Criterion => ({ met: true, evidence: [`obs:${code}`], code, text: code });
-const no = (code = 'x'): Criterion => ({ met: false, evidence: [], code, text: code });
+// Made-up criteria: scoring reads only whether they hold, and passes their codes through.
+const yes = (code = 'x'): Criterion => ({ met: true, evidence: [`obs:${code}`], code: code as ReasonCriterion, text: code });
+const no = (code = 'x'): Criterion => ({ met: false, evidence: [], code: code as ReasonCriterion, text: code });
 
 describe(scoreGroup.name, () => {
   it('counts the populations as the stewards’ MeasureReports do', () => {

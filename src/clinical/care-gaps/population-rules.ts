@@ -1,4 +1,5 @@
 import { CareGapReason, CareGapStatus, GroupResult, PopulationName } from './care-gap.types';
+import { ReasonCriterion } from './reason-codes';
 
 /**
  * A criterion as a measure reports it: whether it held, the rows that decided it, and the reason
@@ -7,7 +8,8 @@ import { CareGapReason, CareGapStatus, GroupResult, PopulationName } from './car
 export interface Criterion {
   met: boolean;
   evidence: string[];
-  code: string;
+  /** One of the reason list's criteria (`REASON_CRITERIA`): a new one is added there first. */
+  code: ReasonCriterion;
   text: string;
 }
 
@@ -73,15 +75,15 @@ const explain = (population: string, criterion: Criterion): CareGapReason => ({
 /** A criterion from a finding: `met`/`evidence` from the rows, the code and text chosen by the outcome. */
 export function criterion(
   finding: { met: boolean; evidence: string[] },
-  whenMet: [code: string, text: string],
-  whenNot: [code: string, text: string],
+  whenMet: [code: ReasonCriterion, text: string],
+  whenNot: [code: ReasonCriterion, text: string],
 ): Criterion {
   const [code, text] = finding.met ? whenMet : whenNot;
   return { met: finding.met, evidence: finding.evidence, code, text };
 }
 
 /** The first criterion that holds, else a "none" criterion: exclusions and exceptions name what excluded. */
-export function firstMet(none: [code: string, text: string], ...criteria: Criterion[]): Criterion {
+export function firstMet(none: [code: ReasonCriterion, text: string], ...criteria: Criterion[]): Criterion {
   const met = criteria.filter((candidate) => candidate.met);
   if (met.length === 0) return { met: false, evidence: [], code: none[0], text: none[1] };
   return { ...met[0], evidence: met.flatMap((candidate) => candidate.evidence) };

@@ -1,61 +1,26 @@
 import { CodeSystem, ConditionClinicalStatus, EncounterStatus, MedicationStatus, ObservationStatus, Sex } from '../../cohort/enum';
 import { allergy, bloodPressure, chart, condition, medication, observation, patient, visit } from '../../../test/setup/clinical/chart-builder';
+import { expectedMissingData } from '../../../test/setup/clinical/fixture-readme';
 import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../test/setup/fixture-charts';
 import { checkMissingData, MISSING_DATA_ELEMENTS, MissingDataElement, MissingDataStatus } from '.';
 
 const charts = buildFixtureCharts();
 
-/**
- * fixtures/README.md, "missing_data_check" of each patient: every element not listed is present,
- * except condition-driven labs, which are not applicable unless listed under `expected`.
- */
-const README: Record<string, { missing?: MissingDataElement[]; stale?: MissingDataElement[]; expected?: MissingDataElement[] }> = {
-  'diabetes-a1c-stale': { missing: ['allergies'], stale: ['hba1c', 'egfr'] },
-  'diabetes-a1c-8-1': { expected: ['hba1c', 'egfr', 'lipids'] },
-  'diabetes-a1c-9-4': { missing: ['allergies'], expected: ['hba1c', 'egfr'] },
-  'diabetes-snomed': { expected: ['hba1c', 'egfr', 'lipids'] },
-  'hypertension-uncontrolled': { missing: ['allergies'] },
-  'hypertension-controlled': { missing: ['allergies'] },
-  'woman-60-no-mammogram': { missing: ['allergies'] },
-  'mammogram-20-months': { missing: ['allergies'] },
-  'colonoscopy-8-years': { missing: ['allergies', 'medication-list'] },
-  'no-labs': { missing: ['allergies'] },
-  deceased: { missing: ['allergies', 'medication-list'] },
-  'aged-92': { missing: ['email'] },
-  'readmission-high-utilizer': { missing: ['lipids'], expected: ['hba1c', 'egfr'] },
-  'south-asthma': {},
-  'japanese-name': { missing: ['allergies', 'medication-list'] },
-  'arabic-name': { missing: ['allergies', 'problem-list', 'medication-list'] },
-  'cyrillic-name': { missing: ['allergies'] },
-  'greek-name': {},
-  'obrien-nunez': {},
-  'prompt-injection-notes': { missing: ['allergies', 'medication-list'] },
-  'egfr-unit-variant': { expected: ['egfr'] },
-  'statin-ascvd-on-statin': { missing: ['allergies'], expected: ['lipids'] },
-  'statin-ascvd-no-statin': { missing: ['allergies'] },
-  'ldl-190-no-statin': { missing: ['medication-list'] },
-  'complete-record': {},
-  'demographics-only': {
-    missing: ['phone', 'email', 'blood-pressure', 'weight', 'height', 'bmi', 'smoking-status', 'allergies', 'problem-list', 'medication-list', 'encounter-12m'],
-  },
-  'copd-current-smoker': { missing: ['allergies'] },
-  'ckd3b-stale-egfr': { missing: ['email'], stale: ['egfr'] },
-  'south-young-adult': { missing: ['problem-list'] },
-  'both-teams-anemia': {},
-};
+/** fixtures/README.md, "missing_data_check at 2026-06-30": missing, stale and expected labs per patient. */
+const README = expectedMissingData();
 const LABS: MissingDataElement[] = ['hba1c', 'egfr', 'lipids'];
 
 function expectedStatus(key: string, element: MissingDataElement): MissingDataStatus {
-  const row = README[key];
-  if (row.missing?.includes(element)) return 'missing';
-  if (row.stale?.includes(element)) return 'stale';
-  if (LABS.includes(element) && !row.expected?.includes(element)) return 'not-applicable';
+  const row = README.get(key)!;
+  if (row.missing.includes(element)) return 'missing';
+  if (row.stale.includes(element)) return 'stale';
+  if (LABS.includes(element) && !row.expected.includes(element)) return 'not-applicable';
   return 'present';
 }
 
 describe(checkMissingData.name, () => {
   it('has a README expectation for every fixture patient', () => {
-    expect(Object.keys(README).sort()).toEqual([...FIXTURE_KEYS].sort());
+    expect([...README.keys()].sort()).toEqual([...FIXTURE_KEYS].sort());
   });
 
   describe('fixtures/README.md "missing_data_check" per patient', () => {

@@ -20,6 +20,7 @@ import {
   SMOKING_STATUS,
 } from './element-codes';
 import { MissingDataElement, MissingDataItem } from './missing-data.types';
+import { PRESENCE_RULE } from './presence-rules';
 
 const STATIN_THERAPY = [VS['Low Intensity Statin Therapy'], VS['Moderate Intensity Statin Therapy'], VS['High Intensity Statin Therapy']];
 /** The eCQM sets of the last CKD stage, added to Vigil's any-stage list (they hold SNOMED ESRD codes it lacks). */
@@ -55,20 +56,21 @@ export function checkMissingData(chart: PatientChart, asOf: string): MissingData
 
   return [
     ...demographics(chart),
-    dated('blood-pressure', observed(BLOOD_PRESSURE), recent),
-    dated('weight', observed(BODY_WEIGHT), recent),
-    dated('height', observed(BODY_HEIGHT), recent),
-    dated('bmi', observed(BMI), recent),
-    dated('smoking-status', observed(SMOKING_STATUS), recent),
-    listed(
+    judged('blood-pressure', observed(BLOOD_PRESSURE), recent),
+    judged('weight', observed(BODY_WEIGHT), recent),
+    judged('height', observed(BODY_HEIGHT), recent),
+    judged('bmi', observed(BMI), recent),
+    judged('smoking-status', observed(SMOKING_STATUS), recent),
+    judged(
       'allergies',
       chart.allergies
         .filter((row) => dayOf(row.recordedAt) <= asOf)
         .map((row) => ({ day: dayOf(row.recordedAt), citation: citationId('allergy', row.id) })),
+      recent,
     ),
-    listed('problem-list', conditions.map((row) => ({ day: conditionStart(row), citation: citationId('cond', row.id) }))),
-    listed('medication-list', medications.map((row) => ({ day: row.startDate, citation: citationId('med', row.id) }))),
-    dated(
+    judged('problem-list', conditions.map((row) => ({ day: conditionStart(row), citation: citationId('cond', row.id) })), recent),
+    judged('medication-list', medications.map((row) => ({ day: row.startDate, citation: citationId('med', row.id) })), recent),
+    judged(
       'encounter-12m',
       finishedEncounters(chart, asOf).map((row) => ({ day: dayOf(row.startAt), citation: citationId('enc', row.id) })),
       recent,
@@ -100,6 +102,11 @@ function demographics(chart: PatientChart): MissingDataItem[] {
     item('phone', recorded(patient.phone)),
     item('email', recorded(patient.email)),
   ];
+}
+
+/** An element by its presence rule (`PRESENCE_RULE`, the one the tool states). */
+function judged(element: MissingDataElement, sightings: Sighting[], recent: Period): MissingDataItem {
+  return PRESENCE_RULE[element] === 'current-entry' ? listed(element, sightings) : dated(element, sightings, recent);
 }
 
 /** A dated element: present within the 12 months, stale when only older, missing when never. */
@@ -136,7 +143,7 @@ function expected(
   recent: Period,
   reasons: [reason: string, triggers: string[]][],
 ): MissingDataItem {
-  const item = dated(element, sightings, recent);
+  const item = judged(element, sightings, recent);
   const because = reasons.filter(([, triggers]) => triggers.length > 0);
   if (because.length === 0) return { ...item, status: 'not-applicable' };
   return {

@@ -22,9 +22,10 @@ export const MISSING_DATA_ELEMENTS = [
 export type MissingDataElement = (typeof MISSING_DATA_ELEMENTS)[number];
 
 /**
- * - `present`: recorded (demographics, allergies, problem and medication lists: at all; dated
- *   elements: within the 12 months ending on the as-of day);
- * - `stale`: a dated element recorded only before those 12 months;
+ * - `present`: as the element's rule in `PRESENCE_RULE` says (demographics: recorded at all; the
+ *   allergy, problem and medication lists: a current entry, whatever its date; the other elements:
+ *   recorded within the 12 months ending on the as-of day);
+ * - `stale`: an element of the 12-month rule recorded only before those 12 months;
  * - `missing`: never recorded (for the lists: no active entry). Never means "normal" or "none";
  * - `not-applicable`: a condition-driven lab the chart gives no reason to expect.
  */

@@ -1,5 +1,5 @@
 import { citationId, PatientChart } from '../../cohort/chart.types';
-import { assertDay } from '../shared/clinical-dates';
+import { assertDay, dayOf } from '../shared/clinical-dates';
 import { findIndexAdmission } from './index-admission';
 import { readmissionFeatures } from './readmission-features';
 import { READMISSION_MODEL } from './readmission-model';
@@ -47,6 +47,8 @@ export function attributeReadmissionRisk(chart: PatientChart, asOf: string): Att
     modelId,
     modelVersion,
     indexAdmission: citationId('enc', index.id),
+    admittedOn: dayOf(index.startAt),
+    dischargedOn: dayOf(index.endAt),
     probability: sigmoid(logit),
     logit,
     baselineLogit,

@@ -1,4 +1,5 @@
 export { attributeReadmissionRisk } from './attribute-readmission-risk';
+export { REPORTED_SUM_TOLERANCE, reportAttribution } from './attribution-report';
 export { findIndexAdmission } from './index-admission';
 export { charlsonIndex } from './charlson';
 export { CHARLSON_CATEGORIES } from './charlson-value-sets';

@@ -35,6 +35,9 @@ export interface AttributionResult {
   modelVersion: string;
   /** Citation id of the index admission, `enc:<uuid>`. */
   indexAdmission: string;
+  /** The index admission's first and last day (UTC days, as the model counts the length of stay). */
+  admittedOn: string;
+  dischargedOn: string;
   probability: number;
   /** w0 + Σ wᵢxᵢ. */
   logit: number;

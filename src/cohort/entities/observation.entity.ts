@@ -1,11 +1,11 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CodeSystem, CodeSystemUri, Interpretation, ObservationCategory, ObservationStatus } from '../enum';
+import { CATEGORY_CODE_PATTERN, CodeSystem, CodeSystemUri, Interpretation, OBSERVATION_CATEGORY_SYSTEM, ObservationCategoryCode, ObservationStatus } from '../enum';
 import { codeSystemCheck, enumCheck } from './check';
 import { Encounter } from './encounter.entity';
 import { PatientRecord } from './patient-record.base';
 
 /**
- * A lab result, vital sign or social-history fact. Components of a panel (systolic and diastolic
+ * A lab result, vital sign, survey answer or any other observation. Components of a panel (systolic and diastolic
  * of one blood-pressure reading) are separate rows sharing a `panel_id`. A row may have no value
  * (a test done without a result is what some measures count), but then it says why (`data_absent_reason`).
  */
@@ -14,7 +14,9 @@ import { PatientRecord } from './patient-record.base';
 @Index('IDX_observations_patient_code_effective', ['patientId', 'code', 'effectiveAt'])
 @Index('IDX_observations_code', ['codeSystem', 'code'])
 @Index('IDX_observations_encounter', ['encounterId'])
-@Check('CHK_observations_category', enumCheck('category', ObservationCategory))
+@Check('CHK_observations_category', `"category" IS NULL OR "category" ~ '${CATEGORY_CODE_PATTERN}'`)
+@Check('CHK_observations_category_system', codeSystemCheck('category_system', true))
+@Check('CHK_observations_category_pair', '("category" IS NULL) = ("category_system" IS NULL)')
 @Check('CHK_observations_status', enumCheck('status', ObservationStatus))
 @Check('CHK_observations_interpretation', enumCheck('interpretation', Interpretation, true))
 @Check('CHK_observations_code_system', codeSystemCheck('code_system'))
@@ -34,8 +36,16 @@ export class Observation extends PatientRecord {
   @Column('uuid', { name: 'panel_id', nullable: true })
   panelId: string | null;
 
-  @Column('text')
-  category: ObservationCategory;
+  /**
+   * The category code exactly as the source gave it, of any system (`category_system`); null when the
+   * source gave none (R4 makes it optional). With several, the one `observationCategory` in the
+   * importer prefers. Only `laboratory` of the HL7 system makes a row a laboratory result.
+   */
+  @Column('text', { nullable: true })
+  category: ObservationCategoryCode | null;
+
+  @Column('text', { name: 'category_system', nullable: true, default: OBSERVATION_CATEGORY_SYSTEM })
+  categorySystem: CodeSystemUri | null;
 
   @Column('text')
   status: ObservationStatus;

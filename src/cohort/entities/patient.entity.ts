@@ -8,8 +8,11 @@ import { enumCheck } from './check';
 // The orders a care-team worklist pages in (migration Worklists).
 @Index('IDX_patients_name_order', ['familyName', 'givenName', 'id'])
 @Index('IDX_patients_birth_order', ['birthDate', 'id'])
-// On vigil_fold(family_name), birth_date (migration PatientSearch): an expression TypeORM cannot declare.
-@Index('IDX_patients_family_name_folded', { synchronize: false })
+// Patient search's name keys and case-free MRNs (migration PatientSearchNameKeys): expressions TypeORM cannot declare.
+@Index('IDX_patients_family_name_key', { synchronize: false })
+@Index('IDX_patients_family_given_key', { synchronize: false })
+@Index('IDX_patients_given_family_key', { synchronize: false })
+@Index('IDX_patients_mrn_upper', { synchronize: false })
 @Check('CHK_patients_sex', enumCheck('sex', Sex))
 @Check('CHK_patients_deceased_after_birth', '"deceased_at" IS NULL OR "deceased_at" >= "birth_date"')
 export class Patient {
@@ -66,6 +69,14 @@ export class Patient {
    */
   @Column('bigint', { name: 'data_version', default: () => 'vigil_data_version()' })
   dataVersion: string;
+
+  /**
+   * A secret random key (migration PopulationRecordKeys), drawn by the database on insert and never
+   * changed, read or published by the application: only sums of it, inside the population counts'
+   * statement, seed their perturbation. Not selected with the entity.
+   */
+  @Column('bigint', { name: 'population_record_key', default: () => 'vigil_population_record_key()', select: false })
+  populationRecordKey?: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

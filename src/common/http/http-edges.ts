@@ -4,12 +4,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { assignCorrelationId } from '../logging/logger';
 import { answerClientErrorsWithProblems } from './client-error';
 import { methodNotAllowed } from './method-not-allowed';
-import { requestBodyHandlers } from './request-body';
+import { requestBodyHandler } from './request-body';
 
 /**
  * Everything that happens to a request before Nest routes it, in order. The correlation id comes
  * first, so every later refusal (a 405, a 415, a body-parser error, malformed JSON, `%zz` in a path)
- * is a problem that carries it. Call on an app created with `bodyParser: false`, before `init()`.
+ * is a problem that carries it. The body's refusals are held for the route to raise (see
+ * `requestBodyHandler`). Call on an app created with `bodyParser: false`, before `init()`.
  */
 export function installHttpEdges(app: INestApplication): void {
   const express = app.getHttpAdapter().getInstance() as Application;
@@ -27,6 +28,6 @@ export function installHttpEdges(app: INestApplication): void {
     next();
   });
   app.use(methodNotAllowed(express));
-  for (const handler of requestBodyHandlers()) app.use(handler);
+  app.use(requestBodyHandler());
   answerClientErrorsWithProblems(app.getHttpServer() as Server);
 }

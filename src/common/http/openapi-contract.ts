@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE } from './problem';
+import { readsBody } from './request-body';
 
 type Schema = Record<string, unknown>;
 type Responses = Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
@@ -13,10 +14,12 @@ const problem = (description: string) => ({ description, content: { [PROBLEM_CON
  * Makes the generated document say what the service does, in one place rather than on every route:
  * - every `ProblemDto` response is `application/problem+json`, as the filter sends it;
  * - the refusals of the HTTP edges (`src/common/http/http-edges.ts`) are declared on every operation
- *   they can reach: 431 everywhere, 413 and 415 wherever there is a body;
+ *   they can reach: 400 (a prototype key in the query), 408 and 431 everywhere; 413 and 415 on every
+ *   operation whose method has its body read (`readsBody`), whether or not it declares one, since
+ *   the edge refuses a bad body before the route decides it wants none;
  * - request body schemas are closed (`additionalProperties: false`), as the validation pipe is.
- * (A 405 is the answer to a method a path does not have, so it belongs to no operation: see the
- * document's description.)
+ * (A 405 is the answer to a method a path does not have, and a 501 to a method Node does not know,
+ * so they belong to no operation: see the document's description.)
  */
 export function asContract(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
@@ -29,12 +32,14 @@ export function asContract(document: OpenAPIObject): OpenAPIObject {
         const json = response.content?.['application/json'];
         if (json?.schema?.$ref === PROBLEM_REF) response.content = { [PROBLEM_CONTENT_TYPE]: json };
       }
+      operation.responses['400'] ??= problem('Invalid or unknown parameters (problem details).');
+      operation.responses['408'] ??= problem('The request was not received in full within the server time limit.');
       operation.responses['431'] ??= problem('Request headers over the server limit (16 KB).');
-      if (operation.requestBody) {
+      if (readsBody(method)) {
         operation.responses['413'] ??= problem('Body over 100 kB (after decompression).');
         operation.responses['415'] ??= problem('Body not `application/json`, not UTF-8, or in an unsupported content encoding.');
-        for (const media of Object.values(operation.requestBody.content ?? {})) close(media.schema, schemas, closed);
       }
+      for (const media of Object.values(operation.requestBody?.content ?? {})) close(media.schema, schemas, closed);
     }
   }
   return document;

@@ -1,6 +1,7 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpException, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
 import express from 'express';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { Observable, throwError } from 'rxjs';
 import { FieldProblem, ProblemException } from './problem';
 
 /** Larger than any request Vigil takes (a proposal with a 4,000-character note and 50 citations is ~10 kB). */
@@ -9,20 +10,70 @@ export const MAX_BODY_BYTES = 100 * 1024;
 export const MAX_BODY_DEPTH = 32;
 /** Names that reach an object's prototype in JavaScript: refused by name wherever they appear, never silently dropped. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Methods whose content has no meaning for Vigil (RFC 9110 gives GET, HEAD, DELETE and OPTIONS none):
+ * a body sent with them is never read, so it can neither be refused nor reach a handler.
+ */
+const BODILESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+/** Whether the edge reads (and so may refuse) a body sent with this method. */
+export function readsBody(method: string): boolean {
+  return !BODILESS_METHODS.has(method.toUpperCase());
+}
+
+/** Where a request's edge refusal waits for its route (see `requestBodyHandler`). */
+const HELD_REFUSAL = Symbol('vigil.heldEdgeRefusal');
+type HoldingRequest = Request & { [HELD_REFUSAL]?: ProblemException };
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
 
 /**
- * Request bodies, in order: only JSON (415 otherwise, before anything is parsed), parsed within
- * `MAX_BODY_BYTES` after decompression, parser faults mapped to their 4xx problems, then the
- * parsed body and query checked for depth and prototype keys. Every POST takes JSON, so no form
- * parser is installed at all.
+ * Request bodies and queries, in order: a body sent with a bodiless method is ignored; any other
+ * body must be JSON (415 before anything is parsed), parsed within `MAX_BODY_BYTES` after
+ * decompression (parser faults mapped to their 4xx problems), then the parsed body and the query
+ * checked for depth and prototype keys. Every POST takes JSON, so no form parser is installed at all.
+ *
+ * A refusal found here is not answered here: it is held on the request and raised by
+ * `EdgeRefusalInterceptor` once routing, authentication and the route's audit are in place, so a
+ * refused body is one audited access attempt of its route like any other invalid input (and an
+ * anonymous caller still gets the 401 first). A request no route answers never raises it (404/405).
  */
-export function requestBodyHandlers(): Array<RequestHandler | ((error: unknown, req: Request, res: Response, next: NextFunction) => void)> {
-  return [
-    onlyJsonBodies,
-    express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' }),
-    bodyParserProblems,
-    refuseHostileShapes,
-  ];
+export function requestBodyHandler(): RequestHandler {
+  return (req, res, next) => {
+    const settle = (problem: ProblemException | undefined) => {
+      if (problem) (req as HoldingRequest)[HELD_REFUSAL] = problem;
+      next();
+    };
+    if (!readsBody(req.method) || !carriesBody(req)) return settle(hostileShapesProblem(undefined, req.query));
+    if (req.is('application/json') !== 'application/json') return settle(unsupportedMediaType());
+    parseJson(req, res, (error?: unknown) => {
+      if (error === undefined) return settle(hostileShapesProblem(req.body, req.query));
+      const problem = bodyParserProblem(error);
+      // Not a client fault of the body (a bug, an exhausted resource): the ordinary error path.
+      if (!problem) return next(error);
+      settle(problem);
+    });
+  };
+}
+
+/** The refusal the edge held for this request, if any. */
+export function heldEdgeRefusal(req: unknown): ProblemException | undefined {
+  return (req as HoldingRequest)[HELD_REFUSAL];
+}
+
+/**
+ * Raises a refusal the edge held (a body that is not JSON, too large, malformed, too deep, or with a
+ * prototype key, or such a query) before the handler runs. Installed with the app's global pipes
+ * and filters, so it runs inside the interceptors modules provide (`APP_INTERCEPTOR`), among them
+ * the access module's audit of refusals. A route guard that decides and audits the access itself
+ * before any interceptor (the review queue's event stream) raises `heldEdgeRefusal` on its own.
+ */
+@Injectable()
+export class EdgeRefusalInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const refusal = heldEdgeRefusal(context.switchToHttp().getRequest());
+    return refusal ? throwError(() => refusal) : next.handle();
+  }
 }
 
 function carriesBody(req: Request): boolean {
@@ -31,34 +82,32 @@ function carriesBody(req: Request): boolean {
   return length !== undefined && length !== '0';
 }
 
-function onlyJsonBodies(req: Request, _res: Response, next: NextFunction): void {
-  if (!carriesBody(req) || req.is('application/json') === 'application/json') return next();
-  next(new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Unsupported Media Type', 'Request bodies must be `application/json`.'));
-}
+const unsupportedMediaType = () =>
+  new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Unsupported Media Type', 'Request bodies must be `application/json`.');
 
-/** body-parser's errors (http-errors with a `type`), as problems. Anything else passes on untouched. */
-function bodyParserProblems(error: unknown, _req: Request, _res: Response, next: NextFunction): void {
+/** body-parser's client errors (http-errors with a `type`), as problems; undefined for anything else. */
+function bodyParserProblem(error: unknown): ProblemException | undefined {
   const fault = error as { type?: unknown; status?: unknown } | null;
-  if (error instanceof HttpException || !fault || typeof fault.status !== 'number' || fault.status < 400 || fault.status >= 500) return next(error);
+  if (error instanceof HttpException || !fault || typeof fault.status !== 'number' || fault.status < 400 || fault.status >= 500) return undefined;
   switch (fault.type) {
     case 'entity.too.large':
-      return next(new ProblemException(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'Payload Too Large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes (after decompression).`));
+      return new ProblemException(HttpStatus.PAYLOAD_TOO_LARGE, 'payload_too_large', 'Payload Too Large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes (after decompression).`);
     case 'encoding.unsupported':
-      return next(new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_content_encoding', 'Unsupported Media Type', 'Content-Encoding must be identity, gzip, deflate or br.'));
+      return new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_content_encoding', 'Unsupported Media Type', 'Content-Encoding must be identity, gzip, deflate or br.');
     case 'charset.unsupported':
-      return next(new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_charset', 'Unsupported Media Type', 'JSON bodies must be UTF-8.'));
+      return new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_charset', 'Unsupported Media Type', 'JSON bodies must be UTF-8.');
     case 'entity.parse.failed':
-      return next(new ProblemException(HttpStatus.BAD_REQUEST, 'malformed_json', 'Malformed JSON', 'The body is not a JSON object or array.'));
+      return new ProblemException(HttpStatus.BAD_REQUEST, 'malformed_json', 'Malformed JSON', 'The body is not a JSON object or array.');
     default:
       // Broken compression, an aborted upload, a wrong Content-Length: the body could not be read.
-      return next(new ProblemException(HttpStatus.BAD_REQUEST, 'unreadable_body', 'Bad Request', 'The request body could not be read.'));
+      return new ProblemException(HttpStatus.BAD_REQUEST, 'unreadable_body', 'Bad Request', 'The request body could not be read.');
   }
 }
 
-function refuseHostileShapes(req: Request, _res: Response, next: NextFunction): void {
-  const problems = [...hostileShapes(req.body, 'body'), ...hostileShapes(req.query, 'query')];
-  if (problems.length === 0) return next();
-  next(new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'One or more fields are invalid or not allowed; see `errors`.', problems));
+function hostileShapesProblem(body: unknown, query: unknown): ProblemException | undefined {
+  const problems = [...hostileShapes(body, 'body'), ...hostileShapes(query, 'query')];
+  if (problems.length === 0) return undefined;
+  return new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'One or more fields are invalid or not allowed; see `errors`.', problems);
 }
 
 /**

@@ -10,7 +10,9 @@ export class NestStartupLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.logger.info({ context: contextOf(rest) }, String(message));
+    const context = contextOf(rest);
+    if (isNestWiring(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
 
   warn(message: unknown, ...rest: unknown[]): void {
@@ -31,6 +33,48 @@ export class NestStartupLogger implements LoggerService {
 
   fatal(_message: unknown, ...rest: unknown[]): void {
     this.logger.fatal({ context: contextOf(rest) }, 'Start-up failure (details withheld from the log)');
+  }
+}
+
+/**
+ * Nest's account of its own wiring: a line per module (InstanceLoader), per controller (RoutesResolver)
+ * and per route (RouterExplorer), some seventy at every start. They are debug lines, not info: at the
+ * default level a start-up says what an operator acts on (the database, the dependencies, where it
+ * listens), and the routes are in the API docs. Nest logs them with `log`, so this is where they go down.
+ */
+const NEST_WIRING = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+function isNestWiring(context: string | undefined): boolean {
+  return context !== undefined && NEST_WIRING.has(context);
+}
+
+/** The app's own logger as Nest's (`app.useLogger`), with Nest's wiring lines at debug. */
+export class QuietNestWiring implements LoggerService {
+  constructor(private readonly inner: LoggerService) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    if (isNestWiring(contextOf(rest))) this.inner.debug?.(message, ...rest);
+    else this.inner.log(message, ...rest);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.inner.warn(message, ...rest);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    this.inner.error(message, ...rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.inner.debug?.(message, ...rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.inner.verbose?.(message, ...rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.inner.fatal?.(message, ...rest);
   }
 }
 

@@ -22,7 +22,8 @@ export function DateOnlyField(description: string, example = '2026-06-30'): Prop
   );
 }
 
-function isCalendarDate(value: string): boolean {
+/** `YYYY-MM-DD` naming a day the calendar has (not `2026-02-30`, not `2026-13-45`). */
+export function isCalendarDate(value: string): boolean {
   if (!DATE_ONLY.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);

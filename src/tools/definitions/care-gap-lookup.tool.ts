@@ -47,11 +47,18 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
   }
 }
 
-/** `periodStart` + `periodEnd` (DEQM) when given, else the 12 months ending on `asOf` (default today). */
-function measurementPeriod(query: CareGapsQueryDto): { period: Period; window: AppliedWindow; ageOn: string } {
+/**
+ * `periodStart` + `periodEnd` (DEQM) when given, else the 12 months ending on `asOf` (default today).
+ * Both at once is refused rather than one of them ignored: the caller would read an answer for a
+ * period other than the one it asked for.
+ */
+export function measurementPeriod(query: CareGapsQueryDto): { period: Period; window: AppliedWindow; ageOn: string } {
   const { periodStart, periodEnd } = query;
   if (periodStart !== undefined || periodEnd !== undefined) {
     const problems = [];
+    if (query.asOf !== undefined) {
+      problems.push({ field: 'asOf', reason: 'conflictsWithPeriod', message: 'asOf must not be combined with periodStart and periodEnd' });
+    }
     if (periodStart === undefined) problems.push({ field: 'periodStart', reason: 'required', message: 'periodStart is required with periodEnd' });
     if (periodEnd === undefined) problems.push({ field: 'periodEnd', reason: 'required', message: 'periodEnd is required with periodStart' });
     if (periodStart && periodEnd && periodEnd < periodStart) {

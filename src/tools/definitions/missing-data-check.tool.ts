@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
-import { checkMissingData } from '../../clinical/missing-data';
+import { checkMissingData, describePresence } from '../../clinical/missing-data';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
 import { missingDataCitation } from '../../clinical/derived-citations';
@@ -17,7 +17,7 @@ export class MissingDataCheckTool implements Tool<AsOfQueryDto> {
 
   async execute(patientId: string, query: AsOfQueryDto) {
     const { chart, partial } = await loadChart(this.cohort, patientId);
-    const { asOf, window } = asOfWindow(query.asOf, (day) => `Checked as of ${day}: present means recorded in the 12 months before it, stale means only earlier.`);
+    const { asOf, window } = asOfWindow(query.asOf, describePresence);
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,
       rows: checkMissingData(chart, asOf).map((item) => ({

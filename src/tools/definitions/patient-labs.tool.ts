@@ -7,17 +7,32 @@ import { Tool } from './tool';
 
 export const LAB_ROW_CAP = 200;
 
+/**
+ * What the tool lists, said on every answer. An observation the source gave no category (FHIR R4
+ * allows it) is left out: calling it a laboratory result would be a guess, and a vital sign or a
+ * questionnaire answer presented as a lab is a false statement about the record.
+ */
+export const LABORATORY_ONLY_ASSUMPTION =
+  'Only laboratory results are listed (observations the source categorised as laboratory). Vital signs, smoking status, surveys and observations recorded without a category are not laboratory results and are not shown.';
+
+/** The answer when nothing matched: absence of results, never a normal result. */
+export function noLaboratoryResults(window: string): string {
+  return `No laboratory results were recorded ${window}. This is not a normal result: no test result is on record here.`;
+}
+
 @Injectable()
 export class PatientLabsTool implements Tool<LabsQueryDto> {
   readonly name = 'patient_labs' as const;
-  readonly summary = 'Observations (labs and vitals) in a date window, optionally by LOINC code, with units, reference ranges and interpretation.';
+  readonly summary =
+    'Laboratory results (not vital signs) in a date window, optionally by LOINC code, with units, reference ranges and interpretation.';
   readonly queryDto = LabsQueryDto;
 
   constructor(private readonly cohort: CohortRepository) {}
 
   async execute(patientId: string, query: LabsQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
-    const found = await this.cohort.observations(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
-    const what = query.code ? `observations with LOINC ${query.code.join(', ')}` : 'observations';
+    const found = await this.cohort.laboratoryResults(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
+    const what = query.code ? `laboratory results with LOINC ${query.code.join(', ')}` : 'laboratory results';
+    const scope = [query.code ? `with LOINC ${query.code.join(', ')}` : null, windowPhrase(query.from, query.to)].filter(Boolean).join(' ');
     return {
       ...(found.patient ? { patient: found.patient } : {}),
       rows: found.rows.map(observationRow),
@@ -28,12 +43,19 @@ export class PatientLabsTool implements Tool<LabsQueryDto> {
         : {}),
       assumptions: [
         ABSENCE_ASSUMPTION,
+        ...(found.rows.length === 0 ? [noLaboratoryResults(scope)] : []),
+        LABORATORY_ONLY_ASSUMPTION,
         'Units are reported exactly as recorded (UCUM); results with different units are not converted or merged.',
         'Rows with status entered-in-error or cancelled are shown as recorded and are not valid results.',
       ],
       ageOn: query.to ?? todayUtc(),
     };
   }
+}
+
+function windowPhrase(from?: string, to?: string): string {
+  if (!from && !to) return 'in the whole record';
+  return `from ${from ?? 'the beginning of the record'} to ${to ?? 'the latest record'}`;
 }
 
 export function observationRow(observation: ObservationRow): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { MEASURE_IDS, MEASURE_NAMES } from '../../clinical/care-gaps';
 
 export class CareGapsQueryDto {
   @DateOnlyField(
-    'Evaluate over the 12 months ending on this day (in the practice time zone). Default: today. Ignored when periodStart and periodEnd are given.',
+    'Evaluate over the 12 months ending on this day (in the practice time zone). Default: today. Not with periodStart or periodEnd (400).',
   )
   asOf?: string;
 

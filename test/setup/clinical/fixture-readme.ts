@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveMeasureId, type CareGapStatus, type MeasureId } from '../../../src/clinical/care-gaps/care-gap.types';
+import { MISSING_DATA_ELEMENTS, type MissingDataElement } from '../../../src/clinical/missing-data';
 
 /**
  * Reads the expectation tables of `fixtures/README.md`, so the tests assert exactly what the README
@@ -49,4 +50,65 @@ export function expectedIndexAdmissions(): string[] {
   return keyedRows(section('### feature_attribution at 2026-06-30'))
     .filter(([, index]) => index.startsWith('yes'))
     .map(([key]) => key.replace(/`/g, ''));
+}
+
+/** Back-quoted names in a cell (`–` for none). */
+function names(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+}
+
+/** `patient_labs at 2026-06-30`: patient key → how many laboratory results, and their LOINC codes (none: 0, []). */
+export function expectedLabs(): Map<string, { count: number; codes: string[] }> {
+  return new Map(
+    keyedRows(section('### patient_labs at 2026-06-30')).map(([key, count, codes]) => {
+      const n = count.replace(/\*/g, '') === 'none' ? 0 : Number(count);
+      if (!Number.isInteger(n)) throw new Error(`Unreadable laboratory count "${count}" for ${key}`);
+      return [key.replace(/`/g, ''), { count: n, codes: names(codes) }];
+    }),
+  );
+}
+
+/**
+ * What the `no-labs` section says the tool must answer when a patient has no laboratory result, in
+ * the README's own words ("the tool must say …"), for the test to find in the answer.
+ */
+export function noLabsWording(): string {
+  const bullet = section('### 10 `no-labs` (north)').find((line) => line.startsWith('- **patient_labs**'));
+  const said = bullet && /the tool must say ([^(]+?) \(/.exec(bullet);
+  if (!said) throw new Error('fixtures/README.md no-labs section says nothing the labs tool must say');
+  return said[1];
+}
+
+export interface ExpectedMissingData {
+  missing: MissingDataElement[];
+  stale: MissingDataElement[];
+  /** The condition-driven labs the record gives a reason to expect. */
+  expected: MissingDataElement[];
+}
+
+/** `missing_data_check at 2026-06-30`: patient key → the elements missing, stale, and the labs expected. */
+export function expectedMissingData(): Map<string, ExpectedMissingData> {
+  const elements = (cell: string, key: string): MissingDataElement[] =>
+    names(cell).map((name) => {
+      if (!(MISSING_DATA_ELEMENTS as readonly string[]).includes(name)) throw new Error(`Unknown missing-data element "${name}" for ${key}`);
+      return name as MissingDataElement;
+    });
+  return new Map(
+    keyedRows(section('### missing_data_check at 2026-06-30')).map(([key, missing, stale, expected]) => {
+      const name = key.replace(/`/g, '');
+      return [name, { missing: elements(missing, name), stale: elements(stale, name), expected: elements(expected, name) }];
+    }),
+  );
+}
+
+/** `patient_encounters at 2026-06-30`: patient key → how many encounters, how many of each class, and the statuses other than finished. */
+export function expectedEncounters(): Map<string, { count: number; byClass: Record<string, number>; notFinished: string[] }> {
+  return new Map(
+    keyedRows(section('### patient_encounters at 2026-06-30')).map(([key, count, byClass, notFinished]) => {
+      const n = count.replace(/\*/g, '') === 'none' ? 0 : Number(count);
+      if (!Number.isInteger(n)) throw new Error(`Unreadable encounter count "${count}" for ${key}`);
+      const classes = Object.fromEntries([...byClass.matchAll(/`([a-z]+)` (\d+)/g)].map((match) => [match[1], Number(match[2])]));
+      return [key.replace(/`/g, ''), { count: n, byClass: classes, notFinished: names(notFinished) }];
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { EncounterRow, MedicationRow, ObservationRow, ProcedureRow, RequestRow } from '../../../cohort/chart.types';
+import { EncounterRow, inObservationCategory, MedicationRow, ObservationRow, ProcedureRow, RequestRow } from '../../../cohort/chart.types';
 import {
   EncounterStatus,
   MedicationStatus,
@@ -27,11 +27,11 @@ export const isEncounterPerformed = (row: EncounterRow): boolean => PERFORMED_EN
 
 /** `isLaboratoryTestPerformed()`: a result (final/amended/corrected) in the laboratory category. */
 export const isLaboratoryTestPerformed = (row: ObservationRow): boolean =>
-  RESULT.has(row.status) && row.category === ObservationCategory.Laboratory;
+  RESULT.has(row.status) && inObservationCategory(row, ObservationCategory.Laboratory);
 
 /** `isAssessmentPerformed()`: a result in the survey category. */
 export const isAssessmentPerformed = (row: ObservationRow): boolean =>
-  RESULT.has(row.status) && row.category === ObservationCategory.Survey;
+  RESULT.has(row.status) && inObservationCategory(row, ObservationCategory.Survey);
 
 /** `isDiagnosticStudyPerformed()` and `isObservationBP()`: a result, whatever the category. */
 export const isObservationResult = (row: ObservationRow): boolean => RESULT.has(row.status);

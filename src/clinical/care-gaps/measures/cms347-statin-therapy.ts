@@ -7,6 +7,7 @@ import { anyOf, cite, either, Finding, MeasureContext } from '../cql/retrieve';
 import { hasHospiceServices, hasPalliativeCare } from '../cql/shared-libraries';
 import { quantityIn } from '../cql/values';
 import { ageCriterion, allOf, criterion, Criterion, firstMet } from '../population-rules';
+import { ReasonCriterion } from '../reason-codes';
 import { commonExclusions } from './common-exclusions';
 import { MeasureEvaluation } from './measure-evaluation';
 
@@ -69,7 +70,7 @@ export function evaluateCms347(ctx: MeasureContext): MeasureEvaluation {
     ['qualifying-encounter', ''],
     ['qualifying-encounter', 'No qualifying encounter during the measurement period.'],
   );
-  const absent = (finding: Finding, code: string, text: string): Criterion => ({ met: !finding.met, evidence: [], code, text });
+  const absent = (finding: Finding, code: ReasonCriterion, text: string): Criterion => ({ met: !finding.met, evidence: [], code, text });
   const noAscvd = absent(ascvd, 'ascvd', 'Clinical ASCVD is recorded, which places the patient in population 1 instead.');
   const noLdlOrFamilial = absent(either(ldl190, familial), 'ldl-190-or-familial-hypercholesterolemia', 'An LDL-C ≥ 190 mg/dL or familial hypercholesterolaemia places the patient in population 2 instead.');
 

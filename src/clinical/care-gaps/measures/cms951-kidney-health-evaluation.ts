@@ -5,7 +5,7 @@ import { effectiveInterval, encounterPeriod, prevalenceInterval } from '../cql/q
 import { anyOf, MeasureContext } from '../cql/retrieve';
 import { hasHospiceServices, hasPalliativeCare } from '../cql/shared-libraries';
 import { hasAnyValue } from '../cql/values';
-import { ageCriterion, allOf, criterion, firstMet } from '../population-rules';
+import { ageCriterion, allOf, criterion, Criterion, firstMet } from '../population-rules';
 import { commonExclusions } from './common-exclusions';
 import { MeasureEvaluation } from './measure-evaluation';
 
@@ -59,7 +59,7 @@ export function evaluateCms951(ctx: MeasureContext): MeasureEvaluation {
   const uacr = resulted(VS['Urine Albumin Creatinine Ratio']);
   const met = egfr.met && uacr.met;
   const missing = [!egfr.met && 'an eGFR', !uacr.met && 'a urine albumin-creatinine ratio'].filter(Boolean).join(' and ');
-  const numerator = {
+  const numerator: Criterion = {
     met,
     evidence: [...egfr.evidence, ...uacr.evidence],
     code: met ? 'kidney-panel' : 'incomplete-kidney-panel',

@@ -1,10 +1,12 @@
+import { ReasonCriterion } from '../reason-codes';
+
 /**
  * Reason codes and texts of the exclusions the measures share (Hospice, PalliativeCare,
  * AdvancedIllnessandFrailty), as `[when met, when not]` pairs for `criterion()`.
  */
-type Texts = [met: [string, string], notMet: [string, string]];
+type Texts = [met: [ReasonCriterion, string], notMet: [ReasonCriterion, string]];
 
-const pair = (code: string, text: string): Texts => [
+const pair = (code: ReasonCriterion, text: string): Texts => [
   [code, text],
   [code, ''],
 ];
