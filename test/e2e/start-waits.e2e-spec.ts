@@ -75,7 +75,7 @@ describe('start-up with a Postgres that is not there yet', () => {
       expect(api.child.exitCode).toBeNull();
       postgres.start();
       await until(() => api.lines.some((line) => line.includes('Vigil is listening')), 60_000, 'listening', api);
-      const port = withMessage(api, `Vigil is listening on port ${JSON.parse(api.lines.find((line) => line.includes('Vigil is listening'))!).port}`)[0].port;
+      const { port } = JSON.parse(api.lines.find((line) => line.includes('Vigil is listening'))!) as { port: number };
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
       const waits = withMessage(api, 'Waiting for Postgres');

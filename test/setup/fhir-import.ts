@@ -23,8 +23,10 @@ const TABLES = ['patients', 'patient_care_teams', 'encounters', 'observations', 
  * re-import must not touch them); without, two databases loaded at different times can be compared.
  */
 export async function cohortSnapshot(dataSource: DataSource, withTimestamps: boolean): Promise<Record<string, unknown>> {
-  // `data_version` is bookkeeping like the timestamps: counted where the timestamps are (a re-import must not move it).
-  const row = withTimestamps ? 'to_jsonb(t)' : `(to_jsonb(t) - 'created_at' - 'updated_at' - 'data_version')`;
+  // `data_version` is bookkeeping like the timestamps: counted where the timestamps are (a re-import must
+  // not move it). A patient's population record key is a secret random draw of its database, never equal
+  // in two: counted only within one database.
+  const row = withTimestamps ? 'to_jsonb(t)' : `(to_jsonb(t) - 'created_at' - 'updated_at' - 'data_version' - 'population_record_key')`;
   const snapshot: Record<string, unknown> = {};
   for (const table of TABLES) {
     const [result] = await dataSource.query(`SELECT count(*)::int AS rows, md5(coalesce(string_agg(${row}::text, ',' ORDER BY ${row}::text), '')) AS md5 FROM "${table}" t`);

@@ -12,6 +12,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * name typed either way round ("Deshawn Pruitt", "Pruitt Deshawn") as a prefix of the two keys
  * joined; MRNs compared without case.
  *
+ * `vigil_fold` is named with its schema: Postgres 17 (PGlite, the embedded database) builds and
+ * maintains expression indexes with `search_path = pg_catalog, pg_temp`, where an unqualified call
+ * from inside another function is not found.
+ *
  * The SQL is literal so this migration means the same thing forever.
  */
 export class PatientSearchNameKeys1764566500000 implements MigrationInterface {
@@ -19,7 +23,7 @@ export class PatientSearchNameKeys1764566500000 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE FUNCTION vigil_name_key(value text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURNS NULL ON NULL INPUT
-      AS $$ SELECT translate(regexp_replace(vigil_fold(value), '[\\u0009-\\u000d\\u0020\\u00a0\\u2000-\\u200b\\u202f\\u205f\\u3000''\\u0060\\u00b4\\u02bc\\u2018\\u2019\\-\\u2010-\\u2015.]', '', 'g'), 'ς', 'σ') $$`);
+      AS $$ SELECT translate(regexp_replace(public.vigil_fold(value), '[\\u0009-\\u000d\\u0020\\u00a0\\u2000-\\u200b\\u202f\\u205f\\u3000''\\u0060\\u00b4\\u02bc\\u2018\\u2019\\-\\u2010-\\u2015.]', '', 'g'), 'ς', 'σ') $$`);
     await queryRunner.query(`DROP INDEX "IDX_patients_family_name_folded"`);
     await queryRunner.query(`CREATE INDEX "IDX_patients_family_name_key" ON "patients" (vigil_name_key("family_name") text_pattern_ops, "birth_date")`);
     await queryRunner.query(`CREATE INDEX "IDX_patients_family_given_key" ON "patients" ((vigil_name_key("family_name") || vigil_name_key("given_name")) text_pattern_ops)`);
