@@ -49,14 +49,19 @@ describe('patient search', () => {
   const search = (username: string, query: Record<string, string>) =>
     request(sut.app.getHttpServer()).get('/patients').query(query).set('authorization', `Bearer ${tokens.get(username)}`);
 
-  const FORMS: [string, (patient: StoredPatient) => Record<string, string>][] = [
-    ['mrn', (patient) => ({ mrn: patient.mrn })],
+  type Form = [string, (patient: StoredPatient) => Record<string, string>];
+  /** The ways people type a name or MRN: each against every patient, as one finder per set of care teams. */
+  const TYPED_FORMS: Form[] = [
     ['mrn in lower case', (patient) => ({ mrn: patient.mrn.toLowerCase() })],
     ['family name in letters and digits only', (patient) => ({ name: lettersOnly(patient.familyName), limit: '50' })],
     ['given name, then family name', (patient) => ({ name: `${patient.givenName} ${patient.familyName}`, limit: '50' })],
     ['family name, then given name, no comma', (patient) => ({ name: `${patient.familyName} ${patient.givenName}`, limit: '50' })],
     ['given name, then family name cut short', (patient) => ({ name: `${unaccented(patient.givenName)} ${[...lettersOnly(patient.familyName)].slice(0, 2).join('')}`, limit: '50' })],
     ['family and given name in letters only, with a comma', (patient) => ({ name: `${lettersOnly(patient.familyName)}, ${lettersOnly(patient.givenName)}`, limit: '50' })],
+  ];
+  /** The access matrix's forms: each against every patient, as every finder. */
+  const FORMS: Form[] = [
+    ['mrn', (patient) => ({ mrn: patient.mrn })],
     ['family name as stored', (patient) => ({ name: patient.familyName, limit: '50' })],
     ['family name folded, prefix', (patient) => ({ name: unaccented(patient.familyName).slice(0, Math.max(2, [...patient.familyName].length - 1)), limit: '50' })],
     ['family and given name with birth date', (patient) => ({ name: `${patient.familyName.toUpperCase()}, ${unaccented(patient.givenName).slice(0, 2)}`, birthDate: patient.birthDate })],
@@ -69,8 +74,17 @@ describe('patient search', () => {
     expect(others.map((user) => user.role)).toContain(StaffRole.Analyst);
   });
 
-  describe.each(FORMS)('by %s', (_form, queryOf) => {
-    it.each(finders.map((user) => [user.username, user]))('%s finds exactly the patients of their care teams', async (_name, user) => {
+  // One finder for each distinct set of care teams: whether a typed form matches does not depend on
+  // who types it, and the full user × patient matrix already runs for the forms above.
+  const teamRepresentatives = [...new Map(finders.map((user) => [patients.filter((patient) => sharesTeam(user, patient)).map((patient) => patient.key).join(), user])).values()];
+  const matrix: [Form, typeof finders][] = [...FORMS.map((form): [Form, typeof finders] => [form, finders]), ...TYPED_FORMS.map((form): [Form, typeof finders] => [form, teamRepresentatives])];
+
+  it('types every form as finders on both sides of the care-team line', () => {
+    expect(teamRepresentatives.length).toBeGreaterThanOrEqual(2);
+  });
+
+  describe.each(matrix.map(([[form, queryOf], users]) => [form, queryOf, users] as const))('by %s', (_form, queryOf, users) => {
+    it.each(users.map((user) => [user.username, user]))('%s finds exactly the patients of their care teams', async (_name, user) => {
       for (const patient of patients) {
         const id = patientIdOf(patient);
         const res = await search(user.username, queryOf(stored.get(id)!));
