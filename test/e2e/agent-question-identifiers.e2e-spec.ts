@@ -2,10 +2,9 @@ import request from 'supertest';
 import { StaffRole } from '../../src/common/roles';
 import { PatientFixture } from '../../src/cohort/fixtures/fixture.types';
 import { parseAnchor, resolveFixtureDay } from '../../src/cohort/fixtures/relative-date';
-import { createTestApp, TestApp } from '../setup/app';
+import { useAgentApp } from '../setup/agent-app';
 import { patientIdOf, patients, userFor } from '../setup/cohort';
-import { useSeededDatabase } from '../setup/database';
-import { FakeModel, finalAnswer } from '../setup/fake-model';
+import { finalAnswer } from '../setup/fake-model';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
 
 /** Names in several scripts and spellings: plain Latin, an apostrophe, hyphen and accents, Greek, Cyrillic, Japanese. */
@@ -74,24 +73,11 @@ const FORMS: Array<[string, (id: Identifiers) => { question: string; typed: stri
 const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 describe('the clinician’s question reaches the model without the route patient’s identifiers', () => {
-  const database = useSeededDatabase();
-  const model = new FakeModel();
-  let sut: TestApp;
-  beforeAll(async () => {
-    await model.start();
-    sut = await createTestApp({
-      databaseUrl: database().url,
-      env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted', AGENT_MAX_TURNS_PER_HOUR: '1000' },
-    });
-  });
-  afterAll(async () => {
-    await sut.close();
-    await model.stop();
-  });
+  const { model, app } = useAgentApp({ AGENT_MAX_TURNS_PER_HOUR: '1000' });
 
   const ask = async (key: string, question: string) => {
-    const token = await sut.tokenFor(userFor(StaffRole.Clinician, key).username);
-    const res = await request(sut.app.getHttpServer()).post(`/patients/${patientIdOf(key)}/agent/turns`).set('authorization', `Bearer ${token}`).send({ question });
+    const token = await app().tokenFor(userFor(StaffRole.Clinician, key).username);
+    const res = await request(app().app.getHttpServer()).post(`/patients/${patientIdOf(key)}/agent/turns`).set('authorization', `Bearer ${token}`).send({ question });
     expect(res.status).toBe(200);
     return { res, token };
   };
@@ -114,7 +100,7 @@ describe('the clinician’s question reaches the model without the route patient
     expect(user.content).not.toBe(question);
 
     expect(res.body.usage.identifiersReplaced).toEqual(kinds);
-    const stored = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(key)}/agent/turns/${res.body.turnId}`).set('authorization', `Bearer ${token}`);
+    const stored = await request(app().app.getHttpServer()).get(`/patients/${patientIdOf(key)}/agent/turns/${res.body.turnId}`).set('authorization', `Bearer ${token}`);
     expect(stored.status).toBe(200);
     expect(stored.body.usage.identifiersReplaced).toEqual(kinds);
     // Kinds, never values: the turn's answer and its record name no identifier either.

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { StaffRole } from '../../src/common/roles';
-import { createTestApp, TestApp } from '../setup/app';
+import { useAgentApp } from '../setup/agent-app';
 import { patientIdOf, userFor } from '../setup/cohort';
-import { useSeededDatabase } from '../setup/database';
-import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
+import { finalAnswer, toolResultsIn } from '../setup/fake-model';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
 
 const PATIENT = 'readmission-high-utilizer';
@@ -11,17 +10,7 @@ type Row = Record<string, unknown>;
 
 /** The agent states the predicted readmission risk, written by the server from the prediction the tool returned. */
 describe('agent turns: the predicted 30-day readmission risk', () => {
-  const database = useSeededDatabase();
-  const model = new FakeModel();
-  let sut: TestApp;
-  beforeAll(async () => {
-    await model.start();
-    sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' } });
-  });
-  afterAll(async () => {
-    await sut.close();
-    await model.stop();
-  });
+  const { model, app } = useAgentApp();
 
   it('states the risk in percent for the index stay’s days, cites the prediction, and drops a fact that cites the wrong kind of row', async () => {
     let prediction: Row = {};
@@ -40,8 +29,8 @@ describe('agent turns: the predicted 30-day readmission risk', () => {
         ]);
       },
     ]);
-    const token = await sut.tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
-    const res = await request(sut.app.getHttpServer())
+    const token = await app().tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
+    const res = await request(app().app.getHttpServer())
       .post(`/patients/${patientIdOf(PATIENT)}/agent/turns`)
       .set('authorization', `Bearer ${token}`)
       .send({ question: 'What is the predicted readmission risk, and what drives it?' })
