@@ -1,6 +1,6 @@
 import { readmissionPredictionCitation, riskDriverCitation } from '../derived-citations';
 import { READMISSION_MODEL } from './readmission-model';
-import { AttributionResult, ContributionDirection, ReadmissionFeature } from './readmission.types';
+import { AttributionResult, FeatureContribution } from './readmission.types';
 
 /**
  * How a readmission result is reported to people and models: every feature with its label, and the
@@ -35,17 +35,10 @@ export function reportedPercent(probability: number): number {
   return percent;
 }
 
-export interface ContributionRow extends Record<string, unknown> {
+/** A feature's contribution as reported: the engine's, with its citation id and human label, `phi` rounded. */
+export interface ContributionRow extends FeatureContribution, Record<string, unknown> {
   citation: string;
-  feature: ReadmissionFeature;
   label: string;
-  value: number;
-  baseline: number;
-  weight: number;
-  phi: number;
-  direction: ContributionDirection;
-  imputed: boolean;
-  evidence: string[];
 }
 
 export interface PredictionSummary extends Record<string, unknown> {
