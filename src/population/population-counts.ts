@@ -33,6 +33,9 @@ export interface PopulationCounts {
   withheldTables: string[];
 }
 
+/** How many draws the publisher tries before it withholds tables: with one draw in ten pinning a count, all 20 fail with odds of 1 in 10^20. */
+export const MAX_DRAWS = 20;
+
 export const PERTURBATION_POLICY = {
   method: 'cell-key-perturbation',
   published:
@@ -41,7 +44,8 @@ export const PERTURBATION_POLICY = {
     "teams' rows.",
   rule:
     'Every count is published as the value the ptable gives for it at its cell key. A count of 0 is published as 0. A count of 1 to 10 is ' +
-    'published as 0 or 11, with the same odds whatever it is. A larger count is published as itself plus a change of -2 to +2 (never below 11).',
+    'published as 0 or 11, with the same odds whatever it is. A larger count is published as itself plus a change of -2 to +2 (never below 11). ' +
+    'A draw is published only when no count of 1 to 10 can be solved for from all its tables together (see limits).',
   ptable: PTABLE,
   largestProtectedCount: LARGEST_PROTECTED_COUNT,
   smallestNonZeroShown: SMALLEST_NON_ZERO_SHOWN,
@@ -59,8 +63,13 @@ export const PERTURBATION_POLICY = {
     'A published 0 means 0 to 10; any non-zero value means at least 1. Whether a group is empty is disclosed with odds, not certainty.',
     'Each publication draws anew. An analyst who reads many publications whose inputs differ (one per recompute) can average counts that did ' +
       'not change: a protected count stays indistinguishable from the other protected counts, but sums and differences of larger ones narrow.',
-    'Bounds: non-negativity and the tables together narrow a count to an interval; in a rare draw several linked derivations, each ' +
-      'perturbed to its extreme, can meet in one value, also for a count of 1 to 10 (the publisher does not yet check its draw and redraw).',
+    'Bounds: non-negativity and the tables together narrow a count to an interval. Before publishing, the publisher solves every table together ' +
+      'as this attacker would (an integer program over care-team set × age band × sex) and draws again, under another salt, while any true count ' +
+      `of 1 to 10 (or any exact care-team set's) has only one value; after ${MAX_DRAWS} draws it withholds whole tables (listed in ` +
+      '`withheldTables`) until none has. The check covers one publication: two publications around one change (an import) can still ' +
+      'determine the changed patient\'s attributes.',
+    'Which draw is published depends on the data (a draw that pins a count is never published), so the published values follow the ptable\'s ' +
+      'odds only approximately.',
   ],
 } as const;
 
@@ -115,9 +124,6 @@ function shownBy(tables: readonly TableLayout[], values: ReadonlyMap<string, num
   const keys = tables.filter((t) => !withheld.has(t.id)).flatMap((t) => [...t.cells.flat(), ...t.rowTotals, ...(t.columnTotals ?? []), ...(t.grandTotal === null ? [] : [t.grandTotal])]);
   return new Map(keys.map((key) => [key, values.get(key) as number]));
 }
-
-/** How many draws the publisher tries before it withholds tables (each clean with odds of about 14 in 15 on the fixture cohort). */
-export const MAX_DRAWS = 20;
 
 /**
  * The order tables are withheld in when no draw is clean: the finest first (ten age bands), the

@@ -31,7 +31,7 @@ export class PublishedTableDto {
 
 export class PtableOutcomeDto {
   @ApiProperty({ ...COUNT, description: 'A value the count may be published as.' }) value: number;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000, description: 'Its odds, out of `weightDenominator`.' }) weight: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 1000, description: 'Its odds, out of `weightDenominator`.' }) weight: number;
 }
 
 export class PtableRowDto {
@@ -40,8 +40,8 @@ export class PtableRowDto {
 }
 
 export class PtableChangeDto {
-  @ApiProperty({ type: 'integer', minimum: -1000, maximum: 1000 }) change: number;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000 }) weight: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: -1000, maximum: 1000 }) change: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 1000 }) weight: number;
 }
 
 export class PtableBeyondDto {
@@ -50,7 +50,7 @@ export class PtableBeyondDto {
 }
 
 export class PtableDto {
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1000 }) weightDenominator: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000 }) weightDenominator: number;
   @ApiProperty({ type: [PtableRowDto], description: 'The counts below `beyond.fromCount`, each with every value it may be published as.' }) rows: PtableRowDto[];
   @ApiProperty({ type: PtableBeyondDto }) beyond: PtableBeyondDto;
 }
@@ -61,9 +61,9 @@ export class PerturbationPolicyDto {
   @ApiProperty() published: string;
   @ApiProperty() rule: string;
   @ApiProperty({ type: PtableDto }) ptable: PtableDto;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000, example: 10, description: 'No count from 1 to this is published as itself.' }) largestProtectedCount: number;
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1000, example: 11 }) smallestNonZeroShown: number;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 1000, example: 2 }) maxPerturbation: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 1000, example: 10, description: 'No count from 1 to this is published as itself.' }) largestProtectedCount: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000, example: 11 }) smallestNonZeroShown: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 1000, example: 2 }) maxPerturbation: number;
   @ApiProperty({ enum: [false], description: 'Published cells need not add up to published totals.' }) additive: false;
   @ApiProperty() cellKey: string;
   @ApiProperty() attackerModel: string;
@@ -80,4 +80,9 @@ export class PopulationMeasuresDto {
   resultsVersion: string;
   @ApiProperty({ type: PerturbationPolicyDto }) policy: PerturbationPolicyDto;
   @ApiProperty({ type: [PublishedTableDto] }) tables: PublishedTableDto[];
+  @ApiProperty({
+    type: [String],
+    description: 'Tables left out of this publication (by id): when no draw of the full set was clean, whole tables are withheld, finest first, until no count of 1 to 10 can be solved for. Almost always empty.',
+  })
+  withheldTables: string[];
 }
