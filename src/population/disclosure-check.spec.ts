@@ -46,4 +46,14 @@ describe(determinedCounts.name, () => {
     for (const key of total) shown.delete(key);
     expect(await determinedCounts(microcells, publication, shown)).toEqual([]);
   });
+
+  it('lets the event loop serve what waits between two integer programs (the solver itself is synchronous)', async () => {
+    const shown = publishedAs({ 28: 28, 27: 27, 1: 11 });
+    await determinedCounts(microcells, publication, shown); // the solver is loaded: what follows is only solving
+    const order: string[] = [];
+    const check = determinedCounts(microcells, publication, shown).then(() => order.push('check done'));
+    setImmediate(() => order.push('waiting request served'));
+    await check;
+    expect(order).toEqual(['waiting request served', 'check done']);
+  });
 });

@@ -193,7 +193,7 @@ function solve(highs: Highs, rows: readonly string[], variables: readonly string
  * is free as soon as one solution moves it: first ask for solutions that move the sum of the open
  * targets (each settles many), then ask about each one left, up and down.
  */
-function pinned(highs: Highs, rows: readonly string[], variables: readonly string[], targets: readonly DisclosureTarget[]): DisclosureTarget[] {
+async function pinned(highs: Highs, rows: readonly string[], variables: readonly string[], targets: readonly DisclosureTarget[]): Promise<DisclosureTarget[]> {
   let open = [...targets];
   const settle = (solution: Map<string, number>) => (open = open.filter((t) => valueOf(solution, t.expression) === t.truth));
   for (const up of [true, false]) {
@@ -201,20 +201,37 @@ function pinned(highs: Highs, rows: readonly string[], variables: readonly strin
       const sum: Expression = new Map();
       for (const t of open) for (const [name, c] of t.expression) add(sum, name, c);
       const truth = open.reduce((total, t) => total + t.truth, 0);
+      await betweenSolves();
       const solution = solve(highs, [...rows, `${textOf(sum)} ${up ? `>= ${truth + 1}` : `<= ${truth - 1}`}`], variables);
       const before = open.length;
       if (solution) settle(solution);
       if (!solution || open.length === before) break;
     }
   }
-  return open.filter((t) => {
+  const left: DisclosureTarget[] = [];
+  for (const t of open) {
+    if (!open.includes(t)) continue; // moved by a solution found for an earlier target: free
+    let free = false;
     for (const bound of [`>= ${t.truth + 1}`, `<= ${t.truth - 1}`]) {
+      await betweenSolves();
       const solution = solve(highs, [...rows, `${textOf(t.expression)} ${bound}`], variables);
-      if (solution) return settle(solution), false;
+      if (solution) {
+        settle(solution);
+        free = true;
+        break;
+      }
     }
-    return true;
-  });
+    if (!free) left.push(t);
+  }
+  return left;
 }
+
+/**
+ * Each integer program runs synchronously (HiGHS in WebAssembly) for up to seconds; between two, the
+ * process's event loop serves what is waiting (health checks, other requests), so a check of tens of
+ * seconds never holds the API for longer than its longest single program.
+ */
+const betweenSolves = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The counts of 1 to 10 one drawn publication determines (empty: the draw may be published).
@@ -226,5 +243,5 @@ export async function determinedCounts(microcells: readonly Microcell[], publica
   if (model.targets.length === 0) return [];
   const rows = [...new Set(model.rows)];
   if (!solve(highs, rows, model.variables)) throw new Error('disclosure check: the truth does not satisfy the model');
-  return pinned(highs, rows, model.variables, model.targets);
+  return await pinned(highs, rows, model.variables, model.targets);
 }
