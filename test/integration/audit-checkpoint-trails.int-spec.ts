@@ -6,15 +6,13 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AUDIT_APPEND_ONLY_SQLSTATE, AuditChannel, AuditEventInput, AuditOutcome, AuditService, verifyAuditChain } from '../../src/audit';
 import { checkpointFileName, DirectoryCheckpointStore } from '../../src/audit/audit-checkpoint';
-import { auditEventHash, GENESIS_HASH } from '../../src/audit/audit-hash';
 import { sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { AuditTrailIdentity, readTrailIdentity } from '../../src/audit/audit-trail-identity';
-import { ChainPageRow, SELECT_CHAIN_PAGE, storedContent } from '../../src/audit/audit.sql';
 import { COMMANDS } from '../../src/cli/commands';
 import { dataSourceOptions } from '../../src/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/schema';
-import { TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
+import { recomputeChain, tamper, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
 import { TestDatabase, useSeededDatabase } from '../setup/database';
 
 /**
@@ -37,13 +35,6 @@ const event = (rowCount: number): AuditEventInput => ({
   channel: AuditChannel.Rest,
 });
 
-async function tamper(dataSource: DataSource, sql: string, parameters: unknown[] = []): Promise<void> {
-  await dataSource.transaction(async (manager) => {
-    for (const table of ['audit_events', 'audit_seals', 'vigil_installation']) await manager.query(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
-    await manager.query(sql, parameters);
-    for (const table of ['audit_events', 'audit_seals', 'vigil_installation']) await manager.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
-  });
-}
 
 /** A fresh trail of `count` events, sealed with a checkpoint at every link into `root`. */
 async function sealedTrail(dataSource: DataSource, root: string, count: number): Promise<AuditTrailIdentity> {
@@ -132,13 +123,7 @@ describe('audit checkpoints of several trails in one directory', () => {
 
     it('a rewritten chain (every hash recomputed from a changed event on)', async () => {
       await tamper(first().dataSource, `UPDATE audit_events SET outcome = 'denied' WHERE id = 3`);
-      const chain = await first().dataSource.query<ChainPageRow[]>(SELECT_CHAIN_PAGE, ['0', 100]);
-      let prevHash = GENESIS_HASH;
-      for (const row of chain) {
-        const hash = auditEventHash(storedContent(row, prevHash));
-        await tamper(first().dataSource, `UPDATE audit_seals SET prev_hash = $2, hash = $3 WHERE seq = $1`, [row.seq, prevHash, hash]);
-        prevHash = hash;
-      }
+      await recomputeChain(first().dataSource);
       await expectTampered(first, [3, 4, 5].map((seq) => ({ kind: 'rewritten', seq })));
     });
 

@@ -6,14 +6,13 @@ import { DataSource } from 'typeorm';
 import { AuditChannel, AuditEventInput, AuditOutcome, AuditService, verifyAuditChain } from '../../src/audit';
 import { checkpointFileName, CheckpointStore, signCheckpoint } from '../../src/audit/audit-checkpoint';
 import { readTrailIdentity } from '../../src/audit/audit-trail-identity';
-import { auditEventHash, GENESIS_HASH } from '../../src/audit/audit-hash';
 import { dedicatedSealerSession, SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { AuditSealer } from '../../src/audit/audit-sealer';
-import { ChainPageRow, SELECT_CHAIN_PAGE, storedContent } from '../../src/audit/audit.sql';
+import { ChainPageRow, SELECT_CHAIN_PAGE } from '../../src/audit/audit.sql';
 import { dataSourceOptions } from '../../src/data-source';
 import request from 'supertest';
 import { createTestApp } from '../setup/app';
-import { temporaryCheckpointStore, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
+import { recomputeChain, tamper, temporaryCheckpointStore, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { unsealedOlderThan } from '../../src/audit/audit.repository';
@@ -47,15 +46,6 @@ async function expectWholeChain(dataSource: DataSource): Promise<void> {
   expect(await verifyAuditChain(dataSource, { graceSeconds: 0 })).toMatchObject({ ok: true, count: events });
 }
 
-async function tamper(dataSource: DataSource, sql: string, parameters: unknown[] = []): Promise<void> {
-  await dataSource.transaction(async (manager) => {
-    await manager.query(`ALTER TABLE audit_events DISABLE TRIGGER USER`);
-    await manager.query(`ALTER TABLE audit_seals DISABLE TRIGGER USER`);
-    await manager.query(sql, parameters);
-    await manager.query(`ALTER TABLE audit_seals ENABLE TRIGGER USER`);
-    await manager.query(`ALTER TABLE audit_events ENABLE TRIGGER USER`);
-  });
-}
 
 describe('audit sealer', () => {
   const database = useSeededDatabase();
@@ -282,14 +272,7 @@ describe('audit sealer', () => {
     it('detect a rewritten chain: every hash recomputed from a changed event on', async () => {
       const checkpoints = await sealedWithCheckpoints(5);
       await tamper(database().dataSource, `UPDATE audit_events SET outcome = 'denied' WHERE id = 3`);
-      // The attacker recomputes every link from the changed event on, so the chain itself is consistent again.
-      const chain = await database().dataSource.query<ChainPageRow[]>(SELECT_CHAIN_PAGE, ['0', 100]);
-      let prevHash = GENESIS_HASH;
-      for (const row of chain) {
-        const hash = auditEventHash(storedContent(row, prevHash));
-        await tamper(database().dataSource, `UPDATE audit_seals SET prev_hash = $2, hash = $3 WHERE seq = $1`, [row.seq, prevHash, hash]);
-        prevHash = hash;
-      }
+      await recomputeChain(database().dataSource);
       expect(await verifyAuditChain(database().dataSource, { graceSeconds: 0 })).toMatchObject({ ok: true, count: 5 });
       expect(await verify(checkpoints)).toMatchObject({
         ok: false,

@@ -18,7 +18,7 @@ import { COMMANDS } from '../../src/cli/commands';
 import { dataSourceOptions } from '../../src/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/schema';
-import { sealEverything, TEST_CHECKPOINT_KEY } from '../setup/audit-seal';
+import { sealEverything, tamper, TEST_CHECKPOINT_KEY } from '../setup/audit-seal';
 import { useSeededDatabase } from '../setup/database';
 
 const GENESIS_HASH = '0'.repeat(64);
@@ -41,20 +41,6 @@ const intact = (count: number) => ({ ok: true, count, unsealed: { count: 0, firs
 
 const eventCount = async (dataSource: DataSource) =>
   Number((await dataSource.query<{ count: string }[]>(`SELECT count(*) AS count FROM audit_events`))[0].count);
-
-/**
- * Runs `sql` with the append-only triggers switched off, as the tables' owner or a superuser can:
- * the attacker the hash chain exists for. The triggers are off only inside this transaction.
- */
-async function tamper(dataSource: DataSource, sql: string, parameters: unknown[] = []): Promise<void> {
-  await dataSource.transaction(async (manager) => {
-    await manager.query(`ALTER TABLE audit_events DISABLE TRIGGER USER`);
-    await manager.query(`ALTER TABLE audit_seals DISABLE TRIGGER USER`);
-    await manager.query(sql, parameters);
-    await manager.query(`ALTER TABLE audit_seals ENABLE TRIGGER USER`);
-    await manager.query(`ALTER TABLE audit_events ENABLE TRIGGER USER`);
-  });
-}
 
 /** The SQLSTATE a statement failed with, or undefined when it succeeded. */
 async function sqlstateOf(work: Promise<unknown>): Promise<string | undefined> {

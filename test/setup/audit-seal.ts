@@ -7,6 +7,8 @@ import { CheckpointStore, DirectoryCheckpointStore } from '../../src/audit/audit
 import { SealerSession, sharedSealerSession } from '../../src/audit/audit-seal.repository';
 import { unsealedOlderThan } from '../../src/audit/audit.repository';
 import { AuditSealer, AuditSealerSettings } from '../../src/audit/audit-sealer';
+import { auditEventHash, GENESIS_HASH } from '../../src/audit/audit-hash';
+import { ChainPageRow, SELECT_CHAIN_PAGE, storedContent } from '../../src/audit/audit.sql';
 
 /** A fixed test key: checkpoints a test writes verify with it, and with no other. */
 export const TEST_CHECKPOINT_KEY = Buffer.alloc(32, 7);
@@ -58,4 +60,30 @@ export async function sealEverything(dataSource: DataSource, { waitMs }: { waitM
 export async function sealAndVerify(dataSource: DataSource): Promise<AuditChainVerification> {
   await sealEverything(dataSource);
   return verifyAuditChain(dataSource, { graceSeconds: 0 });
+}
+
+/** The tables whose triggers refuse changes to the trail (append-only events and links, the immutable installation row). */
+const GUARDED_TABLES = ['audit_events', 'audit_seals', 'vigil_installation'];
+
+/**
+ * Runs `sql` with the guarding triggers switched off, as the tables' owner or a superuser can: the
+ * attacker the hash chain and the checkpoints exist for. The triggers are off only inside this transaction.
+ */
+export async function tamper(dataSource: DataSource, sql: string, parameters: unknown[] = []): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    for (const table of GUARDED_TABLES) await manager.query(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
+    await manager.query(sql, parameters);
+    for (const table of GUARDED_TABLES) await manager.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
+  });
+}
+
+/** The attacker's cover-up after changing an event: every link recomputed, so the chain is consistent again on its own. */
+export async function recomputeChain(dataSource: DataSource): Promise<void> {
+  const chain = await dataSource.query<ChainPageRow[]>(SELECT_CHAIN_PAGE, ['0', 100]);
+  let prevHash = GENESIS_HASH;
+  for (const row of chain) {
+    const hash = auditEventHash(storedContent(row, prevHash));
+    await tamper(dataSource, `UPDATE audit_seals SET prev_hash = $2, hash = $3 WHERE seq = $1`, [row.seq, prevHash, hash]);
+    prevHash = hash;
+  }
 }
