@@ -1,4 +1,5 @@
 import { addKeys } from './perturbation';
+import { REASON_CLASSES } from '../clinical/care-gaps/reason-codes';
 
 /**
  * Microcells: the finest cross-classification of patients the counts publisher works from. Every
@@ -14,17 +15,10 @@ export type AgeBand = (typeof AGE_BANDS)[number];
 
 /**
  * The reason classes a care-gap result's deciding criterion falls in (the part of the reason code
- * before ':'), in the order the tables list them. A class outside this list is still counted: it is
- * listed after these, in code-point order.
+ * before ':'), in the order the tables list them: the care-gap engine's one list. A class outside it
+ * is still counted: it is listed after these, in code-point order.
  */
-export const KNOWN_REASON_CLASSES = [
-  'initial-population',
-  'denominator',
-  'denominator-exclusion',
-  'denominator-exception',
-  'numerator',
-  'not-numerator',
-] as const;
+export const KNOWN_REASON_CLASSES: readonly string[] = REASON_CLASSES;
 
 /** One patient's result for one measure in one period, as the stored care-gap results hold it. */
 export interface PatientMeasureRow {

@@ -134,7 +134,7 @@ export function buildPublication(input: readonly Microcell[], domains: StrataDom
   const observedClasses = new Set(cells.map((cell) => cell.reasonClass));
   const reasonClasses = [
     ...KNOWN_REASON_CLASSES,
-    ...[...observedClasses].filter((c) => !(KNOWN_REASON_CLASSES as readonly string[]).includes(c)).sort(byCodePoint),
+    ...[...observedClasses].filter((c) => !KNOWN_REASON_CLASSES.includes(c)).sort(byCodePoint),
   ];
   const strata: Record<Stratifier, readonly string[]> = { careTeam: careTeams, ageBand: AGE_BANDS, sex: sexes };
 
