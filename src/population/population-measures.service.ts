@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
@@ -25,7 +26,7 @@ export class PopulationMeasuresService {
    * programming (docs/population-counts.md, "The check"); a recompute that changes no result is a
    * new version with the same inputs, and is served without checking again.
    */
-  private readonly draws = new Map<string, Promise<PopulationCounts>>();
+  private readonly draws = new LRUCache<string, Promise<PopulationCounts>>({ max: DRAWS_KEPT });
 
   constructor(
     private readonly access: AccessService,
@@ -67,7 +68,6 @@ export class PopulationMeasuresService {
       pending = publishPopulationCounts(microcells, domains);
       this.draws.set(salt, pending);
       pending.catch(() => this.draws.delete(salt));
-      while (this.draws.size > DRAWS_KEPT) this.draws.delete(this.draws.keys().next().value as string);
     }
     return pending;
   }
