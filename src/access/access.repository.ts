@@ -12,11 +12,6 @@ export class AccessRepository {
     private readonly cohort: CohortRepository,
   ) {}
 
-  /** `work` in one read transaction, continuing the request's identity lookup read when it is open, and ending it. */
-  inOneRead<T>(work: () => Promise<T>): Promise<T> {
-    return this.cohort.inOneRead(work);
-  }
-
   /** Whether the patient exists and is on one of the teams: one query, both probes always run. */
   patient(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
     return this.cohort.patientAccess(patientId, careTeamIds);

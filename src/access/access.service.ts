@@ -55,15 +55,6 @@ export class AccessService {
   }
 
   /**
-   * `patient.read` as a read of its own: it continues the request's identity lookup read (a route
-   * marked `IdentityInRead`) and ends it, for work that writes on other connections afterwards (an
-   * agent turn), so no read transaction stays open while it does.
-   */
-  patientReadInOwnRead(context: AccessContext, patientId: string): Promise<PatientGrant> {
-    return this.repository.inOneRead(() => this.patientRead(context, patientId));
-  }
-
-  /**
    * `proposal.read`: the proposals among `ids` whose patient is on one of the caller's teams, and
    * that entered review or are the caller's own draft (someone else's draft is "not found").
    */
