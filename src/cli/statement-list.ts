@@ -23,6 +23,7 @@ import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/aud
 import { MCP_SESSION_STATEMENTS } from '../mcp/mcp-sessions.sql';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../measure-results/worklist.sql';
+import { POPULATION_PUBLICATION_STATEMENTS } from '../population/population-publications.sql';
 
 /**
  * Every SQL statement the service runs at request time, by owner and name. The committed file
@@ -65,6 +66,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'MCP sessions (shared by every API process)': { ...MCP_SESSION_STATEMENTS },
   'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },
   'care-team worklists (read as vigil_reader)': { ...WORKLIST_STATEMENTS },
+  'population publications (shared by every API process)': { ...POPULATION_PUBLICATION_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
 };
 

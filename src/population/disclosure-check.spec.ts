@@ -1,5 +1,6 @@
 import { buildMicrocells } from './microcells';
-import { countsPublishableAs, determinedCounts } from './disclosure-check';
+import { countsPublishableAs } from './analyst-model';
+import { determinedAcrossPublications, determinedCounts } from './disclosure-check';
 import { buildPublication } from './published-quantities';
 
 describe(countsPublishableAs.name, () => {
@@ -35,7 +36,7 @@ describe(determinedCounts.name, () => {
     ['both as themselves', { 28: 28, 27: 27, 1: 11 }, false],
     ['the total high and closed low', { 28: 30, 27: 25, 1: 0 }, false],
   ])('%s: the open count of 1 is %s', async (_, as, pinned) => {
-    const found = await determinedCounts(microcells, publication, publishedAs(as));
+    const found = await determinedCounts({ microcells, publication, shown: publishedAs(as) });
     expect(found.length > 0).toBe(pinned);
     if (pinned) expect(found.map((t) => t.truth)).toEqual(found.map(() => 1));
   });
@@ -44,16 +45,57 @@ describe(determinedCounts.name, () => {
     const shown = publishedAs({ 28: 26, 27: 29, 1: 11 });
     const total = publication.quantities.filter((q) => q.value === 28).map((q) => q.key);
     for (const key of total) shown.delete(key);
-    expect(await determinedCounts(microcells, publication, shown)).toEqual([]);
+    expect(await determinedCounts({ microcells, publication, shown })).toEqual([]);
   });
 
-  it('lets the event loop serve what waits between two integer programs (the solver itself is synchronous)', async () => {
+  it('solves off the event loop: what waits is served while a check runs', async () => {
     const shown = publishedAs({ 28: 28, 27: 27, 1: 11 });
-    await determinedCounts(microcells, publication, shown); // the solver is loaded: what follows is only solving
+    await determinedCounts({ microcells, publication, shown }); // the solver is loaded: what follows is only solving
     const order: string[] = [];
-    const check = determinedCounts(microcells, publication, shown).then(() => order.push('check done'));
+    const check = determinedCounts({ microcells, publication, shown }).then(() => order.push('check done'));
     setImmediate(() => order.push('waiting request served'));
     await check;
     expect(order).toEqual(['waiting request served', 'check done']);
+  });
+});
+
+/**
+ * Two publications around one imported patient (one stratum per sex, one measure, 20 closed each;
+ * then one open woman). Each publication alone pins nothing; taken together, a female total shown
+ * high before and low after and a male total shown the other way round leave no room for the
+ * patient to be a man.
+ */
+describe(determinedAcrossPublications.name, () => {
+  const patient = (sex: string, status: 'open-gap' | 'closed-gap', recordKey: number) => ({
+    careTeams: ['north'], age: 45, sex, measureId: 'CMS125', status, reasonCode: status === 'open-gap' ? 'not-numerator:x' : 'numerator:x', recordKey,
+  });
+  const domains = { careTeams: ['north'], sexes: ['female', 'male'], measureIds: ['CMS125'] };
+  const closed = [...Array.from({ length: 20 }, (_, i) => patient('female', 'closed-gap', 100 + i)), ...Array.from({ length: 20 }, (_, i) => patient('male', 'closed-gap', 200 + i))];
+  const draw = (rows: ReturnType<typeof patient>[], shift: (sex: string | undefined) => number) => {
+    const microcells = buildMicrocells(rows);
+    const publication = buildPublication(microcells, domains);
+    // Counts of 1 to 10 shown as 11, larger ones shifted within the ptable's reach, empty ones as 0.
+    const shown = new Map(publication.quantities.map((q) => [q.key, q.value === 0 ? 0 : q.value <= 10 ? 11 : q.value + shift(q.predicate.sex)]));
+    return { microcells, publication, shown };
+  };
+  const before = draw(closed, (sex) => (sex === undefined ? 0 : 2));
+  const importedWoman = [...closed, patient('female', 'open-gap', 999)];
+
+  it('finds the imported patient\'s sex when the two draws leave it one value', async () => {
+    const after = draw(importedWoman, (sex) => (sex === undefined ? 0 : -2));
+    expect(await determinedCounts(before)).toEqual([]);
+    expect(await determinedCounts(after)).toEqual([]);
+    const found = await determinedAcrossPublications(before, after);
+    expect(found.map((t) => `${t.where}=${t.truth}`)).toEqual(expect.arrayContaining(['changes of sex female=2', 'changes of sex male=0']));
+  });
+
+  it('finds nothing when the draws leave the patient room to be either', async () => {
+    const after = draw(importedWoman, () => 0);
+    expect(await determinedAcrossPublications(before, after)).toEqual([]);
+  });
+
+  it('does not count as disclosed what was known before a number was read (every change is on the only care team)', async () => {
+    const after = draw(importedWoman, (sex) => (sex === undefined ? 0 : -2));
+    expect((await determinedAcrossPublications(before, after)).map((t) => t.where)).not.toContain('changes on care team north');
   });
 });

@@ -1,247 +1,184 @@
-import highsLoader from 'highs';
-import { GAP_STATUSES, Microcell, teamSetOf } from './microcells';
-import { LARGEST_PROTECTED_COUNT, PTABLE } from './perturbation';
-import { CountPredicate, Publication, Quantity } from './published-quantities';
+import { GAP_STATUSES, Microcell } from './microcells';
+import { Publication } from './published-quantities';
+import { AnalystModel, ModelFrame, frameOf, occupiedStrata } from './analyst-model';
+import { DisclosureTarget, Expression, IntegerProgram, add, pinnedTargets, solve, textOf, valueOf } from './integer-solver';
+
+export type { DisclosureTarget } from './integer-solver';
 
 /**
  * The publisher's check of its own draw (docs/population-counts.md, "The check"): could an analyst
- * who solves every published number together, as an integer program, pin a true count of 1 to 10?
- * The model is the attacker's (policy.attackerModel): per stratum (exact care-team set × age band ×
- * sex) how many patients, per measure how many of them have each status, per measure and status
- * how many have each reason class, all non-negative integers; every published value bounds its
- * count to the counts the ptable can publish as it; two different values of a count and one of its
- * supersets say the superset has at least one more patient. It is told which strata are occupied,
- * which is more than an analyst knows: what it cannot pin, the analyst cannot either. Written apart
- * from the tests' auditor on purpose, so that each checks the other.
+ * who solves every published number together, as an integer program (`AnalystModel`), pin a true
+ * count of 1 to 10 — from this publication alone, or from it and the one published before it?
  */
 
-/** A linear expression: variable → coefficient. */
-type Expression = Map<string, number>;
-
-export interface DisclosureTarget {
-  /** Names the count, never a patient: `CMS125 sex=female status=not-applicable`. */
-  where: string;
-  expression: Expression;
-  truth: number;
+/** A drawn (or published) publication as the check sees it: its truth and the values its kept tables show. */
+export interface CheckedDraw {
+  microcells: readonly Microcell[];
+  publication: Pick<Publication, 'quantities'>;
+  /** The published value of every quantity the kept tables show, by quantity key. */
+  shown: ReadonlyMap<string, number>;
 }
 
-type Highs = Awaited<ReturnType<typeof highsLoader>>;
-let solver: Promise<Highs> | null = null;
-/** HiGHS is WebAssembly: loaded once per process, on the first check. */
-const loadSolver = () => (solver ??= highsLoader());
+const programOf = (rows: readonly string[], variables: readonly string[]): IntegerProgram => ({ rows: [...new Set(rows)], variables });
 
-/** The true counts an analyst must not pin: 1 to 10 (0 is published as itself; above 10 is published near itself). */
-const isProtected = (count: number) => count >= 1 && count <= LARGEST_PROTECTED_COUNT;
-
-/** The counts the ptable can publish as `value`: an interval, as the ptable is built. */
-export function countsPublishableAs(value: number): [number, number] {
-  const { rows, beyond } = PTABLE;
-  const widest = Math.max(...beyond.changes.map((c) => Math.abs(c.change)));
-  const counts: number[] = [];
-  for (let count = 0; count <= Math.max(value + widest, beyond.fromCount); count += 1) {
-    const values = count < beyond.fromCount
-      ? rows[count].outcomes.filter((o) => o.weight > 0).map((o) => o.value)
-      : beyond.changes.filter((c) => c.weight > 0).map((c) => count + c.change);
-    if (values.includes(value)) counts.push(count);
-  }
-  if (counts.length === 0 || counts[counts.length - 1] - counts[0] + 1 !== counts.length) throw new Error('the ptable does not publish this value from an interval of counts');
-  return [counts[0], counts[counts.length - 1]];
+async function assertTruthSolves(program: IntegerProgram): Promise<void> {
+  if (!(await solve(program))) throw new Error('disclosure check: the truth does not satisfy the model');
 }
 
-const textOf = (expression: Expression): string => {
-  // One term a line: the LP format limits the length of a line.
-  const terms = [...expression].filter(([, c]) => c !== 0).map(([name, c], i) => `${c < 0 ? '-' : i === 0 ? '' : '+'} ${Math.abs(c)} ${name}`);
-  return terms.length === 0 ? '0 zero' : terms.join('\n ');
-};
-const valueOf = (assignment: ReadonlyMap<string, number>, expression: Expression) =>
-  [...expression].reduce((sum, [name, c]) => sum + c * (assignment.get(name) ?? 0), 0);
-const add = (expression: Expression, name: string, c: number) => expression.set(name, (expression.get(name) ?? 0) + c);
-
-/** The analyst's integer program over one drawn publication, with the true solution beside it. */
-class AnalystModel {
-  readonly rows: string[] = [];
-  readonly variables: string[];
-  readonly truth = new Map<string, number>();
-  readonly targets: DisclosureTarget[] = [];
-  private readonly strata: { teams: string[]; ageBand: string; sex: string }[] = [];
-  private readonly measureIds: string[];
-  private readonly reasonClasses: string[];
-  /** The measures that count the same patients per stratum share one stratum size (every patient has one result per measure). */
-  private readonly sizeGroupOf = new Map<string, number>();
-
-  constructor(microcells: readonly Microcell[], quantities: readonly Quantity[], published: ReadonlyMap<string, number>) {
-    const cells = microcells.filter((cell) => cell.count > 0);
-    const stratumIndex = new Map<string, number>();
-    for (const cell of cells) {
-      const key = JSON.stringify([teamSetOf(cell.careTeams), cell.ageBand, cell.sex]);
-      if (!stratumIndex.has(key)) {
-        stratumIndex.set(key, this.strata.length);
-        this.strata.push({ teams: teamSetOf(cell.careTeams), ageBand: cell.ageBand, sex: cell.sex });
-      }
-    }
-    this.measureIds = [...new Set([...cells.map((c) => c.measureId), ...quantities.map((q) => q.predicate.measureId)])].sort();
-    this.reasonClasses = [...new Set([...cells.map((c) => c.reasonClass), ...quantities.flatMap((q) => q.predicate.reasonClass ?? [])])].sort();
-    for (const cell of cells) {
-      const s = stratumIndex.get(JSON.stringify([teamSetOf(cell.careTeams), cell.ageBand, cell.sex]))!;
-      add(this.truth as Expression, this.y(cell.measureId, s, cell.status), cell.count);
-      add(this.truth as Expression, this.r(cell.measureId, cell.status, cell.reasonClass), cell.count);
-    }
-    const groups = new Map<string, number>();
-    for (const m of this.measureIds) {
-      const sizes = this.strata.map((_, s) => GAP_STATUSES.reduce((sum, st) => sum + (this.truth.get(this.y(m, s, st)) ?? 0), 0));
-      const key = JSON.stringify(sizes);
-      if (!groups.has(key)) groups.set(key, groups.size);
-      this.sizeGroupOf.set(m, groups.get(key)!);
-      sizes.forEach((size, s) => this.truth.set(this.n(m, s), size));
-    }
-    this.variables = [...new Set([
-      ...this.measureIds.flatMap((m) => this.strata.map((_, s) => this.n(m, s))),
-      ...this.measureIds.flatMap((m) => this.strata.flatMap((_, s) => GAP_STATUSES.map((st) => this.y(m, s, st)))),
-      ...this.measureIds.flatMap((m) => GAP_STATUSES.flatMap((st) => this.reasonClasses.map((rc) => this.r(m, st, rc)))),
-    ])];
-    for (const m of this.measureIds) {
-      this.strata.forEach((_, s) => {
-        const statuses: Expression = new Map(GAP_STATUSES.map((st) => [this.y(m, s, st), 1]));
-        this.rows.push(`${textOf(add(statuses, this.n(m, s), -1))} = 0`);
-      });
-      for (const st of GAP_STATUSES) {
-        const classes: Expression = new Map(this.reasonClasses.map((rc) => [this.r(m, st, rc), 1]));
-        this.strata.forEach((_, s) => add(classes, this.y(m, s, st), -1));
-        this.rows.push(`${textOf(classes)} = 0`);
-      }
-    }
-    this.publish(quantities, published);
-    this.collectTargets(quantities);
-  }
-
-  private n = (m: string, s: number) => `n${this.sizeGroupOf.get(m) ?? `m${this.measureIds.indexOf(m)}`}_${s}`;
-  private y = (m: string, s: number, st: string) => `y${this.measureIds.indexOf(m)}_${s}_${GAP_STATUSES.indexOf(st as never)}`;
-  private r = (m: string, st: string, rc: string) => `r${this.measureIds.indexOf(m)}_${GAP_STATUSES.indexOf(st as never)}_${this.reasonClasses.indexOf(rc)}`;
-
-  /** The patients a predicate counts, in the model's unknowns. */
-  expressionOf(p: CountPredicate & { teamSet?: string }): Expression {
-    const expression: Expression = new Map();
-    if (p.reasonClass !== undefined) {
-      for (const st of p.status === undefined ? GAP_STATUSES : [p.status]) add(expression, this.r(p.measureId, st, p.reasonClass), 1);
-      return expression;
-    }
-    this.strata.forEach((stratum, s) => {
-      if (p.careTeam !== undefined && !stratum.teams.includes(p.careTeam)) return;
-      if (p.teamSet !== undefined && stratum.teams.join('+') !== p.teamSet) return;
-      if ((p.ageBand ?? stratum.ageBand) !== stratum.ageBand || (p.sex ?? stratum.sex) !== stratum.sex) return;
-      add(expression, p.status === undefined ? this.n(p.measureId, s) : this.y(p.measureId, s, p.status), 1);
-    });
-    return expression;
-  }
-
-  private publish(quantities: readonly Quantity[], published: ReadonlyMap<string, number>): void {
-    const shown = quantities.filter((q) => published.has(q.key));
-    const expressions = new Map(shown.map((q) => [q.key, this.expressionOf(q.predicate)]));
-    for (const q of shown) {
-      const expression = expressions.get(q.key)!;
-      if (valueOf(this.truth, expression) !== q.value) throw new Error('the disclosure model does not reproduce a published count');
-      const [low, high] = countsPublishableAs(published.get(q.key)!);
-      this.rows.push(`${textOf(expression)} >= ${low}`, `${textOf(expression)} <= ${high}`);
-    }
-    // The same patients always publish alike: a count and one of its supersets published differently
-    // differ by at least one patient.
-    const fieldsOf = (q: Quantity) => Object.entries(q.predicate).filter(([field, value]) => field !== 'measureId' && value !== undefined);
-    for (const larger of shown) {
-      const wider = fieldsOf(larger);
-      for (const smaller of shown) {
-        if (smaller.predicate.measureId !== larger.predicate.measureId || published.get(smaller.key) === published.get(larger.key)) continue;
-        const narrower = fieldsOf(smaller);
-        if (narrower.length <= wider.length || !wider.every(([field, value]) => (smaller.predicate as unknown as Record<string, unknown>)[field] === value)) continue;
-        const difference = new Map(expressions.get(larger.key)!);
-        for (const [name, c] of expressions.get(smaller.key)!) add(difference, name, -c);
-        this.rows.push(`${textOf(difference)} >= 1`);
-      }
-    }
-  }
-
-  /** Every published count of 1 to 10, and every exact care-team set's count (overall and per status) of 1 to 10, once per set of patients. */
-  private collectTargets(quantities: readonly Quantity[]): void {
-    const seen = new Set<string>();
-    const consider = (where: string, expression: Expression) => {
-      const truth = valueOf(this.truth, expression);
-      const key = JSON.stringify([...expression].sort());
-      if (!isProtected(truth) || seen.has(key)) return;
-      seen.add(key);
-      this.targets.push({ where, expression, truth });
-    };
-    for (const q of quantities) consider(Object.values(q.predicate).join(' '), this.expressionOf(q.predicate));
-    const teamSets = [...new Set(this.strata.map((s) => s.teams.join('+')))];
-    for (const measureId of this.measureIds) {
-      for (const teamSet of teamSets) {
-        for (const status of [undefined, ...GAP_STATUSES]) consider(`${measureId} team set {${teamSet}} ${status ?? 'all'}`, this.expressionOf({ measureId, teamSet, status }));
-      }
-    }
-  }
-}
-
-/** An integer solution of the rows, or null when there is none. */
-function solve(highs: Highs, rows: readonly string[], variables: readonly string[]): Map<string, number> | null {
-  const lp = ['Minimize', ' obj: 0 zero', 'Subject To', ' z: 1 zero = 0', ...rows.map((row, i) => ` c${i}: ${row}`), 'General', ...variables.map((v) => ` ${v}`), 'End'].join('\n');
-  const result = highs.solve(lp, { mip_rel_gap: 0, output_flag: false } as never);
-  if (result.Status === 'Infeasible') return null;
-  if (result.Status !== 'Optimal') throw new Error(`disclosure check: solver status ${result.Status}`);
-  return new Map(Object.entries(result.Columns).map(([name, column]) => [name, Math.round((column as { Primal: number }).Primal)]));
-}
-
-/**
- * The targets every integer solution gives their true value. The truth is a solution, so a target
- * is free as soon as one solution moves it: first ask for solutions that move the sum of the open
- * targets (each settles many), then ask about each one left, up and down.
- */
-async function pinned(highs: Highs, rows: readonly string[], variables: readonly string[], targets: readonly DisclosureTarget[]): Promise<DisclosureTarget[]> {
-  let open = [...targets];
-  const settle = (solution: Map<string, number>) => (open = open.filter((t) => valueOf(solution, t.expression) === t.truth));
-  for (const up of [true, false]) {
-    while (open.length > 0) {
-      const sum: Expression = new Map();
-      for (const t of open) for (const [name, c] of t.expression) add(sum, name, c);
-      const truth = open.reduce((total, t) => total + t.truth, 0);
-      await betweenSolves();
-      const solution = solve(highs, [...rows, `${textOf(sum)} ${up ? `>= ${truth + 1}` : `<= ${truth - 1}`}`], variables);
-      const before = open.length;
-      if (solution) settle(solution);
-      if (!solution || open.length === before) break;
-    }
-  }
-  const left: DisclosureTarget[] = [];
-  for (const t of open) {
-    if (!open.includes(t)) continue; // moved by a solution found for an earlier target: free
-    let free = false;
-    for (const bound of [`>= ${t.truth + 1}`, `<= ${t.truth - 1}`]) {
-      await betweenSolves();
-      const solution = solve(highs, [...rows, `${textOf(t.expression)} ${bound}`], variables);
-      if (solution) {
-        settle(solution);
-        free = true;
-        break;
-      }
-    }
-    if (!free) left.push(t);
-  }
-  return left;
-}
-
-/**
- * Each integer program runs synchronously (HiGHS in WebAssembly) for up to seconds; between two, the
- * process's event loop serves what is waiting (health checks, other requests), so a check of tens of
- * seconds never holds the API for longer than its longest single program.
- */
-const betweenSolves = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * The counts of 1 to 10 one drawn publication determines (empty: the draw may be published).
- * `published` holds the value of every quantity the kept tables show.
- */
-export async function determinedCounts(microcells: readonly Microcell[], publication: Pick<Publication, 'quantities'>, published: ReadonlyMap<string, number>): Promise<DisclosureTarget[]> {
-  const highs = await loadSolver();
-  const model = new AnalystModel(microcells, publication.quantities, published);
+/** The counts of 1 to 10 one drawn publication determines (empty: the draw may be published). */
+export async function determinedCounts(draw: CheckedDraw): Promise<DisclosureTarget[]> {
+  const model = new AnalystModel(draw.microcells, draw.publication.quantities, draw.shown);
   if (model.targets.length === 0) return [];
-  const rows = [...new Set(model.rows)];
-  if (!solve(highs, rows, model.variables)) throw new Error('disclosure check: the truth does not satisfy the model');
-  return await pinned(highs, rows, model.variables, model.targets);
+  const program = programOf(model.rows, model.variables);
+  await assertTruthSolves(program);
+  return await pinnedTargets(program, model.targets);
 }
+
+/**
+ * What two consecutive publications determine together about what changed between them. The
+ * analyst is assumed to know, per measure, how many patients were added and removed and how many
+ * results entered and left a status or a reason class (an analyst who watched an import of one
+ * patient knows "one patient, one result per measure"). Asked:
+ * - of the patients that changed, how many are on each care team, in each age band, of each sex —
+ *   with the analyst told even how many results entered and left each status;
+ * - how many results entered and left each status of each measure (without that);
+ * - every count of 1 to 10 of either publication, now that two draws bound the counts that did not change.
+ */
+export async function determinedAcrossPublications(before: CheckedDraw, after: CheckedDraw): Promise<DisclosureTarget[]> {
+  const change = new ChangeModel(before, after);
+  const pinned = await change.determined(change.statusMoveTotals(), [...change.attributeTargets(), ...change.countTargets()]);
+  return [...pinned, ...(await change.determined(change.measureMoveTotals(), change.statusTargets()))];
+}
+
+const positive = (x: number) => Math.max(0, x);
+
+/** Both publications modelled over one frame, and the unknowns that carry one into the other. */
+class ChangeModel {
+  private readonly rows: string[];
+  /** The rows without the published bounds: what the analyst knows before reading a number. */
+  private readonly structure: string[];
+  private readonly variables: string[];
+  private readonly a: AnalystModel;
+  private readonly b: AnalystModel;
+  private readonly frame: Omit<ModelFrame, 'prefix'>;
+  /** Link unknowns with their true values: non-negative parts of each change, as the analyst would name them. */
+  private readonly truth = new Map<string, number>();
+
+  constructor(before: CheckedDraw, after: CheckedDraw) {
+    const frames = [frameOf(before.microcells, before.publication.quantities), frameOf(after.microcells, after.publication.quantities)];
+    const union = (pick: (frame: ModelFrame) => readonly string[]) => [...new Set(frames.flatMap(pick))].sort();
+    this.frame = { strata: occupiedStrata(before.microcells, after.microcells), measureIds: union((f) => f.measureIds), reasonClasses: union((f) => f.reasonClasses) };
+    this.a = new AnalystModel(before.microcells, before.publication.quantities, before.shown, { prefix: 'a', ...this.frame });
+    this.b = new AnalystModel(after.microcells, after.publication.quantities, after.shown, { prefix: 'b', ...this.frame });
+    const links: string[] = [];
+    const link = (later: string, earlier: string, up: string, down: string) => {
+      const change = (this.b.truth.get(later) ?? 0) - (this.a.truth.get(earlier) ?? 0);
+      this.truth.set(up, positive(change)).set(down, positive(-change));
+      links.push(`${textOf(new Map([[later, 1], [earlier, -1], [up, -1], [down, 1]]))} = 0`);
+    };
+    const { strata, measureIds, reasonClasses } = this.frame;
+    for (const m of measureIds) {
+      strata.forEach((_, s) => {
+        link(this.b.n(m, s), this.a.n(m, s), this.added(m, s), this.removed(m, s));
+        for (const st of GAP_STATUSES) link(this.b.y(m, s, st), this.a.y(m, s, st), this.entered(m, s, st), this.left(m, s, st));
+      });
+      for (const st of GAP_STATUSES) for (const rc of reasonClasses) link(this.b.r(m, st, rc), this.a.r(m, st, rc), this.classEntered(m, st, rc), this.classLeft(m, st, rc));
+      links.push(
+        this.known(strata.map((_, s) => this.added(m, s))), this.known(strata.map((_, s) => this.removed(m, s))),
+        this.known(GAP_STATUSES.flatMap((st) => reasonClasses.map((rc) => this.classEntered(m, st, rc)))),
+        this.known(GAP_STATUSES.flatMap((st) => reasonClasses.map((rc) => this.classLeft(m, st, rc)))),
+      );
+    }
+    this.rows = [...this.a.rows, ...this.b.rows, ...links];
+    this.structure = [...this.a.structure, ...this.b.structure, ...links];
+    this.variables = [...new Set([...this.a.variables, ...this.b.variables, ...this.truth.keys()])];
+  }
+
+  /**
+   * The targets the two publications pin, with the analyst told `knownTotals`, that were not
+   * known before a number was read (a change on the only care team is all changes, whatever is
+   * published): only what the numbers give away is a disclosure.
+   */
+  async determined(knownTotals: readonly string[], targets: readonly DisclosureTarget[]): Promise<DisclosureTarget[]> {
+    const published = programOf([...this.rows, ...knownTotals], this.variables);
+    await assertTruthSolves(published);
+    const pinned = await pinnedTargets(published, targets);
+    if (pinned.length === 0) return [];
+    const knownBefore = new Set(await pinnedTargets(programOf([...this.structure, ...knownTotals], this.variables), pinned));
+    return pinned.filter((target) => !knownBefore.has(target));
+  }
+
+  /** The analyst knows how many results entered and left each status of each measure. */
+  statusMoveTotals(): string[] {
+    const { strata, measureIds } = this.frame;
+    return measureIds.flatMap((m) => GAP_STATUSES.flatMap((st) => [
+      this.known(strata.map((_, s) => this.entered(m, s, st))), this.known(strata.map((_, s) => this.left(m, s, st))),
+    ]));
+  }
+
+  /** The analyst knows only how many results of each measure changed status. */
+  measureMoveTotals(): string[] {
+    const { strata, measureIds } = this.frame;
+    return measureIds.flatMap((m) => [
+      this.known(strata.flatMap((_, s) => GAP_STATUSES.map((st) => this.entered(m, s, st)))), this.known(strata.flatMap((_, s) => GAP_STATUSES.map((st) => this.left(m, s, st)))),
+    ]);
+  }
+
+  /** Of the changes, how many fall on each care team, age band and sex (0 included: "not on this team" is an answer too). */
+  attributeTargets(): DisclosureTarget[] {
+    const { strata, measureIds } = this.frame;
+    const changesIn = (keep: (s: number) => boolean): Expression => {
+      const expression: Expression = new Map();
+      strata.forEach((_, s) => {
+        if (!keep(s)) return;
+        for (const m of measureIds) {
+          for (const name of [this.added(m, s), this.removed(m, s), ...GAP_STATUSES.flatMap((st) => [this.entered(m, s, st), this.left(m, s, st)])]) add(expression, name, 1);
+        }
+      });
+      return expression;
+    };
+    const values = (pick: (s: (typeof strata)[number]) => string[]) => [...new Set(strata.flatMap(pick))].sort();
+    return [
+      ...values((s) => s.teams).map((team) => this.target(`changes on care team ${team}`, changesIn((s) => strata[s].teams.includes(team)))),
+      ...values((s) => [s.ageBand]).map((band) => this.target(`changes in age band ${band}`, changesIn((s) => strata[s].ageBand === band))),
+      ...values((s) => [s.sex]).map((sex) => this.target(`changes of sex ${sex}`, changesIn((s) => strata[s].sex === sex))),
+    ];
+  }
+
+  /** How many results entered and left each status of each measure. */
+  statusTargets(): DisclosureTarget[] {
+    const { strata, measureIds } = this.frame;
+    return measureIds.flatMap((m) => GAP_STATUSES.flatMap((st) => [
+      this.target(`${m} results entering ${st}`, new Map(strata.map((_, s) => [this.entered(m, s, st), 1]))),
+      this.target(`${m} results leaving ${st}`, new Map(strata.map((_, s) => [this.left(m, s, st), 1]))),
+    ]));
+  }
+
+  /** Each publication's own counts of 1 to 10, now bounded by both draws. */
+  countTargets(): DisclosureTarget[] {
+    return [...this.a.targets.map((t) => ({ ...t, where: `earlier: ${t.where}` })), ...this.b.targets];
+  }
+
+  private target(where: string, expression: Expression): DisclosureTarget {
+    return { where, expression, truth: valueOf(this.truth, expression) };
+  }
+
+  /** A sum of link unknowns fixed at its true value. */
+  private known(names: readonly string[]): string {
+    const expression: Expression = new Map();
+    for (const name of names) add(expression, name, 1);
+    return `${textOf(expression)} = ${valueOf(this.truth, expression)}`;
+  }
+
+  /** Link unknowns' names, by index into the frame (LP names allow no `-`). */
+  private m = (measureId: string) => this.frame.measureIds.indexOf(measureId);
+  private rc = (reasonClass: string) => this.frame.reasonClasses.indexOf(reasonClass);
+  private added = (m: string, s: number) => `add${this.m(m)}_${s}`;
+  private removed = (m: string, s: number) => `del${this.m(m)}_${s}`;
+  private entered = (m: string, s: number, status: string) => `in${this.m(m)}_${s}_${statusIndex(status)}`;
+  private left = (m: string, s: number, status: string) => `out${this.m(m)}_${s}_${statusIndex(status)}`;
+  private classEntered = (m: string, status: string, rc: string) => `rin${this.m(m)}_${statusIndex(status)}_${this.rc(rc)}`;
+  private classLeft = (m: string, status: string, rc: string) => `rout${this.m(m)}_${statusIndex(status)}_${this.rc(rc)}`;
+}
+
+const statusIndex = (status: string) => GAP_STATUSES.indexOf(status as never);

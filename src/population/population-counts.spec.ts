@@ -1,6 +1,7 @@
 import { Microcell } from './microcells';
 import { DisclosureTarget } from './disclosure-check';
-import { MAX_DRAWS, PopulationCounts, PublishedTable, drawPopulationCounts, publishPopulationCounts } from './population-counts';
+import { DrawCheck, MAX_DRAWS, PopulationCounts, PublishedTable, drawPopulationCounts, publicationSaltOf, publishPopulationCounts } from './population-counts';
+import { CheckedDraw } from './disclosure-check';
 
 const cell = (over: Partial<Microcell> & Pick<Microcell, 'count'>): Microcell => ({
   careTeams: ['north'], ageBand: '40-49', sex: 'female', measureId: 'CMS125', status: 'closed-gap', reasonClass: 'numerator', keySum: 1_000 + over.count, ...over,
@@ -89,13 +90,14 @@ describe(publishPopulationCounts.name, () => {
   /** A check that finds a pinned count in the first `dirty` draws it is shown, and what it was shown. */
   const checkFailing = (dirty: number) => {
     const shown: ReadonlyMap<string, number>[] = [];
-    const determined = async (_cells: unknown, _publication: unknown, published: ReadonlyMap<string, number>) => (shown.push(published), shown.length <= dirty ? [pinnedCount] : []);
-    return { shown, determined };
+    const previous: (CheckedDraw | null)[] = [];
+    const check: DrawCheck = async (draw, before) => (shown.push(draw.shown), previous.push(before), shown.length <= dirty ? [pinnedCount] : []);
+    return { shown, previous, check };
   };
 
   it.each([0, 1, 7, MAX_DRAWS - 1])('publishes the first draw its check finds clean (%i rejected before it), with every table', async (dirty) => {
     const check = checkFailing(dirty);
-    const sut = await publishPopulationCounts(microcells, domains, { determined: check.determined });
+    const { counts: sut } = await publishPopulationCounts(microcells, domains, { check: check.check });
     expect(sut).toEqual(drawPopulationCounts(microcells, domains, dirty));
     expect(sut.withheldTables).toEqual([]);
     expect(check.shown).toHaveLength(dirty + 1);
@@ -103,7 +105,7 @@ describe(publishPopulationCounts.name, () => {
 
   it('withholds tables, finest first, from the first draw when no draw is clean, and publishes only what its check passed', async () => {
     const check = checkFailing(MAX_DRAWS + 3);
-    const sut = await publishPopulationCounts(microcells, domains, { determined: check.determined });
+    const { counts: sut } = await publishPopulationCounts(microcells, domains, { check: check.check });
     expect(check.shown).toHaveLength(MAX_DRAWS + 4);
     // Three withholdings (age bands, care teams, sexes) still fail; the fourth passes. Listed in the publication's order.
     expect(sut.withheldTables).toEqual(['CMS125/careTeam', 'CMS125/ageBand', 'CMS125/sex', 'CMS125/reasonClass']);
@@ -114,15 +116,39 @@ describe(publishPopulationCounts.name, () => {
   });
 
   it('publishes no table at all when nothing it could withhold makes the check pass', async () => {
-    const sut = await publishPopulationCounts(microcells, domains, { determined: checkFailing(Number.POSITIVE_INFINITY).determined });
+    const { counts: sut } = await publishPopulationCounts(microcells, domains, { check: checkFailing(Number.POSITIVE_INFINITY).check });
     expect(sut.tables).toEqual([]);
     expect(sut.withheldTables).toContain('measures');
   });
 
   it('is deterministic: the same inputs publish the same checked draw', async () => {
-    const a = await publishPopulationCounts(microcells, domains, { determined: checkFailing(2).determined });
-    const b = await publishPopulationCounts([...microcells].reverse(), domains, { determined: checkFailing(2).determined });
-    expect(b).toEqual(a);
+    const a = await publishPopulationCounts(microcells, domains, { check: checkFailing(2).check });
+    const b = await publishPopulationCounts([...microcells].reverse(), domains, { check: checkFailing(2).check });
+    expect(b.counts).toEqual(a.counts);
+    expect(b.record.shown).toEqual(a.record.shown);
+  });
+
+  it('records what the next check needs: the inputs, and the value of every number the kept tables show', async () => {
+    const { counts, record } = await publishPopulationCounts(microcells, domains, { check: checkFailing(0).check });
+    expect(record.salt).toBe(publicationSaltOf(microcells, domains));
+    expect(record.microcells).toEqual(microcells);
+    const shownValues = counts.tables.flatMap((t) => [...t.cells.flat(), ...t.rowTotals, ...(t.columnTotals ?? []), ...(t.grandTotal === null ? [] : [t.grandTotal])]);
+    expect(new Set(Object.values(record.shown))).toEqual(new Set(shownValues));
+  });
+
+  it('checks every draw together with the previous publication, when there is one', async () => {
+    const first = await publishPopulationCounts(microcells, domains, { check: checkFailing(0).check });
+    const changed = [cell({ count: 15, keySum: 77 }), ...microcells.slice(1)];
+    const check = checkFailing(3);
+    await publishPopulationCounts(changed, domains, { previous: first.record, check: check.check });
+    expect(check.previous).toHaveLength(4);
+    for (const before of check.previous) {
+      expect(before?.microcells).toEqual(microcells);
+      expect(Object.fromEntries(before!.shown)).toEqual(first.record.shown);
+    }
+    const alone = checkFailing(0);
+    await publishPopulationCounts(changed, domains, { check: alone.check });
+    expect(alone.previous).toEqual([null]);
   });
 });
 

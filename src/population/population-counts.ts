@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Microcell, microcellKey } from './microcells';
 import { LARGEST_PROTECTED_COUNT, MAX_PERTURBATION, PTABLE, SMALLEST_NON_ZERO_SHOWN, cellKeyOf, perturb } from './perturbation';
 import { Publication, StrataDomains, TableColumnDimension, TableLayout, TableRowDimension, buildPublication } from './published-quantities';
-import { determinedCounts } from './disclosure-check';
+import { CheckedDraw, DisclosureTarget, determinedAcrossPublications, determinedCounts } from './disclosure-check';
 
 /**
  * The de-identified counts an analyst may read for one period: every fixed table over the stored
@@ -45,7 +45,8 @@ export const PERTURBATION_POLICY = {
   rule:
     'Every count is published as the value the ptable gives for it at its cell key. A count of 0 is published as 0. A count of 1 to 10 is ' +
     'published as 0 or 11, with the same odds whatever it is. A larger count is published as itself plus a change of -2 to +2 (never below 11). ' +
-    'A draw is published only when no count of 1 to 10 can be solved for from all its tables together (see limits).',
+    'A draw is published only when no count of 1 to 10 can be solved for from all its tables together, nor from them and the ' +
+    'publication before it together with what changed between the two (see limits).',
   ptable: PTABLE,
   largestProtectedCount: LARGEST_PROTECTED_COUNT,
   smallestNonZeroShown: SMALLEST_NON_ZERO_SHOWN,
@@ -57,17 +58,20 @@ export const PERTURBATION_POLICY = {
     '(in every table and every measure), and any change to the inputs draws every cell key anew.',
   attackerModel:
     'Knows every published value, this policy and the ptable, that every patient has one status per measure (so every measure counts the same ' +
-    'patients per stratum), that care teams overlap, and that counts are non-negative integers; does not know the record keys.',
+    'patients per stratum), that care teams overlap, and that counts are non-negative integers; between two consecutive publications, per ' +
+    'measure, how many results were added and removed, how many changed status and how many changed reason class (as one who watched an ' +
+    'import of one patient would), and, when solving for the changed patients\' teams, age bands and sexes, even how many entered and left ' +
+    'each status; does not know the record keys.',
   limits: [
     'Counts are not additive: cells need not add up to their totals, and totals over the same patients agree only because they are the same patients.',
     'A published 0 means 0 to 10; any non-zero value means at least 1. Whether a group is empty is disclosed with odds, not certainty.',
     'Each publication draws anew. An analyst who reads many publications whose inputs differ (one per recompute) can average counts that did ' +
       'not change: a protected count stays indistinguishable from the other protected counts, but sums and differences of larger ones narrow.',
     'Bounds: non-negativity and the tables together narrow a count to an interval. Before publishing, the publisher solves every table together ' +
-      'as this attacker would (an integer program over care-team set × age band × sex) and draws again, under another salt, while any true count ' +
-      `of 1 to 10 (or any exact care-team set's) has only one value; after ${MAX_DRAWS} draws it withholds whole tables (listed in ` +
-      '`withheldTables`) until none has. The check covers one publication: two publications around one change (an import) can still ' +
-      'determine the changed patient\'s attributes.',
+      'as this attacker would (an integer program over care-team set × age band × sex), alone and with the publication before it, and draws ' +
+      'again, under another salt, while any true count of 1 to 10 (or any exact care-team set\'s), or how many of the changes fall on a care ' +
+      `team, an age band, a sex or a status, has only one value; after ${MAX_DRAWS} draws it withholds whole tables (listed in ` +
+      '`withheldTables`) until none has. The check covers consecutive pairs: three or more publications read together are not checked.',
     'Which draw is published depends on the data (a draw that pins a count is never published), so the published values follow the ptable\'s ' +
       'odds only approximately.',
   ],
@@ -134,27 +138,68 @@ const WITHHOLD_ORDER: readonly ((id: string) => boolean)[] = [
   (id) => id.endsWith('/ageBand'), (id) => id.endsWith('/careTeam'), (id) => id.endsWith('/sex'), (id) => id.endsWith('/reasonClass'), (id) => id === 'measures',
 ];
 
+/**
+ * What the next publication's check needs of this one: its truth and what it showed. Kept by the
+ * caller with the publication (in the database), never served.
+ */
+export interface PublicationRecord {
+  /** The digest of the inputs: equal inputs publish equal tables. */
+  salt: string;
+  microcells: Microcell[];
+  domains: StrataDomains;
+  /** The published value of every quantity the kept tables show, by quantity key. */
+  shown: Record<string, number>;
+}
+
+export interface CheckedPublication {
+  counts: PopulationCounts;
+  record: PublicationRecord;
+}
+
+/** The counts of 1 to 10 a draw determines, alone or with the publication before it (empty: it may be published). */
+export type DrawCheck = (draw: CheckedDraw, previous: CheckedDraw | null) => Promise<DisclosureTarget[]>;
+
+export const checkDraw: DrawCheck = async (draw, previous) => {
+  const alone = await determinedCounts(draw);
+  return alone.length > 0 || !previous ? alone : await determinedAcrossPublications(previous, draw);
+};
+
 export interface PublishOptions {
   maxDraws?: number;
-  /** The check of a draw (the counts of 1 to 10 it determines); replaceable only to test the fallback. */
-  determined?: typeof determinedCounts;
+  /** The publication served before this one, of the same period: the draw is checked with it. */
+  previous?: PublicationRecord | null;
+  /** The check of a draw; replaceable only to test the fallback. */
+  check?: DrawCheck;
+}
+
+/** The previous publication as the check reads it. */
+function previousDraw(record: PublicationRecord): CheckedDraw {
+  return { microcells: record.microcells, publication: buildPublication(record.microcells, record.domains), shown: new Map(Object.entries(record.shown)) };
 }
 
 /**
  * Builds the fixed tables from one period's microcells, perturbs every count, and checks the draw
- * before it is published: while an analyst's integer program over the tables would pin a count of
- * 1 to 10, it draws again under another salt (up to `maxDraws`). When no draw is clean it keeps the
- * first draw and withholds whole tables, finest first, until nothing is pinned (listed in
- * `withheldTables`). Deterministic: the same inputs publish the same tables.
+ * before it is published: while an analyst's integer program over the tables — alone, or with the
+ * previous publication's — would pin a count of 1 to 10 or what changed, it draws again under
+ * another salt (up to `maxDraws`). When no draw is clean it keeps the first draw and withholds whole
+ * tables, finest first, until nothing is pinned (listed in `withheldTables`). Deterministic: the
+ * same inputs and the same previous publication publish the same tables.
  */
-export async function publishPopulationCounts(microcells: readonly Microcell[], domains: StrataDomains = {}, options: PublishOptions = {}): Promise<PopulationCounts> {
-  const { maxDraws = MAX_DRAWS, determined = determinedCounts } = options;
+export async function publishPopulationCounts(microcells: readonly Microcell[], domains: StrataDomains = {}, options: PublishOptions = {}): Promise<CheckedPublication> {
+  const { maxDraws = MAX_DRAWS, check = checkDraw } = options;
   const publication = buildPublication(microcells, domains);
   const salt = publicationSaltOf(microcells, domains);
+  const previous = options.previous ? previousDraw(options.previous) : null;
+  const outcome = (values: ReadonlyMap<string, number>, withheld: ReadonlySet<string>): CheckedPublication => ({
+    counts: render(publication.tables, values, withheld),
+    record: { salt, microcells: [...microcells], domains, shown: Object.fromEntries(shownBy(publication.tables, values, withheld)) },
+  });
+  const isClean = async (values: ReadonlyMap<string, number>, withheld: ReadonlySet<string>) =>
+    (await check({ microcells, publication, shown: shownBy(publication.tables, values, withheld) }, previous)).length === 0;
   const none = new Set<string>();
   for (let attempt = 0; attempt < maxDraws; attempt += 1) {
     const values = drawValues(publication, drawSaltOf(salt, attempt));
-    if ((await determined(microcells, publication, shownBy(publication.tables, values, none))).length === 0) return render(publication.tables, values, none);
+    if (await isClean(values, none)) return outcome(values, none);
   }
   const values = drawValues(publication, salt);
   const withheld = new Set<string>();
@@ -162,8 +207,8 @@ export async function publishPopulationCounts(microcells: readonly Microcell[], 
     for (const table of publication.tables) {
       if (!isWithheldNext(table.id) || withheld.has(table.id)) continue;
       withheld.add(table.id);
-      if ((await determined(microcells, publication, shownBy(publication.tables, values, withheld))).length === 0) return render(publication.tables, values, withheld);
+      if (await isClean(values, withheld)) return outcome(values, withheld);
     }
   }
-  return render(publication.tables, values, withheld);
+  return outcome(values, withheld);
 }

@@ -5,6 +5,11 @@ import { ProblemException } from '../common/http/problem';
 import { MeasureResultsRepository, PopulationInputs, PopulationResultsVersion } from '../measure-results/measure-results.repository';
 import { AuditedAccess } from '../access/audited-access.service';
 import { PopulationMeasuresService } from './population-measures.service';
+import { PublishOptions, publishPopulationCounts } from './population-counts';
+import { NewestPublication, PopulationPublicationRepository, StoreOutcome, StoredPublication } from './population-publication.repository';
+import { PublicationRecord } from './population-counts';
+import { Microcell } from './microcells';
+import { StrataDomains } from './published-quantities';
 
 const PERIOD = { start: '2025-12-03', end: '2026-12-02' };
 const VERSION_1: PopulationResultsVersion = { rowCount: 24, maxRunId: '7', newestComputedAt: '2026-12-02T08:00:00.000Z' };
@@ -33,6 +38,35 @@ class FakeResults {
   };
 }
 
+/** A fake publication store, as population_publications behaves (the repository's own SQL is tested against Postgres). */
+class FakeStore {
+  rows: NewestPublication[] = [];
+  /** Runs before the next store: another process's publication landing while this one checked its draw. */
+  beforeStore: (() => void) | null = null;
+  ofVersion = async (_period: unknown, version: string) => this.rows.find((row) => row.resultsVersion === version);
+  newest = async () => this.rows[this.rows.length - 1];
+  store = async (_period: unknown, publication: Omit<StoredPublication, 'id'>, checkRecord: PublicationRecord, checkedAfter: string | null): Promise<StoreOutcome> => {
+    const interloper = this.beforeStore;
+    this.beforeStore = null;
+    interloper?.();
+    if ((this.rows[this.rows.length - 1]?.id ?? null) !== checkedAfter) return 'checked-against-a-stale-publication';
+    this.rows.push({ id: String(this.rows.length + 1), ...publication, checkRecord });
+    return 'stored';
+  };
+}
+
+/**
+ * The real publisher with a check that passes every draw (the check has its own specs, and takes
+ * seconds): what it was asked to check each publication with.
+ */
+class RecordingPublisher {
+  previous: (PublicationRecord | null)[] = [];
+  publish = (microcells: readonly Microcell[], domains: StrataDomains = {}, options: PublishOptions = {}) => {
+    this.previous.push(options.previous ?? null);
+    return publishPopulationCounts(microcells, domains, { ...options, check: async () => [] });
+  };
+}
+
 /** Runs the work as the PHI path would, keeping what the audit row would say. */
 class FakePhi {
   rows: { patientId: string | null; fields: string[]; rowCount: number }[] = [];
@@ -48,13 +82,19 @@ const contextOf = (role: StaffRole) => restContext({ userId: 'u', username: 'u',
 describe(PopulationMeasuresService.name, () => {
   let results: FakeResults;
   let phi: FakePhi;
+  let store: FakeStore;
+  let publisher: RecordingPublisher;
   let sut: PopulationMeasuresService;
   const analyst = contextOf(StaffRole.Analyst);
+  const serviceOn = (on: FakeStore, by: RecordingPublisher) =>
+    new PopulationMeasuresService(new AccessService({} as never), results as unknown as MeasureResultsRepository, on as unknown as PopulationPublicationRepository, phi as unknown as AuditedAccess, by.publish);
 
   beforeEach(() => {
     results = new FakeResults();
     phi = new FakePhi();
-    sut = new PopulationMeasuresService(new AccessService({} as never), results as unknown as MeasureResultsRepository, phi as unknown as AuditedAccess);
+    store = new FakeStore();
+    publisher = new RecordingPublisher();
+    sut = serviceOn(store, publisher);
   });
 
   const problemOf = async (promise: Promise<unknown>) => {
@@ -120,7 +160,42 @@ describe(PopulationMeasuresService.name, () => {
     expect(second.resultsVersion).not.toBe(first.resultsVersion);
     expect(results.inputReads).toBe(2);
     // The same checked draw, not a second computation of it.
-    expect(second.tables).toBe(first.tables);
+    expect(second.tables).toEqual(first.tables);
+    expect(store.rows.map((row) => row.salt)).toEqual([store.rows[0].salt, store.rows[0].salt]);
+  });
+
+  it('stores every publication with what the next check needs, and checks the next draw with it', async () => {
+    await sut.measures(analyst, undefined);
+    results.version = VERSION_2;
+    results.open = 3;
+    await sut.measures(analyst, undefined);
+    expect(store.rows).toHaveLength(2);
+    const [first, second] = store.rows;
+    expect(first.checkRecord.salt).toBe(first.salt);
+    expect(Object.keys(first.checkRecord.shown).length).toBeGreaterThan(0);
+    expect(second.checkRecord.microcells.find((cell) => cell.status === 'open-gap')?.count).toBe(3);
+    expect(publisher.previous).toEqual([null, first.checkRecord]);
+  });
+
+  it('serves a version another process already published as it was stored, without drawing', async () => {
+    await sut.measures(analyst, undefined);
+    const stored = store.rows[0];
+    const elsewhere = serviceOn(store, new RecordingPublisher());
+    const served = await elsewhere.measures(analyst, undefined);
+    expect(served.tables).toEqual(stored.counts.tables);
+    expect(store.rows).toHaveLength(1);
+  });
+
+  it('draws again when another process published while this one checked its draw (the draw was never checked against that one)', async () => {
+    await sut.measures(analyst, undefined);
+    results.version = VERSION_2;
+    results.open = 3;
+    const other = { ...store.rows[0], id: 'other', resultsVersion: 'run-7.other', salt: 'other' };
+    store.beforeStore = () => store.rows.push(other);
+    const inputReadsBefore = results.inputReads;
+    await sut.measures(analyst, undefined);
+    expect(results.inputReads - inputReadsBefore).toBe(2);
+    expect(store.rows.map((row) => row.id)).toEqual(['1', 'other', '3']);
   });
 
   it('shares one computation between concurrent first requests', async () => {

@@ -131,6 +131,17 @@ describe('GET /population/measures', () => {
     expect(after.tables).toEqual(before.tables);
   });
 
+  it('keeps every publication in Postgres, as served (what every API process serves), with what the next check reads', async () => {
+    const served = (await http().get('/population/measures').set(await as(ANALYST)).expect(200)).body;
+    const stored = await database().dataSource.query<{ resultsVersion: string; counts: { tables: unknown[]; withheldTables: string[] }; shown: number; cells: number }[]>(
+      `SELECT results_version AS "resultsVersion", counts, (SELECT count(*)::int FROM jsonb_object_keys(check_record->'shown')) AS shown,
+              jsonb_array_length(check_record->'microcells') AS cells FROM population_publications ORDER BY id`,
+    );
+    const current = stored.find((row) => row.resultsVersion === served.resultsVersion);
+    expect(current?.counts).toEqual({ tables: served.tables, withheldTables: served.withheldTables });
+    for (const row of stored) expect(Math.min(row.shown, row.cells)).toBeGreaterThan(0);
+  });
+
   it('leaves one audit row per read, naming the tables and no patient', async () => {
     const res = await http().get('/population/measures').set(await as(ANALYST)).expect(200);
     const rows = await database().dataSource.query(

@@ -1,0 +1,139 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The disclosure check's integer programs, solved by HiGHS (WebAssembly) on a worker thread of its
+ * own. One program runs synchronously for up to seconds and a check runs hundreds; on the request
+ * thread that would hold every other request behind it. The worker is started on the first check,
+ * kept for the life of the process (unref'd: it never keeps a process alive), and restarted if it
+ * dies; a program in flight when it dies fails its check, which is then computed again.
+ */
+
+/** A linear expression: variable → coefficient. */
+export type Expression = Map<string, number>;
+
+export interface IntegerProgram {
+  /** Constraints in CPLEX LP syntax, without names: `1 x + 2 y >= 3`. */
+  rows: readonly string[];
+  /** Every variable (all general integers, non-negative). */
+  variables: readonly string[];
+}
+
+/** The worker's whole program: plain JavaScript, so it runs the same from sources (tests) and from the build. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const highs = require(workerData.highsPath)();
+parentPort.on('message', async ({ id, lp }) => {
+  try {
+    const solver = await highs;
+    const result = solver.solve(lp, { mip_rel_gap: 0, output_flag: false });
+    const columns = {};
+    for (const [name, column] of Object.entries(result.Columns || {})) columns[name] = column.Primal;
+    parentPort.postMessage({ id, status: result.Status, columns });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) });
+  }
+});
+`;
+
+interface Reply { id: number; status?: string; columns?: Record<string, number>; error?: string }
+
+class SolverThread {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+
+  run(lp: string): Promise<Reply> {
+    const worker = this.started();
+    const id = (this.nextId += 1);
+    return new Promise<Reply>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, lp });
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { highsPath: require.resolve('highs') } });
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      waiter?.resolve(reply);
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`disclosure check: the solver thread exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+const thread = new SolverThread();
+
+export const textOf = (expression: Expression): string => {
+  // One term a line: the LP format limits the length of a line.
+  const terms = [...expression].filter(([, c]) => c !== 0).map(([name, c], i) => `${c < 0 ? '-' : i === 0 ? '' : '+'} ${Math.abs(c)} ${name}`);
+  return terms.length === 0 ? '0 zero' : terms.join('\n ');
+};
+export const valueOf = (assignment: ReadonlyMap<string, number>, expression: Expression) =>
+  [...expression].reduce((sum, [name, c]) => sum + c * (assignment.get(name) ?? 0), 0);
+export const add = (expression: Expression, name: string, c: number) => expression.set(name, (expression.get(name) ?? 0) + c);
+
+/** An integer solution of the program with the extra rows, or null when there is none. */
+export async function solve(program: IntegerProgram, extra: readonly string[] = []): Promise<Map<string, number> | null> {
+  const rows = [...program.rows, ...extra];
+  const lp = ['Minimize', ' obj: 0 zero', 'Subject To', ' z: 1 zero = 0', ...rows.map((row, i) => ` c${i}: ${row}`), 'General', ...program.variables.map((v) => ` ${v}`), 'End'].join('\n');
+  const reply = await thread.run(lp);
+  if (reply.error !== undefined) throw new Error(`disclosure check: ${reply.error}`);
+  if (reply.status === 'Infeasible') return null;
+  if (reply.status !== 'Optimal') throw new Error(`disclosure check: solver status ${reply.status}`);
+  return new Map(Object.entries(reply.columns ?? {}).map(([name, primal]) => [name, Math.round(primal)]));
+}
+
+/** A number the analyst must not be able to solve for. */
+export interface DisclosureTarget {
+  /** Names the count, never a patient: `CMS125 sex=female status=not-applicable`. */
+  where: string;
+  expression: Expression;
+  truth: number;
+}
+
+/**
+ * The targets every integer solution gives their true value. The truth is a solution, so a target
+ * is free as soon as one solution moves it: first ask for solutions that move the sum of the open
+ * targets (each settles many), then ask about each one left, up and down.
+ */
+export async function pinnedTargets(program: IntegerProgram, targets: readonly DisclosureTarget[]): Promise<DisclosureTarget[]> {
+  let open = [...targets];
+  const settle = (solution: Map<string, number>) => (open = open.filter((t) => valueOf(solution, t.expression) === t.truth));
+  for (const up of [true, false]) {
+    while (open.length > 0) {
+      const sum: Expression = new Map();
+      for (const t of open) for (const [name, c] of t.expression) add(sum, name, c);
+      const truth = open.reduce((total, t) => total + t.truth, 0);
+      const solution = await solve(program, [`${textOf(sum)} ${up ? `>= ${truth + 1}` : `<= ${truth - 1}`}`]);
+      const before = open.length;
+      if (solution) settle(solution);
+      if (!solution || open.length === before) break;
+    }
+  }
+  const left: DisclosureTarget[] = [];
+  for (const t of open) {
+    if (!open.includes(t)) continue; // moved by a solution found for an earlier target: free
+    let free = false;
+    for (const bound of [`>= ${t.truth + 1}`, `<= ${t.truth - 1}`]) {
+      const solution = await solve(program, [`${textOf(t.expression)} ${bound}`]);
+      if (solution) {
+        settle(solution);
+        free = true;
+        break;
+      }
+    }
+    if (!free) left.push(t);
+  }
+  return left;
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { AuditPatient, AuditedPublication } from './population-audit';
+import { CohortPatient } from './population-fixture';
+import { MEASURE_IDS } from '../../src/clinical/care-gaps';
+import { buildMicrocells } from '../../src/population/microcells';
+import { PublicationRecord, drawPopulationCounts, publishPopulationCounts } from '../../src/population/population-counts';
+
+/**
+ * What the population disclosure tests share (test/integration/population-disclosure*.int-spec.ts):
+ * seeded draws of random record keys, the publisher as the route runs it, and the publication the
+ * replaced rule made, which the auditor must break.
+ */
+const TEAMS = ['primary-care-north', 'primary-care-south'];
+const DOMAINS = { careTeams: TEAMS, measureIds: [...MEASURE_IDS] };
+/**
+ * Key draws: each gives every patient a random 48-bit record key of its own. Each audit costs seconds
+ * of integer programs, so the fixture cohort (where the check rarely has to redraw) gets a few, and the
+ * near-threshold cohort below the first 17, among them 6, 15 and 16, whose first draws pin a count.
+ */
+export const KEY_DRAWS = Array.from({ length: 6 }, (_, seed) => seed);
+export const NEAR_THRESHOLD_KEY_DRAWS = Array.from({ length: 17 }, (_, seed) => seed);
+/**
+ * The key draws the two-publication audits (slower: binaries over two publications, and the check
+ * redraws more) run on, per kind of change; under draw 1 only the check across publications protects
+ * the imported patient.
+ */
+export const CHANGE_KEY_DRAWS = { 'patient-added': [0, 1, 2], 'status-changed': [1] } as const;
+export const recordKeyOf = (seed: number, key: string) => createHash('sha256').update(`key draw ${seed}: ${key}`).digest().readUIntBE(0, 6);
+
+const microcellsOf = (patients: readonly CohortPatient[], seed: number) =>
+  buildMicrocells(patients.flatMap((p) =>
+    MEASURE_IDS.map((measureId) => ({
+      careTeams: p.careTeams, age: p.age, sex: p.sex, measureId, status: p.results[measureId].status as never, reasonCode: p.reasonCodes[measureId], recordKey: recordKeyOf(seed, p.key),
+    })),
+  ));
+
+/** What the route publishes: the checked draw, checked with the publication before it when there is one. */
+const checkedPublication = (patients: readonly CohortPatient[], seed: number, previous: PublicationRecord | null = null) =>
+  publishPopulationCounts(microcellsOf(patients, seed), DOMAINS, { previous });
+export const publish = async (patients: readonly CohortPatient[], seed: number) => (await checkedPublication(patients, seed)).counts as unknown as AuditedPublication;
+/** Two consecutive publications, as the route serves them: the second checked with the first. */
+export const publishTwice = async (first: readonly CohortPatient[], second: readonly CohortPatient[], seed: number) => {
+  const before = await checkedPublication(first, seed);
+  const after = await checkedPublication(second, seed, before.record);
+  return [before.counts, after.counts] as unknown as [AuditedPublication, AuditedPublication];
+};
+/** The first draw, unchecked: what the route published before it checked its draws. */
+export const firstDraw = (patients: readonly CohortPatient[], seed: number) => drawPopulationCounts(microcellsOf(patients, seed), DOMAINS) as unknown as AuditedPublication;
+
+/**
+ * What the replaced rule published for the fixture cohort: exact counts, 1 to 10 withheld, and (as
+ * it chose) the total of CMS130, whose other cells were 11 and 11. Built here from the truth.
+ */
+function exactPublication(patients: readonly AuditPatient[], withhold: (table: string, label: string) => boolean): AuditedPublication {
+  const published = firstDraw(patients as CohortPatient[], 0);
+  const count = (measureId: string, fixed: Record<string, string>) =>
+    patients.filter((p) => Object.entries(fixed).every(([field, value]) =>
+      field === 'careTeam' ? p.careTeams.includes(value) : field === 'status' || field === 'reasonClass' ? p.results[measureId][field] === value : (p as unknown as Record<string, string>)[field] === value,
+    )).length;
+  const shown = (table: string, label: string, n: number) => (n >= 1 && n <= 10) || withhold(table, label) ? { suppressed: true } : { count: n };
+  return {
+    policy: { method: 'exact-with-suppression' },
+    tables: published.tables.map((t) => {
+      const at = (row: string | null, column: string | null) => {
+        const measureId = t.measureId ?? (row as string);
+        const fixed: Record<string, string> = {};
+        if (row !== null && t.rowDimension !== 'measure') fixed[t.rowDimension] = row;
+        if (column !== null) fixed[t.columnDimension] = column;
+        return shown(t.id, `${row ?? 'total'}, ${column ?? 'total'}`, count(measureId, fixed));
+      };
+      return {
+        ...t,
+        cells: t.rows.map((row) => t.columns.map((column) => at(row, column))),
+        rowTotals: t.rows.map((row) => at(row, null)),
+        columnTotals: t.columnTotals && t.columns.map((column) => at(null, column)),
+        grandTotal: t.grandTotal === null ? null : at(null, null),
+      };
+    }),
+  };
+}
+export const replacedRule = (patients: readonly AuditPatient[]) => exactPublication(patients, (table, label) => table === 'measures' && label === 'CMS130, total');
