@@ -949,23 +949,20 @@ SELECT p.id, p.results_version AS "resultsVersion", to_char(p.computed_at AT TIM
 WHERE p.period_start = $1 AND p.period_end = $2 AND p.results_version = $3;
 
 -- name: latestPublication
-SELECT p.id, p.results_version AS "resultsVersion", to_char(p.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "computedAt", p.salt, p.counts, p.check_record AS "checkRecord" FROM population_publications p
-WHERE p.period_start = $1 AND p.period_end = $2 ORDER BY p.id DESC LIMIT 1;
+SELECT p.id, p.results_version AS "resultsVersion", to_char(p.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "computedAt", p.salt, p.counts, p.check_record AS "checkRecord" FROM population_publications p ORDER BY p.id DESC LIMIT 1;
 
 -- name: lockPublications
 SELECT pg_advisory_xact_lock(hashtext('vigil.population_publications'));
 
 -- name: latestPublicationId
-SELECT p.id FROM population_publications p WHERE p.period_start = $1 AND p.period_end = $2 ORDER BY p.id DESC LIMIT 1;
+SELECT p.id FROM population_publications p ORDER BY p.id DESC LIMIT 1;
 
 -- name: insertPublication
 INSERT INTO population_publications (period_start, period_end, results_version, computed_at, salt, counts, check_record)
 VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) ON CONFLICT (period_start, period_end, results_version) DO NOTHING RETURNING id;
 
 -- name: prunePublications
-DELETE FROM population_publications p WHERE p.period_end < $2
-  OR (p.period_start = $1 AND p.period_end = $2 AND p.id NOT IN (
-    SELECT k.id FROM population_publications k WHERE k.period_start = $1 AND k.period_end = $2 ORDER BY k.id DESC LIMIT $3));
+DELETE FROM population_publications p WHERE p.id NOT IN (SELECT k.id FROM population_publications k ORDER BY k.id DESC LIMIT $1);
 
 -- ======================================================================
 -- health

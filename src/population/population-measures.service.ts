@@ -56,8 +56,9 @@ export class PopulationMeasuresService {
 
   /**
    * The stored publication of the results' current version, or a new one: drawn, checked with the
-   * newest stored one, and stored if that is still the newest (else another process published in
-   * between, and this draw is checked again, against that).
+   * newest stored one (of whichever period: a new day's period is read beside the day before's),
+   * and stored if that is still the newest (else another process published in between, and this
+   * draw is checked again, against that).
    */
   private async storedOrPublished(period: Period): Promise<PopulationPublication> {
     for (let attempt = 1; ; attempt += 1) {
@@ -65,7 +66,7 @@ export class PopulationMeasuresService {
       const resultsVersion = resultsVersionOf(period, inputs.version);
       const stored = await this.store.ofVersion(period, resultsVersion);
       if (stored) return served(period, stored);
-      const previous = await this.store.newest(period);
+      const previous = await this.store.newest();
       const microcells = inputs.microcells.map(microcellOf);
       const domains = { careTeams: inputs.careTeamCodes, sexes: Object.values(Sex), measureIds: MEASURE_IDS };
       const salt = publicationSaltOf(microcells, domains);

@@ -21,8 +21,8 @@ export interface NewestPublication extends StoredPublication {
 /** What storing a publication came to. */
 export type StoreOutcome = 'stored' | 'version-already-published' | 'checked-against-a-stale-publication';
 
-/** How many of a period's newest publications are kept (the newest is what the next one is checked with). */
-const KEPT_PER_PERIOD = 4;
+/** How many of the newest publications are kept (the newest is what the next one is checked with). */
+const KEPT = 4;
 
 /** Writes and reads `population_publications` with the fixed statements of population-publications.sql.ts. */
 @Injectable()
@@ -34,8 +34,9 @@ export class PopulationPublicationRepository {
     return rows[0];
   }
 
-  async newest(period: Period): Promise<NewestPublication | undefined> {
-    const rows = await this.dataSource.query<NewestPublication[]>(SQL.latestPublication, [period.start, period.end]);
+  /** The newest publication of any period: the one an analyst read last, whatever its period. */
+  async newest(): Promise<NewestPublication | undefined> {
+    const rows = await this.dataSource.query<NewestPublication[]>(SQL.latestPublication, []);
     return rows[0];
   }
 
@@ -47,14 +48,14 @@ export class PopulationPublicationRepository {
   async store(period: Period, publication: Omit<StoredPublication, 'id'>, checkRecord: PublicationRecord, checkedAfter: string | null): Promise<StoreOutcome> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(SQL.lockPublications);
-      const [newest] = await manager.query<{ id: string }[]>(SQL.latestPublicationId, [period.start, period.end]);
+      const [newest] = await manager.query<{ id: string }[]>(SQL.latestPublicationId, []);
       if ((newest?.id ?? null) !== checkedAfter) {
         const [same] = await manager.query<unknown[]>(SQL.publicationOfVersion, [period.start, period.end, publication.resultsVersion]);
         return same ? 'version-already-published' : 'checked-against-a-stale-publication';
       }
       const { resultsVersion, computedAt, salt, counts } = publication;
       await manager.query(SQL.insertPublication, [period.start, period.end, resultsVersion, computedAt, salt, JSON.stringify(counts), JSON.stringify(checkRecord)]);
-      await manager.query(SQL.prunePublications, [period.start, period.end, KEPT_PER_PERIOD]);
+      await manager.query(SQL.prunePublications, [KEPT]);
       return 'stored';
     });
   }
