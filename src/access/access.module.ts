@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
+import { CursorSealer } from '../phi/sealed-cursor';
 import { AccessRepository } from './access.repository';
 import { AccessService } from './access.service';
 import { AuditedAccess } from './audited-access.service';
@@ -17,7 +18,7 @@ import { AuditRefusalInterceptor } from './rest-access';
 @Module({
   imports: [CohortModule, AuditModule],
   controllers: [BreakGlassReportController],
-  providers: [AccessRepository, AccessService, AuditedAccess, { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor }],
+  providers: [AccessRepository, AccessService, AuditedAccess, CursorSealer, { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor }],
   exports: [AccessService, AuditedAccess],
 })
 export class AccessModule {}

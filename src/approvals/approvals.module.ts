@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
+import { CursorSealer } from '../phi/sealed-cursor';
 import { ToolsModule } from '../tools/tools.module';
 import { ProposalEventStream } from './events/proposal-event-stream';
 import { ProposalEvents } from './events/proposal-events';
@@ -19,7 +20,7 @@ import { ReviewPageController } from './review-page/review-page.controller';
   // Routes are matched in registration order: the event stream's `/proposals/events` must come
   // before ProposalsController's `/proposals/:proposalId`.
   controllers: [ProposalEventsController, ProposalsController, ReviewPageController],
-  providers: [ProposalsRepository, ProposalsService, ProposalIntake, ProposalDraftsService, ProposalExecutor, ProposalEvents, ProposalEventStream],
+  providers: [ProposalsRepository, ProposalsService, ProposalIntake, ProposalDraftsService, ProposalExecutor, ProposalEvents, ProposalEventStream, CursorSealer],
   exports: [ProposalsService, ProposalExecutor, ProposalEvents, ProposalsRepository],
 })
 export class ApprovalsModule {}

@@ -1,25 +1,41 @@
 import { isUuid } from '../common/validation/uuid';
-import { invalidProposal } from './proposal.problems';
+import { CursorBinding, CursorSealer, invalidCursor } from '../phi/sealed-cursor';
+import { ListProposalsQueryDto } from './dto/proposal-requests.dto';
 
-/**
- * The review queue's keyset cursor: the last row's `(createdAt, id)`, base64url JSON. It is opaque
- * to callers but not trusted: a decoded cursor must be exactly what `encodeCursor` writes (a real
- * UTC timestamp with microseconds, a UUID) before Postgres casts it, so a forged time such as `1` or
- * `2021-02-30` or an id of 36 dashes is a 400, never a failed cast.
- */
-export function encodeCursor(row: { createdAt: string; id: string }): string {
-  return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
+/** Where a page of the review queue stops: the last row's keyset. */
+export interface QueuePosition {
+  createdAt: string;
+  id: string;
 }
 
-export function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    decoded = null;
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2) throw notACursor();
-  const [createdAt, id] = decoded as unknown[];
+/**
+ * A review-queue cursor opens only for the caller it was issued to and the same filters and sort
+ * (the page size may change between pages, as on the worklist). Ids are compared as Postgres
+ * compares uuids, whatever their case; an omitted sort is the default one.
+ */
+export function reviewQueueBinding(userId: string, query: ListProposalsQueryDto): CursorBinding {
+  return {
+    list: 'review-queue',
+    userId,
+    query: { status: query.status, kind: query.kind, patientId: query.patientId?.toLowerCase(), proposerId: query.proposerId?.toLowerCase(), sort: query.sort ?? 'newest' },
+  };
+}
+
+/** The next page's cursor: the last row's `(createdAt, id)`, sealed for `binding` (`CursorSealer`). */
+export function sealCursor(sealer: CursorSealer, binding: CursorBinding, row: QueuePosition): string {
+  return sealer.seal(binding, [row.createdAt, row.id]);
+}
+
+/**
+ * The position a cursor holds, if this service sealed it for `binding`; otherwise a 400 naming the
+ * cursor. Even an opened position must be exactly what `sealCursor` writes (a real UTC timestamp
+ * with microseconds, a UUID) before Postgres casts it, so whatever it holds is a 400, never a
+ * failed cast.
+ */
+export function openCursor(sealer: CursorSealer, binding: CursorBinding, cursor: string): QueuePosition {
+  const position = sealer.open(binding, cursor);
+  if (!Array.isArray(position) || position.length !== 2) throw notACursor();
+  const [createdAt, id] = position as unknown[];
   if (!isCursorTimestamp(createdAt) || !isUuid(id)) throw notACursor();
   return { createdAt, id };
 }
@@ -33,6 +49,4 @@ function isCursorTimestamp(value: unknown): value is string {
   return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(match[1]);
 }
 
-function notACursor() {
-  return invalidProposal('cursor', 'isCursor', 'cursor is not a cursor this service issued.');
-}
+const notACursor = () => invalidCursor('this list, filters and sort');

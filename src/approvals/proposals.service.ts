@@ -8,12 +8,13 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { validateDto } from '../common/validation/validate-dto';
 import { ToolReadService } from '../tools/tool-read.service';
 import { AuditScope, AuditedAccess } from '../access/audited-access.service';
+import { CursorSealer } from '../phi/sealed-cursor';
 import { CitedEvidence } from '../tools/tools.service';
 import { ProposalRow, VersionRow } from './approvals.sql';
 import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
 import { ProposalIntake, storedForm } from './proposal-intake';
-import { decodeCursor, encodeCursor } from './proposal-cursor';
+import { openCursor, reviewQueueBinding, sealCursor } from './proposal-cursor';
 import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDto } from './dto/proposal-requests.dto';
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
@@ -38,6 +39,7 @@ export class ProposalsService {
     private readonly events: ProposalEvents,
     private readonly phi: AuditedAccess,
     private readonly toolReads: ToolReadService,
+    private readonly cursors: CursorSealer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     /** Absent where no queue runs (the relay's own polling then picks the job up). */
     @Optional() private readonly relay?: ProposalOutboxRelay,
@@ -238,14 +240,15 @@ export class ProposalsService {
     return this.phi.audited(withPurpose(context, 'proposal.list'), query.patientId ?? null, async () => {
       const { careTeamIds } = this.access.queueList(callerOf(context));
       const pageSize = query.limit ?? 50;
-      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const binding = reviewQueueBinding(callerOf(context).userId, query);
+      const after = query.cursor === undefined ? null : openCursor(this.cursors, binding, query.cursor);
       const rows = await this.repository.run<ProposalRow>(query.sort === 'oldest' ? 'listForTeamsOldest' : 'listForTeams', [
         careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
         after?.createdAt ?? null, after?.id ?? null, pageSize + 1, callerOf(context).userId,
       ]);
       const items = rows.slice(0, pageSize);
       const last = items[items.length - 1];
-      const value = { items, nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null };
+      const value = { items, nextCursor: rows.length > pageSize && last ? sealCursor(this.cursors, binding, last) : null };
       return { value, fields: ['id', 'patientId', 'kind', 'status'], rowCount: items.length };
     });
   }

@@ -4,6 +4,7 @@ import { IntegerQueryField } from '../common/validation/fields';
 import { GAP_STATUSES } from '../population/microcells';
 import { MEASURE_NAMES } from '../clinical/care-gaps';
 import { REASON_FILTERS } from '../clinical/care-gaps/reason-codes';
+import { SEALED_CURSOR } from '../phi/sealed-cursor';
 
 export const WORKLIST_LIMIT_DEFAULT = 25;
 
@@ -12,7 +13,6 @@ export const WORKLIST_LIMIT_DEFAULT = 25;
  * 500 UTF-16 units, each at most 6 bytes in JSON (an escaped control character), base64url.
  */
 export const WORKLIST_CURSOR_MAX_LENGTH = 8192;
-const CURSOR = /^[A-Za-z0-9_-]+$/;
 
 export class WorklistQueryDto {
   @ApiPropertyOptional({ enum: MEASURE_NAMES, description: 'Only this measure (KHE is accepted for CMS951).' })
@@ -44,13 +44,13 @@ export class WorklistQueryDto {
     type: String,
     minLength: 1,
     maxLength: WORKLIST_CURSOR_MAX_LENGTH,
-    pattern: CURSOR.source,
+    pattern: SEALED_CURSOR.source,
     description: 'The previous page’s `nextCursor`, sealed: it pages only for the user it was issued to, with the same team, filters, sort and order, for an hour.',
   })
   @IsOptional()
   @IsString()
   @Length(1, WORKLIST_CURSOR_MAX_LENGTH)
-  @Matches(CURSOR, { message: 'cursor must be a nextCursor as the service issued it' })
+  @Matches(SEALED_CURSOR, { message: 'cursor must be a nextCursor as the service issued it' })
   cursor?: string;
 
   @IntegerQueryField({ min: 1, max: 100, default: WORKLIST_LIMIT_DEFAULT, description: 'Patients per page.' })

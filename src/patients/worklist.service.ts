@@ -8,7 +8,7 @@ import { MeasureResultsRepository, WorklistPage } from '../measure-results/measu
 import { InvalidResultCursorError } from '../measure-results/result-cursor';
 import { WorklistKeyset } from '../measure-results/worklist-page';
 import { project } from '../phi/projector';
-import { CursorBinding, CursorSealer } from '../phi/sealed-cursor';
+import { CursorBinding, CursorSealer, invalidCursor } from '../phi/sealed-cursor';
 import { resolveMeasureId } from '../clinical/care-gaps';
 import { todayUtc } from '../tools/envelope';
 import { patientHeader } from '../tools/patient-header';
@@ -18,10 +18,6 @@ import { WORKLIST_LIMIT_DEFAULT, WorklistPageDto, WorklistQueryDto } from './wor
 const resultsNotReady = () =>
   new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'measure_results_not_ready', 'Service Unavailable', 'Measure results are still being computed for the first time; try again shortly.', undefined, { 'retry-after': '30' });
 
-const invalidCursor = () =>
-  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'The cursor was not issued to you for this list, filters, sort and order, or it has expired: start from the first page.', [
-    { field: 'cursor', reason: 'invalid_cursor', message: 'cursor is not a cursor of this list' },
-  ]);
 
 /** A worklist cursor opens only for the caller it was issued to and the same team, filters, sort and order. */
 function cursorBinding(context: AccessContext, code: string, query: WorklistQueryDto, sort: string, order: string): CursorBinding {
@@ -65,7 +61,7 @@ export class WorklistService {
           return { page: read, role: access.role };
         }));
       } catch (error) {
-        if (error instanceof InvalidResultCursorError) throw invalidCursor();
+        if (error instanceof InvalidResultCursorError) throw invalidCursor('this list, filters, sort and order');
         throw error;
       }
       if (!page) throw resultsNotReady();

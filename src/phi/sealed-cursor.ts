@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { loadPseudonymKey } from './pseudonyms';
 
@@ -20,6 +21,19 @@ const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** What a sealed cursor looks like from outside (unpadded base64url): the pattern a list's query DTO declares for its `cursor`. */
+export const SEALED_CURSOR = BASE64URL;
+
+/**
+ * The answer to a cursor that does not open (forged, altered, expired, another user's, another
+ * list's or another query's), the same for every list: a 400 naming the field. `boundTo` says what
+ * this list's cursors are bound to, e.g. `this list, filters and sort`.
+ */
+export const invalidCursor = (boundTo: string) =>
+  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', `The cursor was not issued to you for ${boundTo}, or it has expired: start from the first page.`, [
+    { field: 'cursor', reason: 'invalid_cursor', message: 'cursor is not a cursor of this list' },
+  ]);
 
 /**
  * The cursor key: HKDF-SHA256 of the service's pseudonym secret with a label of its own, so the

@@ -187,6 +187,7 @@ describe('OpenAPI contract', () => {
     ...draftAction('discard_draft', 'discard'),
     ['list_break_glass_uses lists', 'list_break_glass_uses', 200, get('/audit/break-glass?limit=5', 'po.achebe')],
     ['list_break_glass_uses with a bad limit', 'list_break_glass_uses', 400, get('/audit/break-glass?limit=0', 'po.achebe')],
+    ['list_break_glass_uses with a bare event id as the cursor', 'list_break_glass_uses', 400, get('/audit/break-glass?cursor=1', 'po.achebe')],
     ['list_break_glass_uses without a token', 'list_break_glass_uses', 401, get('/audit/break-glass')],
     ['list_break_glass_uses by a clinician', 'list_break_glass_uses', 403, get('/audit/break-glass', 'dr.okafor')],
     ['list_break_glass_uses with headers over 16 KB', 'list_break_glass_uses', 431, hugeHeaders('/audit/break-glass')],

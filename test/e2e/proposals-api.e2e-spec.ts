@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
 import { ProposalsService } from '../../src/approvals/proposals.service';
@@ -101,6 +101,61 @@ describe('proposals API', () => {
     const byProposer = (await http().get(`/proposals?limit=100&proposerId=${okafor}`).set(headers).expect(200)).body.items;
     expect(byProposer.length).toBe(everything.length);
     expect((await http().get(`/proposals?proposerId=${(await database().dataSource.query(`SELECT id FROM staff_users WHERE username = 'cc.mensah'`))[0].id}`).set(headers).expect(200)).body.items).toEqual([]);
+  });
+
+  describe('refuses a queue cursor it did not issue for this caller, filters and sort', () => {
+    type Issued = { plain: string; pending: string; lastRow: { createdAt: string; id: string } };
+    let issued: Issued;
+    let okafor: string;
+    beforeAll(async () => {
+      for (let i = 0; i < 3; i += 1) await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
+      okafor = (await database().dataSource.query(`SELECT id FROM staff_users WHERE username = 'dr.okafor'`))[0].id;
+      const headers = await as('rev.santos');
+      const plain = (await http().get('/proposals?limit=2').set(headers).expect(200)).body;
+      const pending = (await http().get('/proposals?limit=2&status=pending').set(headers).expect(200)).body;
+      expect([plain.nextCursor, pending.nextCursor]).toEqual([expect.any(String), expect.any(String)]);
+      issued = { plain: plain.nextCursor, pending: pending.nextCursor, lastRow: plain.items[1] };
+    });
+
+    /** The cursor with one bit of byte `at` flipped. */
+    const flipped = (cursor: string, at: number) => {
+      const bytes = Buffer.from(cursor, 'base64url');
+      bytes[at] ^= 0x01;
+      return bytes.toString('base64url');
+    };
+    const cases: [string, (issued: Issued) => { user?: string; query?: string; cursor: string }][] = [
+      // What the queue issued before its cursors were sealed, for the row the first page really ends at.
+      ['the old form of a real row (its createdAt and id)', ({ lastRow }) => ({ cursor: Buffer.from(JSON.stringify([lastRow.createdAt, lastRow.id])).toString('base64url') })],
+      ['random base64url', () => ({ cursor: randomBytes(80).toString('base64url') })],
+      ['a real cursor, a ciphertext bit flipped', ({ plain }) => ({ cursor: flipped(plain, 20) })],
+      ['a real cursor, truncated', ({ plain }) => ({ cursor: plain.slice(0, -4) })],
+      ['another reviewer’s cursor (same team, same query)', ({ plain }) => ({ user: 'rev.nakamura', cursor: plain })],
+      ['a cursor of no status, with a status', ({ plain }) => ({ query: '&status=pending', cursor: plain })],
+      ['a cursor of a status, without it', ({ pending }) => ({ cursor: pending })],
+      ['a cursor of no kind, with a kind', ({ plain }) => ({ query: '&kind=schedule_outreach', cursor: plain })],
+      ['a cursor of no patient, with a patient', ({ plain }) => ({ query: `&patientId=${PATIENT}`, cursor: plain })],
+      ['a cursor of no proposer, with a proposer', ({ plain }) => ({ query: `&proposerId=${okafor}`, cursor: plain })],
+      ['a cursor of the newest first, oldest first', ({ plain }) => ({ query: '&sort=oldest', cursor: plain })],
+    ];
+    it.each(cases)('%s: a 400 problem naming the cursor, one audit row, nothing else', async (_case, forge) => {
+      const forged = forge(issued);
+      const before = await database().dataSource.query(`SELECT count(*)::int AS n FROM proposals`);
+      const res = await http().get(`/proposals?limit=2${forged.query ?? ''}&cursor=${encodeURIComponent(forged.cursor)}`).set(await as(forged.user ?? 'rev.santos'));
+      expect({ status: res.status, type: res.headers['content-type'] }).toEqual({ status: 400, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect(res.body.errors).toEqual([{ field: 'cursor', reason: 'invalid_cursor', message: 'cursor is not a cursor of this list' }]);
+      const rows = await database().dataSource.query(`SELECT action, outcome, row_count AS "rowCount" FROM audit_events WHERE correlation_id = $1`, [res.headers['x-correlation-id']]);
+      expect(rows).toEqual([{ action: 'proposal.list', outcome: 'invalid', rowCount: 0 }]);
+      expect(await database().dataSource.query(`SELECT count(*)::int AS n FROM proposals`)).toEqual(before);
+    });
+
+    it('while the same cursors still page on for their own user, filters and sort, at any page size', async () => {
+      const headers = await as('rev.santos');
+      const everything = (await http().get('/proposals?limit=100').set(headers).expect(200)).body.items.map((item: { id: string }) => item.id);
+      const next = await http().get(`/proposals?limit=3&cursor=${issued.plain}`).set(headers).expect(200);
+      expect(next.body.items.map((item: { id: string }) => item.id)).toEqual(everything.slice(2, 5));
+      const pending = await http().get(`/proposals?limit=2&status=pending&cursor=${issued.pending}`).set(headers).expect(200);
+      expect(pending.body.items.every((item: { status: string }) => item.status === 'pending')).toBe(true);
+    });
   });
 
   describe('a draft (what the agent files), every route × caller', () => {

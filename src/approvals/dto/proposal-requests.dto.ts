@@ -1,10 +1,17 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { ProposalKind, ProposalStatus } from '../enum';
 import { IntegerQueryField } from '../../common/validation/fields';
 import { FreeTextField, OptionalFreeTextField } from '../../common/validation/text';
 import { CITATION, CITATION_MAX_LENGTH, MAX_CITATIONS, PROPOSAL_CONTENT_BY_KIND, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
+import { SEALED_CURSOR } from '../../phi/sealed-cursor';
+
+/**
+ * Longer than any cursor the review queue issues: a sealed (`CursorSealer`) timestamp and UUID are
+ * under 160 characters of base64url.
+ */
+export const REVIEW_QUEUE_CURSOR_MAX_LENGTH = 256;
 
 /** What every proposal body has besides its kind and content. */
 class ProposalFieldsDto {
@@ -111,6 +118,16 @@ export class ListProposalsQueryDto {
   @IntegerQueryField({ min: 1, max: 100, default: 50, description: 'Page size.' })
   limit?: number;
 
-  @OptionalFreeTextField({ min: 1, max: 200, description: 'Opaque cursor from the previous page’s `nextCursor`.' })
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: REVIEW_QUEUE_CURSOR_MAX_LENGTH,
+    pattern: SEALED_CURSOR.source,
+    description: 'The previous page’s `nextCursor`, sealed: it pages only for the user it was issued to, with the same filters and sort, for an hour.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, REVIEW_QUEUE_CURSOR_MAX_LENGTH)
+  @Matches(SEALED_CURSOR, { message: 'cursor must be a nextCursor as the service issued it' })
   cursor?: string;
 }
