@@ -3,6 +3,7 @@ import { Queue, RedisOptions } from 'bullmq';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { queueTelemetry } from '../tracing/queue-telemetry';
+import { dropUnheardConnectionErrors } from './bullmq-connection-errors';
 
 const retryStrategy = (attempt: number) => Math.min(attempt * 500, 5000);
 
@@ -39,6 +40,7 @@ export class QueueProducer<Data = unknown> {
     this.redis = createProducerConnection(url);
     // ioredis would print unhandled errors, URL included, to the console; the relay logs state changes.
     this.redis.on('error', () => undefined);
+    dropUnheardConnectionErrors();
     this.queue = new Queue<Data, unknown, string, Data, unknown, string>(name, { connection: this.redis, prefix, ...queueTelemetry() });
     // An EventEmitter 'error' without a listener crashes the process; the relay reports outages.
     this.queue.on('error', () => undefined);

@@ -2,6 +2,7 @@ import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common'
 import { Job, Worker } from 'bullmq';
 import { queueTelemetry } from '../tracing/queue-telemetry';
 import { AvailabilityLog, safeError } from './availability-log';
+import { dropUnheardConnectionErrors } from './bullmq-connection-errors';
 import type { FeatureQueue } from './feature-queue';
 import { announceJobFinished } from './job-events';
 import { withTimeout } from './periodic-task';
@@ -74,6 +75,7 @@ export abstract class QueueWorkerHost<Data, Result> implements OnApplicationBoot
   private start(): void {
     const { queue, options } = this;
     const { settings } = queue;
+    dropUnheardConnectionErrors();
     const worker = new Worker<Data, Result>(queue.name, (job) => this.track(this.process(job)), {
       connection: queue.workerConnection,
       prefix: settings.prefix,
