@@ -28,6 +28,7 @@ const TABLES = [
   'outreach_tasks',
   'patient_care_teams',
   'patients',
+  'population_publications',
   'procedures',
   'proposal_decisions',
   'proposal_outbox',
