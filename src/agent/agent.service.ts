@@ -14,6 +14,7 @@ import { IdentifierKind } from '../phi/identifier-scrub';
 import { ToolReadService } from '../tools/tool-read.service';
 import { CitationIndex } from '../model-tools/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
+import { reasonForAnswer, TurnReason, turnReason, TurnReasonCode } from './answer/turn-reasons';
 import { ModelToolCall, readModelReply } from './model-reply';
 import { modelTransport } from './model-transport';
 import { clinicalAdviceRequested } from '../model-tools/clinical-advice';
@@ -43,6 +44,9 @@ export interface TurnUsage {
   identifiersReplaced: IdentifierKind[];
 }
 
+/** How a turn ends: statements when it answered, else a reason code the server chose (never the model's words). */
+type TurnEnd = { status: 'answered'; statements: Statement[] } | { status: Exclude<TurnStatus, 'answered'>; reason: TurnReasonCode };
+
 /** A turn as it ended: the answer, and what its closing audit event records. */
 interface FinishedTurn {
   result: AgentTurn;
@@ -54,6 +58,8 @@ export interface AgentTurn {
   turnId: string;
   status: TurnStatus;
   statements: Statement[];
+  /** Why there are no statements (every status but `answered`), in the server's words; null when answered. */
+  reason: TurnReason | null;
   /** Ids of the drafts filed in this turn (as `drafts`). */
   proposals: string[];
   drafts: DraftSummary[];
@@ -86,6 +92,14 @@ function receivedText(completion: unknown): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * A completion whose body is not JSON: the model answered, malformed (the transport's parse error,
+ * node-fetch's `invalid-json`, or the SDK's own). Every other error of the call is the model not answering.
+ */
+function bodyNotJson(error: unknown): boolean {
+  return error instanceof SyntaxError || (error instanceof Error && (error as { type?: unknown }).type === 'invalid-json');
 }
 
 /**
@@ -160,17 +174,21 @@ export class AgentService {
     let budgetExhausted: BudgetStop | null = null;
     let modelTextDiscarded = false;
     let identifiersReplaced: IdentifierKind[] = [];
-    const finish = async (status: TurnStatus, statements: Statement[] = []) => {
+    const finish = async (end: TurnEnd) => {
+      const { status } = end;
+      const statements = end.status === 'answered' ? end.statements : [];
+      const reasonCode = end.status === 'answered' ? null : end.reason;
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted, identifiersReplaced };
-      await this.store.finish(context.turnId, status, statements, context.proposals, usage);
-      // Only ids and counts are logged: never the question, a statement or a tool result.
-      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
+      await this.store.finish(context.turnId, status, reasonCode, statements, context.proposals, usage);
+      // Only ids, codes and counts are logged: never the question, a statement or a tool result.
+      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, reason: reasonCode, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
       announceTurnFinished(status);
-      const result: AgentTurn = { turnId: context.turnId, status, statements, proposals: context.proposals, drafts: context.drafts ?? [], toolCalls: context.toolCalls, usage };
+      const reason = reasonCode === null ? null : turnReason(reasonCode);
+      const result: AgentTurn = { turnId: context.turnId, status, statements, reason, proposals: context.proposals, drafts: context.drafts ?? [], toolCalls: context.toolCalls, usage };
       return { result, status, rowsRead: context.rowsRead };
     };
-    if (clinicalAdviceRequested(question)) return finish('refused');
+    if (clinicalAdviceRequested(question)) return finish({ status: 'refused', reason: 'treatment_advice_not_given' });
 
     // Said only for a question that goes to the model: a refused one left nothing for it.
     identifiersReplaced = forModel.replaced;
@@ -186,7 +204,7 @@ export class AgentService {
       // Whatever goes wrong inside the loop, the turn ends stored and audited as a failure, never a 500
       // with the turn left `running`. Only the error's type is logged (a message could quote the record).
       this.logger.warn({ msg: 'agent turn failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
-      return finish('failure');
+      return finish({ status: 'failure', reason: 'turn_failed' });
     }
   }
 
@@ -197,7 +215,7 @@ export class AgentService {
     budget: TurnBudget,
     messages: ChatCompletionMessageParam[],
     modelTools: ReturnType<typeof asModelTools>,
-    finish: (status: TurnStatus, statements?: Statement[]) => Promise<FinishedTurn>,
+    finish: (end: TurnEnd) => Promise<FinishedTurn>,
     report: { dropped(reasons: string[]): void; discardedText(): void; exhausted(stop: BudgetStop | null): void },
   ): Promise<FinishedTurn> {
     let stop: BudgetStop | null;
@@ -212,22 +230,24 @@ export class AgentService {
         );
       } catch (error) {
         this.logger.warn({ msg: 'agent model call failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
-        return finish('failure');
+        return finish({ status: 'failure', reason: bodyNotJson(error) ? 'model_reply_malformed' : 'model_unavailable' });
       }
       const reply = readModelReply(completion);
       budget.recordTokens((completion as { usage?: unknown } | null)?.usage, () => JSON.stringify(messages), () => receivedText(completion));
       if (reply.kind === 'malformed') {
         this.logger.warn({ msg: 'agent model reply malformed', turnId: context.turnId, reason: reply.reason });
-        return finish('failure');
+        return finish({ status: 'failure', reason: 'model_reply_malformed' });
       }
       if (reply.kind === 'answer') {
         // A final answer is judged even when it spent the last of a budget: its tokens are already paid.
         const answer = parseFinalAnswer(reply.content);
-        if (!answer) return finish('failure');
+        if (!answer) return finish({ status: 'failure', reason: 'model_reply_malformed' });
         if (answer.modelTextDiscarded) report.discardedText();
         const grounded = groundAnswer(answer, context.citations);
         report.dropped(grounded.dropped);
-        return finish(grounded.status, grounded.statements);
+        if (grounded.status === 'answered') return finish({ status: 'answered', statements: grounded.statements });
+        const chosen = { status: answer.status, reason: answer.reason, factsChosen: answer.facts.length };
+        return finish({ status: grounded.status, reason: reasonForAnswer(chosen, grounded.status, context.toolCalls.map((call) => call.status)) });
       }
       // The model is shown its calls as the server read them (unusable arguments as `{}`, refused below).
       const echoed = reply.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments ?? '{}' } }));
@@ -237,7 +257,7 @@ export class AgentService {
     }
     // A budget ran out before a final answer: nothing grounded to stand behind.
     report.exhausted(stop);
-    return finish('insufficient_data');
+    return finish({ status: 'insufficient_data', reason: 'budget_exhausted' });
   }
 
   /**

@@ -18,13 +18,13 @@ export const AGENT_STATEMENTS = {
   insertToolCall: `INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
 VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb)`,
 
-  /** $1 turn id, $2 final status, $3 statements (jsonb), $4 proposal ids, $5 usage (jsonb). Only a running turn ends. */
-  finishTurn: `UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, finished_at = now()
+  /** $1 turn id, $2 final status, $3 statements (jsonb), $4 proposal ids, $5 usage (jsonb), $6 reason code (null when answered). Only a running turn ends. */
+  finishTurn: `UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()
 WHERE id = $1 AND status = 'running'`,
 
   /** $1 turn id, $2 patient: the route's patient must be the turn's (a turn never answers for another). */
   turnById: `SELECT t.id AS "turnId", t.patient_id AS "patientId", t.clinician_id AS "clinicianId", t.status,
-  t.question_hash AS "questionHash", t.statements, t.proposal_ids AS "proposals", t.usage,
+  t.question_hash AS "questionHash", t.statements, t.reason_code AS "reasonCode", t.proposal_ids AS "proposals", t.usage,
   ${ISO('t.created_at', 'createdAt')}, ${ISO('t.finished_at', 'finishedAt')}
 FROM agent_turns t WHERE t.id = $1 AND t.patient_id = $2`,
 

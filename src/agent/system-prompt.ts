@@ -1,4 +1,5 @@
 import { FACT_KINDS, FACT_SPECS } from './answer/fact-rendering';
+import { MODEL_REASON_CODES } from './answer/turn-reasons';
 
 /** What the model is told. The server enforces every rule here regardless of what the model does. */
 export const SYSTEM_PROMPT = [
@@ -15,4 +16,6 @@ export const SYSTEM_PROMPT = [
   ...FACT_KINDS.map((kind) => `- ${kind} (${FACT_SPECS[kind].rows === 1 ? 'one row' : `${FACT_SPECS[kind].rows} rows`} of ${FACT_SPECS[kind].tool}): ${FACT_SPECS[kind].describe}.`),
   'A fact citing anything else is discarded. Any other text you write is discarded and never shown.',
   'No record of something means it was never recorded here, not that it is absent: choose the facts that show it rather than guess.',
+  'With "refused" or "insufficient_data" you may add "reason": one code, nothing else. For "refused": ' +
+    `${MODEL_REASON_CODES('refused').join(', ')}. For "insufficient_data": ${MODEL_REASON_CODES('insufficient_data').join(', ')}. The clinician reads the server's own words for it.`,
 ].join('\n');

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AGENT_STATEMENTS as SQL } from './agent.sql';
+import { isTurnReasonCode, TurnReason, turnReason, TurnReasonCode } from './answer/turn-reasons';
 
 export interface StoredToolCall {
   seq: number;
@@ -21,6 +22,8 @@ export interface StoredTurn {
   status: string;
   questionHash: string;
   statements: unknown[];
+  /** Why the turn has no statements, rebuilt from the stored code; null when answered or running, and for turns stored before reasons were. */
+  reason: TurnReason | null;
   proposals: string[];
   usage: Record<string, unknown> | null;
   createdAt: string;
@@ -51,16 +54,19 @@ export class TurnRepository {
     await this.dataSource.query(SQL.insertToolCall, [turnId, seq, call.name, call.arguments === null || call.arguments === undefined ? null : JSON.stringify(call.arguments), call.status, call.rowCount, JSON.stringify(call.envelope)]);
   }
 
-  async finish(turnId: string, status: string, statements: unknown[], proposals: string[], usage: object): Promise<void> {
-    await this.dataSource.query(SQL.finishTurn, [turnId, status, JSON.stringify(statements), proposals, JSON.stringify(usage)]);
+  async finish(turnId: string, status: string, reasonCode: TurnReasonCode | null, statements: unknown[], proposals: string[], usage: object): Promise<void> {
+    await this.dataSource.query(SQL.finishTurn, [turnId, status, JSON.stringify(statements), proposals, JSON.stringify(usage), reasonCode]);
   }
 
   async find(turnId: string, patientId: string): Promise<StoredTurn | undefined> {
-    const [turn] = await this.dataSource.query<Omit<StoredTurn, 'toolCalls'>[]>(SQL.turnById, [turnId, patientId]);
-    if (!turn) return undefined;
+    const [row] = await this.dataSource.query<(Omit<StoredTurn, 'toolCalls' | 'reason'> & { reasonCode: string | null })[]>(SQL.turnById, [turnId, patientId]);
+    if (!row) return undefined;
+    // Only the code is stored: the sentence and suggestions are the vocabulary's, as the turn's answer gave them.
+    const { reasonCode, ...turn } = row;
+    const reason = isTurnReasonCode(reasonCode) ? turnReason(reasonCode) : null;
     const toolCalls = await this.dataSource.query<StoredToolCall[]>(SQL.toolCallsOf, [turnId]);
     // Turns stored before questions were scrubbed sent theirs as typed: nothing was replaced in them.
     const usage = turn.usage && !('identifiersReplaced' in turn.usage) ? { ...turn.usage, identifiersReplaced: [] } : turn.usage;
-    return { ...turn, usage, toolCalls };
+    return { ...turn, reason, usage, toolCalls };
   }
 }

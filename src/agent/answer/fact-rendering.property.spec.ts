@@ -97,7 +97,7 @@ describe('fact rendering (property)', () => {
         const { prediction, ...rowsByTool } = byTool;
         for (const [tool, rows] of Object.entries(rowsByTool)) index.add(tool as ToolName, rows as Record<string, unknown>[]);
         index.addResult('feature_attribution', { rows: [], summary: prediction });
-        const { statements } = groundAnswer({ status: 'answered', facts, modelTextDiscarded: true }, index);
+        const { statements } = groundAnswer({ status: 'answered', facts, reason: null, modelTextDiscarded: true }, index);
         for (const statement of statements) {
           const cited = statement.citations.map((id) => index.rows.get(id));
           expect(cited.every((row) => row?.tool === FACT_SPECS[statement.kind].tool)).toBe(true);

@@ -105,7 +105,7 @@ describe(renderFact.name, () => {
 
 describe(groundAnswer.name, () => {
   const index = turnIndex();
-  const ground = (facts: unknown[], status = 'answered') => groundAnswer({ status, facts, modelTextDiscarded: false }, index);
+  const ground = (facts: unknown[], status = 'answered') => groundAnswer({ status, facts, reason: null, modelTextDiscarded: false }, index);
 
   it('keeps rendered facts once each and reports why the others were dropped', () => {
     const sut = ground([{ kind: 'lab_value', citations: [OBS] }, { kind: 'lab_value', citations: [OBS] }, { kind: 'lab_value', citations: [OTHER_PATIENT_OBS] }]);
@@ -124,7 +124,7 @@ describe(groundAnswer.name, () => {
     const ids = Array.from({ length: MAX_FACTS + 5 }, (_, i) => `obs:6b1f0c1e-7a7e-4f57-9b3e-${String(i).padStart(12, '0')}`);
     const many = new CitationIndex();
     many.add('patient_labs', ids.map((id, i) => hba1c(id, i, '2026-03-30')));
-    const sut = groundAnswer({ status: 'answered', facts: ids.map((id) => ({ kind: 'lab_value', citations: [id] })), modelTextDiscarded: false }, many);
+    const sut = groundAnswer({ status: 'answered', facts: ids.map((id) => ({ kind: 'lab_value', citations: [id] })), reason: null, modelTextDiscarded: false }, many);
     expect(sut.statements).toHaveLength(MAX_FACTS);
     expect(sut.dropped).toEqual(Array(5).fill('too_many'));
   });
@@ -149,7 +149,7 @@ describe(CitationIndex.name, () => {
 
 describe(parseFinalAnswer.name, () => {
   it('reads the JSON answer, fenced or not, and refuses anything else', () => {
-    expect(parseFinalAnswer('```json\n{"status":"answered","facts":[]}\n```')).toEqual({ status: 'answered', facts: [], modelTextDiscarded: false });
+    expect(parseFinalAnswer('```json\n{"status":"answered","facts":[]}\n```')).toEqual({ status: 'answered', facts: [], reason: null, modelTextDiscarded: false });
     expect(parseFinalAnswer('The HbA1c is fine.')).toBeNull();
     expect(parseFinalAnswer('[]')).toBeNull();
     expect(parseFinalAnswer('{"facts":[]}')).toBeNull();

@@ -8,6 +8,7 @@
  */
 import { CitationIndex } from '../../model-tools/citation-index';
 import { FACT_KINDS, FACT_SPECS, FactKind, RenderRefusal } from './fact-rendering';
+import { isTurnReasonCode, TurnReasonCode } from './turn-reasons';
 
 export type TurnStatus = 'answered' | 'insufficient_data' | 'refused' | 'access_denied' | 'conflict' | 'failure';
 
@@ -25,6 +26,8 @@ export type DroppedFact = 'malformed' | 'unknown_kind' | 'no_citation' | 'citati
 export interface FinalAnswer {
   status: string;
   facts: unknown[];
+  /** The reason code the model chose, when it is one of the vocabulary (whether it counts is `reasonForAnswer`'s to say). */
+  reason: TurnReasonCode | null;
   /** The reply carried words of the model's own (prose around the JSON, `text` or `summary` fields): not shown. */
   modelTextDiscarded: boolean;
 }
@@ -45,12 +48,17 @@ export function parseFinalAnswer(content: string | null | undefined): FinalAnswe
     return null;
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-  const { status, facts, statements } = parsed as { status?: unknown; facts?: unknown; statements?: unknown };
+  const { status, facts, statements, reason } = parsed as { status?: unknown; facts?: unknown; statements?: unknown; reason?: unknown };
   if (typeof status !== 'string') return null;
   // `statements` is what an older prompt asked for: its items are read as facts (their text ignored).
   const list = Array.isArray(facts) ? facts : Array.isArray(statements) ? statements : [];
-  const prose = Object.keys(parsed).some((key) => !['status', 'facts', 'statements'].includes(key)) || list.some(hasModelText);
-  return { status, facts: list, modelTextDiscarded: prose };
+  // A `reason` that is not exactly a code is the model's own words: discarded like any other prose.
+  const code = isTurnReasonCode(reason) ? reason : null;
+  const prose =
+    Object.keys(parsed).some((key) => !['status', 'facts', 'statements', 'reason'].includes(key)) ||
+    (reason !== undefined && reason !== null && code === null) ||
+    list.some(hasModelText);
+  return { status, facts: list, reason: code, modelTextDiscarded: prose };
 }
 
 function hasModelText(item: unknown): boolean {
@@ -88,7 +96,7 @@ export function renderFact(value: unknown, index: CitationIndex): Statement | Dr
 }
 
 /** The answer the server stands behind: only rendered facts, and none unless the model answered. */
-export function groundAnswer(answer: FinalAnswer, index: CitationIndex): { status: TurnStatus; statements: Statement[]; dropped: DroppedFact[] } {
+export function groundAnswer(answer: FinalAnswer, index: CitationIndex): { status: 'answered' | 'insufficient_data' | 'refused'; statements: Statement[]; dropped: DroppedFact[] } {
   if (answer.status === 'refused') return { status: 'refused', statements: [], dropped: [] };
   if (answer.status !== 'answered') return { status: 'insufficient_data', statements: [], dropped: [] };
   const kept: Statement[] = [];

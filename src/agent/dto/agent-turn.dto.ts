@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { FreeTextField } from '../../common/validation/text';
 import { ProposalKind, ProposalStatus } from '../../approvals/enum';
 import { FACT_KINDS } from '../answer/fact-rendering';
+import { TURN_REASON_CODES } from '../answer/turn-reasons';
 import { IDENTIFIER_KINDS } from '../../phi/identifier-scrub';
 
 export class AgentTurnRequestDto {
@@ -21,6 +22,27 @@ class AgentStatementDto {
 
   @ApiProperty({ type: [String], description: 'The cited rows\' fields the text was written from.' })
   fields: string[];
+}
+
+/** Why a turn gave no statements: a code of a fixed vocabulary and its fixed text, all written by the server. */
+class AgentTurnReasonDto {
+  @ApiProperty({
+    enum: TURN_REASON_CODES,
+    description:
+      'treatment_advice_not_given: the question asks to diagnose, prescribe or decide treatment; outside_this_patient: it is about another patient or a group; ' +
+      'not_a_question_about_the_record: it is not about this patient\'s record; question_declined: declined without a reason Vigil recognises; ' +
+      'nothing_in_record_answers: nothing the agent read answers it; not_in_what_the_agent_reads: the model looked for something no tool reads; ' +
+      'answer_not_grounded: the facts chosen cited no row this turn read; budget_exhausted: a per-turn budget ran out first; ' +
+      'model_unavailable: the model did not answer (unreachable, an error, too slow); model_reply_malformed: its reply was not in the accepted form; turn_failed: anything else went wrong. ' +
+      'The model may at most choose a code about the question (the first three with its `refused`, nothing_in_record_answers or not_in_what_the_agent_reads with its `insufficient_data`); the server decides every other case and writes every word.',
+  })
+  code: string;
+
+  @ApiProperty({ description: 'A fixed sentence for the code, written by the server (never the model\'s words).' })
+  message: string;
+
+  @ApiProperty({ type: [String], description: 'What may be asked instead: fixed text for the code, written by the server.' })
+  suggestions: string[];
 }
 
 class AgentToolCallDto {
@@ -78,6 +100,9 @@ export class AgentTurnDto {
   @ApiProperty({ type: [AgentStatementDto] })
   statements: AgentStatementDto[];
 
+  @ApiProperty({ type: AgentTurnReasonDto, nullable: true, description: 'Why the turn has no statements, for every status but `answered` (then null).' })
+  reason: AgentTurnReasonDto | null;
+
   @ApiProperty({ type: [String], description: 'Ids of the drafts filed in this turn (as `drafts`): in nobody’s review until you submit them, never executed by the turn.' })
   proposals: string[];
 
@@ -132,6 +157,9 @@ export class StoredAgentTurnDto {
 
   @ApiProperty({ type: [AgentStatementDto] })
   statements: unknown[];
+
+  @ApiProperty({ type: AgentTurnReasonDto, nullable: true, description: 'Why the turn has no statements, as its answer gave it; null while running, when answered, and for turns stored before reasons were kept.' })
+  reason: AgentTurnReasonDto | null;
 
   @ApiProperty({ type: [String] })
   proposals: string[];

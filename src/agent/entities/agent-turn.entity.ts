@@ -1,4 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { TURN_REASON_CODES, TurnReasonCode } from '../answer/turn-reasons';
 
 /** A turn's lifecycle: `running` from the first write until the turn ends with one of the turn statuses. */
 export const STORED_TURN_STATUSES = ['running', 'answered', 'insufficient_data', 'refused', 'access_denied', 'conflict', 'failure'] as const;
@@ -15,6 +16,7 @@ export type StoredTurnStatus = (typeof STORED_TURN_STATUSES)[number];
 @Index('IDX_agent_turns_patient', ['patientId', 'createdAt'])
 @Index('IDX_agent_turns_clinician', ['clinicianId', 'createdAt'])
 @Check('CHK_agent_turns_status', `"status" IN (${STORED_TURN_STATUSES.map((status) => `'${status}'`).join(', ')})`)
+@Check('CHK_agent_turns_reason_code', `"reason_code" IS NULL OR "reason_code" IN (${TURN_REASON_CODES.map((code) => `'${code}'`).join(', ')})`)
 export class AgentTurnRecord {
   /** The turn id: the response and the proposals (`agent_turn_id`) carry it, and the turn's audit event names it in its fields (`agent_turn:<id>`). */
   @PrimaryColumn('uuid')
@@ -44,6 +46,10 @@ export class AgentTurnRecord {
   /** The grounded statements returned (empty until the turn ends, and for every status but `answered`). */
   @Column('jsonb', { default: () => `'[]'` })
   statements: unknown[];
+
+  /** Why the turn has no statements, a code of the fixed vocabulary (turn-reasons.ts); null while running and when answered. */
+  @Column('text', { name: 'reason_code', nullable: true })
+  reasonCode: TurnReasonCode | null;
 
   @Column('uuid', { name: 'proposal_ids', array: true, default: () => `'{}'` })
   proposalIds: string[];
