@@ -7,8 +7,11 @@
 import { inReviewOrAuthoredBy, onCareTeams, onCareTeamsOfActiveUser } from '../access/access.sql';
 import { isoTimestamp as ISO } from '../common/sql';
 
+/** A staff user's display name (not PHI: how colleagues are named to each other); null once the account is gone. */
+const staffName = (id: string) => `(SELECT s.display_name FROM staff_users s WHERE s.id = ${id})`;
+
 const PROPOSAL_COLUMNS = `p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
-  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.proposer_role AS "proposerRole", ${staffName('p.proposer_id')} AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", ${ISO('p.expires_at', 'expiresAt')}, p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", ${ISO('p.created_at', 'createdAt')}, ${ISO('p.updated_at', 'updatedAt')},
   ${ISO('p.submitted_at', 'submittedAt')}`;
@@ -97,11 +100,19 @@ FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND actor_id = $
   eligibleApprovers: `SELECT count(*)::int AS n FROM staff_users s
 WHERE s.id <> ALL($3::uuid[]) AND ${onCareTeamsOfActiveUser('$1::uuid', 's.id', '$2')}`,
 
-  versionsOf: `SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", ${ISO('created_at', 'createdAt')}
-FROM proposal_versions WHERE proposal_id = $1 ORDER BY version`,
+  /**
+   * A version's author is named with the role they wrote it in: the proposer's for the first, the
+   * editing reviewer's (their `edit` decision) for each later one.
+   */
+  versionsOf: `SELECT v.version, v.content, v.rationale, v.citations, v.content_hash AS "contentHash", v.created_by AS "createdBy",
+  ${staffName('v.created_by')} AS "createdByName",
+  coalesce((SELECT d.actor_role FROM proposal_decisions d WHERE d.proposal_id = v.proposal_id AND d.version = v.version AND d.decision = 'edit'
+    ORDER BY d.created_at LIMIT 1), p.proposer_role) AS "createdByRole", ${ISO('v.created_at', 'createdAt')}
+FROM proposal_versions v JOIN proposals p ON p.id = v.proposal_id WHERE v.proposal_id = $1 ORDER BY v.version`,
 
-  decisionsOf: `SELECT id, version, decision, actor_id AS "actorId", actor_role AS "actorRole", reason, content_hash AS "contentHash", ${ISO('created_at', 'createdAt')}
-FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`,
+  decisionsOf: `SELECT d.id, d.version, d.decision, d.actor_id AS "actorId", d.actor_role AS "actorRole", ${staffName('d.actor_id')} AS "actorName",
+  d.reason, d.content_hash AS "contentHash", ${ISO('d.created_at', 'createdAt')}
+FROM proposal_decisions d WHERE d.proposal_id = $1 ORDER BY d.created_at, d.id`,
 
   /** The review queue: the caller's care teams only, newest first, keyset-paginated. */
   listForTeams: reviewQueue('DESC'),
@@ -145,6 +156,8 @@ export interface ProposalRow {
   status: string;
   proposerId: string;
   proposerRole: string;
+  /** The proposer's display name; null once their account is gone. */
+  proposerName: string | null;
   agentTurnId: string | null;
   currentVersion: number;
   requiredApprovals: number;
@@ -165,5 +178,19 @@ export interface VersionRow {
   citations: string[];
   contentHash: string;
   createdBy: string;
+  createdByName: string | null;
+  createdByRole: string;
+  createdAt: string;
+}
+
+export interface DecisionRow {
+  id: string;
+  version: number;
+  decision: string;
+  actorId: string;
+  actorRole: string;
+  actorName: string | null;
+  reason: string | null;
+  contentHash: string;
   createdAt: string;
 }

@@ -78,7 +78,9 @@ export class ProposalsController {
   @ApiOperation({
     operationId: 'list_proposals',
     summary: 'The review queue of your care teams, newest first (cursor pagination).',
-    description: 'Proposals in review. Drafts are their author’s alone: `?status=draft` lists your own drafts, and nobody else’s draft ever appears.',
+    description:
+      'Proposals in review. Drafts are their author’s alone: `?status=draft` lists your own drafts, and nobody else’s draft ever appears. ' +
+      'Each item names its `patient` as your role’s projection allows, and its proposer by name and role; a page is audited as one row per patient it names.',
   })
   @ApiOkResponse({ type: ProposalPageDto, description: 'One page of the queue.' })
   list(@RestAccess() access: AccessContext, @Query() query: ListProposalsQueryDto) {
@@ -88,7 +90,10 @@ export class ProposalsController {
   @Get('proposals/:proposalId')
   @AuditedAction('proposal.read')
   @Roles(...QUEUE_READERS)
-  @ApiOperation({ operationId: 'get_proposal', summary: 'One proposal with its versions and decision history (someone else’s draft is not found).' })
+  @ApiOperation({
+    operationId: 'get_proposal',
+    summary: 'One proposal with its patient, versions and decision history, people named (someone else’s draft is not found).',
+  })
   @ApiUuidParam('proposalId')
   @ApiOkResponse({ type: ProposalDetailDto })
   get(@RestAccess() access: AccessContext, @ProposalIdParam() proposalId: string) {

@@ -10,7 +10,8 @@ import { ToolReadService } from '../tools/tool-read.service';
 import { AuditScope, AuditedAccess } from '../access/audited-access.service';
 import { CursorSealer } from '../phi/sealed-cursor';
 import { CitedEvidence } from '../tools/tools.service';
-import { ProposalRow, VersionRow } from './approvals.sql';
+import { DecisionRow, ProposalRow, VersionRow } from './approvals.sql';
+import { REVIEW_PATIENT_FIELDS, ReviewPatient, reviewPatients, unknownReviewPatient } from './review-patient';
 import { ApprovalTransaction, ProposalsRepository } from './proposals.repository';
 import { proposalContentHash } from './content-hash';
 import { ProposalIntake, storedForm } from './proposal-intake';
@@ -233,11 +234,13 @@ export class ProposalsService {
 
   /**
    * The review queue for the caller's care teams, newest first, one page at a time; with a status
-   * asked for, the caller's own drafts too (`?status=draft`: theirs only). The queue names patients
-   * and what is proposed for them: reading it is an access, audited.
+   * asked for, the caller's own drafts too (`?status=draft`: theirs only). Each item names its
+   * patient (two identifiers, age and sex, as the caller's projection allows), so reading a page is
+   * audited as a worklist page is: one row per patient shown.
    */
-  list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
-    return this.phi.audited(withPurpose(context, 'proposal.list'), query.patientId ?? null, async () => {
+  list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: (ProposalRow & { patient: ReviewPatient })[]; nextCursor: string | null }> {
+    const purposed = withPurpose(context, 'proposal.list');
+    return this.phi.auditedList(purposed, async () => {
       const { careTeamIds } = this.access.queueList(callerOf(context));
       const pageSize = query.limit ?? 50;
       const binding = reviewQueueBinding(callerOf(context).userId, query);
@@ -246,30 +249,35 @@ export class ProposalsService {
         careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
         after?.createdAt ?? null, after?.id ?? null, pageSize + 1, callerOf(context).userId,
       ]);
-      const items = rows.slice(0, pageSize);
-      const last = items[items.length - 1];
+      const page = rows.slice(0, pageSize);
+      const last = page[page.length - 1];
+      // The queue's SQL kept only patients on the caller's teams: each is theirs to see.
+      const patientIds = [...new Set(page.map((row) => row.patientId))];
+      const patients = reviewPatients(purposed.projectionRole, await this.cohort.patientsByIds(patientIds));
+      const items = page.map((row) => ({ ...row, patient: patients.get(row.patientId) ?? unknownReviewPatient() }));
       const value = { items, nextCursor: rows.length > pageSize && last ? sealCursor(this.cursors, binding, last) : null };
-      return { value, fields: ['id', 'patientId', 'kind', 'status'], rowCount: items.length };
+      return { value, patientIds, fields: [...queueShape(query), 'id', 'patientId', 'kind', 'status', ...shownPatientFields(items.map((item) => item.patient))] };
     });
   }
 
-  /** One proposal with its versions and decisions, if the caller may see its patient. */
   /**
-   * One proposal with its versions, its decision history and the evidence its current version
-   * cites, cut to the caller's role like any tool result. Reading the evidence is a PHI access and
-   * is audited as one.
+   * One proposal with its patient, its versions, its decision history and the evidence its current
+   * version cites, cut to the caller's role like any tool result. Reading them is a PHI access and
+   * is audited as one, naming the patient.
    */
-  get(context: AccessContext, proposalId: string): Promise<ProposalRow & { versions: VersionRow[]; decisions: unknown[]; evidence: CitedEvidence }> {
-    return this.phi.audited(withPurpose(context, 'proposal.read'), null, async (scope) => {
+  get(context: AccessContext, proposalId: string): Promise<ProposalRow & { patient: ReviewPatient; versions: VersionRow[]; decisions: DecisionRow[]; evidence: CitedEvidence }> {
+    const purposed = withPurpose(context, 'proposal.read');
+    return this.phi.audited(purposed, null, async (scope) => {
       const proposal = await this.visible(callerOf(context), proposalId, scope);
       const versions = await this.repository.run<VersionRow>('versionsOf', [proposalId]);
-      const decisions = await this.repository.run('decisionsOf', [proposalId]);
+      const decisions = await this.repository.run<DecisionRow>('decisionsOf', [proposalId]);
       const current = versions.find((version) => version.version === proposal.currentVersion);
       // `proposal.read` granted the proposal, so its patient is on the caller's teams.
       const evidence = await this.toolReads.evidence(context, { patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
+      const patient = reviewPatients(purposed.projectionRole, await this.cohort.patientsByIds([proposal.patientId])).get(proposal.patientId) ?? unknownReviewPatient();
       return {
-        value: { ...proposal, versions, decisions, evidence },
-        fields: [`proposal:${proposalId}`],
+        value: { ...proposal, patient, versions, decisions, evidence },
+        fields: [`proposal:${proposalId}`, ...shownPatientFields([patient])],
         rowCount: evidence.observations.length + evidence.encounters.length,
         outcome: AuditOutcome.Success,
       };
@@ -332,6 +340,18 @@ export class ProposalsService {
     const [row] = await manager.run<ProposalRow>('lockProposal', [proposalId]);
     return row;
   }
+}
+
+/** The patient fields the caller's projection let out (`patient.mrn`, …), by name: never a value. */
+function shownPatientFields(patients: ReviewPatient[]): string[] {
+  const [first] = patients; // one caller, one projection: the same fields for every patient
+  return first ? REVIEW_PATIENT_FIELDS.filter((field) => !first.redactedFields.includes(field)).map((field) => `patient.${field}`) : [];
+}
+
+/** What a queue page was asked for, by shape (`filter:patientId`, `sort:oldest`), never the values asked. */
+function queueShape(query: ListProposalsQueryDto): string[] {
+  const filters = (['status', 'kind', 'patientId', 'proposerId'] as const).filter((key) => query[key] !== undefined).map((key) => `filter:${key}`);
+  return [`sort:${query.sort ?? 'newest'}`, ...filters];
 }
 
 function callerOf(context: AccessContext): Caller {

@@ -159,6 +159,13 @@ export class CohortRepository {
     return row ?? null;
   }
 
+  /** The rows of these patients (those that exist), in one read; the caller has checked access to each. */
+  async patientsByIds(patientIds: string[]): Promise<PatientRow[]> {
+    if (patientIds.length === 0) return [];
+    const rows = await this.read((run) => run<PatientRow & { dataVersion?: string }>('patientsByIds', [patientIds]));
+    return rows.map(({ dataVersion: _version, ...patient }) => patient);
+  }
+
   /**
    * Patients on the care teams `careTeamIds` matching one search (see `PatientSearch`), ordered by
    * name, at most `limit`. A patient on no such team is never read, so the search cannot tell them

@@ -365,14 +365,14 @@ INSERT INTO proposal_outbox (proposal_id, job, run_at) VALUES ($1, $2, $3) ON CO
 
 -- name: lockProposal
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
-  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
   to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p WHERE p.id = $1 FOR UPDATE;
 
 -- name: proposalById
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
-  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
   to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p WHERE p.id = $1;
@@ -401,16 +401,20 @@ WHERE s.id <> ALL($3::uuid[]) AND EXISTS (SELECT 1 FROM patient_care_teams t
     WHERE t.patient_id = $1::uuid AND u.id = s.id AND u.active AND u.role = ANY($2::text[]));
 
 -- name: versionsOf
-SELECT version, content, rationale, citations, content_hash AS "contentHash", created_by AS "createdBy", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
-FROM proposal_versions WHERE proposal_id = $1 ORDER BY version;
+SELECT v.version, v.content, v.rationale, v.citations, v.content_hash AS "contentHash", v.created_by AS "createdBy",
+  (SELECT s.display_name FROM staff_users s WHERE s.id = v.created_by) AS "createdByName",
+  coalesce((SELECT d.actor_role FROM proposal_decisions d WHERE d.proposal_id = v.proposal_id AND d.version = v.version AND d.decision = 'edit'
+    ORDER BY d.created_at LIMIT 1), p.proposer_role) AS "createdByRole", to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
+FROM proposal_versions v JOIN proposals p ON p.id = v.proposal_id WHERE v.proposal_id = $1 ORDER BY v.version;
 
 -- name: decisionsOf
-SELECT id, version, decision, actor_id AS "actorId", actor_role AS "actorRole", reason, content_hash AS "contentHash", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
-FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id;
+SELECT d.id, d.version, d.decision, d.actor_id AS "actorId", d.actor_role AS "actorRole", (SELECT s.display_name FROM staff_users s WHERE s.id = d.actor_id) AS "actorName",
+  d.reason, d.content_hash AS "contentHash", to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
+FROM proposal_decisions d WHERE d.proposal_id = $1 ORDER BY d.created_at, d.id;
 
 -- name: listForTeams
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
-  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
   to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
@@ -427,7 +431,7 @@ ORDER BY p.created_at DESC, p.id DESC LIMIT $8;
 
 -- name: listForTeamsOldest
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
-  p.proposer_role AS "proposerRole", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
+  p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
   to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
@@ -515,12 +519,12 @@ INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, 
 VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb);
 
 -- name: finishTurn
-UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, finished_at = now()
+UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()
 WHERE id = $1 AND status = 'running';
 
 -- name: turnById
 SELECT t.id AS "turnId", t.patient_id AS "patientId", t.clinician_id AS "clinicianId", t.status,
-  t.question_hash AS "questionHash", t.statements, t.proposal_ids AS "proposals", t.usage,
+  t.question_hash AS "questionHash", t.statements, t.reason_code AS "reasonCode", t.proposal_ids AS "proposals", t.usage,
   to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(t.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "finishedAt"
 FROM agent_turns t WHERE t.id = $1 AND t.patient_id = $2;
 

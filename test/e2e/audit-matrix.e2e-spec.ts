@@ -8,6 +8,7 @@ import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
 import { storedResultsReady } from '../setup/stored-results';
@@ -25,10 +26,10 @@ const SOUTH_PATIENT = 'south-asthma';
 const HBA1C = `obs:${fixtureId('patient', NORTH_PATIENT, 'observation', '0')}`;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const REASON = 'Unconscious in ED, own team unreachable';
-const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.' };
+const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.' };
 let filed = 0;
 /** OUTREACH with a due date of its own: a second live proposal for the same date would be its duplicate. */
-const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: new Date(Date.UTC(2026, 6, 1) + (filed += 1) * 86_400_000).toISOString().slice(0, 10) } });
+const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: dueInDays(filed += 1) } });
 
 /** North users by role (the south clinician files the other team's proposals). */
 const USER: Record<StaffRole, string> = {
@@ -208,10 +209,11 @@ const OPERATIONS: Operation[] = [
     ],
   },
   {
+    // A one-proposal page: one row naming its patient (each patient a page names is one row, as on a worklist).
     id: 'GET /proposals',
     action: 'proposal.list',
     roles: QUEUE_READERS,
-    call: async () => ({ method: 'get', url: '/proposals' }),
+    call: async () => ({ method: 'get', url: '/proposals?limit=1' }),
     success: 200,
     successOutcome: (body) => ((body.items?.length ?? 0) > 0 ? 'success' : 'empty'),
     refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/proposals?limit=0' }), expect: { status: 400, outcome: 'invalid' } }],

@@ -2,11 +2,12 @@ import request from 'supertest';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 
 const PATIENT = patientIdOf('diabetes-a1c-stale');
 const MCP = `/mcp/patients/${PATIENT}`;
 const MCP_ACCEPT = 'application/json, text/event-stream';
-const PROPOSAL = '{"kind":"schedule_outreach","content":{"channel":"phone","dueDate":"2026-07-15","reason":"Book an HbA1c recheck"},"rationale":"Last HbA1c is older than 12 months."';
+const PROPOSAL = `{"kind":"schedule_outreach","content":{"channel":"phone","dueDate":"${dueInDays(30)}","reason":"Book an HbA1c recheck"},"rationale":"Last HbA1c is older than 12 months."`;
 const TOOLS_LIST = '{"jsonrpc":"2.0","id":7,"method":"tools/list"';
 /** The tables a request could write (besides the trail); a refused one must change none of them. */
 const WRITTEN_TABLES = ['proposals', 'proposal_versions', 'proposal_decisions', 'proposal_outbox', 'agent_turns', 'agent_tool_calls', 'care_gap_closures', 'lab_orders', 'care_notes', 'outreach_tasks', 'mcp_sessions'];

@@ -4,6 +4,7 @@ import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { baseUrlOf } from '../setup/event-stream';
 import { rawExchange } from '../setup/raw-http';
 
@@ -12,7 +13,7 @@ const HBA1C = `obs:${fixtureId('patient', 'diabetes-a1c-stale', 'observation', '
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const PROPOSAL_BODY = {
   kind: 'schedule_outreach',
-  content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' },
+  content: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book an HbA1c recheck' },
   rationale: 'Last HbA1c is older than 12 months.',
   citations: [HBA1C],
 };

@@ -10,6 +10,7 @@ import { createTestApp, TestApp } from '../setup/app';
 import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
 import { rawExchange } from '../setup/raw-http';
@@ -20,11 +21,11 @@ const PATIENT = patientIdOf('diabetes-a1c-stale');
 const SOUTH_PATIENT = patientIdOf('south-asthma');
 const HBA1C = `obs:${fixtureId('patient', 'diabetes-a1c-stale', 'observation', '0')}`;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
+const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
 const LAB_ORDER = { kind: 'order_lab', content: { loincCode: '4548-4', priority: 'routine', reason: 'HbA1c overdue' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
 let filed = 0;
 /** OUTREACH with a due date of its own: a second live proposal for the same date would be its duplicate. */
-const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: new Date(Date.UTC(2026, 7, 1) + (filed += 1) * 86_400_000).toISOString().slice(0, 10) } });
+const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: dueInDays(40 + (filed += 1)) } });
 
 interface Operation {
   operationId: string;

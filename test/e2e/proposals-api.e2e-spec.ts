@@ -2,14 +2,29 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
 import { ProposalsService } from '../../src/approvals/proposals.service';
+import { REVIEW_PATIENT_FIELDS } from '../../src/approvals/review-patient';
+import { StaffRole } from '../../src/common/roles';
+import { todayUtc } from '../../src/tools/envelope';
+import { ageOn } from '../../src/tools/patient-header';
 import { accessOf } from '../setup/callers';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 
 const PATIENT = patientIdOf('diabetes-a1c-stale');
 const HBA1C = `obs:${fixtureId('patient', 'diabetes-a1c-stale', 'observation', '0')}`;
+/** A second patient of the same team, so a queue page names more than one. */
+const OTHER_PATIENT = patientIdOf('diabetes-a1c-9-4');
+
+/** The roles that may read the queue, a north user each, and the patient fields each one's projection shows (today: all of them). */
+const QUEUE_READERS: [StaffRole, string, readonly string[]][] = [
+  [StaffRole.Clinician, 'dr.okafor', REVIEW_PATIENT_FIELDS],
+  [StaffRole.CareCoordinator, 'cc.mensah', REVIEW_PATIENT_FIELDS],
+  [StaffRole.Reviewer, 'rev.santos', REVIEW_PATIENT_FIELDS],
+];
+const NAMES: Record<string, string> = { 'dr.okafor': 'Adaeze Okafor, MD', 'rev.santos': 'Lucía Santos, MD', 'rev.nakamura': 'Kenji Nakamura, PharmD' };
 
 /** The review workflow over HTTP, as a clinician and a reviewer would drive it. */
 describe('proposals API', () => {
@@ -26,7 +41,7 @@ describe('proposals API', () => {
   /** A schedule_outreach with a due date of its own: a second live proposal for the same date would be its duplicate. */
   const outreach = () => {
     filed += 1;
-    const dueDate = new Date(Date.UTC(2026, 6, 1) + filed * 86_400_000).toISOString().slice(0, 10);
+    const dueDate = dueInDays(filed);
     return { kind: 'schedule_outreach', content: { channel: 'phone', dueDate, reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
   };
   const body = outreach();
@@ -50,6 +65,121 @@ describe('proposals API', () => {
     // The cited HbA1c, as the reviewer's role may see it, with its citation id.
     expect(detail.body.evidence.observations).toEqual([expect.objectContaining({ citation: HBA1C, code: '4548-4', unit: '%' })]);
     expect(detail.body.evidence.notShown).toEqual([]);
+  });
+
+  describe('names the patient and the people, as each reader’s projection allows', () => {
+    /** The patient as stored, and as a reader shown `fields` must see it: the rest null and named. */
+    const expectedPatient = async (patientId: string, fields: readonly string[]) => {
+      const [row] = await database().dataSource.query(
+        `SELECT mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, deceased_at AS "deceasedAt" FROM patients WHERE id = $1`,
+        [patientId],
+      );
+      const full: Record<string, unknown> = { ...row, age: ageOn(row.birthDate, todayUtc()) };
+      return {
+        ...Object.fromEntries(REVIEW_PATIENT_FIELDS.map((field) => [field, fields.includes(field) ? full[field] : null])),
+        redactedFields: REVIEW_PATIENT_FIELDS.filter((field) => !fields.includes(field)),
+      };
+    };
+
+    it.each(QUEUE_READERS)('as a %s (%s): the queue and the proposal carry the patient’s identifiers, age and sex, and the proposer by name', async (_role, username, fields) => {
+      const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
+      expect(created.body).toMatchObject({ proposerName: NAMES['dr.okafor'], proposerRole: 'clinician' });
+      const expected = await expectedPatient(PATIENT, fields);
+      expect(expected).toMatchObject({ mrn: 'VGL-000101', givenName: 'Marcus', familyName: 'Whitaker', sex: 'male' });
+
+      const queue = await http().get('/proposals?status=pending&limit=100').set(await as(username)).expect(200);
+      const item = queue.body.items.find((candidate: { id: string }) => candidate.id === created.body.id);
+      expect(item).toMatchObject({ proposerName: NAMES['dr.okafor'], proposerRole: 'clinician', submittedAt: expect.any(String) });
+      expect(item.patient).toEqual(expected);
+      const detail = await http().get(`/proposals/${created.body.id}`).set(await as(username)).expect(200);
+      expect(detail.body.patient).toEqual(expected);
+      expect(detail.body).toMatchObject({ proposerName: NAMES['dr.okafor'], versions: [{ createdByName: NAMES['dr.okafor'], createdByRole: 'clinician' }] });
+      // Minimum necessary: no contact detail, whatever the role.
+      for (const text of [JSON.stringify(queue.body), JSON.stringify(detail.body)]) expect(text).not.toMatch(/555-0101|marcus\.whitaker@|Larkfield|97811/);
+    });
+
+    it('names every author and decider in the history, with the role they acted in', async () => {
+      const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
+      await http().post(`/proposals/${created.body.id}/edit-and-approve`).set(await as('rev.santos')).send({ version: 1, content: { ...outreach().content, channel: 'letter' } }).expect(200);
+      await http().post(`/proposals/${created.body.id}/approve`).set(await as('rev.nakamura')).send({ version: 2 }).expect(200);
+      const detail = (await http().get(`/proposals/${created.body.id}`).set(await as('dr.okafor')).expect(200)).body;
+      expect(detail.versions.map((v: Record<string, unknown>) => [v.version, v.createdByName, v.createdByRole])).toEqual([
+        [1, NAMES['dr.okafor'], 'clinician'],
+        [2, NAMES['rev.santos'], 'reviewer'],
+      ]);
+      // The edit and the editor's approval share a transaction's timestamp: compared as a set.
+      expect(detail.decisions.map((d: Record<string, unknown>) => [d.decision, d.version, d.actorName, d.actorRole]).sort()).toEqual([
+        ['approve', 2, NAMES['rev.nakamura'], 'reviewer'],
+        ['approve', 2, NAMES['rev.santos'], 'reviewer'],
+        ['edit', 2, NAMES['rev.santos'], 'reviewer'],
+      ]);
+    });
+
+    it('withholds what a projection withholds: null, and named (the model’s projection, which keeps no identifier)', async () => {
+      const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
+      const access = await accessOf(database().dataSource, 'dr.okafor', { projectionRole: 'agent' });
+      const expected = await expectedPatient(PATIENT, ['age', 'sex', 'deceasedAt']);
+      expect(expected.redactedFields).toEqual(['mrn', 'givenName', 'familyName', 'birthDate']);
+      const page = await sut.app.get(ProposalsService).list(access, { limit: 100 });
+      expect(page.items.find((item) => item.id === created.body.id)?.patient).toEqual(expected);
+      expect((await sut.app.get(ProposalsService).get(access, created.body.id)).patient).toEqual(expected);
+      const [row] = await database().dataSource.query(`SELECT fields FROM audit_events WHERE correlation_id = $1 AND patient_id = $2`, [access.correlationId, PATIENT]);
+      expect(row.fields).toEqual(expect.arrayContaining(['patient.age', 'patient.sex']));
+      expect(row.fields).not.toContain('patient.mrn');
+    });
+
+    it('audits a page of the queue as one row per patient it names, with the fields that left and never a value', async () => {
+      await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(outreach()).expect(201);
+      const citations = [`obs:${fixtureId('patient', 'diabetes-a1c-9-4', 'observation', '0')}`];
+      await http().post(`/patients/${OTHER_PATIENT}/proposals`).set(await as('dr.okafor')).send({ ...outreach(), citations }).expect(201);
+      const res = await http().get('/proposals?status=pending&limit=100').set(await as('rev.santos')).expect(200);
+      const shown = [...new Set(res.body.items.map((item: { patientId: string }) => item.patientId))].sort();
+      expect(shown).toEqual(expect.arrayContaining([PATIENT, OTHER_PATIENT]));
+      const rows = await database().dataSource.query(
+        `SELECT action, outcome, patient_id AS "patientId", row_count AS "rowCount", fields FROM audit_events WHERE correlation_id = $1 ORDER BY patient_id`,
+        [res.headers['x-correlation-id']],
+      );
+      expect(rows.map((row: { patientId: string }) => row.patientId)).toEqual(shown);
+      for (const row of rows) {
+        expect(row).toMatchObject({ action: 'proposal.list', outcome: 'success', rowCount: 1 });
+        expect(row.fields).toEqual(['sort:newest', 'filter:status', 'id', 'patientId', 'kind', 'status', ...REVIEW_PATIENT_FIELDS.map((field) => `patient.${field}`)]);
+      }
+      // An empty page names nobody.
+      const empty = await http().get(`/proposals?kind=close_care_gap&patientId=${OTHER_PATIENT}`).set(await as('rev.santos')).expect(200);
+      expect(empty.body.items).toEqual([]);
+      expect(await database().dataSource.query(`SELECT outcome, patient_id AS "patientId" FROM audit_events WHERE correlation_id = $1`, [empty.headers['x-correlation-id']])).toEqual([
+        { outcome: 'empty', patientId: null },
+      ]);
+    });
+  });
+
+  describe('refuses a due date in the past, in one place for every way content arrives', () => {
+    const counts = async () =>
+      (await database().dataSource.query(`SELECT (SELECT count(*)::int FROM proposals) AS proposals, (SELECT count(*)::int FROM proposal_versions) AS versions, (SELECT count(*)::int FROM proposal_decisions) AS decisions`))[0];
+    const PAST = [{ field: 'content.dueDate', reason: 'notInThePast', message: 'dueDate must be today (UTC) or later' }];
+
+    it('at filing: 400 naming content.dueDate, nothing stored; today is still accepted', async () => {
+      const before = await counts();
+      const body = outreach();
+      const res = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send({ ...body, content: { ...body.content, dueDate: dueInDays(-1) } }).expect(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.errors).toEqual(PAST);
+      expect(await counts()).toEqual(before);
+      await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send({ ...body, content: { ...body.content, dueDate: dueInDays(0) } }).expect(201);
+    });
+
+    it('as the agent drafts it, and in a reviewer’s edit: the same refusal, nothing stored', async () => {
+      const body = outreach();
+      const past = { ...body, content: { ...body.content, dueDate: dueInDays(-30) } } as CreateProposalDto;
+      const before = await counts();
+      await expect(sut.app.get(ProposalsService).createDraft(await accessOf(database().dataSource, 'dr.okafor'), PATIENT, past, randomUUID())).rejects.toMatchObject({ status: 400, errors: PAST });
+      expect(await counts()).toEqual(before);
+      const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(body).expect(201);
+      const filed = await counts();
+      const edit = await http().post(`/proposals/${created.body.id}/edit-and-approve`).set(await as('rev.santos')).send({ version: 1, content: past.content }).expect(400);
+      expect(edit.body.errors).toEqual(PAST);
+      expect(await counts()).toEqual(filed);
+    });
   });
 
   it('hides another team’s proposals: not in the queue, "not found" by id', async () => {

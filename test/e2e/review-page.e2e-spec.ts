@@ -4,8 +4,9 @@ import request from 'supertest';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createTestApp, TestApp } from '../setup/app';
 import { sealAndVerify } from '../setup/audit-seal';
-import { patientIdOf } from '../setup/cohort';
+import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { baseUrlOf } from '../setup/event-stream';
 
 /** Debian's Chromium, installed by .ci/run when missing; never a browser downloaded by Playwright. */
@@ -18,6 +19,13 @@ const describeWithChromium = existsSync(CHROMIUM)
 /** Markup in a rationale must show as text: the page never renders data as HTML. */
 const HOSTILE_RATIONALE = 'Recheck due. <img src=x onerror="document.title=\'pwned\'"><script>document.title="pwned"</script>';
 const REASON = 'Already discussed at the last visit; not needed.';
+/** How the page names a colleague, and a fixture patient (two identifiers: name and MRN). */
+const SANTOS = 'Lucía Santos, MD (reviewer)';
+const OKAFOR = 'Adaeze Okafor, MD (clinician)';
+const nameOf = (key: string) => {
+  const patient = patients.find((candidate) => candidate.key === key)!;
+  return { name: `${patient.familyName}, ${patient.givenName}`, mrn: `MRN ${patient.mrn}` };
+};
 
 type Filed = { id: string };
 
@@ -68,7 +76,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
   };
 
   it('signs in with a pasted token, updates live, approves one proposal and rejects another', async () => {
-    filed.approve = await file('diabetes-a1c-stale', 'schedule_outreach', { channel: 'phone', dueDate: '2026-07-15', reason: 'Book an HbA1c recheck' }, 'Last HbA1c is older than 12 months.');
+    filed.approve = await file('diabetes-a1c-stale', 'schedule_outreach', { channel: 'phone', dueDate: dueInDays(30), reason: 'Book an HbA1c recheck' }, 'Last HbA1c is older than 12 months.');
     filed.reject = await file('diabetes-a1c-9-4', 'add_care_note', { noteType: 'care-plan', text: 'Discussed insulin titration.' }, HOSTILE_RATIONALE);
 
     page = await browser.newPage();
@@ -86,6 +94,15 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await page.getByLabel('Access token').press('Enter');
     await row(filed.approve.id).waitFor();
     await row(filed.reject.id).waitFor();
+    // Whose proposal, by two identifiers, and who filed it, by name and role; the proposal's age is "Waiting".
+    const whitaker = nameOf('diabetes-a1c-stale');
+    const cells = await row(filed.approve.id).locator('td').allTextContents();
+    expect(cells[1]).toContain(whitaker.name);
+    expect(cells[1]).toContain(whitaker.mrn);
+    expect(cells[1]).toMatch(/\d+ y, male/);
+    expect(cells[2]).toBe(OKAFOR);
+    expect(await page.locator('#queue-table th').allTextContents()).toEqual(['Kind', 'Patient', 'Proposed by', 'Waiting', 'Approvals', 'Open']);
+    await row(filed.approve.id).getByRole('button', { name: `Review Schedule outreach for ${whitaker.name}, ${whitaker.mrn}` }).waitFor();
     expect(await page.evaluate('sessionStorage.length')).toBe(1); // the token, in this tab only
     expect(page.url()).toBe(`${base}/review`); // the token never went into a URL
 
@@ -93,10 +110,14 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await page.getByText('Live updates on').waitFor();
     filed.live = await file('hypertension-uncontrolled', 'add_care_note', { noteType: 'follow-up', text: 'Call about home BP readings.' }, 'Home readings were not reviewed.');
     await row(filed.live.id).waitFor({ timeout: 10_000 });
-    await page.locator('#announcer', { hasText: 'New proposal' }).waitFor();
+    // The event names no patient; the page names them from the queue it re-reads.
+    const fitzwilliam = nameOf('hypertension-uncontrolled');
+    await page.locator('#announcer', { hasText: `New proposal: Add care note for ${fitzwilliam.name}, ${fitzwilliam.mrn}.` }).waitFor();
 
     // Approve, with the keyboard.
     await open(filed.approve.id, /Schedule outreach: pending/);
+    const facts = await page.locator('#detail-summary').textContent();
+    for (const text of [whitaker.name, whitaker.mrn.replace('MRN ', ''), `Proposed by${OKAFOR}`]) expect(facts).toContain(text);
     // The cited HbA1c row is shown with its value, so the reviewer decides on the evidence.
     await page.locator('#detail-citations li', { hasText: 'Hemoglobin A1c' }).waitFor();
     await page.getByRole('button', { name: 'Approve version 1' }).press('Enter');
@@ -114,7 +135,7 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await page.getByLabel('Reason for rejecting (required)').fill(REASON);
     await page.getByRole('button', { name: 'Reject' }).click();
     await heading(/Add care note: rejected/);
-    await page.getByText(`Rejected version 1 by reviewer: “${REASON}”`).waitFor();
+    await page.getByText(`Rejected version 1 by ${SANTOS}: “${REASON}”`).waitFor();
     await row(filed.reject.id).waitFor({ state: 'detached' });
 
     expect(await page.title()).not.toBe('pwned');
@@ -152,10 +173,10 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await row(orderLab.id).waitFor({ timeout: 10_000 });
     await open(orderLab.id, /Order lab: pending/);
     await page.getByRole('button', { name: 'Approve version 1' }).click();
-    await page.getByText('Approved version 1 by reviewer').waitFor();
+    await page.getByText(`Approved version 1 by ${SANTOS}`).waitFor();
     await heading(/Order lab: pending/); // one of the two approvals it needs
     await page.getByRole('button', { name: 'Withdraw my approval' }).click();
-    await page.getByText('Approval withdrawn version 1 by reviewer').waitFor();
+    await page.getByText(`Approval withdrawn version 1 by ${SANTOS}`).waitFor();
     const decisions = await database().dataSource.query(`SELECT decision FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`, [orderLab.id]);
     expect(decisions.map((d: { decision: string }) => d.decision)).toEqual(['approve', 'withdraw']);
     // A second withdrawal has nothing to withdraw: the server's refusal is shown, nothing changes.

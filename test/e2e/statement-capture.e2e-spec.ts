@@ -6,6 +6,7 @@ import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { storedResultsReady } from '../setup/stored-results';
 import { TOOL_PATHS } from '../setup/tool-routes';
 import { baseUrlOf, openEventStream } from '../setup/event-stream';
@@ -70,11 +71,11 @@ describe('every statement the service runs is in src/database/statements.sql', (
 
     // Every other operation, to a success: the proposal lifecycle, the agent, the stream, the report.
     const patientId = patientIdOf('diabetes-a1c-9-4');
-    const outreach = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book a recheck' }, rationale: 'Last HbA1c is old.', citations: [HBA1C('diabetes-a1c-9-4')] };
+    const outreach = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book a recheck' }, rationale: 'Last HbA1c is old.', citations: [HBA1C('diabetes-a1c-9-4')] };
     const orderLab = { kind: 'order_lab', content: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation' }, rationale: 'No uACR this year.', citations: [HBA1C('diabetes-a1c-9-4')] };
     const file = async (body: object) => (await call('POST /patients/{patientId}/proposals', 'dr.okafor', { patientId }, body)).body.id as string;
     // Each its own due date: a second live proposal for the same date would be refused as a duplicate.
-    const on = (day: number) => ({ ...outreach, content: { ...outreach.content, dueDate: `2026-07-${String(day).padStart(2, '0')}` } });
+    const on = (day: number) => ({ ...outreach, content: { ...outreach.content, dueDate: dueInDays(day) } });
     const [approved, rejected, edited, cancelled, withdrawn] = [await file(on(15)), await file(on(16)), await file(on(17)), await file(on(18)), await file(orderLab)];
     await call('GET /proposals', 'rev.santos');
     await call('GET /proposals/{proposalId}', 'rev.santos', { proposalId: approved });

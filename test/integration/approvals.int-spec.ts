@@ -10,6 +10,7 @@ import { sealAndVerify } from '../setup/audit-seal';
 import { accessOf } from '../setup/callers';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
 
 const PATIENT = 'diabetes-a1c-9-4';
@@ -19,7 +20,7 @@ const CONTENT: Record<ProposalKind, Record<string, unknown>> = {
   [ProposalKind.CloseCareGap]: { measureId: 'CMS122' },
   [ProposalKind.OrderLab]: { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' },
   [ProposalKind.AddCareNote]: { noteType: 'care-plan', text: 'Discussed insulin titration; follow up in 4 weeks.' },
-  [ProposalKind.ScheduleOutreach]: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book HbA1c recheck' },
+  [ProposalKind.ScheduleOutreach]: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book HbA1c recheck' },
 };
 
 /** Human approval for every write: four eyes, quorum, versions, races and exactly-once effects. */
@@ -209,7 +210,8 @@ describe('approvals', () => {
     await expect(
       proposals.create(callers['dr.okafor'], patientIdOf(PATIENT), {
         kind: ProposalKind.ScheduleOutreach,
-        content: { ...CONTENT.schedule_outreach, dueDate: '2026-02-30' },
+        // Next year's: only the impossible day is wrong with it.
+        content: { ...CONTENT.schedule_outreach, dueDate: `${Number(dueInDays(0).slice(0, 4)) + 1}-02-30` },
         rationale: 'Rationale for the reviewer, with evidence.',
         citations: [],
       }),

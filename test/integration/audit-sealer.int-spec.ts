@@ -15,6 +15,7 @@ import { createTestApp } from '../setup/app';
 import { recomputeChain, tamper, temporaryCheckpointStore, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { dueInDays } from '../setup/due-dates';
 import { unsealedOlderThan } from '../../src/audit/audit.repository';
 
 const event = (overrides: Partial<AuditEventInput> = {}): AuditEventInput => ({
@@ -351,7 +352,7 @@ describe('audit sealer', () => {
         const filed = await http()
           .post(`/patients/${patientIdOf('diabetes-a1c-9-4')}/proposals`)
           .set('authorization', clinician)
-          .send({ kind: 'schedule_outreach', content: { channel: 'phone', dueDate: '2026-07-15', reason: 'Book a recheck' }, rationale: 'Old HbA1c.', citations: [] });
+          .send({ kind: 'schedule_outreach', content: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book a recheck' }, rationale: 'Old HbA1c.', citations: [] });
         expect(filed.status).toBe(201);
         const approved = await http().post(`/proposals/${filed.body.id}/approve`).set('authorization', `Bearer ${await app.tokenFor('rev.santos')}`).send({ version: 1 });
         expect(approved.status).toBe(200);

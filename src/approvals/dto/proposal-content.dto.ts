@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, Matches, registerDecorator, ValidationArguments } from 'class-validator';
 import { FreeTextField } from '../../common/validation/text';
 import { MEASURE_NAMES } from '../../clinical/care-gaps';
+import { todayUtc } from '../../tools/envelope';
 import { ProposalKind } from '../enum';
 
 /**
@@ -14,6 +15,24 @@ export const ORDERABLE_LOINC = ['4548-4', '33914-3', '62238-1', '9318-7', '2093-
 
 /** DEQM-style remark codes (why a gap is closed without new data). A remark never closes a gap alone. */
 export const GAP_REMARK_CODES = ['performed-elsewhere', 'patient-declined', 'medical-reason', 'data-entry-correction'] as const;
+
+/**
+ * A date something is due (`YYYY-MM-DD`) may not be in the past: a reviewer would approve a task
+ * already overdue. "Today" is the UTC day, the service's today everywhere outside the measures.
+ * Every kind's content passes here when it is filed, drafted, submitted and edited.
+ */
+function NotInThePast(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'notInThePast',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value >= todayUtc(),
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be today (UTC) or later`,
+      },
+    });
+}
 
 export class CloseCareGapContentDto {
   @ApiProperty({ enum: MEASURE_NAMES, description: 'A measure id (KHE is accepted for CMS951).' })
@@ -53,9 +72,10 @@ export class ScheduleOutreachContentDto {
   @IsIn(['phone', 'letter', 'portal-message', 'sms'])
   channel: string;
 
-  @ApiProperty({ format: 'date', example: '2026-07-15', maxLength: 10 })
+  @ApiProperty({ format: 'date', example: '2026-07-15', maxLength: 10, description: 'Today (UTC) or later: a date in the past is refused (400 naming `content.dueDate`).' })
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
   @IsISO8601({ strict: true }, { message: 'dueDate must be an existing calendar date' })
+  @NotInThePast()
   dueDate: string;
 
   @FreeTextField({ min: 3, max: 500 })

@@ -1,5 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { StaffRole } from '../../common/roles';
+import { Sex } from '../../cohort/enum';
+import { REVIEW_PATIENT_FIELDS } from '../review-patient';
 import { DecisionKind, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
 import { PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 
@@ -14,7 +16,9 @@ export class ProposalDto {
   @ApiProperty({ enum: ProposalKind }) kind: ProposalKind;
   @ApiProperty({ enum: ProposalStatus }) status: ProposalStatus;
   @ApiProperty({ format: 'uuid' }) proposerId: string;
-  @ApiProperty({ enum: StaffRole }) proposerRole: StaffRole;
+  @ApiProperty({ enum: StaffRole, description: 'The role the proposer filed it in.' }) proposerRole: StaffRole;
+  @ApiProperty({ type: String, nullable: true, description: 'The proposer’s display name (`Lucía Santos, MD`); null once their account is gone.' })
+  proposerName: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The agent turn that filed it, if a model did.' }) agentTurnId: string | null;
   @ApiProperty({ type: Number, minimum: 1 }) currentVersion: number;
   @ApiProperty({ type: Number, minimum: 1, maximum: 3, description: 'Distinct approvals the current version needs.' }) requiredApprovals: number;
@@ -24,12 +28,36 @@ export class ProposalDto {
   @ApiProperty({ type: Number, minimum: 0 }) executionAttempts: number;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it entered review; null for a draft never submitted.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it entered review, so how long it has waited for a decision (the review page’s “Waiting”); null for a draft never submitted. `createdAt` is when it was filed (a draft’s filing, for a submitted draft).',
+  })
   submittedAt: string | null;
+}
+
+/**
+ * The patient a proposal concerns, as the reviewer needs to tell who it is: two identifiers and
+ * more, cut by the `patient` projection of your role. A field your role may not see is null and
+ * named in `redactedFields`; contact details are never part of it.
+ */
+export class ReviewPatientDto {
+  @ApiProperty({ type: String, nullable: true, description: 'Medical record number.' }) mrn: string | null;
+  @ApiProperty({ type: String, nullable: true }) givenName: string | null;
+  @ApiProperty({ type: String, nullable: true }) familyName: string | null;
+  @ApiProperty({ type: String, format: 'date', nullable: true }) birthDate: string | null;
+  @ApiProperty({ type: Number, minimum: 0, nullable: true, description: 'The patient’s age in completed years today (UTC). Not how long the proposal has waited: see `submittedAt`.' })
+  age: number | null;
+  @ApiProperty({ enum: Sex, nullable: true, type: String }) sex: Sex | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set when the patient has died.' }) deceasedAt: string | null;
+  @ApiProperty({ type: [String], enum: REVIEW_PATIENT_FIELDS, description: 'Fields of this object your role may not see (each of them null); empty when you see them all.' })
+  redactedFields: string[];
 }
 
 export class ProposalQueueItemDto extends ProposalDto {
   @ApiProperty({ type: Number, minimum: 0, description: 'Counting approvals of the current version so far.' }) approvalsGiven: number;
+  @ApiProperty({ type: ReviewPatientDto, description: 'Whose proposal it is (reading it is audited: one row per patient on the page).' }) patient: ReviewPatientDto;
 }
 
 export class ProposalPageDto {
@@ -45,6 +73,8 @@ export class ProposalVersionDto {
   @ApiProperty({ type: [String] }) citations: string[];
   @ApiProperty({ type: String, pattern: '^[0-9a-f]{64}$' }) contentHash: string;
   @ApiProperty({ format: 'uuid' }) createdBy: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The author’s display name; null once their account is gone.' }) createdByName: string | null;
+  @ApiProperty({ enum: StaffRole, description: 'The role the author wrote it in: the proposer’s for version 1, the editing reviewer’s after.' }) createdByRole: StaffRole;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
 }
 
@@ -54,6 +84,7 @@ export class ProposalDecisionDto {
   @ApiProperty({ enum: DecisionKind }) decision: DecisionKind;
   @ApiProperty({ format: 'uuid' }) actorId: string;
   @ApiProperty({ enum: StaffRole }) actorRole: StaffRole;
+  @ApiProperty({ type: String, nullable: true, description: 'Who decided, by display name; null once their account is gone.' }) actorName: string | null;
   @ApiProperty({ type: String, nullable: true }) reason: string | null;
   @ApiProperty({ type: String, pattern: '^[0-9a-f]{64}$' }) contentHash: string;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
@@ -69,6 +100,7 @@ export class CitedEvidenceDto {
 }
 
 export class ProposalDetailDto extends ProposalDto {
+  @ApiProperty({ type: ReviewPatientDto, description: 'Whose proposal it is, as your role may see it.' }) patient: ReviewPatientDto;
   @ApiProperty({ type: [ProposalVersionDto] }) versions: ProposalVersionDto[];
   @ApiProperty({ type: [ProposalDecisionDto] }) decisions: ProposalDecisionDto[];
   @ApiProperty({ type: CitedEvidenceDto, description: 'The rows the current version cites.' }) evidence: CitedEvidenceDto;

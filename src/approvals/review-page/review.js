@@ -9,7 +9,7 @@ const TOKEN_KEY = 'vigil.review.token';
 const PAGE_SIZE = 50;
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const KINDS = { close_care_gap: 'Close care gap', order_lab: 'Order lab', add_care_note: 'Add care note', schedule_outreach: 'Schedule outreach' };
-const ROLES = { clinician: 'Clinician', care_coordinator: 'Care coordinator', reviewer: 'Reviewer', analyst: 'Analyst' };
+const ROLES = { clinician: 'clinician', care_coordinator: 'care coordinator', reviewer: 'reviewer', analyst: 'analyst', privacy_officer: 'privacy officer' };
 const FIELDS = { measureId: 'Measure', remarkCode: 'Remark code', loincCode: 'LOINC code', noteType: 'Note type', dueDate: 'Due date' };
 const DECISIONS = { approve: 'Approved', reject: 'Rejected', cancel: 'Cancelled', edit: 'Edited', withdraw: 'Approval withdrawn' };
 
@@ -19,8 +19,8 @@ const el = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const label = (labels, key) => labels[key] ?? key;
 /** `dueDate` → `Due date`, for content fields without a label of their own. @param {string} key */
 const fieldLabel = (key) => label(FIELDS, key).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
-/** A patient id shortened for the list (the full id is in the detail). @param {string} id */
-const shortId = (id) => `${id.slice(0, 8)}…`;
+/** A colleague by display name and role: `Lucía Santos, MD (reviewer)`. @param {string | null} name @param {string} role */
+const person = (name, role) => `${name ?? 'a former user'} (${label(ROLES, role)})`;
 
 const state = {
   /** @type {string | null} */ token: null,
@@ -31,6 +31,8 @@ const state = {
   /** @type {AbortController | null} */ stream: null,
   /** @type {number | undefined} */ reloadTimer: undefined,
   /** The version of the open proposal the reviewer is reading (and deciding). @type {number | undefined} */ readVersion: undefined,
+  /** Each proposal's patient as the queue or the detail last named it: live events carry ids only. @type {Map<string, any>} */ patients: new Map(),
+  /** Live events heard since the last reload, announced once it has named their patients. @type {any[]} */ heard: [],
 };
 
 class ApiError extends Error {
@@ -86,8 +88,8 @@ function setLiveState(message) {
 
 // ---------------------------------------------------------------- formatting
 
-/** @param {string} iso */
-function age(iso) {
+/** How long a proposal has waited for a decision (not the patient's age). @param {string} iso */
+function waited(iso) {
   const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60_000));
   if (minutes < 1) return 'just now';
   if (minutes < 60) return `${minutes} min`;
@@ -95,8 +97,41 @@ function age(iso) {
   return `${Math.round(minutes / 1440)} d`;
 }
 
-/** @param {string} iso */
-const when = (iso) => new Date(iso).toLocaleString();
+/** @param {number} n */
+const pad = (n) => String(n).padStart(2, '0');
+/**
+ * The page's one date format: `2026-06-30`, with the time on your clock for an instant (`2026-06-30
+ * 14:05`); a day alone (a birth date, a due date) stays the day it is. @param {string} iso
+ */
+function when(iso) {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso;
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+// ---------------------------------------------------------------- the patient
+// Fields the reader's role may not see arrive null and are named in `patient.redactedFields`.
+
+/** @param {any} patient @param {string} field */
+const withheld = (patient, field) => Boolean(patient?.redactedFields?.includes(field));
+/** `Family, Given`. @param {any} patient */
+function patientName(patient) {
+  if (!patient) return 'a patient';
+  const name = [patient.familyName, patient.givenName].filter(Boolean).join(', ');
+  return name || (withheld(patient, 'familyName') ? 'Name withheld' : 'Name unknown');
+}
+/** `76 y, female`. @param {any} patient */
+const ageSex = (patient) => [typeof patient?.age === 'number' ? `${patient.age} y` : null, patient?.sex].filter(Boolean).join(', ');
+/** The second identifiers with age and sex: `MRN 100234 · born 1950-03-02 · 76 y, female`. @param {any} patient */
+function patientFacts(patient) {
+  const facts = [patient?.mrn && `MRN ${patient.mrn}`, patient?.birthDate && `born ${when(patient.birthDate)}`, ageSex(patient)].filter(Boolean);
+  if (withheld(patient, 'mrn') || withheld(patient, 'birthDate')) facts.push('identifiers withheld for your role');
+  return facts.join(' · ');
+}
+/** The patient in a sentence: `Santos, Lucía, MRN 100234`. @param {any} patient */
+const patientLabel = (patient) => `${patientName(patient)}${patient?.mrn ? `, MRN ${patient.mrn}` : patient?.birthDate ? `, born ${patient.birthDate}` : ''}`;
+/** One field of the detail: its value, or that the role may not see it. @param {any} patient @param {string} field */
+const patientField = (patient, field) => (withheld(patient, field) ? 'withheld (your role may not see it)' : (patient?.[field] ?? null) === null ? '—' : String(patient[field]));
 
 /** @param {string} tag @param {string} [text] @param {string} [className] */
 function node(tag, text, className) {
@@ -151,6 +186,7 @@ async function loadQueue(append = false) {
   const items = append ? [...state.items, ...page.items] : page.items;
   const given = await Promise.all(items.map((/** @type {any} */ item) => approvalsGiven(item).catch(() => null)));
   state.items = items.map((/** @type {any} */ item, /** @type {number} */ index) => ({ ...item, given: given[index] }));
+  for (const item of state.items) state.patients.set(item.id, item.patient);
   state.nextCursor = page.nextCursor;
   renderQueue();
 }
@@ -162,17 +198,20 @@ function renderQueue() {
     const row = node('tr');
     row.dataset.proposalId = item.id;
     if (item.id === state.selected) row.setAttribute('aria-current', 'true');
-    const proposer = label(ROLES, item.proposerRole) + (item.agentTurnId ? ' (via agent)' : '');
+    const proposer = person(item.proposerName, item.proposerRole) + (item.agentTurnId ? ' via agent' : '');
     const approvals = `${item.given ?? '?'} of ${item.requiredApprovals}`;
-    const ageCell = node('td');
-    ageCell.append(timeNode(item.createdAt, age(item.createdAt)));
+    const since = item.submittedAt ?? item.createdAt;
+    const waitingCell = node('td');
+    waitingCell.append(timeNode(since, waited(since)));
+    const patientCell = node('td');
+    patientCell.append(node('span', patientName(item.patient), 'patient-name'), node('span', patientFacts(item.patient), 'patient-facts'));
     const open = node('button', 'Review');
     open.setAttribute('type', 'button');
-    open.append(node('span', ` ${label(KINDS, item.kind)} for patient ${shortId(item.patientId)}`, 'visually-hidden'));
+    open.append(node('span', ` ${label(KINDS, item.kind)} for ${patientLabel(item.patient)}`, 'visually-hidden'));
     open.addEventListener('click', () => void openDetail(item.id, true));
     const action = node('td');
     action.append(open);
-    row.append(node('td', label(KINDS, item.kind)), node('td', shortId(item.patientId)), node('td', proposer), ageCell, node('td', approvals), action);
+    row.append(node('td', label(KINDS, item.kind)), patientCell, node('td', proposer), waitingCell, node('td', approvals), action);
     return row;
   });
   el('queue-rows').replaceChildren(...rows);
@@ -190,7 +229,8 @@ function renderQueue() {
 function scheduleReload() {
   window.clearTimeout(state.reloadTimer);
   state.reloadTimer = window.setTimeout(() => {
-    loadQueue().catch((error) => showError(error.message));
+    const heard = state.heard.splice(0);
+    loadQueue().then(() => announceChanges(heard), (error) => showError(error.message));
     if (state.selected) openDetail(state.selected, false).catch((error) => showError(error.message));
   }, 250);
 }
@@ -203,6 +243,7 @@ async function openDetail(id, focus) {
   if (focus) showError(null);
   state.selected = id;
   state.detail = detail;
+  state.patients.set(id, detail.patient);
   // The version the reviewer opened is the one their decision names; a live refresh that brings a
   // newer version must not silently change what "Approve" approves (the server answers 409 instead).
   if (focus || state.readVersion === undefined) state.readVersion = detail.currentVersion;
@@ -219,12 +260,17 @@ async function openDetail(id, focus) {
 function renderDetail(detail) {
   const version = detail.versions.find((/** @type {any} */ v) => v.version === detail.currentVersion) ?? detail.versions.at(-1);
   el('detail-title').textContent = `${label(KINDS, detail.kind)}: ${detail.status}`;
+  const patient = detail.patient;
   /** @type {Array<[string, string | Node]>} */
   const summary = [
     ['Status', detail.status + (detail.outcome ? ` (${detail.outcome})` : '') + (detail.failureKind ? ` (${detail.failureKind})` : '')],
-    ['Patient', detail.patientId],
-    ['Proposed by', label(ROLES, detail.proposerRole) + (detail.agentTurnId ? ' (via agent)' : '')],
-    ['Filed', timeNode(detail.createdAt)],
+    ['Patient', patientName(patient)],
+    ['MRN', patientField(patient, 'mrn')],
+    ['Born', patientField(patient, 'birthDate')],
+    ['Age, sex', ageSex(patient) || patientField(patient, 'age')],
+    ...(patient?.deceasedAt ? [/** @type {[string, Node]} */ (['Deceased', timeNode(patient.deceasedAt)])] : []),
+    ['Proposed by', person(detail.proposerName, detail.proposerRole) + (detail.agentTurnId ? ' via agent' : '')],
+    ['Waiting since', detail.submittedAt ? timeNode(detail.submittedAt) : 'not submitted (a draft)'],
     ['Expires', timeNode(detail.expiresAt)],
     ['Approvals', `${approvalsOf(detail)} of ${detail.requiredApprovals}`],
   ];
@@ -260,11 +306,11 @@ function renderDetail(detail) {
 function describeEvidence(row) {
   if (row.code !== undefined) {
     const value = row.value ?? row.valueText ?? '';
-    return [row.display, `${value}${row.unit ? ` ${row.unit}` : ''}`, row.interpretation ? `(${row.interpretation})` : '', row.effectiveAt ?? '']
+    return [row.display, `${value}${row.unit ? ` ${row.unit}` : ''}`, row.interpretation ? `(${row.interpretation})` : '', row.effectiveAt ? when(row.effectiveAt) : '']
       .filter(Boolean)
       .join(' ');
   }
-  return [row.class, row.typeDisplay, row.reasonDisplay, row.start].filter(Boolean).join(' · ');
+  return [row.class, row.typeDisplay, row.reasonDisplay, row.start && when(row.start)].filter(Boolean).join(' · ');
 }
 
 /** @param {any} detail */
@@ -272,11 +318,11 @@ function historyOf(detail) {
   const entries = [
     ...detail.versions.map((/** @type {any} */ v) => ({
       at: v.createdAt,
-      text: `Version ${v.version} ${v.version === 1 ? 'proposed' : 'written by a reviewer'} (content hash ${String(v.contentHash).slice(0, 12)}…)`,
+      text: `Version ${v.version} ${v.version === 1 ? 'proposed' : 'written'} by ${person(v.createdByName, v.createdByRole)} (content hash ${String(v.contentHash).slice(0, 12)}…)`,
     })),
     ...detail.decisions.map((/** @type {any} */ d) => ({
       at: d.createdAt,
-      text: `${label(DECISIONS, d.decision)} version ${d.version} by ${label(ROLES, d.actorRole).toLowerCase()}${d.reason ? `: “${d.reason}”` : ''}`,
+      text: `${label(DECISIONS, d.decision)} version ${d.version} by ${person(d.actorName, d.actorRole)}${d.reason ? `: “${d.reason}”` : ''}`,
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return entries.map((entry) => {
@@ -299,7 +345,7 @@ async function decide(decision, reason) {
     const body = reason === undefined ? { version } : { version, reason };
     const result = await api(`/proposals/${encodeURIComponent(detail.id)}/${decision}`, { method: 'POST', body });
     showError(null);
-    announce(`${DONE[decision]}: ${label(KINDS, detail.kind)} for patient ${shortId(detail.patientId)} is now ${result.status}.`);
+    announce(`${DONE[decision]}: ${label(KINDS, detail.kind)} for ${patientLabel(detail.patient)} is now ${result.status}.`);
     /** @type {HTMLTextAreaElement} */ (el('reject-reason')).value = '';
   } catch (error) {
     const message = /** @type {Error} */ (error).message;
@@ -399,12 +445,24 @@ function parseEvent(block) {
   }
 }
 
-/** @param {{ type: string, data: any }} event */
-function onEvent({ type, data }) {
-  if (type !== 'proposal.created' && type !== 'proposal.updated') return;
-  const what = `${label(KINDS, data.kind)} for patient ${shortId(data.patientId)}`;
-  announce(type === 'proposal.created' ? `New proposal: ${what}.` : `Updated: ${what} is ${data.status}.`);
+/**
+ * Events say nothing about the patient, by design: the reload they trigger re-reads the queue (an
+ * audited read that names its patients), and the announcement names the patient from it then.
+ * @param {{ type: string, data: any }} event
+ */
+function onEvent(event) {
+  if (event.type !== 'proposal.created' && event.type !== 'proposal.updated') return;
+  state.heard.push(event);
   scheduleReload();
+}
+
+/** @param {Array<{ type: string, data: any }>} events */
+function announceChanges(events) {
+  const sentences = events.map(({ type, data }) => {
+    const what = `${label(KINDS, data.kind)} for ${patientLabel(state.patients.get(data.id))}`;
+    return type === 'proposal.created' ? `New proposal: ${what}.` : `Updated: ${what} is ${data.status}.`;
+  });
+  if (sentences.length > 0) announce(sentences.join(' '));
 }
 
 // ---------------------------------------------------------------- session
@@ -435,7 +493,7 @@ async function signIn(token) {
 /** @param {string} [message] */
 function signOut(message) {
   state.stream?.abort();
-  Object.assign(state, { token: null, items: [], nextCursor: null, selected: null, detail: null, stream: null });
+  Object.assign(state, { token: null, items: [], nextCursor: null, selected: null, detail: null, stream: null, patients: new Map(), heard: [] });
   sessionStorage.removeItem(TOKEN_KEY);
   el('workspace').hidden = true;
   el('detail').hidden = true;
@@ -455,7 +513,7 @@ el('approve').addEventListener('click', () => void decide('approve'));
 el('withdraw-approval').addEventListener('click', () => void decide('withdraw-approval'));
 el('reject-form').addEventListener('submit', onReject);
 el('load-more').addEventListener('click', () => loadQueue(true).catch((error) => showError(error.message)));
-window.setInterval(() => state.token && renderQueue(), 30_000); // ages move on
+window.setInterval(() => state.token && renderQueue(), 30_000); // waiting times move on
 
 const saved = sessionStorage.getItem(TOKEN_KEY);
 if (saved) void signIn(saved);
