@@ -9,6 +9,7 @@ import { readTrailIdentity, TrailIdentityMissingError } from '../audit/audit-tra
 import { loadConfig } from '../config/load-config';
 import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
+import { adminCommand } from './admin.command';
 import { auditedCommand } from './cli-audit';
 import { generateCommand } from './generate.command';
 import { importFhirCommand } from './import-fhir.command';
@@ -121,6 +122,8 @@ export const COMMANDS: Record<string, Command> = {
   'import-fhir': auditedCommand('cli.import_fhir', importFhirCommand),
   generate: auditedCommand('cli.generate', generateCommand),
   'measures-recompute': measuresRecomputeCommand,
+  // Audits each change itself, in the change's own transaction (one event per change, none for a read).
+  admin: adminCommand,
 };
 
 /** Runs `work`; a database whose schema predates trail identities is said so (undefined), not a crash. */
