@@ -67,6 +67,8 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   chartsAdverseEvents: (c) => [[c.patientId]],
   observationsByIds: (c) => [c.patientId, c.observationIds.slice(0, 5)],
   encountersByIds: (c) => [c.patientId, c.encounterIds.slice(0, 5)],
+  // No condition ids are collected: the plan of an id list is the same as for any other table's.
+  conditionsByIds: (c) => [c.patientId, [c.patientId]],
   citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], [], [], []],
 };
 

@@ -1,4 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { citationFormOf } from '../clinical/citation-grammar';
+import { derivedRows } from '../clinical/derived-rows';
+import { PatientChart } from '../cohort/chart.types';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { Caller } from '../auth/caller';
@@ -36,7 +40,7 @@ const IDENTITY_INDEX = 'UQ_proposals_active_identity';
  * What a proposal must pass to enter the workflow, in one place: when it is filed over REST, when
  * the agent drafts it, and again when its author submits a draft (the world may have changed in
  * between). The caller may propose the kind, the patient is on their care teams (no emergency
- * access), the content passes its kind's DTO, the citations name rows of that patient, a care gap
+ * access), the content passes its kind's DTO, the citations name rows of that patient (stored or derived), a care gap
  * to close is open today, and nothing live already proposes the same thing.
  */
 @Injectable()
@@ -46,6 +50,7 @@ export class ProposalIntake {
     private readonly access: AccessService,
     private readonly cohort: CohortRepository,
     private readonly executor: ProposalExecutor,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Checks `input` for `patientId` now; `scope` is the audited access the check belongs to (it reads the chart for a care gap). */
@@ -58,13 +63,28 @@ export class ProposalIntake {
     if (input.kind === ProposalKind.CloseCareGap && citations.length === 0) {
       throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row (a remark code alone is not enough).');
     }
-    const existing = await this.cohort.existingCitations(patientId, citations);
-    const unknown = citations.filter((citation) => !existing.has(citation));
+    const unknown = await this.unknownCitations(patientId, citations, () => scope.chart(patientId));
     if (unknown.length > 0) throw invalidProposal('citations', 'unknownCitation', `${unknown.length} citation(s) do not name a row of this patient.`);
     // Live, as the executor's precondition evaluates it: a closure of a gap that is not open is refused at the door.
     if (input.kind === ProposalKind.CloseCareGap && !this.executor.isOpenGap(await scope.chart(patientId), String(content.measureId))) throw careGapNotOpen();
     const contentHash = proposalContentHash({ kind: input.kind, content, rationale: input.rationale, citations });
     return { kind: input.kind, content, rationale: input.rationale, citations, policy, contentHash, identity: policy.identity(content) };
+  }
+
+  /**
+   * The citations that name no row of this patient: a stored row's id must be in the record, a
+   * derived row's (`gap:`, `missing:`, `risk:`, `prediction:`) must be what its tool computes from the
+   * chart today for the day or period the id carries. The chart is read only when one is derived.
+   */
+  async unknownCitations(patientId: string, citations: readonly string[], chart: () => Promise<PatientChart | null>): Promise<string[]> {
+    const derived = citations.filter((citation) => citationFormOf(citation)?.source === 'derived');
+    const existing = await this.cohort.existingCitations(patientId, citations.filter((citation) => !derived.includes(citation)));
+    if (derived.length > 0) {
+      const loaded = await chart();
+      const rows = loaded ? derivedRows(loaded, derived, this.config.clinic.timeZone) : new Map();
+      for (const citation of rows.keys()) existing.add(citation);
+    }
+    return citations.filter((citation) => !existing.has(citation));
   }
 
   /** Refuses when a live proposal other than `self` has the same patient, kind and identity. */

@@ -134,8 +134,8 @@ export class ProposalsService {
         throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row.');
       }
       if (dto.citations) {
-        const existing = await this.cohort.existingCitations(current.patientId, dto.citations);
-        if (dto.citations.some((citation) => !existing.has(citation))) {
+        const unknown = await this.intake.unknownCitations(current.patientId, dto.citations, async () => (await this.cohort.chart(current.patientId)).chart);
+        if (unknown.length > 0) {
           throw invalidProposal('citations', 'unknownCitation', 'Citations must name rows of this patient.');
         }
       }
@@ -278,7 +278,7 @@ export class ProposalsService {
       return {
         value: { ...proposal, patient, versions, decisions, evidence },
         fields: [`proposal:${proposalId}`, ...shownPatientFields([patient])],
-        rowCount: evidence.observations.length + evidence.encounters.length,
+        rowCount: evidence.items.filter((item) => !item.withheld).length,
         outcome: AuditOutcome.Success,
       };
     });

@@ -12,9 +12,5 @@ export const riskDriverCitation = (feature: string, asOf: string): string => `ri
 /** The readmission model's prediction itself (the `feature_attribution` summary), as of a day. */
 export const readmissionPredictionCitation = (asOf: string): string => `prediction:readmission-30d@${asOf}`;
 
-const DAY = '\\d{4}-\\d{2}-\\d{2}';
-/** Every citation id a tool writes in a row's `citation` field: stored rows (`obs:<uuid>`) and derived ones. */
-export const ROW_CITATION = new RegExp(
-  '^(?:(?:pat|enc|obs|cond|med|proc|note|allergy):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' +
-    `|gap:[A-Z0-9]{2,12}@${DAY}\\.\\.${DAY}|missing:[a-z0-9-]{1,32}@${DAY}|risk:[a-z0-9_]{1,40}@${DAY}|prediction:[a-z0-9-]{1,40}@${DAY})$`,
-);
+/** Every citation id a tool writes in a row's `citation` field: the grammar lives in one place. */
+export { ROW_CITATION } from './citation-grammar';

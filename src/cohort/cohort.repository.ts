@@ -315,14 +315,16 @@ export class CohortRepository {
     return { rows, overCap };
   }
 
-  /** Observations and encounters (with their notes) of this patient, by id: a proposal's evidence. */
-  async citedRows(patientId: string, ids: { observations: string[]; encounters: string[] }) {
+  /** Observations, encounters (with their notes) and conditions of this patient, by id: a proposal's evidence. */
+  async citedRows(patientId: string, ids: { observations: string[]; encounters: string[]; conditions: string[] }) {
     return this.read(async (run) => {
       const observations = ids.observations.length ? await run<ObservationRow>('observationsByIds', [patientId, ids.observations]) : [];
       const encounters = ids.encounters.length ? await run<EncounterRow>('encountersByIds', [patientId, ids.encounters]) : [];
+      const conditions = ids.conditions.length ? await run<ConditionRow>('conditionsByIds', [patientId, ids.conditions]) : [];
       const notes = encounters.length ? await run<NoteRow>('notesOfEncounters', [patientId, encounters.map((row) => row.id)]) : [];
       return {
         observations,
+        conditions,
         encounters: encounters.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })),
       };
     });

@@ -236,6 +236,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
 
   encountersByIds: `SELECT ${ENCOUNTER_COLUMNS} FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id`,
 
+  conditionsByIds: `SELECT ${CHART_PARTS.conditions.columns} FROM conditions WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY recorded_at DESC, id`,
+
   /** Which of the cited rows ($2..$11: uuids per kind, in `CITATION_KINDS` order) exist and belong to the patient $1. */
   citedRows: `SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])
 UNION ALL SELECT 'enc:' || id FROM encounters WHERE patient_id = $1 AND id = ANY($3::uuid[])

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ProblemException } from '../common/http/problem';
 import { validateDto } from '../common/validation/validate-dto';
+import { CITATION_FORMS_TEXT, NOT_A_CITATION } from '../clinical/citation-grammar';
 import { AgentTool } from './tool-catalog';
 import { refusal, ToolRefusal } from './tool-result';
 
@@ -84,13 +85,15 @@ export async function validateArguments(tool: AgentTool, args: unknown): Promise
   } catch (error) {
     if (!(error instanceof ProblemException || error instanceof HttpException)) throw error;
     const errors = error instanceof ProblemException ? (error.errors ?? []) : [];
+    // A malformed citation says which forms are accepted: the model can correct it only with those words.
+    const citationForms = errors.some((problem) => problem.reason === NOT_A_CITATION) ? ` In citations, ${CITATION_FORMS_TEXT}.` : '';
     return {
       ok: false,
       refusal: refusal(
         tool.name,
         'invalid_arguments',
         true,
-        'Fix or remove the named arguments and call again; the schema lists every allowed argument.',
+        `Fix or remove the named arguments and call again; the schema lists every allowed argument.${citationForms}`,
         errors.map((problem) => ({ field: problem.field, reason: problem.reason })),
       ),
     };

@@ -7,7 +7,8 @@ import { ProjectionRole } from './projection-role';
  * how. A field not listed never leaves (fail closed); a shape without a policy for every role stops
  * start-up (`assertPolicyComplete`). Nested list fields are written `notes.text`.
  *
- * Shapes: `patient` is the patient header every tool result carries; the rest are tool names.
+ * Shapes: `patient` is the patient header every tool result carries; `cited_condition` a condition a
+ * proposal cites; the rest are tool names (and a summary and worklist shape).
  */
 export type FieldPolicy = Record<string, FieldTransform>;
 export type ShapePolicy = Record<ProjectionRole, FieldPolicy>;
@@ -38,6 +39,11 @@ const ATTRIBUTION_ALL = keep('citation', 'feature', 'label', 'value', 'baseline'
 // The index stay's days are clinical dates, kept for the model as the encounters' `start` and `end` are.
 const ATTRIBUTION_SUMMARY_ALL = keep(
   'citation', 'modelId', 'modelVersion', 'indexAdmission', 'admittedOn', 'dischargedOn', 'riskPercent', 'logit', 'baselineLogit', 'disclaimer',
+);
+
+// A condition a proposal cites (no tool lists conditions; a care gap's evidence names them by id).
+const CONDITION_CLINICAL = keep(
+  'citation', 'codeSystem', 'code', 'display', 'clinicalStatus', 'verificationStatus', 'category', 'onsetDate', 'abatementDate', 'recordedAt',
 );
 
 const WORKLIST_RESULT = keep('measureId', 'status', 'reasonCode', 'reason', 'toClose', 'lastEvidenceOn', 'computedAt', 'stale');
@@ -101,6 +107,14 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [CareCoordinator]: ATTRIBUTION_SUMMARY_ALL,
     [Analyst]: NOTHING,
     agent: ATTRIBUTION_SUMMARY_ALL,
+    [PrivacyOfficer]: NOTHING,
+  },
+  cited_condition: {
+    [Clinician]: CONDITION_CLINICAL,
+    [Reviewer]: CONDITION_CLINICAL,
+    [CareCoordinator]: CONDITION_CLINICAL,
+    [Analyst]: NOTHING,
+    agent: CONDITION_CLINICAL,
     [PrivacyOfficer]: NOTHING,
   },
   // A worklist row's stored measure results (the patient is the `patient` shape).

@@ -14,14 +14,18 @@ import { IdentifierKind, scrubKnownIdentifiers, scrubQuestion } from '../phi/ide
 import { PseudonymService } from '../phi/pseudonyms';
 import { patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
+import { citedItems, CitedItem, conditionRow, FoundRow } from './cited-evidence';
+import { citationFormOf } from '../clinical/citation-grammar';
+import { derivedRows } from '../clinical/derived-rows';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 export const TOOLS = Symbol('TOOLS');
 
 export interface CitedEvidence {
   observations: Record<string, unknown>[];
   encounters: Record<string, unknown>[];
-  /** Cited rows of other kinds (conditions, medications, …), by citation id only. */
-  notShown: string[];
+  /** Every citation in the order cited: said in words as the role may see it, or withheld and why. */
+  items: CitedItem[];
   redactedFields: string[];
 }
 
@@ -51,6 +55,7 @@ export class ToolsService implements OnModuleInit {
     @Inject(TOOLS) tools: Tool[],
     private readonly cohort: CohortRepository,
     private readonly pseudonyms: PseudonymService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.registry = new Map(tools.map((tool) => [tool.name, tool]));
   }
@@ -59,25 +64,37 @@ export class ToolsService implements OnModuleInit {
   onModuleInit(): void {
     const unregistered = TOOL_NAMES.filter((name) => !this.registry.has(name));
     if (unregistered.length) throw new Error(`Tools without an implementation: ${unregistered.join(', ')}`);
-    assertPolicyComplete(['patient', ...TOOL_NAMES, 'feature_attribution_summary']);
+    assertPolicyComplete(['patient', ...TOOL_NAMES, 'feature_attribution_summary', 'cited_condition']);
   }
 
   /**
    * A proposal's cited rows, cut to the role exactly as the tools would cut them: observations as
-   * `patient_labs` rows, encounters (with notes) as `patient_encounters` rows. Other citation kinds
-   * are listed in `notShown` by id. Only for a patient the caller was granted.
+   * `patient_labs` rows, encounters (with notes) as `patient_encounters` rows, and every citation as
+   * an item in words (a condition by its `cited_condition` projection, a derived row recomputed and
+   * cut by its tool's). Only for a patient the caller was granted.
    */
   async evidence(grant: PatientGrant, role: ProjectionRole, citations: string[]): Promise<CitedEvidence> {
     const { patientId } = grant;
     const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
-    const found = await this.cohort.citedRows(patientId, { observations: idsOf('obs'), encounters: idsOf('enc') });
-    const labs = project('patient_labs', role, found.observations.map(observationRow));
-    const encounters = project('patient_encounters', role, found.encounters.map(encounterRow));
+    const found = await this.cohort.citedRows(patientId, { observations: idsOf('obs'), encounters: idsOf('enc'), conditions: idsOf('cond') });
+    const derived = citations.filter((citation) => citationFormOf(citation)?.source === 'derived');
+    const chart = derived.length > 0 ? (await this.cohort.chart(patientId)).chart : null;
+    const labRows = found.observations.map(observationRow);
+    const encounterRows = found.encounters.map(encounterRow);
+    const rows = new Map<string, FoundRow>([
+      ...labRows.map((row): [string, FoundRow] => [String(row.citation), { shape: 'patient_labs', row }]),
+      ...encounterRows.map((row): [string, FoundRow] => [String(row.citation), { shape: 'patient_encounters', row }]),
+      ...found.conditions.map(conditionRow).map((row): [string, FoundRow] => [String(row.citation), { shape: 'cited_condition', row }]),
+      ...(chart ? derivedRows(chart, derived, this.config.clinic.timeZone) : new Map<string, FoundRow>()),
+    ]);
+    const labs = project('patient_labs', role, labRows);
+    const encounters = project('patient_encounters', role, encounterRows);
+    const cited = citedItems(citations, rows, role);
     return {
       observations: labs.rows,
       encounters: encounters.rows,
-      notShown: citations.filter((citation) => !/^(obs|enc):/.test(citation)),
-      redactedFields: [...new Set([...labs.redactedFields, ...encounters.redactedFields])].sort(),
+      items: cited.items,
+      redactedFields: [...new Set([...labs.redactedFields, ...encounters.redactedFields, ...cited.redactedFields])].sort(),
     };
   }
 

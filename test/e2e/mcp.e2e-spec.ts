@@ -187,6 +187,25 @@ describe('MCP endpoint', () => {
     expect(proposal).toEqual({ status: 'draft', turnId: null });
   });
 
+  it('lets a proposal cite a care-gap row the session read, refuses a malformed citation naming the accepted forms, and shows the gap in words', async () => {
+    const mcp = await connect(NO_STAY);
+    const read = await call(mcp, 'care_gap_lookup', { measure: ['CMS122'] });
+    const gap = String((read.structuredContent as { rows: Row[] }).rows[0].citation);
+    expect(gap).toMatch(/^gap:CMS122@\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/);
+    const note = (citations: string[]) => ({ kind: 'add_care_note', content: { noteType: 'care-plan', text: 'Reviewed the diabetes measure.' }, rationale: 'The care gap as read', citations });
+
+    const malformed = await call(mcp, 'propose_action', note(['cond:97995cdf']));
+    expect(malformed.isError).toBe(true);
+    expect(malformed.structuredContent).toMatchObject({ error: { kind: 'invalid_arguments', fields: [{ field: 'citations', reason: 'not_a_citation' }] } });
+    expect((malformed.structuredContent as { error: { nextSteps: string } }).error.nextSteps).toContain('gap:<measure>@<start>..<end> (care gap)');
+
+    const filed = await call(mcp, 'propose_action', note([gap]));
+    expect(filed.isError).toBeUndefined();
+    const proposalId = String((filed.structuredContent as Row).proposalId);
+    const detail = await request(sut.app.getHttpServer()).get(`/proposals/${proposalId}`).set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`).expect(200);
+    expect(detail.body.evidence.items).toEqual([{ id: gap, kind: 'care gap', withheld: false, text: expect.stringMatching(/^CMS122 .* · (open-gap|closed|not-applicable)/), why: null }]);
+  });
+
   it('limits calls per tool and per session, as the agent limits a turn', async () => {
     const mcp = await connect(NO_STAY);
     for (let i = 0; i < PER_TOOL; i += 1) expect((await call(mcp, 'missing_data_check', { asOf: `2026-0${i + 1}-01` })).isError).toBeUndefined();

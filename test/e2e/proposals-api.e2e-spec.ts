@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CreateProposalDto } from '../../src/approvals/dto/proposal-requests.dto';
+import { CITATION_FORMS_TEXT } from '../../src/clinical/citation-grammar';
 import { ProposalsService } from '../../src/approvals/proposals.service';
 import { REVIEW_PATIENT_FIELDS } from '../../src/approvals/review-patient';
 import { StaffRole } from '../../src/common/roles';
@@ -64,7 +65,7 @@ describe('proposals API', () => {
     expect(detail.body.decisions).toEqual([expect.objectContaining({ decision: 'approve', actorRole: 'reviewer', version: 1 })]);
     // The cited HbA1c, as the reviewer's role may see it, with its citation id.
     expect(detail.body.evidence.observations).toEqual([expect.objectContaining({ citation: HBA1C, code: '4548-4', unit: '%' })]);
-    expect(detail.body.evidence.notShown).toEqual([]);
+    expect(detail.body.evidence.items).toEqual([expect.objectContaining({ id: HBA1C, kind: 'lab or vital', withheld: false, why: null })]);
   });
 
   describe('names the patient and the people, as each reader’s projection allows', () => {
@@ -200,6 +201,31 @@ describe('proposals API', () => {
     const res = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send(payload).expect(400);
     expect(res.body.errors.map((error: { field: string }) => error.field)).toContain(field);
     expect((await database().dataSource.query(`SELECT count(*)::int AS n FROM proposals`))[0].n).toBe(before);
+  });
+
+  it('refuses a malformed citation with `not_a_citation` and the accepted forms in words', async () => {
+    const res = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send({ ...outreach(), citations: ['cond:97995cdf'] }).expect(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.errors).toEqual([{ field: 'citations', reason: 'not_a_citation', message: CITATION_FORMS_TEXT }]);
+    expect(res.body.errors[0].message).toContain('cond:<uuid> (condition), ');
+    expect(res.body.errors[0].message).toContain('gap:<measure>@<start>..<end> (care gap)');
+  });
+
+  it('shows each cited item in words as the reader may see it: a condition by its text, a kind not shown as withheld and why', async () => {
+    const [condition] = await database().dataSource.query(`SELECT id, display FROM conditions WHERE patient_id = $1 ORDER BY recorded_at, id LIMIT 1`, [PATIENT]);
+    const [medication] = await database().dataSource.query(`SELECT id FROM medications WHERE patient_id = $1 ORDER BY id LIMIT 1`, [PATIENT]);
+    const cond = `cond:${condition.id}`;
+    const citations = [cond, HBA1C, `med:${medication.id}`];
+    const created = await http().post(`/patients/${PATIENT}/proposals`).set(await as('dr.okafor')).send({ ...outreach(), citations }).expect(201);
+    const detail = await http().get(`/proposals/${created.body.id}`).set(await as('dr.okafor')).expect(200);
+    const items = new Map(detail.body.evidence.items.map((item: { id: string }) => [item.id, item]));
+    expect(items.get(cond)).toEqual({ id: cond, kind: 'condition', withheld: false, text: expect.stringContaining(condition.display), why: null });
+    expect(items.get(HBA1C)).toEqual({ id: HBA1C, kind: 'lab or vital', withheld: false, text: expect.stringContaining('Hemoglobin A1c'), why: null });
+    expect(items.get(`med:${medication.id}`)).toEqual({ id: `med:${medication.id}`, kind: 'medication', withheld: true, text: null, why: expect.stringMatching(/not shown/) });
+    // A cited row removed from the record since: said to be gone, not dropped silently.
+    await database().dataSource.query(`DELETE FROM conditions WHERE id = $1`, [condition.id]);
+    const after = await http().get(`/proposals/${created.body.id}`).set(await as('rev.santos')).expect(200);
+    expect(after.body.evidence.items.find((item: { id: string }) => item.id === cond)).toEqual({ id: cond, kind: 'condition', withheld: true, text: null, why: expect.stringMatching(/^no longer in the record/) });
   });
 
   it('pages the queue with an opaque cursor', async () => {

@@ -4,6 +4,7 @@ import { FreeTextField } from '../../common/validation/text';
 import { MEASURE_NAMES } from '../../clinical/care-gaps';
 import { todayUtc } from '../../tools/envelope';
 import { ProposalKind } from '../enum';
+import { CITATION_FORMS_TEXT, CITATION_MAX_LENGTH, isCitation, NOT_A_CITATION } from '../../clinical/citation-grammar';
 
 /**
  * The typed payload of each proposal kind: closed DTOs, validated exactly like HTTP input (and
@@ -82,10 +83,23 @@ export class ScheduleOutreachContentDto {
   reason: string;
 }
 
-/** Citation ids as the tools return them (`obs:<uuid>`), up to 50. */
-export const CITATION = /^(pat|enc|obs|cond|med|proc|note|allergy):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** The longest string CITATION matches (`allergy:` and a UUID), declared in the OpenAPI document. */
-export const CITATION_MAX_LENGTH = 'allergy:'.length + 36;
+/**
+ * Each item a citation id as a tool returned it (`CITATION_FORMS`). A refusal names the accepted
+ * forms in words and has its own reason (`not_a_citation`), for REST and the model's tools alike.
+ */
+export function IsCitationList(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: NOT_A_CITATION,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => !Array.isArray(value) || value.every(isCitation),
+        defaultMessage: () => CITATION_FORMS_TEXT,
+      },
+    });
+}
+export { CITATION_MAX_LENGTH };
 export const MAX_CITATIONS = 50;
 export const citationListValidators = [ArrayMaxSize(MAX_CITATIONS)];
 

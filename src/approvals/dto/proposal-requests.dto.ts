@@ -4,7 +4,8 @@ import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Len
 import { ProposalKind, ProposalStatus } from '../enum';
 import { IntegerQueryField } from '../../common/validation/fields';
 import { FreeTextField, OptionalFreeTextField } from '../../common/validation/text';
-import { CITATION, CITATION_MAX_LENGTH, MAX_CITATIONS, PROPOSAL_CONTENT_BY_KIND, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
+import { CITATION_MAX_LENGTH, IsCitationList, MAX_CITATIONS, PROPOSAL_CONTENT_BY_KIND, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
+import { CITATION_FORMS_TEXT } from '../../clinical/citation-grammar';
 import { SEALED_CURSOR } from '../../phi/sealed-cursor';
 
 /**
@@ -18,10 +19,10 @@ class ProposalFieldsDto {
   @FreeTextField({ min: 10, max: 2000, description: 'Why: shown to the reviewer.' })
   rationale: string;
 
-  @ApiProperty({ type: [String], maxItems: MAX_CITATIONS, items: { type: 'string', maxLength: CITATION_MAX_LENGTH }, example: ['obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11'], description: 'Rows of this patient the proposal rests on.' })
+  @ApiProperty({ type: [String], maxItems: MAX_CITATIONS, items: { type: 'string', maxLength: CITATION_MAX_LENGTH }, example: ['obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11'], description: `Rows of this patient the proposal rests on, as the tools returned them: ${CITATION_FORMS_TEXT}.` })
   @IsArray()
   @ArrayMaxSize(MAX_CITATIONS)
-  @Matches(CITATION, { each: true, message: 'each citation must look like obs:<uuid>' })
+  @IsCitationList()
   citations: string[];
 }
 
@@ -85,7 +86,7 @@ export class EditAndApproveDto extends DecisionDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_CITATIONS)
-  @Matches(CITATION, { each: true, message: 'each citation must look like obs:<uuid>' })
+  @IsCitationList()
   citations?: string[];
 }
 

@@ -3,7 +3,7 @@ import { StaffRole } from '../../common/roles';
 import { Sex } from '../../cohort/enum';
 import { REVIEW_PATIENT_FIELDS } from '../review-patient';
 import { DecisionKind, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
-import { PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
+import { CITATION_MAX_LENGTH, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 
 /**
  * What the proposals API answers, for the OpenAPI document (the contract test validates every
@@ -90,12 +90,20 @@ export class ProposalDecisionDto {
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
 }
 
+export class CitedItemDto {
+  @ApiProperty({ type: String, maxLength: CITATION_MAX_LENGTH, description: 'The citation id, as cited.' }) id: string;
+  @ApiProperty({ type: String, nullable: true, description: 'What the id names, in words (`condition`, `care gap`…); null for an id of no known form.' }) kind: string | null;
+  @ApiProperty({ type: Boolean, description: 'True when you are not shown this item; `why` says why.' }) withheld: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'The item in one line, from the fields your role may see; null when withheld.' }) text: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it is withheld (not in your role’s view; no longer in the record; a kind not shown here); null when shown.' }) why: string | null;
+}
+
 export class CitedEvidenceDto {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Cited labs, projected for your role (as `patient_labs` rows).' })
   observations: Record<string, unknown>[];
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Cited encounters, projected for your role (as `patient_encounters` rows).' })
   encounters: Record<string, unknown>[];
-  @ApiProperty({ type: [String], description: 'Cited rows of other kinds, by citation id only.' }) notShown: string[];
+  @ApiProperty({ type: [CitedItemDto], description: 'Every citation in the order cited: said in words as your role may see it, or withheld and why.' }) items: CitedItemDto[];
   @ApiProperty({ type: [String] }) redactedFields: string[];
 }
 

@@ -281,15 +281,13 @@ function renderDetail(detail) {
     Object.entries(version?.content ?? {}).map(([key, value]) => [fieldLabel(key), typeof value === 'string' ? value : JSON.stringify(value)]),
   );
   el('detail-rationale').textContent = version?.rationale ?? '';
-  // Each cited row as the reviewer's role may see it (observations and encounters); other kinds by id.
-  const shown = new Map(
-    [...(detail.evidence?.observations ?? []), ...(detail.evidence?.encounters ?? [])].map((/** @type {any} */ row) => [row.citation, row]),
-  );
+  // Each cited item as the reviewer's role may see it, in words, or why it is withheld: never a bare id.
+  const shown = new Map((detail.evidence?.items ?? []).map((/** @type {any} */ cited) => [cited.id, cited]));
   const citations = (version?.citations ?? []).map((/** @type {string} */ citation) => {
     const item = node('li');
     item.append(node('code', citation));
-    const row = shown.get(citation);
-    if (row) item.append(document.createTextNode(` — ${describeEvidence(row)}`));
+    const cited = shown.get(citation);
+    if (cited) item.append(document.createTextNode(` — ${citedLine(cited)}`));
     return item;
   });
   el('detail-citations').replaceChildren(...(citations.length ? citations : [node('li', 'None cited.')]));
@@ -302,15 +300,9 @@ function renderDetail(detail) {
   el('approve').textContent = `Approve version ${detail.currentVersion}`;
 }
 
-/** One line for a cited row: what it is, its value and when. @param {any} row */
-function describeEvidence(row) {
-  if (row.code !== undefined) {
-    const value = row.value ?? row.valueText ?? '';
-    return [row.display, `${value}${row.unit ? ` ${row.unit}` : ''}`, row.interpretation ? `(${row.interpretation})` : '', row.effectiveAt ? when(row.effectiveAt) : '']
-      .filter(Boolean)
-      .join(' ');
-  }
-  return [row.class, row.typeDisplay, row.reasonDisplay, row.start && when(row.start)].filter(Boolean).join(' · ');
+/** One line for a cited item: its kind and the server's words for it, or that it is withheld and why. @param {any} cited */
+function citedLine(cited) {
+  return cited.withheld ? `${cited.kind ?? 'item'}: withheld (${cited.why})` : `${cited.kind}: ${cited.text}`;
 }
 
 /** @param {any} detail */

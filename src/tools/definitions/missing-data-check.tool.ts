@@ -3,7 +3,7 @@ import { CohortRepository } from '../../cohort/cohort.repository';
 import { checkMissingData, describePresence } from '../../clinical/missing-data';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
-import { missingDataCitation } from '../../clinical/derived-citations';
+import { missingDataRow } from '../../clinical/derived-rows';
 import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -20,14 +20,7 @@ export class MissingDataCheckTool implements Tool<AsOfQueryDto> {
     const { asOf, window } = asOfWindow(query.asOf, describePresence);
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,
-      rows: checkMissingData(chart, asOf).map((item) => ({
-        citation: missingDataCitation(item.element, asOf),
-        element: item.element,
-        status: item.status,
-        lastSeen: item.lastSeen,
-        requiredBecause: item.requiredBecause ?? null,
-        evidence: item.evidence,
-      })),
+      rows: checkMissingData(chart, asOf).map((item) => missingDataRow(item, asOf)),
       window,
       truncated: false,
       partial,
