@@ -60,7 +60,7 @@ export const importFhirCommand: Command = {
       await importer.run(parsed.path);
     } catch (error) {
       if (error instanceof UnknownCareTeamError) {
-        out(`Unknown care team. Known care team codes: ${error.knownCodes.join(', ') || '(none)'}. Teams are never created by the import.`);
+        out(`Unknown care team. Known care team codes: ${error.knownCodes.join(', ') || '(none)'}. Teams are never created by the import: create one with \`npm run admin -- team create --code <code> --name <name>\`.`);
         return 2;
       }
       importer.summary.aborted = true;

@@ -42,6 +42,10 @@ describe('admin command on a migrated, unseeded database', () => {
 
   it('creates a team and a clinician, imports patients into the team, moves one onto a second team, lists, deactivates: one audit event per change', async () => {
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM staff_users`)).toEqual([{ n: 0 }]);
+    // Before any team exists, the import refuses and says how to make one.
+    const refused = await run('import-fhir', [FHIR_FIXTURES, '--care-team', 'cardiology-east']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.lines.join('\n')).toMatch(/Known care team codes: \(none\)\. .*npm run admin -- team create --code <code> --name <name>/);
     expect(await admin('team', 'create', '--code', 'cardiology-east', '--name', 'Cardiology East')).toEqual({ code: 0, lines: ['Created care team cardiology-east.'] });
     expect((await admin('staff', 'create', '--username', 'dr.new', '--name', 'Dr. New Person', '--role', 'clinician', '--actor', 'it.admin')).code).toBe(0);
     expect((await admin('team', 'add-member', '--team', 'cardiology-east', '--username', 'dr.new')).code).toBe(0);
