@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('care_teams')
+@Index('UQ_care_teams_fhir_care_team_id', ['fhirCareTeamId'], { unique: true, where: '"fhir_care_team_id" IS NOT NULL' })
 export class CareTeam {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -11,6 +12,10 @@ export class CareTeam {
 
   @Column('text')
   name: string;
+
+  /** The FHIR CareTeam this team was imported from: a re-import updates this row. */
+  @Column('text', { name: 'fhir_care_team_id', nullable: true })
+  fhirCareTeamId: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
