@@ -1,6 +1,7 @@
 import { DataSourceOptions, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { AppConfig } from '../config/app-config';
+import { PooledClient } from './pooled-client';
 
 export interface DatabaseTarget {
   url: string;
@@ -50,6 +51,8 @@ export function connectionOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize
     logging: false,
     extra: {
       max: target.poolSize,
+      // node-postgres' pool builds its connections from this class: a session the server ends cannot crash the process.
+      Client: PooledClient,
       application_name: 'vigil',
       // Sent in each connection's start-up packet, so every session of the pool has them from its first
       // statement: no query runs, and no lock is waited for, without bound; nor is a transaction left open.
