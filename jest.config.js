@@ -51,7 +51,13 @@ module.exports = {
   testSequencer: '<rootDir>/test/setup/tier-order.js',
   reporters: ['default', '<rootDir>/test/setup/tier-times.js'],
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
+      // The review page's browser modules are served as written (ES modules); their specs load them as CommonJS.
+      transform: { ...common.transform, '/review-page/[^/]+\\.js$': ['@swc/jest', { jsc: { target, parser: { syntax: 'ecmascript' } }, module: { type: 'commonjs' } }] },
+    },
     { ...startsServices, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
     { ...startsServices, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],

@@ -28,11 +28,17 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
  */
 export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext) => unknown[]> = {
   staffUserByUsername: (c) => [c.username],
+  // The fixture staff have no outside identifiers: each probe finds nobody, on its unique index.
+  staffUserBySubject: () => ['idp-subject-0001'],
+  staffUserByEmail: () => ['Nobody@Example.org'],
+  staffUserByNpi: () => ['1234567893'],
   patientAccess: (c) => [c.patientId, c.careTeamIds],
   patientById: (c) => [c.patientId],
   // A search as a clinician types it: an MRN, or the first letters of a family name.
   patientsByMrn: (c) => [c.careTeamIds, 'VGL-000103', 21],
   patientsByName: (c) => [c.careTeamIds, 'sm%', null, null, null, 21],
+  // An MCP session's patient picker: the team's first patients by name (PICKER_MAX_PATIENTS + 1).
+  patientsOfCareTeams: (c) => [c.careTeamIds, 101],
   // A two-year window of every class, as a clinician asking "recent visits" would.
   encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],
@@ -70,6 +76,11 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   // No condition ids are collected: the plan of an id list is the same as for any other table's.
   conditionsByIds: (c) => [c.patientId, [c.patientId]],
   citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], [], [], []],
+  // care_gap_lookup's attestations for the period it evaluates by default.
+  careGapAttestations: (c) => {
+    const period = storePeriod(c.now);
+    return [c.patientId, period.start, period.end];
+  },
 };
 
 /** The highest `$n` in a statement: how many parameters it binds. */

@@ -14,6 +14,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
 import { SCHEMA_ENTITIES } from './data-source';
 import { DatabaseModule } from './database/database.module';
+import { DeqmModule } from './deqm/deqm.module';
 import { HealthModule } from './health/health.module';
 import { MeasureResultsModule, MeasureResultsModuleOptions } from './measure-results/measure-results.module';
 import { McpModule } from './mcp/mcp.module';
@@ -53,6 +54,7 @@ export class AppModule {
         ToolsModule,
         PopulationModule,
         PatientsModule,
+        DeqmModule,
         ApprovalsModule,
         AgentModule,
         McpModule,

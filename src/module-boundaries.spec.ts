@@ -20,7 +20,7 @@ import * as ts from 'typescript';
 const ROOT = join(__dirname, '..');
 
 const PLATFORM = ['common', 'config', 'database', 'tracing'] as const;
-const FEATURES = ['tools', 'agent', 'mcp', 'approvals', 'patients', 'population', 'measure-results', 'fhir-import', 'generator'] as const;
+const FEATURES = ['tools', 'agent', 'mcp', 'approvals', 'patients', 'population', 'measure-results', 'fhir-import', 'generator', 'deqm'] as const;
 
 /**
  * Who may import whom, besides its own files. `*` means any module of the service. Read bottom-up,
@@ -67,12 +67,16 @@ const RULES: Record<string, readonly string[] | '*'> = {
 
   // Features.
   tools: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'phi', 'schema', 'terminology'],
-  approvals: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'phi', 'queue', 'redis', 'schema', 'tools', 'tracing'],
+  // The live queue hears the admin command's deactivations through the database's notifications.
+  approvals: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'database', 'phi', 'queue', 'redis', 'schema', 'tools', 'tracing'],
   agent: ['access', 'approvals', 'audit', 'auth', 'common', 'config', 'model-tools', 'phi', 'schema', 'tools'],
-  mcp: ['access', 'approvals', 'audit', 'auth', 'clinical', 'common', 'config', 'model-tools', 'phi', 'terminology', 'tools'],
+  // A session's patient picker lists the person's team patients through the patients module's search.
+  mcp: ['access', 'approvals', 'audit', 'auth', 'clinical', 'common', 'config', 'model-tools', 'patients', 'phi', 'terminology', 'tools'],
   'measure-results': ['clinical', 'cohort', 'common', 'config', 'queue', 'redis', 'schema', 'tracing'],
   patients: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results', 'phi', 'population', 'tools'],
   population: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results'],
+  // DEQM's $care-gaps answers care_gap_lookup (read through the tools' audited read) as FHIR documents.
+  deqm: ['access', 'auth', 'clinical', 'cohort', 'common', 'tools'],
   'fhir-import': ['cohort', 'common', 'config', 'phi', 'terminology'],
   generator: ['cohort', 'common', 'config', 'terminology'],
   // The fixture cohort is data in cohort's shapes.
@@ -100,6 +104,7 @@ const NEVER: readonly [from: string, to: string][] = [
   ...PLATFORM.flatMap((from) => ['phi', ...FEATURES].map((to): [string, string] => [from, to])),
   ['patients', 'approvals'],
   ['population', 'approvals'],
+  ['deqm', 'approvals'],
   ['cohort', 'tools'],
   ['cohort', 'agent'],
 ];

@@ -3,9 +3,9 @@
  * review queue's paging, the event stream's poll) splice in these fragments rather than restate it;
  * its one written form is the cohort's (`onCareTeams`, re-exported here).
  */
-import { onCareTeams } from '../cohort/care-team-rule';
+import { careTeamCodesOf, onCareTeams } from '../cohort/care-team-rule';
 
-export { onCareTeams };
+export { careTeamCodesOf, onCareTeams };
 
 /**
  * `patientColumn` is on a care team of staff user `userParam`, who is active and holds one of the roles

@@ -17,7 +17,10 @@ export function reviewQueueBinding(userId: string, query: ListProposalsQueryDto)
   return {
     list: 'review-queue',
     userId,
-    query: { status: query.status, kind: query.kind, patientId: query.patientId?.toLowerCase(), proposerId: query.proposerId?.toLowerCase(), sort: query.sort ?? 'newest' },
+    query: {
+      status: query.status, kind: query.kind, patientId: query.patientId?.toLowerCase(), proposerId: query.proposerId?.toLowerCase(),
+      careTeam: query.careTeam, minWaitingHours: query.minWaitingHours === undefined ? undefined : String(query.minWaitingHours), sort: query.sort ?? 'newest',
+    },
   };
 }
 

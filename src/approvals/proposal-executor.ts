@@ -12,7 +12,7 @@ import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
 import { PATIENT_CHANGE_NOTIFIER, PatientChangeNotifier } from '../cohort/patient-changes';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../clinical/care-gaps';
-import { trailingYear } from '../clinical/shared/clinical-dates';
+import { Period, trailingYear } from '../clinical/shared/clinical-dates';
 import { PatientChart } from '../cohort/chart.types';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
@@ -126,11 +126,16 @@ export class ProposalExecutor {
   isOpenGap(chart: PatientChart | null, measureId: string): boolean {
     if (!chart) return false;
     const [result] = evaluateCareGaps(chart, {
-      period: trailingYear(this.clock().toISOString().slice(0, 10)),
+      period: this.gapPeriod(),
       measureIds: [resolveMeasureId(measureId)],
       timeZone: this.config.clinic.timeZone,
     });
     return result?.status === 'open-gap';
+  }
+
+  /** The measurement period a closure is checked in and recorded for: the trailing year ending today. */
+  private gapPeriod(): Period {
+    return trailingYear(this.clock().toISOString().slice(0, 10));
   }
 
   private async executeLocked(manager: ApprovalTransaction, proposalId: string, gapOpen: boolean | null): Promise<ExecutionResult> {
@@ -181,7 +186,8 @@ export class ProposalExecutor {
       return (await manager.run('recentLabOrder', [proposal.patientId, content.loincCode, DUPLICATE_LAB_WINDOW_DAYS])).length === 0;
     }
     if (proposal.kind === ProposalKind.CloseCareGap) {
-      return (await manager.run('gapAlreadyClosed', [proposal.patientId, content.measureId])).length === 0;
+      const period = this.gapPeriod();
+      return (await manager.run('gapAlreadyClosed', [proposal.patientId, resolveMeasureId(content.measureId), period.start, period.end])).length === 0;
     }
     return true;
   }
@@ -190,9 +196,12 @@ export class ProposalExecutor {
     const content = version.content as Record<string, string>;
     const base = [proposal.id, proposal.patientId, version.contentHash];
     switch (proposal.kind as ProposalKind) {
-      case ProposalKind.CloseCareGap:
-        await manager.run('insertCareGapClosure', [...base, content.measureId, version.citations, content.remarkCode ?? null]);
+      case ProposalKind.CloseCareGap: {
+        // The measure's id (never an alias such as KHE) and the period: what the closure is read back as an attestation by.
+        const period = this.gapPeriod();
+        await manager.run('insertCareGapClosure', [...base, resolveMeasureId(content.measureId), version.citations, content.remarkCode ?? null, period.start, period.end]);
         return;
+      }
       case ProposalKind.OrderLab:
         await manager.run('insertLabOrder', [...base, content.loincCode, content.priority, content.reason]);
         return;

@@ -31,14 +31,16 @@ export class ProposalsRepository {
   }
 
   transaction<T>(work: (tx: ApprovalTransaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => {
-      const tx: ApprovalTransaction = {
-        run: <R>(name: ApprovalStatementName, params: unknown[] = []) => manager.query<R[]>(STATEMENTS[name], params),
-        query: (query, parameters) => manager.query(query, parameters),
-      };
-      return work(tx);
-    });
+    return this.dataSource.transaction((manager) => work(approvalTransaction(manager)));
   }
+}
+
+/** The approval workflow's named statements inside a transaction someone else opened (the admin command's). */
+export function approvalTransaction(session: SqlSession): ApprovalTransaction {
+  return {
+    run: <R>(name: ApprovalStatementName, params: unknown[] = []) => session.query<R[]>(STATEMENTS[name], params),
+    query: (query, parameters) => session.query(query, parameters),
+  };
 }
 
 /** Whether `error` is the database refusing a write because of the named unique index or constraint. */

@@ -20,6 +20,7 @@ import { CreateProposalDto, DecisionDto, EditAndApproveDto, ListProposalsQueryDt
 import { DecisionKind, OutboxJob, ProposalKind, ProposalStatus } from './enum';
 import { ProposalEvents } from './events/proposal-events';
 import { KIND_POLICY } from './proposal-policy';
+import { actionsFor, ProposalAction, refuseRepeatedDecision } from './decision-rules';
 import { illegalTransition, invalidProposal, notAllowed, proposalNotFound, quorumUnreachable, staleVersion } from './proposal.problems';
 import { ProposalOutboxRelay } from './queue/proposal-outbox-relay';
 
@@ -238,16 +239,16 @@ export class ProposalsService {
    * patient (two identifiers, age and sex, as the caller's projection allows), so reading a page is
    * audited as a worklist page is: one row per patient shown.
    */
-  list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: (ProposalRow & { patient: ReviewPatient })[]; nextCursor: string | null }> {
+  list(context: AccessContext, query: ListProposalsQueryDto): Promise<{ items: (QueueRow & { patient: ReviewPatient })[]; nextCursor: string | null }> {
     const purposed = withPurpose(context, 'proposal.list');
     return this.phi.auditedList(purposed, async () => {
-      const { careTeamIds } = this.access.queueList(callerOf(context));
+      const careTeamIds = queueTeams(callerOf(context), this.access.queueList(callerOf(context)).careTeamIds, query.careTeam);
       const pageSize = query.limit ?? 50;
       const binding = reviewQueueBinding(callerOf(context).userId, query);
       const after = query.cursor === undefined ? null : openCursor(this.cursors, binding, query.cursor);
-      const rows = await this.repository.run<ProposalRow>(query.sort === 'oldest' ? 'listForTeamsOldest' : 'listForTeams', [
+      const rows = await this.repository.run<QueueRow>(query.sort === 'oldest' ? 'listForTeamsOldest' : 'listForTeams', [
         careTeamIds, query.status ?? null, query.kind ?? null, query.patientId ?? null, query.proposerId ?? null,
-        after?.createdAt ?? null, after?.id ?? null, pageSize + 1, callerOf(context).userId,
+        after?.createdAt ?? null, after?.id ?? null, pageSize + 1, callerOf(context).userId, query.minWaitingHours ?? null,
       ]);
       const page = rows.slice(0, pageSize);
       const last = page[page.length - 1];
@@ -265,18 +266,24 @@ export class ProposalsService {
    * version cites, cut to the caller's role like any tool result. Reading them is a PHI access and
    * is audited as one, naming the patient.
    */
-  get(context: AccessContext, proposalId: string): Promise<ProposalRow & { patient: ReviewPatient; versions: VersionRow[]; decisions: DecisionRow[]; evidence: CitedEvidence }> {
+  get(
+    context: AccessContext,
+    proposalId: string,
+  ): Promise<ProposalRow & { patient: ReviewPatient; versions: VersionRow[]; decisions: DecisionRow[]; evidence: CitedEvidence; yourActions: ProposalAction[] }> {
     const purposed = withPurpose(context, 'proposal.read');
     return this.phi.audited(purposed, null, async (scope) => {
-      const proposal = await this.visible(callerOf(context), proposalId, scope);
+      const caller = callerOf(context);
+      const proposal = await this.visible(caller, proposalId, scope);
       const versions = await this.repository.run<VersionRow>('versionsOf', [proposalId]);
       const decisions = await this.repository.run<DecisionRow>('decisionsOf', [proposalId]);
+      const { allowed } = await this.access.proposalDecide(caller, [proposalId]);
+      const yourActions = actionsFor({ userId: caller.userId, mayDecide: allowed.has(proposalId) }, proposal, decisions);
       const current = versions.find((version) => version.version === proposal.currentVersion);
       // `proposal.read` granted the proposal, so its patient is on the caller's teams.
       const evidence = await this.toolReads.evidence(context, { patientId: proposal.patientId, breakGlass: false }, current?.citations ?? []);
       const patient = reviewPatients(purposed.projectionRole, await this.cohort.patientsByIds([proposal.patientId])).get(proposal.patientId) ?? unknownReviewPatient();
       return {
-        value: { ...proposal, patient, versions, decisions, evidence },
+        value: { ...proposal, patient, versions, decisions, evidence, yourActions },
         fields: [`proposal:${proposalId}`, ...shownPatientFields([patient])],
         rowCount: evidence.items.filter((item) => !item.withheld).length,
         outcome: AuditOutcome.Success,
@@ -304,6 +311,9 @@ export class ProposalsService {
       if (!allowed.has(proposalId)) throw notAllowed('Four eyes: a reviewer decides, and never on their own proposal.');
       await check?.(current);
       const row = await this.repository.transaction(async (manager) => {
+      // Still a decider for this patient, and kept so until this commits: a deactivation or a removal
+      // from the care team racing the decision either waits for it (and discounts it) or wins (404).
+      if ((await manager.run('lockDecider', [caller.userId, current.patientId, DECIDERS])).length === 0) throw proposalNotFound();
       const proposal = await this.lock(manager, proposalId);
       if (proposal.status !== ProposalStatus.Pending) throw illegalTransition(`The proposal is ${proposal.status}; only a pending proposal can be decided.`);
       // Past its deadline it is expired, whether or not the sweep has marked it yet.
@@ -350,22 +360,25 @@ function shownPatientFields(patients: ReviewPatient[]): string[] {
 
 /** What a queue page was asked for, by shape (`filter:patientId`, `sort:oldest`), never the values asked. */
 function queueShape(query: ListProposalsQueryDto): string[] {
-  const filters = (['status', 'kind', 'patientId', 'proposerId'] as const).filter((key) => query[key] !== undefined).map((key) => `filter:${key}`);
+  const filters = (['status', 'kind', 'patientId', 'proposerId', 'careTeam', 'minWaitingHours'] as const).filter((key) => query[key] !== undefined).map((key) => `filter:${key}`);
   return [`sort:${query.sort ?? 'newest'}`, ...filters];
+}
+
+/** A queue row: the proposal, its current version's counting approvals, and which of the reader's teams its patient is on. */
+type QueueRow = ProposalRow & { approvalsGiven: number; careTeams: string[] };
+
+/**
+ * The teams a queue page reads: all the caller's, or the one `careTeam` names, which must be one of
+ * theirs (a code they are not on is refused, the same whether or not such a team exists).
+ */
+function queueTeams(caller: Caller, careTeamIds: string[], careTeam: string | undefined): string[] {
+  if (careTeam === undefined) return careTeamIds;
+  const id = caller.careTeamIds[caller.careTeamCodes.indexOf(careTeam)];
+  if (id === undefined || !careTeamIds.includes(id)) throw invalidProposal('careTeam', 'isYourCareTeam', 'careTeam must be the code of one of your care teams');
+  return [id];
 }
 
 function callerOf(context: AccessContext): Caller {
   if (!context.caller) throw new Error('proposals are filed and decided by staff users only');
   return context.caller;
-}
-
-/**
- * What a reviewer's own earlier decisions on this version rule out: a second approval (it must come
- * from someone else; a withdrawn one is not given again), and withdrawing what was never given or is
- * already withdrawn. Rejecting stays open to a reviewer who approved.
- */
-function refuseRepeatedDecision(decision: 'approve' | 'reject' | 'edit' | 'withdraw', approved: boolean, withdrawn: boolean): void {
-  if (decision === 'approve' && withdrawn) throw illegalTransition('You withdrew your approval of this version; it cannot be given again. Reject it, or leave it to other reviewers.');
-  if ((decision === 'approve' || decision === 'edit') && approved) throw illegalTransition('You have already approved this version; a second approval must come from someone else.');
-  if (decision === 'withdraw' && (!approved || withdrawn)) throw illegalTransition('You have no approval of this version to withdraw.');
 }

@@ -16,7 +16,9 @@ import { AuditChannel, AuditOutcome } from './enum';
 @Check('CHK_audit_events_outcome', enumCheck('outcome', AuditOutcome))
 @Check('CHK_audit_events_channel', enumCheck('channel', AuditChannel, true))
 // Every event written since hash version 2 names its channel; only older events have none.
-@Check('CHK_audit_events_hash_version', `"hash_version" = 1 OR ("hash_version" = 2 AND "channel" IS NOT NULL)`)
+@Check('CHK_audit_events_hash_version', `"hash_version" = 1 OR ("hash_version" IN (2, 3) AND "channel" IS NOT NULL)`)
+// Targets only on events whose hash covers them (version 3): never a column the chain does not protect.
+@Check('CHK_audit_events_targets_hashed', `"hash_version" >= 3 OR ("target_staff_id" IS NULL AND "target_care_team_id" IS NULL)`)
 // The break-glass report reads only accepted break-glass accesses: a partial index keeps it small.
 @Index('IDX_audit_events_break_glass', ['id'], { where: '"break_glass"' })
 // The sealer reads committed events in chain order, (xact_id, id), from where it stopped.
@@ -75,6 +77,17 @@ export class AuditEvent {
   /** The operating-system user who ran a command on the server (`cli` channel). */
   @Column('text', { name: 'actor_name', nullable: true })
   actorName: string | null;
+
+  /**
+   * Whom an administrative change was about (the staff member created, deactivated, added to or
+   * removed from a team), or whose access a step it caused concerned: an id, never a name.
+   */
+  @Column('uuid', { name: 'target_staff_id', nullable: true })
+  targetStaffId: string | null;
+
+  /** The care team an administrative change was about. */
+  @Column('uuid', { name: 'target_care_team_id', nullable: true })
+  targetCareTeamId: string | null;
 
   /** Which columns `hash` covers (see audit-hash.ts): 1 for events older than the v2 columns. */
   @Column('smallint', { name: 'hash_version', default: 1 })

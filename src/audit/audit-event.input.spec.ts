@@ -25,11 +25,18 @@ describe(normaliseAuditEvent.name, () => {
       outcome: 'success',
       breakGlassReason: null,
       correlationId: null,
-      hashVersion: 2,
+      hashVersion: 3,
       channel: 'rest',
       breakGlass: false,
       actorName: null,
+      targetStaffId: null,
+      targetCareTeamId: null,
     });
+  });
+
+  it('names the targets of an administrative change by id, in lower case', () => {
+    const event = normaliseAuditEvent({ ...input, targetStaffId: '6F1C2A3B-0000-4000-8000-00000000000A', targetCareTeamId: '6f1c2a3b-0000-4000-8000-00000000000b' });
+    expect(event).toMatchObject({ targetStaffId: '6f1c2a3b-0000-4000-8000-00000000000a', targetCareTeamId: '6f1c2a3b-0000-4000-8000-00000000000b' });
   });
 
   it('accepts an unauthenticated access: no actor, no role, no patient', () => {
@@ -51,6 +58,8 @@ describe(normaliseAuditEvent.name, () => {
     ['text holding a lone surrogate', { correlationId: `${secret}\uD800` }],
     ['a field name that is not text', { fields: [7 as unknown as string] }],
     ['an unknown channel', { channel: secret as AuditChannel }],
+    ['a target that is a name, not an id', { targetStaffId: secret }],
+    ['a target team that is a code, not an id', { targetCareTeamId: 'cardiology-east' }],
     ['a break-glass access without its reason', { breakGlass: true, breakGlassReason: null }],
     ['a break-glass flag that is not a boolean', { breakGlass: 'yes' as unknown as boolean }],
   ])('refuses %s, without quoting the value', (_case, change) => {

@@ -1,4 +1,4 @@
-import { AuditEventV1Content, AuditEventV2Columns, CURRENT_HASH_VERSION } from './audit-hash';
+import { AuditEventV1Content, AuditEventV3Columns, CURRENT_HASH_VERSION } from './audit-hash';
 import { AuditChannel, AuditOutcome } from './enum';
 
 /** What a caller tells `AuditService.record` about one access to PHI. */
@@ -22,6 +22,10 @@ export interface AuditEventInput {
   channel: AuditChannel;
   /** For `cli`: the operating-system user who ran the command. */
   actorName?: string | null;
+  /** Whom an administrative change (or a step it caused) was about: a staff member's id, never a name. */
+  targetStaffId?: string | null;
+  /** The care team an administrative change was about, by id. */
+  targetCareTeamId?: string | null;
 }
 
 /**
@@ -53,7 +57,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * which the sealer adds after the event commits.
  */
 /** An event as it will be hashed, before the service gives it a time and the sealer a predecessor. */
-export type NormalisedAuditEvent = Omit<AuditEventV1Content, 'occurredAt' | 'prevHash'> & AuditEventV2Columns;
+export type NormalisedAuditEvent = Omit<AuditEventV1Content, 'occurredAt' | 'prevHash'> & AuditEventV3Columns;
 
 export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEvent {
   if (!OUTCOMES.has(input.outcome)) throw new AuditRecordError('audit event has an unknown outcome');
@@ -79,6 +83,8 @@ export function normaliseAuditEvent(input: AuditEventInput): NormalisedAuditEven
     channel: input.channel,
     breakGlass,
     actorName: textOrNull(input.actorName, 'actorName'),
+    targetStaffId: uuidOrNull(input.targetStaffId, 'targetStaffId'),
+    targetCareTeamId: uuidOrNull(input.targetCareTeamId, 'targetCareTeamId'),
   };
 }
 

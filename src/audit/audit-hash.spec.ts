@@ -121,6 +121,19 @@ describe('hash version 2', () => {
   });
 });
 
+describe('hash version 3', () => {
+  const v2: AuditEventContent = { ...event, hashVersion: 2, channel: AuditChannel.Cli, breakGlass: false, actorName: 'it.admin' };
+  const v3: AuditEventContent = { ...v2, hashVersion: 3, targetStaffId: null, targetCareTeamId: null };
+
+  it('covers the version and the targets, so a version-3 event never hashes like its version-2 form, even without targets', () => {
+    expect(auditEventHash(v3)).not.toBe(auditEventHash(v2));
+  });
+
+  it.each<Partial<AuditEventContent>>([{ targetStaffId: '6f1c2a3b-0000-4000-8000-000000000001' }, { targetCareTeamId: '6f1c2a3b-0000-4000-8000-000000000002' }])('changes when %o changes', (change) => {
+    expect(auditEventHash({ ...v3, ...change } as AuditEventContent)).not.toBe(auditEventHash(v3));
+  });
+});
+
 describe(toAuditTimestamp.name, () => {
   it('writes UTC with microseconds, the precision Postgres stores', () => {
     expect(toAuditTimestamp(new Date('2026-06-30T11:00:00.123+02:00'))).toBe('2026-06-30T09:00:00.123000Z');

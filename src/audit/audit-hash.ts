@@ -18,11 +18,12 @@ export const GENESIS_HASH = '0'.repeat(64);
 /**
  * Which columns an event's hash covers. Version 1: the columns of the first audit migration.
  * Version 2 (every event written since migration 1764530000000): also `hashVersion` itself,
- * `channel`, `breakGlass` and `actorName`, so none of them can be changed unnoticed. Old events keep
- * version 1 and verify as they always did; the version is itself hashed from version 2 on, so a v2
- * event cannot be passed off as a v1 event to escape its new columns.
+ * `channel`, `breakGlass` and `actorName`, so none of them can be changed unnoticed. Version 3 (since
+ * migration 1764573100000): also `targetStaffId` and `targetCareTeamId`. Old events keep their version
+ * and verify as they always did; the version is itself hashed from version 2 on, so an event cannot be
+ * passed off as an older version to escape its newer columns.
  */
-export const CURRENT_HASH_VERSION = 2;
+export const CURRENT_HASH_VERSION = 3;
 
 /** The columns a version-2 hash adds. */
 export interface AuditEventV2Columns {
@@ -34,8 +35,23 @@ export interface AuditEventV2Columns {
   actorName: string | null;
 }
 
-/** An event exactly as stored, in the form that is hashed: v1 columns, plus the v2 ones for v2 events. */
-export type AuditEventContent = AuditEventV1Content | (AuditEventV1Content & AuditEventV2Columns);
+/**
+ * The columns a version-3 hash adds (every event written since migration 1764573100000): whom an
+ * administrative change, or a step it caused, was about, by id. Null on every other event.
+ */
+export interface AuditEventV3Columns {
+  hashVersion: 3;
+  channel: AuditChannel;
+  breakGlass: boolean;
+  actorName: string | null;
+  /** The staff member created, deactivated, added to or removed from a team (or whose approval or draft a cut-off ended). */
+  targetStaffId: string | null;
+  /** The care team created, or whose members or patients changed. */
+  targetCareTeamId: string | null;
+}
+
+/** An event exactly as stored, in the form that is hashed: v1 columns, plus those of its own version. */
+export type AuditEventContent = AuditEventV1Content | (AuditEventV1Content & AuditEventV2Columns) | (AuditEventV1Content & AuditEventV3Columns);
 
 export interface AuditEventV1Content {
   /** UTC ISO 8601 with microseconds (`toAuditTimestamp`): the full precision of `timestamptz`. */

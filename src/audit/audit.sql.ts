@@ -1,4 +1,4 @@
-import { AuditEventContent, AuditEventV1Content, AuditEventV2Columns } from './audit-hash';
+import { AuditEventContent, AuditEventV1Content, AuditEventV3Columns } from './audit-hash';
 import { AuditChannel, AuditOutcome } from './enum';
 
 /**
@@ -41,6 +41,7 @@ const EVENT_COLUMNS = `e.id::text AS id,
   e.action, e.fields, e.row_count AS "rowCount", e.outcome, e.break_glass_reason AS "breakGlassReason",
   e.correlation_id AS "correlationId", e.hash_version AS "hashVersion", e.channel,
   e.break_glass AS "breakGlass", e.actor_name AS "actorName",
+  e.target_staff_id::text AS "targetStaffId", e.target_care_team_id::text AS "targetCareTeamId",
   e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"`;
 
 /**
@@ -52,14 +53,14 @@ const EVENT_COLUMNS = `e.id::text AS id,
  */
 export const INSERT_AUDIT_EVENTS = `INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name)
+   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id)
   SELECT e.occurred_at, e.actor_id, e.actor_role, e.patient_id, e.action,
     ARRAY(SELECT jsonb_array_elements_text(e.fields)), e.row_count, e.outcome,
-    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name
+    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name, e.target_staff_id, e.target_care_team_id
   FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::jsonb[], $7::int[], $8::text[],
-    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[])
+    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[], $15::uuid[], $16::uuid[])
     WITH ORDINALITY AS e(occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, position)
+      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id, position)
   ORDER BY e.position`;
 
 /** The chain's last link and where its event sorts, (xact_id, id); no row on an empty chain. */
@@ -168,7 +169,7 @@ export interface BreakGlassUse {
   channel: string;
 }
 
-/** An event as the statements above return it: the v2 columns are null (`breakGlass` false) on v1 events. */
+/** An event as the statements above return it: the columns of later hash versions are null (`breakGlass` false) on earlier events. */
 export interface StoredAuditEvent {
   id: string;
   occurredAt: string;
@@ -185,6 +186,9 @@ export interface StoredAuditEvent {
   channel: string | null;
   breakGlass: boolean;
   actorName: string | null;
+  /** Null on events before hash version 3. */
+  targetStaffId: string | null;
+  targetCareTeamId: string | null;
   /** The links of an event chained inline, before the sealer; null on every later event. */
   inlinePrevHash: string | null;
   inlineHash: string | null;
@@ -204,7 +208,7 @@ export interface SealHead {
 /** A link with its event, for verification. */
 export type ChainPageRow = StoredAuditEvent & { seq: string; eventId: string; prevHash: string; sealHash: string; eventMissing: boolean };
 
-type InsertableEvent = Omit<AuditEventV1Content, 'prevHash'> & AuditEventV2Columns;
+type InsertableEvent = Omit<AuditEventV1Content, 'prevHash'> & AuditEventV3Columns;
 
 /** The parameters of `INSERT_AUDIT_EVENTS` for `events`: one array per column, one element per event. */
 export function insertParameters(events: readonly InsertableEvent[]): unknown[] {
@@ -224,6 +228,8 @@ export function insertParameters(events: readonly InsertableEvent[]): unknown[] 
     column((e) => e.channel),
     column((e) => e.breakGlass),
     column((e) => e.actorName),
+    column((e) => e.targetStaffId),
+    column((e) => e.targetCareTeamId),
   ];
 }
 
@@ -247,6 +253,8 @@ export function storedContent(row: StoredAuditEvent, prevHash: string): AuditEve
     prevHash,
   };
   if (row.hashVersion === 1) return v1;
-  // Any other version is hashed as version 2: an unknown version then fails verification.
-  return { ...v1, hashVersion: row.hashVersion as 2, channel: row.channel as AuditChannel, breakGlass: row.breakGlass, actorName: row.actorName };
+  const v2 = { ...v1, channel: row.channel as AuditChannel, breakGlass: row.breakGlass, actorName: row.actorName };
+  if (row.hashVersion === 2) return { ...v2, hashVersion: 2 };
+  // Any other version is hashed as version 3: an unknown version then fails verification.
+  return { ...v2, hashVersion: row.hashVersion as 3, targetStaffId: row.targetStaffId, targetCareTeamId: row.targetCareTeamId };
 }

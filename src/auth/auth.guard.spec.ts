@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuditService } from '../audit';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { StaffRole } from '../common/roles';
+import { loadConfig } from '../config/load-config';
 import { AuthGuard } from './auth.guard';
 import { AUDITED_ACTION_KEY, IDENTITY_IN_READ_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 import { TokenService } from './token.service';
@@ -17,12 +18,13 @@ describe(AuthGuard.name, () => {
       getClass: () => class {},
       switchToHttp: () => ({ getRequest: () => request }),
     } as unknown as ExecutionContext;
-    const tokens = { verifyForRequest: jest.fn().mockResolvedValue({ subject: 'dr.x', expiresAt: Date.now() + 60_000 }) } as unknown as TokenService;
-    const staffUserByUsername = jest.fn().mockResolvedValue(user && { id: 'u1', username: 'dr.x', active: true, careTeamIds: ['t1'], ...user });
+    const verified = { subject: 'dr.x', expiresAt: Date.now() + 60_000, source: 'development', claims: { sub: 'dr.x' } };
+    const tokens = { verifyForRequest: jest.fn().mockResolvedValue(verified) } as unknown as TokenService;
+    const staffUserBy = jest.fn().mockResolvedValue(user && { id: 'u1', username: 'dr.x', active: true, careTeamIds: ['t1'], ...user });
     const record = jest.fn().mockResolvedValue(undefined);
     const endRequestRead = jest.fn().mockResolvedValue(undefined);
-    const sut = new AuthGuard(new Reflector(), tokens, { staffUserByUsername, endRequestRead } as unknown as CohortRepository, { record } as unknown as AuditService);
-    return { sut, context, tokens, staffUserByUsername, endRequestRead, record, request };
+    const sut = new AuthGuard(new Reflector(), tokens, { staffUserBy, endRequestRead } as unknown as CohortRepository, { record } as unknown as AuditService, loadConfig({ NODE_ENV: 'test' }));
+    return { sut, context, tokens, staffUserBy, endRequestRead, record, request };
   }
 
   it('lets a public route through without looking at any token', async () => {
@@ -46,22 +48,24 @@ describe(AuthGuard.name, () => {
   });
 
   it.each([
-    ['unknown', null],
-    ['inactive', { role: StaffRole.Clinician, active: false }],
-    ['with a role Vigil does not know', { role: 'admin' }],
-  ])('treats a user that is %s as unauthenticated', async (_name, user) => {
-    const { sut, context } = setup({ [ROLES_KEY]: [StaffRole.Clinician] }, user);
+    ['unknown', null, 'unknown_identity', null],
+    ['inactive', { role: StaffRole.Clinician, active: false }, 'inactive', 'u1'],
+    ['with a role Vigil does not know', { role: 'admin' }, 'unknown_role', 'u1'],
+  ])('treats a user that is %s as unauthenticated, audited as a refused sign-in on any route', async (_name, user, reason, actorId) => {
+    const { sut, context, record } = setup({ [ROLES_KEY]: [StaffRole.Clinician] }, user);
     await expect(sut.canActivate(context)).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(record).toHaveBeenCalledTimes(1);
+    expect(record).toHaveBeenCalledWith(expect.objectContaining({ action: 'sign_in', outcome: 'unauthenticated', fields: [`reason:${reason}`], actorId }));
   });
 
   it('leaves the identity read open only on a route whose handler continues it, and ends it before recording a refusal', async () => {
     const tool = setup({ [ROLES_KEY]: [StaffRole.Clinician], [IDENTITY_IN_READ_KEY]: true });
     await expect(tool.sut.canActivate(tool.context)).resolves.toBe(true);
-    expect(tool.staffUserByUsername).toHaveBeenCalledWith('dr.x', { keepOpen: true });
+    expect(tool.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: true });
     expect(tool.endRequestRead).not.toHaveBeenCalled();
     const plain = setup({ [ROLES_KEY]: [StaffRole.Clinician] });
     await plain.sut.canActivate(plain.context);
-    expect(plain.staffUserByUsername).toHaveBeenCalledWith('dr.x', { keepOpen: false });
+    expect(plain.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: false });
     const refused = setup({ [ROLES_KEY]: [StaffRole.Reviewer], [IDENTITY_IN_READ_KEY]: true, [AUDITED_ACTION_KEY]: 'patient_labs' });
     await expect(refused.sut.canActivate(refused.context)).rejects.toMatchObject({ code: 'forbidden' });
     expect(refused.endRequestRead.mock.invocationCallOrder[0]).toBeLessThan(refused.record.mock.invocationCallOrder[0]);

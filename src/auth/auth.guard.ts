@@ -1,16 +1,29 @@
-import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { AuditChannel, AuditOutcome, AuditRecordError, AuditService } from '../audit';
 import { auditUnavailable } from '../audit/audit.problems';
 import { Reflector } from '@nestjs/core';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { isUuid } from '../common/validation/uuid';
 import { StaffRole } from '../common/roles';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuthenticatedRequest } from './caller';
 import { forbidden, unauthenticated } from './auth.problems';
+import { admit, SignInRefusal, staffLookup } from './identity-rule';
 import { AUDITED_ACTION_KEY, IDENTITY_IN_READ_KEY, PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 import { InvalidTokenError, TokenService } from './token.service';
 
-const STAFF_ROLES = new Set<string>(Object.values(StaffRole));
+/** The audit action of a verified token that signs nobody in, on whatever route it was sent to. */
+export const SIGN_IN_REFUSED_ACTION = 'sign_in';
+
+/** A verified token the identity rule refused: answered as any bad token (401), audited with its reason. */
+class SignInRefused extends Error {
+  constructor(
+    readonly refusal: SignInRefusal,
+    readonly staff: { id: string; role: string } | null,
+  ) {
+    super(refusal);
+  }
+}
 
 /**
  * Global guard, deny by default: a route must be @Public or name its roles with @Roles. The
@@ -24,6 +37,7 @@ export class AuthGuard implements CanActivate {
     private readonly tokens: TokenService,
     private readonly cohort: CohortRepository,
     private readonly audit: AuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -39,24 +53,31 @@ export class AuthGuard implements CanActivate {
         if (auditError instanceof AuditRecordError) throw auditUnavailable();
         throw auditError;
       }
-      throw error;
+      throw error instanceof SignInRefused ? unauthenticated() : error;
     }
   }
 
-  /** Refusals of patient-data routes (401, 403) are PHI access attempts: they are audited too. */
+  /**
+   * Refusals of patient-data routes (401, 403) are PHI access attempts: they are audited too. A
+   * verified token that signs nobody in is a refused sign-in, audited on every route as one
+   * `sign_in` row (in place of the route's own) with its reason and, where a staff row was found
+   * (deactivated, or not granted its role by the provider's groups), who it was.
+   */
   private async auditRefusal(context: ExecutionContext, error: unknown): Promise<void> {
-    const action = this.reflector.get<string | undefined>(AUDITED_ACTION_KEY, context.getHandler());
+    const signIn = error instanceof SignInRefused;
+    const action = signIn ? SIGN_IN_REFUSED_ACTION : this.reflector.get<string | undefined>(AUDITED_ACTION_KEY, context.getHandler());
     if (!action) return;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const patientId = request.params?.patientId;
+    const actor = signIn ? error.staff : request.caller ? { id: request.caller.userId, role: request.caller.role } : null;
     await this.audit.record({
-      actorId: request.caller?.userId ?? null,
-      actorRole: request.caller?.role ?? null,
+      actorId: actor?.id ?? null,
+      actorRole: actor?.role ?? null,
       patientId: isUuid(patientId) ? patientId : null,
       action,
-      fields: [],
+      fields: signIn ? [`reason:${error.refusal}`] : [],
       rowCount: 0,
-      outcome: error instanceof HttpException && error.getStatus() === HttpStatus.UNAUTHORIZED ? AuditOutcome.Unauthenticated : AuditOutcome.Denied,
+      outcome: signIn || (error instanceof HttpException && error.getStatus() === HttpStatus.UNAUTHORIZED) ? AuditOutcome.Unauthenticated : AuditOutcome.Denied,
       correlationId: request.id ?? null,
       channel: AuditChannel.Rest,
     });
@@ -71,20 +92,23 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthenticated();
-    let subject: string;
-    let tokenExpiresAt: number;
+    let verified;
     try {
-      ({ subject, expiresAt: tokenExpiresAt } = await this.tokens.verifyForRequest(request, token));
+      verified = await this.tokens.verifyForRequest(request, token);
     } catch (error) {
       if (error instanceof InvalidTokenError) throw unauthenticated();
       throw error;
     }
     const keepOpen = this.reflector.get<boolean | undefined>(IDENTITY_IN_READ_KEY, context.getHandler()) === true;
-    const user = await this.cohort.staffUserByUsername(subject, { keepOpen });
-    if (!user || !user.active || !STAFF_ROLES.has(user.role)) throw unauthenticated();
+    const settings = this.config.auth.identity;
+    const lookup = staffLookup(verified, settings);
+    const user = lookup ? await this.cohort.staffUserBy(lookup, { keepOpen }) : null;
+    const admission = admit(lookup, user, verified, settings);
+    if (!admission.admitted) throw new SignInRefused(admission.refusal, user && { id: user.id, role: user.role });
 
-    request.caller = { userId: user.id, username: user.username, role: user.role as StaffRole, careTeamIds: user.careTeamIds, careTeamCodes: user.careTeamCodes, tokenExpiresAt };
-    if (!allowed.includes(user.role as StaffRole)) throw forbidden();
+    const { staff, role } = admission;
+    request.caller = { userId: staff.id, username: staff.username, role, careTeamIds: staff.careTeamIds, careTeamCodes: staff.careTeamCodes, tokenExpiresAt: verified.expiresAt };
+    if (!allowed.includes(role)) throw forbidden();
     return true;
   }
 }

@@ -42,3 +42,11 @@ describe('TokenService.verifyForRequest', () => {
     expect(verify).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('TokenService at start-up', () => {
+  it('refuses a groups mapping to a role Vigil does not have, naming the variable (the configuration only parses the map)', () => {
+    const config = loadConfig({ NODE_ENV: 'test', AUTH_JWKS_URL: 'https://idp.example.org/jwks', AUTH_ROLE_CLAIM: 'groups', AUTH_ROLE_MAP: 'vigil-reviewers=reviewer,vigil-admins=admin' });
+    expect(() => new TokenService(config)).toThrow(/AUTH_ROLE_MAP: each role must be one of clinician, care_coordinator, reviewer, analyst, privacy_officer/);
+    expect(() => new TokenService({ ...config, auth: { ...config.auth, identity: { ...config.auth.identity, roleMap: { 'vigil-reviewers': 'reviewer' } } } })).not.toThrow();
+  });
+});

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ConfigError } from '../config/load-config';
 import { isSingleLineText } from '../common/validation/text';
 import { loadOrCreateDevKey } from './dev-signing-key';
+import { roleMapProblem, SignedInToken, TokenSource } from './identity-rule';
 
 export const DEV_TOKEN_ALGORITHM = 'HS256';
 
@@ -13,8 +15,8 @@ const PROVIDER_ALGORITHMS = ['RS256', 'ES256', 'PS256', 'EdDSA'];
 /** Seconds of clock difference tolerated between Vigil and the issuer. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 
-export interface VerifiedToken {
-  /** The staff username the token names. */
+export interface VerifiedToken extends SignedInToken {
+  /** The token's `sub`: the provider's name for the person (a username in development tokens); the rate limit's key. */
   subject: string;
   /** When the token stops being valid (ms since the epoch): sessions and streams end then. */
   expiresAt: number;
@@ -23,8 +25,9 @@ export interface VerifiedToken {
 /**
  * Verifies bearer tokens: against the identity provider's JWKS, or in development against the
  * local signing key. Issuer, audience, signature and a bounded lifetime are checked (`exp` is
- * required, `exp` − `iat` at most AUTH_MAX_TOKEN_LIFETIME_SECONDS, no `iat` in the future); only the
- * subject and expiry are used, since roles and care teams come from the database.
+ * required, `exp` − `iat` at most AUTH_MAX_TOKEN_LIFETIME_SECONDS, no `iat` in the future). Which
+ * staff member the claims name is the identity rule's to say (`identity-rule.ts`); roles and care
+ * teams come from the database.
  */
 @Injectable()
 export class TokenService {
@@ -34,6 +37,8 @@ export class TokenService {
   private readonly verifiedByRequest = new WeakMap<object, { token: string; verified: Promise<VerifiedToken> }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    const problem = roleMapProblem(config.auth.identity);
+    if (problem) throw new ConfigError([problem]);
     if (config.auth.jwksUrl) {
       // The JWKS is refetched after AUTH_JWKS_CACHE_SECONDS, so a key the provider removed stops verifying within it.
       const cacheMaxAge = config.auth.jwksCacheSeconds * 1000;
@@ -65,8 +70,9 @@ export class TokenService {
       currentDate: new Date(now),
     };
     let payload: JWTPayload | undefined;
+    const source: TokenSource = this.devKey && isHmacToken(token) ? 'development' : 'provider';
     try {
-      if (this.devKey && isHmacToken(token)) {
+      if (this.devKey && source === 'development') {
         payload = (await jwtVerify(token, this.devKey, { ...options, algorithms: [DEV_TOKEN_ALGORITHM] })).payload;
       } else if (this.jwks) {
         payload = (await jwtVerify(token, this.jwks, { ...options, algorithms: PROVIDER_ALGORITHMS })).payload;
@@ -80,7 +86,7 @@ export class TokenService {
       throw new InvalidTokenError();
     }
     if (!this.lifetimeIsBounded(payload, Math.floor(now / 1000))) throw new InvalidTokenError();
-    return { subject: payload.sub, expiresAt: payload.exp * 1000 };
+    return { subject: payload.sub, expiresAt: payload.exp * 1000, source, claims: payload };
   }
 
   /** A token may not live longer than the configured maximum, counted from `iat` (or from now without one). */

@@ -1,15 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { DEFAULT_SOURCE, FhirImporter, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
+import { AuditChannel, AuditOutcome, AuditService } from '../audit';
+import { DEFAULT_SOURCE, FhirImporter, ImportOptions, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
 import { loadConfig } from '../config/load-config';
 import { MeasureRunReason } from '../measure-results/enum';
 import { MeasureRunsRepository } from '../measure-results/measure-runs.repository';
 import { storePeriod } from '../measure-results/store-period';
+import { cutOffAccess } from './access-cutoff';
+import { operatingSystemUser } from './cli-audit';
 import type { Command } from './commands';
 
-const USAGE = 'import-fhir <file|folder> --care-team <code> [--source <name>] [--patient-bundles] [--batch-size N]';
+const USAGE = 'import-fhir <file|folder> [--care-team <code>] [--source <name>] [--patient-bundles] [--batch-size N]';
 
-function parseArgs(args: string[]): { path: string; careTeam: string; batchSize: number; source: string; patientBundles: boolean } | string {
+function parseArgs(args: string[]): { path: string; careTeam?: string; batchSize: number; source: string; patientBundles: boolean } | string {
   let path: string | undefined;
   let careTeam: string | undefined;
   let batchSize = 500;
@@ -17,7 +21,7 @@ function parseArgs(args: string[]): { path: string; careTeam: string; batchSize:
   let patientBundles = false;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
-    if (arg === '--care-team') careTeam = args[++index];
+    if (arg === '--care-team') careTeam = args[++index] ?? '';
     else if (arg === '--batch-size') batchSize = Number(args[++index]);
     else if (arg === '--source') source = args[++index] ?? '';
     else if (arg === '--patient-bundles') patientBundles = true;
@@ -26,7 +30,7 @@ function parseArgs(args: string[]): { path: string; careTeam: string; batchSize:
     else return `One file or folder only. Usage: ${USAGE}`;
   }
   if (!path) return `Name a file or folder. Usage: ${USAGE}`;
-  if (!careTeam) return `--care-team is required: imported patients join that team. Usage: ${USAGE}`;
+  if (careTeam === '') return `--care-team needs a team code. Usage: ${USAGE}`;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 5000) return '--batch-size must be an integer from 1 to 5000.';
   if (!SOURCE_NAME.test(source)) return '--source must be 1-64 lower-case letters, digits, dots, dashes or underscores (e.g. epic-north).';
   return { path, careTeam, batchSize, source, patientBundles };
@@ -54,13 +58,21 @@ export const importFhirCommand: Command = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const progress = progressReporter(out);
-    const importer = new FhirImporter(dataSource, { careTeamCode: parsed.careTeam, source: parsed.source, patientBundles: parsed.patientBundles, batchSize: parsed.batchSize, signal: abort.signal, onProgress: (p) => progress.update(p) });
+    const importer = new FhirImporter(dataSource, {
+      careTeamCode: parsed.careTeam,
+      source: parsed.source,
+      patientBundles: parsed.patientBundles,
+      batchSize: parsed.batchSize,
+      signal: abort.signal,
+      onProgress: (p) => progress.update(p),
+      onAccessLoss: accessCutOff(dataSource),
+    });
     const started = Date.now();
     try {
       await importer.run(parsed.path);
     } catch (error) {
       if (error instanceof UnknownCareTeamError) {
-        out(`Unknown care team. Known care team codes: ${error.knownCodes.join(', ') || '(none)'}. Teams are never created by the import: create one with \`npm run admin -- team create --code <code> --name <name>\`.`);
+        out(`Unknown care team. Known care team codes: ${error.knownCodes.join(', ') || '(none)'}. --care-team names an existing team: create one with \`npm run admin -- team create --code <code> --name <name>\`, or leave --care-team out and import CareTeam resources, which make the teams.`);
         return 2;
       }
       importer.summary.aborted = true;
@@ -81,6 +93,19 @@ export const importFhirCommand: Command = {
     return importer.summary.aborted ? 130 : 0;
   },
 };
+
+/**
+ * What the import's loss of access ends, as the admin commands' does (`cutOffAccess`: MCP sessions,
+ * drafts, approvals that no longer count, open event streams), in the import's own transaction; each
+ * step one audit event as the operating-system user, under one correlation id for the whole run.
+ */
+function accessCutOff(dataSource: DataSource): ImportOptions['onAccessLoss'] {
+  const audit = new AuditService(dataSource);
+  const who = { actorId: null, actorRole: 'cli', actorName: operatingSystemUser(), channel: AuditChannel.Cli, correlationId: randomUUID() };
+  return async (session, loss) => {
+    await cutOffAccess(session, loss, (step) => audit.record({ ...who, ...step, outcome: AuditOutcome.Success }, session));
+  };
+}
 
 /**
  * Records a measure-results recompute of exactly the patients the import changed: a run row in

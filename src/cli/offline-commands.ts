@@ -21,8 +21,8 @@ export const OFFLINE_COMMANDS: Record<string, OfflineCommand> = {
     run: tokenCommand,
   },
   mcp: {
-    summary: 'an MCP server on stdio forwarding to a running Vigil for one patient (for desktop MCP clients; holds no data)',
-    usage: 'mcp --url <origin> --token <t> --patient <id>',
+    summary: 'an MCP server on stdio forwarding to a running Vigil (for desktop MCP clients; signs in at the identity provider, holds no data)',
+    usage: 'mcp --url <origin> [--patient <id>] [--client-id <id>] [--sign-in] [--token <t>]',
     run: (args) => mcpBridgeCommand(args),
   },
   'sql-sync': {

@@ -18,6 +18,8 @@ import {
   TRY_LEAD_AUDIT_SEALER,
 } from '../audit/audit.sql';
 import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/cohort.statements';
+import { ACCESS_ENDED_CHANNEL } from '../cohort/staff-directory.repository';
+import { listenStatement } from '../database/database-notifications';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/audit.service';
 import { MCP_SESSION_STATEMENTS } from '../mcp/mcp-sessions.sql';
@@ -68,6 +70,10 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'care-team worklists (read as vigil_reader)': { ...WORKLIST_STATEMENTS },
   'population publications (shared by every API process)': { ...POPULATION_PUBLICATION_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
+  'database notifications (a connection of their own, while a live queue stream is open)': {
+    listenAccessEnded: listenStatement(ACCESS_ENDED_CHANNEL),
+    unlistenAccessEnded: `UN${listenStatement(ACCESS_ENDED_CHANNEL)}`,
+  },
 };
 
 export function allStatements(): string[] {

@@ -15,7 +15,8 @@ import {
   ProcedureRow,
   RequestRow,
 } from './chart.types';
-import { BULK_SNAPSHOT_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
+import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestations';
+import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
 import { OpenRead, Query, ReadSessions, RequestReadScope, Run } from './read-session.repository';
 
@@ -30,6 +31,19 @@ export interface StaffIdentity {
   /** The codes of `careTeamIds`, in the same order. */
   careTeamCodes: string[];
 }
+
+/** The identifier a signed-in identity is matched by, and its value (see the auth module's identity rule). */
+export interface StaffLookup {
+  by: 'username' | 'subject' | 'email' | 'npi';
+  value: string;
+}
+
+const STAFF_LOOKUPS = {
+  username: 'staffUserByUsername',
+  subject: 'staffUserBySubject',
+  email: 'staffUserByEmail',
+  npi: 'staffUserByNpi',
+} as const satisfies Record<StaffLookup['by'], CohortStatementName>;
 
 /** A half-open time window [from, to); either end may be open (null). */
 export interface TimeWindow {
@@ -133,10 +147,15 @@ export class CohortRepository {
    * the request's statements then share one BEGIN and one COMMIT. The caller must `endRequestRead`
    * before anything that waits on another connection (such as recording a refusal).
    */
-  async staffUserByUsername(username: string, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
-    const lookup = (open: OpenRead) => open.run<StaffIdentity>('staffUserByUsername', [username]);
+  async staffUserBy(match: StaffLookup, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
+    const lookup = (open: OpenRead) => open.run<StaffIdentity>(STAFF_LOOKUPS[match.by], [match.value]);
     const [row] = await (keepOpen ? this.sessions.openForRequest(lookup) : this.sessions.read(lookup));
     return row ?? null;
+  }
+
+  /** `staffUserBy` a username (what development tokens name). */
+  staffUserByUsername(username: string, options: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
+    return this.staffUserBy({ by: 'username', value: username }, options);
   }
 
   /** A slot for one HTTP request's read left open by its identity lookup (see `RequestReadScope`). */
@@ -177,6 +196,12 @@ export class CohortRepository {
         ? run<PatientRow>('patientsByMrn', [careTeamIds, search.mrn, limit + 1])
         : run<PatientRow>('patientsByName', [careTeamIds, ...namePatterns(search), search.birthDate ?? null, limit + 1]),
     );
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+  }
+
+  /** Every patient on the care teams `careTeamIds`, ordered by name, at most `limit` (a patient picker's list). */
+  async teamPatients(careTeamIds: string[], limit: number): Promise<Capped<PatientRow>> {
+    const rows = await this.read((run) => run<PatientRow>('patientsOfCareTeams', [careTeamIds, limit + 1]));
     return { rows: rows.slice(0, limit), truncated: rows.length > limit };
   }
 
@@ -330,6 +355,11 @@ export class CohortRepository {
     });
   }
 
+  /** The patient's attestations (approved care-gap closures) that stand for the period, by measure (`care-gap-attestations.ts`). */
+  async careGapAttestations(patientId: string, period: { start: string; end: string }): Promise<Map<string, CareGapAttestation[]>> {
+    return attestationsByMeasure(await this.read((run) => run<AttestationRow>('careGapAttestations', [patientId, period.start, period.end])));
+  }
+
   /** The subset of `citations` (`obs:<uuid>`, …) that name real rows of this patient. */
   async existingCitations(patientId: string, citations: string[]): Promise<Set<string>> {
     const kinds = CITATION_KINDS;
@@ -367,6 +397,7 @@ export class CohortRepository {
 }
 
 type OfPatient<T> = { patientId: string; rows: T[] };
+type AttestationRow = { measureId: string; attestation: CareGapAttestation };
 
 /** One row per patient (`chartsOf`): the patient's records by patient id. */
 function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {

@@ -10,6 +10,7 @@
  * parses it), so rows need no hydration.
  */
 
+import { CARE_GAP_ATTESTATIONS } from './care-gap-attestations';
 import { onCareTeams } from './care-team-rule';
 import { OBSERVATION_CATEGORY_SYSTEM, ObservationCategory } from './enum';
 
@@ -100,17 +101,25 @@ FROM ${table} t CROSS JOIN LATERAL (SELECT ${columns}) r
 WHERE t.patient_id = ANY($1::uuid[])${condition} GROUP BY t.patient_id`;
 };
 
-export const COHORT_STATEMENTS = {
-  /**
-   * Identity: the staff user a token's subject names, with the care teams they belong to: ids and
-   * codes, in the same order (a request naming a team by code, the worklist's, needs no other read).
-   */
-  staffUserByUsername: `SELECT u.id, u.username, u.role, u.active,
+/** The staff user `condition` selects, with their care teams (see `staffUserByUsername`). */
+const staffIdentity = (condition: string) => `SELECT u.id, u.username, u.role, u.active,
   coalesce(array_agg(m.care_team_id::text ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds",
   coalesce(array_agg(t.code ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamCodes"
 FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT JOIN care_teams t ON t.id = m.care_team_id
-WHERE u.username = $1
-GROUP BY u.id`,
+WHERE ${condition}
+GROUP BY u.id`;
+
+export const COHORT_STATEMENTS = {
+  /**
+   * Identity: the staff user a token names, with the care teams they belong to: ids and codes, in
+   * the same order (a request naming a team by code, the worklist's, needs no other read). One
+   * statement per identifier a token may be matched by (AUTH_IDENTITY_CLAIM), each on its unique index.
+   */
+  staffUserByUsername: staffIdentity('u.username = $1'),
+  staffUserBySubject: staffIdentity('u.identity_subject = $1'),
+  /** `lower(email)`: the expression of the e-mail's unique index, so "Jane@X.org" and "jane@x.org" are one person. */
+  staffUserByEmail: staffIdentity('lower(u.email) = lower($1)'),
+  staffUserByNpi: staffIdentity('u.npi = $1'),
 
   /**
    * Access: one statement answers both "does the patient exist" and "is it on one of these teams".
@@ -140,6 +149,11 @@ WHERE ($2::text IS NULL OR vigil_name_key(p.family_name) LIKE $2) AND ($3::text 
   AND ($4::text IS NULL OR vigil_name_key(p.family_name) || vigil_name_key(p.given_name) LIKE $4 OR vigil_name_key(p.given_name) || vigil_name_key(p.family_name) LIKE $4)
   AND ($5::date IS NULL OR p.birth_date = $5::date) AND ${onCareTeams('p.id', '$1')}
 ORDER BY p.family_name, p.given_name, p.id LIMIT $6`,
+
+  /** Every patient on the care teams $1, by name, at most $2 (+1 to detect a cut): a patient picker's list. */
+  patientsOfCareTeams: `SELECT ${PATIENT_COLUMNS} FROM patients p
+WHERE ${onCareTeams('p.id', '$1')}
+ORDER BY p.family_name, p.given_name, p.id LIMIT $2`,
 
   /** $2/$3: window [from, to) as timestamps or NULL; $4: class or NULL; $5: row cap (+1 to detect a cut). */
   encountersInWindow: `SELECT ${ENCOUNTER_COLUMNS}
@@ -249,6 +263,9 @@ UNION ALL SELECT 'note:' || id FROM clinical_notes WHERE patient_id = $1 AND id 
 UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = ANY($9::uuid[])
 UNION ALL SELECT 'req:' || id FROM clinical_requests WHERE patient_id = $1 AND id = ANY($10::uuid[])
 UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = ANY($11::uuid[])`,
+
+  /** Patient $1's approved care-gap closures that stand for the period $2..$3, as attestations (`care-gap-attestations.ts`). */
+  careGapAttestations: CARE_GAP_ATTESTATIONS,
 } as const;
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;

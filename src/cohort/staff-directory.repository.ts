@@ -1,5 +1,12 @@
 import { SqlSession } from '../schema/sql-session';
 
+/**
+ * The Postgres notification channel told, at commit, of every staff member whose access to patients
+ * an administrative change took away (payload: their id). Live event streams of every API process
+ * listen on it and end a deactivated person's streams at once.
+ */
+export const ACCESS_ENDED_CHANNEL = 'vigil_access_ended';
+
 /** A staff member as the administration commands list them: no patient data. */
 export interface StaffListing {
   username: string;
@@ -30,6 +37,25 @@ export class StaffDirectoryRepository {
   async staffByUsername(session: SqlSession, username: string): Promise<{ id: string; active: boolean } | null> {
     const rows = await session.query<{ id: string; active: boolean }[]>(`SELECT id, active FROM staff_users WHERE username = $1 FOR UPDATE`, [username]);
     return rows[0] ?? null;
+  }
+
+  /**
+   * Sets the outside identifiers given (undefined: left as they are; null: cleared) that a signed-in
+   * identity is matched by. Returns the username of another staff member already holding one of them
+   * (nothing is changed then), else null.
+   */
+  async setIdentity(session: SqlSession, staffUserId: string, ids: { subject?: string | null; email?: string | null; npi?: string | null }): Promise<string | null> {
+    const [holder] = await session.query<{ username: string }[]>(
+      `SELECT username FROM staff_users WHERE id <> $1 AND (identity_subject = $2 OR lower(email) = lower($3) OR npi = $4) ORDER BY username LIMIT 1`,
+      [staffUserId, ids.subject ?? null, ids.email ?? null, ids.npi ?? null],
+    );
+    if (holder) return holder.username;
+    await session.query(
+      `UPDATE staff_users SET identity_subject = CASE WHEN $2 THEN $3 ELSE identity_subject END, email = CASE WHEN $4 THEN $5 ELSE email END,
+         npi = CASE WHEN $6 THEN $7 ELSE npi END WHERE id = $1`,
+      [staffUserId, ids.subject !== undefined, ids.subject ?? null, ids.email !== undefined, ids.email ?? null, ids.npi !== undefined, ids.npi ?? null],
+    );
+    return null;
   }
 
   async deactivateStaff(session: SqlSession, staffUserId: string): Promise<void> {
@@ -79,8 +105,30 @@ export class StaffDirectoryRepository {
 
   /** True when there was a membership to remove. */
   async removeMember(session: SqlSession, careTeamId: string, staffUserId: string): Promise<boolean> {
-    const rows = await session.query<unknown[]>(`DELETE FROM care_team_members WHERE care_team_id = $1 AND staff_user_id = $2 RETURNING 1`, [careTeamId, staffUserId]);
-    return rows.length > 0;
+    // A DELETE is answered [rows, count] by the driver.
+    const [, removed] = await session.query<[unknown[], number]>(`DELETE FROM care_team_members WHERE care_team_id = $1 AND staff_user_id = $2`, [careTeamId, staffUserId]);
+    return removed > 0;
+  }
+
+  /** The ids of the team's patients. */
+  async teamPatientIds(session: SqlSession, careTeamId: string): Promise<string[]> {
+    const rows = await session.query<{ id: string }[]>(`SELECT patient_id AS id FROM patient_care_teams WHERE care_team_id = $1 ORDER BY patient_id`, [careTeamId]);
+    return rows.map((row) => row.id);
+  }
+
+  /** The ids of the team's members. */
+  async teamMemberIds(session: SqlSession, careTeamId: string): Promise<string[]> {
+    const rows = await session.query<{ id: string }[]>(`SELECT staff_user_id AS id FROM care_team_members WHERE care_team_id = $1 ORDER BY staff_user_id`, [careTeamId]);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Tells every process listening on `ACCESS_ENDED_CHANNEL` that these people lost access, once the
+   * caller's transaction commits (Postgres delivers a notification at commit, and never one of a
+   * transaction that rolled back).
+   */
+  async announceAccessEnded(session: SqlSession, staffUserIds: string[]): Promise<void> {
+    await session.query(`SELECT pg_notify($1, id::text) FROM unnest($2::uuid[]) AS id`, [ACCESS_ENDED_CHANNEL, staffUserIds]);
   }
 
   /** True when the patient is newly on the team. */
@@ -94,7 +142,7 @@ export class StaffDirectoryRepository {
 
   /** True when the patient was on the team. */
   async removePatient(session: SqlSession, careTeamId: string, patientId: string): Promise<boolean> {
-    const rows = await session.query<unknown[]>(`DELETE FROM patient_care_teams WHERE care_team_id = $1 AND patient_id = $2 RETURNING 1`, [careTeamId, patientId]);
-    return rows.length > 0;
+    const [, removed] = await session.query<[unknown[], number]>(`DELETE FROM patient_care_teams WHERE care_team_id = $1 AND patient_id = $2`, [careTeamId, patientId]);
+    return removed > 0;
   }
 }

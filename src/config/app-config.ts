@@ -1,3 +1,4 @@
+import type { IdentityClaim } from './auth-environment';
 import { LogLevel, NodeEnv } from './environment.schema';
 
 /** The one typed configuration object the rest of Vigil reads. */
@@ -47,21 +48,13 @@ export interface AppConfig {
   pseudonyms: { key?: string; keyFile: string };
   /** The audit chain's sealer and its signed checkpoints (see src/audit/audit-sealer.ts). */
   audit: AuditSealConfig;
-  auth: {
-    jwksUrl?: string;
-    issuer: string;
-    audience: string;
-    /** Development tokens (HS256, local key) accepted; false in production. */
-    devMode: boolean;
-    devKeyFile: string;
-    /** Longest accepted token lifetime; `exp` is required. */
-    maxTokenLifetimeSeconds: number;
-    jwksCacheSeconds: number;
-  };
+  auth: AuthConfig;
   approvals: {
     /** How long a draft (what the agent files) waits for its author's submit before it expires unexecuted. */
     draftTtlMinutes: number;
   };
+  /** Where approved effects are delivered (`delivery-environment.ts`; docs/delivery.md). */
+  delivery: DeliveryConfig;
   /** The BullMQ queues: the approval queue (QUEUE_*) and the measure-recompute queue (MEASURES_*). */
   queues: { proposals: QueueSettings; measures: MeasureSettings };
   agent: {
@@ -84,8 +77,76 @@ export interface AppConfig {
     maxCallsPerSession: number;
     maxCallsPerTool: number;
     maxSessionsPerUser: number;
+    /** A session ends this long after its last request… */
+    sessionIdleMinutes: number;
+    /** …and at the latest this long after it opened. */
+    sessionMaxHours: number;
+    /** …or, opened with a break-glass reason, this long after it opened (whichever is sooner). */
+    breakGlassSessionMinutes: number;
+    /** What the protected resource metadata tells clients to ask the issuer for. */
+    oauthScopes: string[];
   };
 }
+
+/** Sign-in (`auth-environment.ts` reads it from AUTH_* and OIDC_*). */
+export interface AuthConfig {
+  jwksUrl?: string;
+  issuer: string;
+  audience: string;
+  /** Development tokens (HS256, local key) accepted; false in production. */
+  devMode: boolean;
+  devKeyFile: string;
+  /** Longest accepted token lifetime; `exp` is required. */
+  maxTokenLifetimeSeconds: number;
+  jwksCacheSeconds: number;
+  /** Which staff member a provider's token names, and whether its groups must grant the staff member's role. */
+  identity: {
+    claim: IdentityClaim;
+    npiClaim: string;
+    /** The groups claim; undefined: the staff row's role alone. */
+    roleClaim?: string;
+    /** Group → role name (empty without a groups claim); each a Vigil role, as the auth module checks at start-up. */
+    roleMap: Record<string, string>;
+  };
+  /** The review page's OpenID Connect client (authorization code + PKCE); undefined: development tokens only. */
+  signIn?: {
+    issuer: string;
+    clientId: string;
+    /** Undefined: the page's own address. */
+    redirectUri?: string;
+    scope: string;
+    resource?: string;
+  };
+}
+
+/** The destinations of approved effects and the retry policy; a destination left unset is not delivered to. */
+export interface DeliveryConfig {
+  /** `identifier.system` of every delivered effect (empty when no destination is configured). */
+  identifierSystem: string;
+  /** Attempts per destination before the delivery is dead-lettered (`failed`). */
+  maxAttempts: number;
+  /** Exponential backoff with full jitter: attempt n waits up to min(maxMs, baseMs · 2^(n-1)). */
+  backoff: { baseMs: number; maxMs: number };
+  fhir?: {
+    baseUrl: string;
+    /** The MRNs' system on the server, searched to find each Patient. */
+    patientIdentifierSystem: string;
+    timeoutMs: number;
+    auth: FhirAuthConfig;
+  };
+  webhook?: {
+    url: string;
+    /** `whsec_…`: the Standard Webhooks signing secret. */
+    secret: string;
+    timeoutMs: number;
+  };
+}
+
+/** How Vigil authenticates to the FHIR server: SMART Backend Services, a static bearer token, or nothing. */
+export type FhirAuthConfig =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'smart'; clientId: string; privateKeyFile: string; keyId?: string; tokenUrl?: string; scopes: string };
 
 export interface AuditSealConfig {
   sealerEnabled: boolean;

@@ -13,7 +13,8 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { QueueEnvironmentVariables } from './queue-environment';
+import { AuthEnvironmentVariables } from './auth-environment';
+import { emptyToUndefined, toBool, toInt } from './transforms';
 
 /** Whether the runtime knows the IANA zone name (config may not import the clinical code that uses it). */
 function isTimeZone(name: string): boolean {
@@ -40,23 +41,14 @@ export enum NodeEnv {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-const toBool = ({ value }: { value: unknown }) => {
-  if (typeof value !== 'string') return value;
-  const normalised = value.trim().toLowerCase();
-  if (['true', '1', 'yes'].includes(normalised)) return true;
-  if (['false', '0', 'no', ''].includes(normalised)) return false;
-  return value;
-};
-const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /**
- * Every environment variable Vigil reads, with its default (the queues' in `queue-environment.ts`).
+ * Every environment variable Vigil reads, with its default (sign-in's in `auth-environment.ts`, the
+ * queues' in `queue-environment.ts`).
  * Validated once at start-up; `loadConfig` reports every bad variable at once, by name, without
  * echoing values (a URL can hold a password).
  */
-export class EnvironmentVariables extends QueueEnvironmentVariables {
+export class EnvironmentVariables extends AuthEnvironmentVariables {
   @IsEnum(NodeEnv)
   NODE_ENV: NodeEnv = NodeEnv.Development;
 
@@ -225,45 +217,6 @@ export class EnvironmentVariables extends QueueEnvironmentVariables {
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, dots, dashes or underscores' })
   RATE_LIMIT_KEY_PREFIX = 'vigil';
 
-  /** JWKS of the identity provider whose access tokens Vigil accepts (RS256/ES256). */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
-  AUTH_JWKS_URL?: string;
-
-  /** Longest token lifetime accepted (`exp` − `iat`, or `exp` − now without `iat`); `exp` is always required. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(60)
-  @Max(86400)
-  AUTH_MAX_TOKEN_LIFETIME_SECONDS = 3600;
-
-  /** How long the JWKS is trusted before it is fetched again: a key removed at the provider stops working within this. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(86400)
-  AUTH_JWKS_CACHE_SECONDS = 300;
-
-  @IsString()
-  AUTH_ISSUER = 'vigil-dev';
-
-  @IsString()
-  AUTH_AUDIENCE = 'vigil';
-
-  /**
-   * Development tokens signed with a local key (`npm run token -- <user>`). Defaults to on outside
-   * production and when no JWKS is configured; never allowed in production.
-   */
-  @Transform(toBool)
-  @IsOptional()
-  @IsBoolean()
-  AUTH_DEV_MODE?: boolean;
-
-  /** Where the local development signing key lives (created on first use). */
-  @IsString()
-  AUTH_DEV_KEY_FILE = '.data/dev-signing-key';
-
   /**
    * The secret key of the keyed pseudonyms (HMAC-SHA256) that stand for a patient where a view keeps
    * ids out (the agent's patient handle): base64 or hex, at least 32 bytes. Required in production
@@ -366,6 +319,37 @@ export class EnvironmentVariables extends QueueEnvironmentVariables {
   @Min(1)
   @Max(1000)
   MCP_MAX_SESSIONS_PER_USER = 10;
+
+  /**
+   * Minutes an MCP session lives without a request. Every request needs a valid token of the person
+   * who opened it, so a client that refreshes its token keeps its session.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  MCP_SESSION_IDLE_MINUTES = 30;
+
+  /** Hours after its opening an MCP session ends, however busy (its break-glass reason, if any, with it). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  MCP_SESSION_MAX_HOURS = 12;
+
+  /**
+   * Minutes after its opening a break-glass MCP session ends, however busy: emergency access outside
+   * the care team is held to a short window, as a token lifetime held it before sessions outlived tokens.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  MCP_BREAK_GLASS_SESSION_MINUTES = 60;
+
+  /** The scopes MCP clients are told to ask the identity provider for (`scopes_supported`): `offline_access` brings a refresh token. */
+  @Matches(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, { message: 'must be space-separated scopes' })
+  MCP_OAUTH_SCOPES = 'openid offline_access';
 
   /** Minutes a draft proposal (what the agent files) waits for its author's submit before it expires unexecuted. */
   @Transform(toInt)

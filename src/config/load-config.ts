@@ -1,6 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { AppConfig } from './app-config';
+import { authConfig } from './auth-environment';
+import { deliveryConfig } from './delivery-environment';
 import { EnvironmentVariables, NodeEnv } from './environment.schema';
 import { queuesConfig } from './queue-environment';
 
@@ -18,11 +20,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const errors = validateSync(vars, { whitelist: true });
   const problems = errors.map(describe);
   const production = vars.NODE_ENV === NodeEnv.Production;
-  if (production && vars.AUTH_DEV_MODE === true) problems.push('AUTH_DEV_MODE: development tokens are never accepted in production');
-  const devMode = vars.AUTH_DEV_MODE ?? (!production && !vars.AUTH_JWKS_URL);
-  if (!devMode && !vars.AUTH_JWKS_URL) problems.push('AUTH_JWKS_URL: required unless AUTH_DEV_MODE is on (it is off in production)');
-  if (production && vars.AUTH_JWKS_URL && !vars.AUTH_JWKS_URL.startsWith('https://'))
-    problems.push('AUTH_JWKS_URL: must be an https URL in production (keys fetched in clear text can be replaced on the way)');
+  const auth = authConfig(vars, production, problems);
+  const delivery = deliveryConfig(vars, production, problems);
   if (production && !vars.DATABASE_URL && !vars.VIGIL_ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION)
     problems.push(
       'DATABASE_URL: required in production (without it Vigil would run the embedded database with the fixture staff; ' +
@@ -76,16 +75,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL },
     clinic: { timeZone: vars.CLINIC_TIME_ZONE },
-    auth: {
-      jwksUrl: vars.AUTH_JWKS_URL,
-      issuer: vars.AUTH_ISSUER,
-      audience: vars.AUTH_AUDIENCE,
-      devMode,
-      devKeyFile: vars.AUTH_DEV_KEY_FILE,
-      maxTokenLifetimeSeconds: vars.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
-      jwksCacheSeconds: vars.AUTH_JWKS_CACHE_SECONDS,
-    },
+    auth,
     approvals: { draftTtlMinutes: vars.PROPOSAL_DRAFT_TTL_MINUTES },
+    delivery,
     queues: queuesConfig(vars),
     agent: {
       baseUrl: vars.AGENT_MODEL_BASE_URL,
@@ -102,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxCallsPerSession: vars.MCP_MAX_CALLS_PER_SESSION,
       maxCallsPerTool: vars.MCP_MAX_CALLS_PER_TOOL,
       maxSessionsPerUser: vars.MCP_MAX_SESSIONS_PER_USER,
+      sessionIdleMinutes: vars.MCP_SESSION_IDLE_MINUTES,
+      sessionMaxHours: vars.MCP_SESSION_MAX_HOURS,
+      breakGlassSessionMinutes: vars.MCP_BREAK_GLASS_SESSION_MINUTES,
+      oauthScopes: vars.MCP_OAUTH_SCOPES.split(' '),
     },
   };
 }

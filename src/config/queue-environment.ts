@@ -1,6 +1,7 @@
 import { Transform, TransformFnParams } from 'class-transformer';
 import { IsBoolean, Matches, ValidateBy } from 'class-validator';
 import type { AppConfig } from './app-config';
+import { DeliveryEnvironmentVariables } from './delivery-environment';
 
 /**
  * Unlike the other variables, a blank queue variable has always meant its default, so a
@@ -51,7 +52,7 @@ function TrueOrFalse(): PropertyDecorator {
  * are the approval queue's, and QUEUE_PREFIX and the lock, stalled-check and shutdown timings are
  * every queue's; MEASURES_* are the measure-recompute queue's own.
  */
-export class QueueEnvironmentVariables {
+export class QueueEnvironmentVariables extends DeliveryEnvironmentVariables {
   /** Run the approval worker and its expiry sweep inside the API process too. */
   @TrueOrFalse()
   QUEUE_WORKERS_IN_API = true;

@@ -2,11 +2,15 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { connectionOptions, DatabaseTarget, EntityList } from './data-source.options';
+import { DATABASE_NOTIFICATIONS_TARGET, DatabaseNotifications } from './database-notifications';
 import { DATABASE_POOL_STATS, poolStatsReader } from './pool-stats';
 
 export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
 
-/** The TypeORM connection for the database chosen at start-up (see `prepareDatabase`), and its pool's counters. */
+/**
+ * The TypeORM connection for the database chosen at start-up (see `prepareDatabase`), its pool's
+ * counters, and the process's Postgres notifications (a connection of their own, opened on demand).
+ */
 @Module({})
 export class DatabaseModule {
   /** `entities`: every module's tables, handed in by the composition root (the app, the worker). */
@@ -18,8 +22,10 @@ export class DatabaseModule {
       providers: [
         { provide: DATABASE_TARGET, useValue: target },
         { provide: DATABASE_POOL_STATS, inject: [DataSource], useFactory: poolStatsReader },
+        { provide: DATABASE_NOTIFICATIONS_TARGET, useValue: target },
+        DatabaseNotifications,
       ],
-      exports: [DATABASE_TARGET, DATABASE_POOL_STATS],
+      exports: [DATABASE_TARGET, DATABASE_POOL_STATS, DatabaseNotifications],
     };
   }
 }

@@ -22,6 +22,30 @@ FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT 
 WHERE u.username = $1
 GROUP BY u.id;
 
+-- name: staffUserBySubject
+SELECT u.id, u.username, u.role, u.active,
+  coalesce(array_agg(m.care_team_id::text ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds",
+  coalesce(array_agg(t.code ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamCodes"
+FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT JOIN care_teams t ON t.id = m.care_team_id
+WHERE u.identity_subject = $1
+GROUP BY u.id;
+
+-- name: staffUserByEmail
+SELECT u.id, u.username, u.role, u.active,
+  coalesce(array_agg(m.care_team_id::text ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds",
+  coalesce(array_agg(t.code ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamCodes"
+FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT JOIN care_teams t ON t.id = m.care_team_id
+WHERE lower(u.email) = lower($1)
+GROUP BY u.id;
+
+-- name: staffUserByNpi
+SELECT u.id, u.username, u.role, u.active,
+  coalesce(array_agg(m.care_team_id::text ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamIds",
+  coalesce(array_agg(t.code ORDER BY m.care_team_id) FILTER (WHERE m.care_team_id IS NOT NULL), '{}') AS "careTeamCodes"
+FROM staff_users u LEFT JOIN care_team_members m ON m.staff_user_id = u.id LEFT JOIN care_teams t ON t.id = m.care_team_id
+WHERE u.npi = $1
+GROUP BY u.id;
+
 -- name: patientAccess
 SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists",
   EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam";
@@ -43,6 +67,12 @@ WHERE ($2::text IS NULL OR vigil_name_key(p.family_name) LIKE $2) AND ($3::text 
   AND ($4::text IS NULL OR vigil_name_key(p.family_name) || vigil_name_key(p.given_name) LIKE $4 OR vigil_name_key(p.given_name) || vigil_name_key(p.family_name) LIKE $4)
   AND ($5::date IS NULL OR p.birth_date = $5::date) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
 ORDER BY p.family_name, p.given_name, p.id LIMIT $6;
+
+-- name: patientsOfCareTeams
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
+WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+ORDER BY p.family_name, p.given_name, p.id LIMIT $2;
 
 -- name: encountersInWindow
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
@@ -230,6 +260,16 @@ UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = 
 UNION ALL SELECT 'req:' || id FROM clinical_requests WHERE patient_id = $1 AND id = ANY($10::uuid[])
 UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = ANY($11::uuid[]);
 
+-- name: careGapAttestations
+SELECT c.measure_id AS "measureId", json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) AS attestation
+FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+WHERE c.patient_id = $1 AND c.period_end BETWEEN $2::date AND $3::date
+ORDER BY c.measure_id, c.created_at DESC, c.id;
+
 -- ======================================================================
 -- access checks
 -- ======================================================================
@@ -254,14 +294,14 @@ BEGIN; SET LOCAL lock_timeout = 2500; SET LOCAL statement_timeout = 2500;
 -- name: insertAuditEvents
 INSERT INTO audit_events
   (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name)
+   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id)
   SELECT e.occurred_at, e.actor_id, e.actor_role, e.patient_id, e.action,
     ARRAY(SELECT jsonb_array_elements_text(e.fields)), e.row_count, e.outcome,
-    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name
+    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name, e.target_staff_id, e.target_care_team_id
   FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::jsonb[], $7::int[], $8::text[],
-    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[])
+    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[], $15::uuid[], $16::uuid[])
     WITH ORDINALITY AS e(occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
-      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, position)
+      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id, position)
   ORDER BY e.position;
 
 -- name: breakGlassPage
@@ -301,6 +341,7 @@ SELECT e.id::text AS id,
   e.action, e.fields, e.row_count AS "rowCount", e.outcome, e.break_glass_reason AS "breakGlassReason",
   e.correlation_id AS "correlationId", e.hash_version AS "hashVersion", e.channel,
   e.break_glass AS "breakGlass", e.actor_name AS "actorName",
+  e.target_staff_id::text AS "targetStaffId", e.target_care_team_id::text AS "targetCareTeamId",
   e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"
   FROM audit_events e
   WHERE (e.xact_id, e.id) > ($1::bigint, $2::bigint) AND e.xact_id < $3::bigint
@@ -323,6 +364,7 @@ SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.prev_hash AS "prevHa
   e.action, e.fields, e.row_count AS "rowCount", e.outcome, e.break_glass_reason AS "breakGlassReason",
   e.correlation_id AS "correlationId", e.hash_version AS "hashVersion", e.channel,
   e.break_glass AS "breakGlass", e.actor_name AS "actorName",
+  e.target_staff_id::text AS "targetStaffId", e.target_care_team_id::text AS "targetCareTeamId",
   e.prev_hash AS "inlinePrevHash", e.hash AS "inlineHash", e.xact_id::text AS "xactId"
   FROM audit_seals s LEFT JOIN audit_events e ON e.id = s.event_id
   WHERE s.seq > $1::bigint ORDER BY s.seq LIMIT $2;
@@ -373,14 +415,26 @@ SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "pr
   p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
-  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p WHERE p.id = $1 FOR UPDATE;
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', d.destination, 'status', d.status, 'attempts', d.attempts,
+    'nextAttemptAt', CASE WHEN d.status IN ('pending', 'retrying') THEN to_char(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
+    'reason', d.last_error, 'httpStatus', d.last_http_status,
+    'resource', CASE WHEN d.resource_id IS NOT NULL THEN jsonb_build_object('type', d.resource_type, 'id', d.resource_id, 'version', d.resource_version) END,
+    'messageId', CASE WHEN d.destination = 'webhook' THEN 'msg_' || d.id END,
+    'deliveredAt', to_char(d.delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) ORDER BY d.destination), '[]'::jsonb)
+  FROM proposal_deliveries d WHERE d.proposal_id = p.id) AS "deliveries" FROM proposals p WHERE p.id = $1 FOR UPDATE;
 
 -- name: proposalById
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
-  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p WHERE p.id = $1;
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', d.destination, 'status', d.status, 'attempts', d.attempts,
+    'nextAttemptAt', CASE WHEN d.status IN ('pending', 'retrying') THEN to_char(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
+    'reason', d.last_error, 'httpStatus', d.last_http_status,
+    'resource', CASE WHEN d.resource_id IS NOT NULL THEN jsonb_build_object('type', d.resource_type, 'id', d.resource_id, 'version', d.resource_version) END,
+    'messageId', CASE WHEN d.destination = 'webhook' THEN 'msg_' || d.id END,
+    'deliveredAt', to_char(d.delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) ORDER BY d.destination), '[]'::jsonb)
+  FROM proposal_deliveries d WHERE d.proposal_id = p.id) AS "deliveries" FROM proposals p WHERE p.id = $1;
 
 -- name: updateStatus
 UPDATE proposals SET status = $2, outcome = $3, failure_kind = $4, updated_at = now() WHERE id = $1;
@@ -393,11 +447,17 @@ SELECT count(DISTINCT d.actor_id)::int AS n FROM proposal_decisions d
 JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
 WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by
     AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
-      AND w.actor_id = d.actor_id AND w.decision = 'withdraw');
+      AND w.actor_id = d.actor_id AND w.decision IN ('withdraw', 'discount'));
 
 -- name: decisionsBy
-SELECT bool_or(decision = 'approve') AS "approved", bool_or(decision = 'withdraw') AS "withdrawn"
+SELECT bool_or(decision = 'approve') AS "approved", bool_or(decision IN ('withdraw', 'discount')) AS "withdrawn"
 FROM proposal_decisions WHERE proposal_id = $1 AND version = $2 AND actor_id = $3;
+
+-- name: lockDecider
+SELECT 1 AS "eligible" FROM staff_users u
+JOIN care_team_members m ON m.staff_user_id = u.id JOIN patient_care_teams t ON t.care_team_id = m.care_team_id
+WHERE u.id = $1 AND u.active AND u.role = ANY($3::text[]) AND t.patient_id = $2
+FOR SHARE OF u, m, t;
 
 -- name: eligibleApprovers
 SELECT count(*)::int AS n FROM staff_users s
@@ -415,22 +475,31 @@ FROM proposal_versions v JOIN proposals p ON p.id = v.proposal_id WHERE v.propos
 -- name: decisionsOf
 SELECT d.id, d.version, d.decision, d.actor_id AS "actorId", d.actor_role AS "actorRole", (SELECT s.display_name FROM staff_users s WHERE s.id = d.actor_id) AS "actorName",
   d.reason, d.content_hash AS "contentHash", to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
-FROM proposal_decisions d WHERE d.proposal_id = $1 ORDER BY d.created_at, d.id;
+FROM proposal_decisions d WHERE d.proposal_id = $1
+ORDER BY d.created_at, array_position(ARRAY['edit', 'approve', 'withdraw', 'reject', 'cancel'], d.decision), d.id;
 
 -- name: listForTeams
 SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "proposerId",
   p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
-  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', d.destination, 'status', d.status, 'attempts', d.attempts,
+    'nextAttemptAt', CASE WHEN d.status IN ('pending', 'retrying') THEN to_char(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
+    'reason', d.last_error, 'httpStatus', d.last_http_status,
+    'resource', CASE WHEN d.resource_id IS NOT NULL THEN jsonb_build_object('type', d.resource_type, 'id', d.resource_id, 'version', d.resource_version) END,
+    'messageId', CASE WHEN d.destination = 'webhook' THEN 'msg_' || d.id END,
+    'deliveredAt', to_char(d.delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) ORDER BY d.destination), '[]'::jsonb)
+  FROM proposal_deliveries d WHERE d.proposal_id = p.id) AS "deliveries", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
     WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
     AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
-      AND w.actor_id = d.actor_id AND w.decision = 'withdraw')) AS "approvalsGiven" FROM proposals p
+      AND w.actor_id = d.actor_id AND w.decision IN ('withdraw', 'discount'))) AS "approvalsGiven", ARRAY(SELECT c.code FROM patient_care_teams t JOIN care_teams c ON c.id = t.care_team_id
+    WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]) ORDER BY c.code) AS "careTeams" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND (p.submitted_at IS NOT NULL OR p.proposer_id = $9::uuid) AND ($2::text IS NOT NULL OR p.submitted_at IS NOT NULL)
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($10::int IS NULL OR coalesce(p.submitted_at, p.created_at) <= now() - $10::int * interval '1 hour')
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) < ($6, $7::uuid))
 ORDER BY p.created_at DESC, p.id DESC LIMIT $8;
 
@@ -439,15 +508,23 @@ SELECT p.id, p.patient_id AS "patientId", p.kind, p.status, p.proposer_id AS "pr
   p.proposer_role AS "proposerRole", (SELECT s.display_name FROM staff_users s WHERE s.id = p.proposer_id) AS "proposerName", p.agent_turn_id AS "agentTurnId", p.current_version AS "currentVersion",
   p.required_approvals AS "requiredApprovals", to_char(p.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt", p.outcome, p.failure_kind AS "failureKind",
   p.execution_attempts AS "executionAttempts", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt",
-  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
+  to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', d.destination, 'status', d.status, 'attempts', d.attempts,
+    'nextAttemptAt', CASE WHEN d.status IN ('pending', 'retrying') THEN to_char(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
+    'reason', d.last_error, 'httpStatus', d.last_http_status,
+    'resource', CASE WHEN d.resource_id IS NOT NULL THEN jsonb_build_object('type', d.resource_type, 'id', d.resource_id, 'version', d.resource_version) END,
+    'messageId', CASE WHEN d.destination = 'webhook' THEN 'msg_' || d.id END,
+    'deliveredAt', to_char(d.delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) ORDER BY d.destination), '[]'::jsonb)
+  FROM proposal_deliveries d WHERE d.proposal_id = p.id) AS "deliveries", (SELECT count(DISTINCT d.actor_id)::int FROM proposal_decisions d
     JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
     WHERE d.proposal_id = p.id AND d.version = p.current_version AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
     AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
-      AND w.actor_id = d.actor_id AND w.decision = 'withdraw')) AS "approvalsGiven" FROM proposals p
+      AND w.actor_id = d.actor_id AND w.decision IN ('withdraw', 'discount'))) AS "approvalsGiven", ARRAY(SELECT c.code FROM patient_care_teams t JOIN care_teams c ON c.id = t.care_team_id
+    WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]) ORDER BY c.code) AS "careTeams" FROM proposals p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.patient_id AND t.care_team_id = ANY($1::uuid[]))
   AND (p.submitted_at IS NOT NULL OR p.proposer_id = $9::uuid) AND ($2::text IS NOT NULL OR p.submitted_at IS NOT NULL)
   AND ($2::text IS NULL OR p.status = $2) AND ($3::text IS NULL OR p.kind = $3)
   AND ($4::uuid IS NULL OR p.patient_id = $4) AND ($5::uuid IS NULL OR p.proposer_id = $5)
+  AND ($10::int IS NULL OR coalesce(p.submitted_at, p.created_at) <= now() - $10::int * interval '1 hour')
   AND ($6::timestamptz IS NULL OR (p.created_at, p.id) > ($6, $7::uuid))
 ORDER BY p.created_at ASC, p.id ASC LIMIT $8;
 
@@ -464,10 +541,11 @@ UPDATE proposals SET status = 'executing', execution_attempts = execution_attemp
 SELECT 1 FROM lab_orders WHERE patient_id = $1 AND loinc_code = $2 AND created_at > now() - ($3::int * interval '1 day') LIMIT 1;
 
 -- name: gapAlreadyClosed
-SELECT 1 FROM care_gap_closures WHERE patient_id = $1 AND measure_id = $2 AND created_at > now() - interval '12 months' LIMIT 1;
+SELECT 1 FROM care_gap_closures c WHERE c.patient_id = $1 AND c.measure_id = $2 AND c.period_end BETWEEN $3::date AND $4::date LIMIT 1;
 
 -- name: insertCareGapClosure
-INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code) VALUES ($1, $2, $3, $4, $5::text[], $6);
+INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code, period_start, period_end)
+VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8);
 
 -- name: insertLabOrder
 INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, priority, reason) VALUES ($1, $2, $3, $4, $5, $6);
@@ -475,15 +553,55 @@ INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, prior
 -- name: insertCareNote
 INSERT INTO care_notes (proposal_id, patient_id, content_hash, note_type, text) VALUES ($1, $2, $3, $4, $5);
 
+-- name: insertDelivery
+INSERT INTO proposal_deliveries (proposal_id, destination, version, content_hash) VALUES ($1, $2, $3, $4) ON CONFLICT (proposal_id, destination) DO NOTHING;
+
 -- name: insertOutreachTask
 INSERT INTO outreach_tasks (proposal_id, patient_id, content_hash, channel, due_date, reason) VALUES ($1, $2, $3, $4, $5, $6);
+
+-- name: expireDraftsWithoutAccess
+UPDATE proposals p SET status = 'expired', updated_at = now()
+WHERE p.status = 'draft' AND p.proposer_id = ANY($1::uuid[]) AND ($2::uuid[] IS NULL OR p.patient_id = ANY($2::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = p.patient_id AND u.id = p.proposer_id AND u.active AND u.role = ANY($3::text[]))
+RETURNING p.id, p.patient_id AS "patientId", p.proposer_id AS "proposerId";
+
+-- name: approvalsWithoutAccess
+SELECT p.id, p.patient_id AS "patientId", p.status, p.current_version AS "version", p.required_approvals AS "requiredApprovals",
+  d.actor_id AS "approverId", d.actor_role AS "approverRole", d.content_hash AS "contentHash"
+FROM proposals p
+JOIN proposal_decisions d ON d.proposal_id = p.id AND d.version = p.current_version
+JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+WHERE p.status IN ('pending', 'approved', 'executing') AND d.actor_id = ANY($1::uuid[])
+  AND ($2::uuid[] IS NULL OR p.patient_id = ANY($2::uuid[])) AND d.decision = 'approve' AND d.content_hash = v.content_hash AND d.actor_id <> v.created_by
+    AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
+      AND w.actor_id = d.actor_id AND w.decision IN ('withdraw', 'discount'))
+  AND NOT EXISTS (SELECT 1 FROM patient_care_teams t
+    JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
+    WHERE t.patient_id = p.patient_id AND u.id = d.actor_id AND u.active AND u.role = ANY($3::text[]))
+ORDER BY p.id, d.actor_id
+FOR UPDATE OF p;
+
+-- name: reopenApproved
+UPDATE proposals SET status = CASE WHEN expires_at <= now() THEN 'expired' ELSE 'pending' END, updated_at = now()
+WHERE id = $1 AND status IN ('approved', 'executing') RETURNING status;
 
 -- name: touchProposal
 UPDATE proposals SET updated_at = now() WHERE id = $1;
 
+-- name: streamSubscriberActive
+SELECT EXISTS (SELECT 1 FROM staff_users u WHERE u.id = $1 AND u.active AND u.role = ANY($2::text[])) AS "active";
+
 -- name: changedSince
 SELECT p.id, p.status, p.kind, p.patient_id AS "patientId", p.current_version AS "currentVersion",
-  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt" FROM proposals p
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt", to_char(p.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "submittedAt", (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', d.destination, 'status', d.status, 'attempts', d.attempts,
+    'nextAttemptAt', CASE WHEN d.status IN ('pending', 'retrying') THEN to_char(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
+    'reason', d.last_error, 'httpStatus', d.last_http_status,
+    'resource', CASE WHEN d.resource_id IS NOT NULL THEN jsonb_build_object('type', d.resource_type, 'id', d.resource_id, 'version', d.resource_version) END,
+    'messageId', CASE WHEN d.destination = 'webhook' THEN 'msg_' || d.id END,
+    'deliveredAt', to_char(d.delivered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) ORDER BY d.destination), '[]'::jsonb)
+  FROM proposal_deliveries d WHERE d.proposal_id = p.id) AS "deliveries" FROM proposals p
 WHERE p.updated_at >= $3::timestamptz AND p.submitted_at IS NOT NULL AND EXISTS (SELECT 1 FROM patient_care_teams t
     JOIN care_team_members m ON m.care_team_id = t.care_team_id JOIN staff_users u ON u.id = m.staff_user_id
     WHERE t.patient_id = p.patient_id AND u.id = $1 AND u.active AND u.role = ANY($2::text[]))
@@ -542,17 +660,18 @@ FROM agent_tool_calls c WHERE c.turn_id = $1 ORDER BY c.seq;
 -- ======================================================================
 
 -- name: insertSession
-INSERT INTO mcp_sessions (id, user_id, patient_id, break_glass_reason, protocol_version, tools, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6::text[], $7);
+INSERT INTO mcp_sessions (id, user_id, patient_id, picker, break_glass_reason, protocol_version, tools, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7::text[], now() + make_interval(secs => CASE WHEN $5::text IS NULL THEN $8::float8 ELSE LEAST($8::float8, $9::float8) END));
 
 -- name: trimSessions
 DELETE FROM mcp_sessions s WHERE s.expires_at <= now()
   OR s.id IN (SELECT o.id FROM mcp_sessions o WHERE o.user_id = $1 AND o.expires_at > now() ORDER BY o.created_at DESC, o.id DESC OFFSET $2);
 
 -- name: touchSession
-UPDATE mcp_sessions s SET last_used_at = now()
-WHERE s.id = $1 AND s.user_id = $2 AND s.patient_id = $3 AND s.expires_at > now()
-RETURNING s.id, s.user_id AS "userId", s.patient_id AS "patientId", s.break_glass_reason AS "breakGlassReason",
+UPDATE mcp_sessions s SET last_used_at = now(),
+  expires_at = LEAST(s.created_at + make_interval(secs => CASE WHEN s.break_glass_reason IS NULL THEN $5::float8 ELSE LEAST($5::float8, $6::float8) END), now() + make_interval(secs => $4))
+WHERE s.id = $1 AND s.user_id = $2 AND CASE WHEN s.picker THEN $3::uuid IS NULL ELSE s.patient_id = $3::uuid END AND s.expires_at > now() AND s.created_at + make_interval(secs => CASE WHEN s.break_glass_reason IS NULL THEN $5::float8 ELSE LEAST($5::float8, $6::float8) END) > now()
+RETURNING s.id, s.user_id AS "userId", s.patient_id AS "patientId", s.picker, s.break_glass_reason AS "breakGlassReason",
   s.protocol_version AS "protocolVersion", s.tools, to_char(s.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "expiresAt";
 
 -- name: claimCall
@@ -569,7 +688,24 @@ UPDATE mcp_sessions s SET
 WHERE s.id = $1;
 
 -- name: deleteSession
-DELETE FROM mcp_sessions s WHERE s.id = $1 AND s.user_id = $2 AND s.patient_id = $3 AND s.expires_at > now() RETURNING s.id;
+DELETE FROM mcp_sessions s WHERE s.id = $1 AND s.user_id = $2 AND CASE WHEN s.picker THEN $3::uuid IS NULL ELSE s.patient_id = $3::uuid END AND s.expires_at > now() RETURNING s.id;
+
+-- name: offerPatients
+UPDATE mcp_sessions s SET patient_offers = s.patient_offers || jsonb_build_object($2::text, jsonb_build_object('patientIds', $3::jsonb))
+WHERE s.id = $1 AND s.patient_id IS NULL AND s.expires_at > now() RETURNING s.id;
+
+-- name: patientOffer
+SELECT s.patient_id AS "patientId", s.tools, s.patient_offers -> $2::text AS offer
+FROM mcp_sessions s WHERE s.id = $1 AND s.expires_at > now();
+
+-- name: answerOffer
+UPDATE mcp_sessions s SET patient_offers = jsonb_set(s.patient_offers, ARRAY[$2::text, 'answer'], to_jsonb($3::text))
+WHERE s.id = $1 AND s.patient_id IS NULL AND s.patient_offers -> $2::text IS NOT NULL;
+
+-- name: bindPatient
+UPDATE mcp_sessions s SET patient_id = $3, tools = $4::text[], patient_offers = '{}'
+WHERE s.id = $1 AND s.picker AND s.patient_id IS NULL AND s.patient_offers -> $2::text IS NOT NULL AND s.expires_at > now()
+RETURNING s.id;
 
 -- ======================================================================
 -- measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)
@@ -689,6 +825,12 @@ DELETE FROM measure_runs WHERE finished_at < now() - ($1::int * interval '1 day'
 -- name: patientResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
+  (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end) AS attestations,
   r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt",
   (r.data_version <> p.data_version) AS stale
 FROM measure_results r JOIN patients p ON p.id = r.patient_id
@@ -697,6 +839,12 @@ WHERE r.patient_id = $1 AND r.period_start = $2 AND r.period_end = $3;
 -- name: careTeamResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
+  (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end) AS attestations,
   r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt",
   (r.data_version <> p.data_version) AS stale
 FROM patient_care_teams t
@@ -739,13 +887,18 @@ SELECT code FROM care_teams ORDER BY code;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT $10) page
@@ -756,13 +909,18 @@ ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT $10) page
@@ -773,13 +931,18 @@ ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
@@ -791,13 +954,18 @@ ORDER BY p.birth_date DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
@@ -809,15 +977,20 @@ ORDER BY p.birth_date ASC, p.id ASC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND m.period_end >= m.period_start
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))) AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND ($4::text IS NULL OR o.measure_id = $4)
-    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6)
+    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = o.patient_id AND c.measure_id = o.measure_id AND c.period_end BETWEEN o.period_start AND o.period_end)))
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -828,15 +1001,20 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND m.period_end >= m.period_start
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))) AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND ($4::text IS NULL OR o.measure_id = $4)
-    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6)
+    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = o.patient_id AND c.measure_id = o.measure_id AND c.period_end BETWEEN o.period_start AND o.period_end)))
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -847,12 +1025,17 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -863,12 +1046,17 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -879,12 +1067,17 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
@@ -896,12 +1089,17 @@ ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
@@ -913,12 +1111,17 @@ ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -931,12 +1134,17 @@ ORDER BY p.birth_date DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version) ORDER BY r.measure_id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
+    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6)) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -947,7 +1155,7 @@ ORDER BY p.birth_date ASC, p.id ASC;
 
 -- name: worklistMatchingResults
 SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) LIMIT $1) c;
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($7::text IS NULL OR (($7 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))) LIMIT $1) c;
 
 -- ======================================================================
 -- population publications (shared by every API process)
@@ -979,3 +1187,13 @@ DELETE FROM population_publications p WHERE p.id NOT IN (SELECT k.id FROM popula
 
 -- name: probe
 SELECT 1;
+
+-- ======================================================================
+-- database notifications (a connection of their own, while a live queue stream is open)
+-- ======================================================================
+
+-- name: listenAccessEnded
+LISTEN vigil_access_ended;
+
+-- name: unlistenAccessEnded
+UNLISTEN vigil_access_ended;

@@ -99,6 +99,9 @@ RETURNING "patient_id"::text AS "id", true AS "inserted"`,
   patientsWithSharedMrn: `SELECT p.id::text AS id FROM patients p
 WHERE p.id = ANY($1::uuid[]) AND p.mrn NOT LIKE 'fhir:%'
   AND EXISTS (SELECT 1 FROM patients o WHERE o.mrn = p.mrn AND o.id <> p.id)`,
+  /** Which of these patients no care team holds (read after an import without `--care-team`). */
+  patientsOnNoTeam: `SELECT p.id::text AS id FROM unnest($1::uuid[]) AS p(id)
+WHERE NOT EXISTS (SELECT 1 FROM patient_care_teams l WHERE l.patient_id = p.id)`,
 } as const;
 
 export const STATEMENT_OF_TABLE: Record<TableName, string> = {

@@ -30,17 +30,24 @@ export const SUPPORTED_TYPES = [
 export type SupportedType = (typeof SUPPORTED_TYPES)[number];
 
 /**
- * Resource types that are read and counted as "accepted (not stored)": who and where (practitioners,
- * organisations, locations), payers (coverage, claims), provenance, and the Medications and Devices
- * that requests name (their codes are read into the requests). None is a clinical record of its own,
- * so the cohort has no table for them; any other type is skipped as unsupported.
+ * People and teams: Practitioners become staff members (their roles from PractitionerRoles), and
+ * CareTeams care teams with their members and patients. Listed in the summary when the input has them.
+ */
+export const DIRECTORY_TYPES = ['Practitioner', 'PractitionerRole', 'CareTeam'] as const;
+export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
+export const isDirectoryType = (value: string): value is DirectoryType => (DIRECTORY_TYPES as readonly string[]).includes(value);
+
+/**
+ * Resource types that are read and counted as "accepted (not stored)": where (organisations,
+ * locations), payers (coverage, claims), provenance, and the Medications and Devices that requests
+ * name (their codes are read into the requests). None is a clinical record of its own, so the cohort
+ * has no table for them; any other type is skipped as unsupported. (A Practitioner that no
+ * PractitionerRole of the import makes staff is counted here too: see `DirectoryImport`.)
  */
 export const ACCEPTED_TYPES = [
   'Medication',
   'Device',
   'Coverage',
-  'Practitioner',
-  'PractitionerRole',
   'Organization',
   'Location',
   'HealthcareService',

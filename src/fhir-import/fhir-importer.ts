@@ -1,23 +1,27 @@
 import { DataSource } from 'typeorm';
 import { CodePredicate } from './codes';
 import { IMPORT_STATEMENTS } from './fhir-import.sql';
-import { AcceptedType, isAcceptedType, isSupportedType, MappedResource, Position, SkipResource, SupportedType } from './fhir-import.types';
+import { DirectoryImport } from './directory-import';
+import { AccessLossHook, DirectoryRepository } from './directory.repository';
+import { AcceptedType, DirectoryType, isAcceptedType, isDirectoryType, isSupportedType, MappedResource, Position, SkipResource, SupportedType } from './fhir-import.types';
 import { ImportSummary } from './import-summary';
-import { asString } from './json';
+import { asString, Json } from './json';
 import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
 import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
 import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
 import { codeTargetOf, mapMedicationRequest, mapRequest } from './map-requests';
-import { CodeTarget, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceNamespace, TargetIndex } from './references';
+import { CodeTarget, DEFAULT_SOURCE, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceIdOf, sourceNamespace, TargetIndex } from './references';
 import { ResourceWriter } from './resource-writer';
 import { listSourceFiles, readSourceFile, SourceFile } from './source-reader';
-import { cleanText } from './text';
 
 export interface ImportOptions {
-  /** The care team every imported patient joins; it must exist. */
-  careTeamCode: string;
+  /**
+   * The care team every imported patient joins; it must exist. Without it, patients join the teams
+   * the input's CareTeams (or earlier ones) give them, and a patient on no team is reported.
+   */
+  careTeamCode?: string;
   /**
    * The source system (`--source`): ids are v5 UUIDs in this source's namespace, so two EHRs'
    * `Patient/123` stay two patients. Default `default`, whose ids are those imports always had.
@@ -34,6 +38,11 @@ export interface ImportOptions {
   patientBundles?: boolean;
   /** Resources per transaction (default 500). */
   batchSize?: number;
+  /**
+   * Told, inside the transaction, whenever the import takes access away (a Practitioner deactivated,
+   * a member or patient leaving a team), so what must end with it commits with it (the CLI's cut-off).
+   */
+  onAccessLoss?: AccessLossHook;
   /** Stops after the batch being written: what was written stays, and a re-run finishes the job. */
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;
@@ -62,15 +71,18 @@ export class UnknownCareTeamError extends Error {
 /**
  * Three passes over the same files, so that whatever order the files and entries come in, every
  * reference points at something already written: Patients first, then Encounters (which name a
- * patient), then everything else (which names a patient and perhaps an encounter).
+ * patient), then everything else (which names a patient and perhaps an encounter). People and teams
+ * ride along: PractitionerRoles are read first (kept, not written), Practitioners written in the
+ * second pass with the role their PractitionerRoles give, CareTeams in the last (they name both).
  */
-const PASSES: { label: string; types: readonly SupportedType[]; accepted: 'indexed' | 'other' | 'none' }[] = [
-  { label: 'patients', types: ['Patient'], accepted: 'none' },
+const PASSES: { label: string; types: readonly SupportedType[]; people: DirectoryType; accepted: 'indexed' | 'other' | 'none' }[] = [
+  { label: 'patients', types: ['Patient'], people: 'PractitionerRole', accepted: 'none' },
   // Medications and Devices are read with the encounters: the requests of the last pass name them.
-  { label: 'encounters', types: ['Encounter'], accepted: 'indexed' },
+  { label: 'encounters', types: ['Encounter'], people: 'Practitioner', accepted: 'indexed' },
   {
     label: 'clinical records',
     types: ['Observation', 'Condition', 'MedicationRequest', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent'],
+    people: 'CareTeam',
     accepted: 'other',
   },
 ];
@@ -117,40 +129,52 @@ export class FhirImporter {
   }
 
   async run(root: string): Promise<ImportSummary> {
-    const careTeamId = await this.careTeamId();
+    const careTeamId = this.options.careTeamCode === undefined ? null : await this.careTeamId(this.options.careTeamCode);
     const files = await listSourceFiles(root);
     this.summary.files = files.length;
+    const namespace = sourceNamespace(this.options.source);
+    const nowMillis = (this.options.now ?? new Date()).getTime();
+    const directory = new DirectoryImport(new DirectoryRepository(this.dataSource, this.options.onAccessLoss), this.summary, {
+      namespace,
+      source: this.options.source ?? DEFAULT_SOURCE,
+      nowMillis,
+      batchSize: this.options.batchSize ?? 500,
+      patients: this.patients,
+    });
     const context: MapContext = {
       careTeamId,
-      namespace: sourceNamespace(this.options.source),
+      namespace,
       patients: this.patients,
       encounters: this.encounters,
       medications: this.medications,
       devices: this.devices,
       isKnownCode: this.options.isKnownCode,
-      nowMillis: (this.options.now ?? new Date()).getTime(),
+      nowMillis,
     };
     const bytesTotal = files.reduce((sum, file) => sum + file.bytes, 0) * PASSES.length;
     for (const [index, pass] of PASSES.entries()) {
       if (this.options.signal?.aborted) break;
       const progress = (): void =>
-        this.options.onProgress?.({ pass: index + 1, passes: PASSES.length, label: pass.label, bytesDone: this.bytesDone, bytesTotal, written: this.written });
-      await this.runPass(index, files, context, progress);
-      if (index === 0 && !this.options.signal?.aborted) await this.warnSharedMrns();
+        this.options.onProgress?.({ pass: index + 1, passes: PASSES.length, label: pass.label, bytesDone: this.bytesDone, bytesTotal, written: this.written + directory.written });
+      await this.runPass(index, files, context, directory, progress);
+      if (this.options.signal?.aborted) continue;
+      if (index === 0) await this.warnSharedMrns();
+      if (index === 1) directory.settleUnclaimedRoles();
     }
     this.summary.aborted = this.options.signal?.aborted ?? false;
+    if (!this.summary.aborted && careTeamId === null) await this.warnPatientsOnNoTeam();
     return this.summary;
   }
 
-  private async careTeamId(): Promise<string> {
-    const [team] = await this.dataSource.query(IMPORT_STATEMENTS.careTeamByCode, [this.options.careTeamCode]);
+  private async careTeamId(code: string): Promise<string> {
+    const [team] = await this.dataSource.query(IMPORT_STATEMENTS.careTeamByCode, [code]);
     if (team) return team.id;
     const codes: { code: string }[] = await this.dataSource.query(IMPORT_STATEMENTS.careTeamCodes);
     throw new UnknownCareTeamError(codes.map((row) => row.code));
   }
 
-  private async runPass(index: number, files: SourceFile[], context: MapContext, progress: () => void): Promise<void> {
-    const { types, accepted } = PASSES[index];
+  private async runPass(index: number, files: SourceFile[], context: MapContext, directory: DirectoryImport, progress: () => void): Promise<void> {
+    const { types, accepted, people } = PASSES[index];
     const first = index === 0;
     const last = index === PASSES.length - 1;
     const batchSize = this.options.batchSize ?? 500;
@@ -169,14 +193,20 @@ export class FhirImporter {
           if (indexed ? accepted === 'indexed' : accepted === 'other') this.accept(type, entry.resource, entry.fullUrl);
           continue;
         }
+        if (type && isDirectoryType(type)) {
+          if (type === people && (await this.addPerson(directory, type, entry))) {
+            progress();
+            if (this.options.signal?.aborted) return;
+          }
+          continue;
+        }
         if (!type || !isSupportedType(type)) {
           if (first && !type) this.summary.skip(entry.position, 'no resourceType');
           if (last && type) this.summary.skip(entry.position, `unsupported resource type (${TYPE_NAME.test(type) ? type : 'unrecognised'})`);
           continue;
         }
         if (!types.includes(type)) continue;
-        const sourceId = cleanText(entry.resource.id) ?? /^urn:uuid:(.+)$/i.exec(entry.fullUrl ?? '')?.[1]?.toLowerCase();
-        const source: SourceResource = { type, sourceId: sourceId ?? '', resource: entry.resource, fullUrl: entry.fullUrl, position: entry.position };
+        const source: SourceResource = { type, sourceId: sourceIdOf(entry.resource, entry.fullUrl), resource: entry.resource, fullUrl: entry.fullUrl, position: entry.position };
         if (first && type === 'Patient' && entry.position.entry !== undefined) {
           this.bundlePatients.set(entry.position.file, this.bundlePatients.has(entry.position.file) ? null : `Patient/${source.sourceId}`);
         }
@@ -196,22 +226,36 @@ export class FhirImporter {
       progress();
     }
     await this.flush(batch);
+    await directory.endPass();
     progress();
+  }
+
+  /** A Practitioner, PractitionerRole or CareTeam to the people-and-teams import; true when it wrote a batch. */
+  private async addPerson(directory: DirectoryImport, type: DirectoryType, entry: { resource: Json; fullUrl?: string; position: Position }): Promise<boolean> {
+    const sourceId = sourceIdOf(entry.resource, entry.fullUrl);
+    if (!this.admit(type, sourceId, entry.position)) return false;
+    return directory.add({ type, sourceId, resource: entry.resource, fullUrl: entry.fullUrl, position: entry.position });
+  }
+
+  /** Whether a resource's id is usable and new to this import; otherwise it is reported. */
+  private admit(type: SupportedType | DirectoryType, sourceId: string, position: Position): boolean {
+    if (!FHIR_ID.test(sourceId)) {
+      this.summary.skip(position, 'id missing or not a FHIR id', type);
+      return false;
+    }
+    const key = `${type}/${sourceId}`;
+    if (this.seen.has(key)) {
+      this.summary.skip(position, 'same id as an earlier resource in this import (the first one is kept)', type);
+      return false;
+    }
+    this.seen.add(key);
+    return true;
   }
 
   /** Maps one resource, or reports why it cannot be loaded; nothing is written here. */
   private map(source: SourceResource, context: MapContext): Mapped | undefined {
     const { type, position } = source;
-    if (!FHIR_ID.test(source.sourceId)) {
-      this.summary.skip(position, 'id missing or not a FHIR id', type);
-      return undefined;
-    }
-    const key = `${type}/${source.sourceId}`;
-    if (this.seen.has(key)) {
-      this.summary.skip(position, 'same id as an earlier resource in this import (the first one is kept)', type);
-      return undefined;
-    }
-    this.seen.add(key);
+    if (!this.admit(type, source.sourceId, position)) return undefined;
     try {
       switch (type) {
         case 'Patient': {
@@ -280,8 +324,8 @@ export class FhirImporter {
   private accept(type: AcceptedType, resource: Record<string, unknown>, fullUrl?: string): void {
     this.summary.accept(type);
     if (!INDEXED_TYPES.includes(type)) return;
-    const id = cleanText(resource.id) ?? /^urn:uuid:(.+)$/i.exec(fullUrl ?? '')?.[1]?.toLowerCase();
-    if (!id || !FHIR_ID.test(id)) return;
+    const id = sourceIdOf(resource, fullUrl);
+    if (!FHIR_ID.test(id)) return;
     const index = type === 'Medication' ? this.medications : this.devices;
     const target = codeTargetOf(resource);
     if (target) index.add(keysOf(type, id, fullUrl), target);
@@ -301,6 +345,20 @@ export class FhirImporter {
       const shared = new Set(rows.map((row) => row.id));
       for (const id of ids.slice(start, start + MRN_CHECK_CHUNK)) {
         if (shared.has(id)) this.summary.warn(this.patientPositions.get(id) as Position, 'Patient', 'MRN also held by another patient (imported; MRN is not an identity)');
+      }
+    }
+  }
+
+  /**
+   * Without `--care-team`, a patient of this run that no care team holds (no CareTeam of this import
+   * or an earlier one names it) is imported, and reported: nobody can read it until a team does.
+   */
+  private async warnPatientsOnNoTeam(): Promise<void> {
+    const ids = [...this.patientPositions.keys()];
+    for (let start = 0; start < ids.length; start += MRN_CHECK_CHUNK) {
+      const rows: { id: string }[] = await this.dataSource.query(IMPORT_STATEMENTS.patientsOnNoTeam, [ids.slice(start, start + MRN_CHECK_CHUNK)]);
+      for (const { id } of rows) {
+        this.summary.warn(this.patientPositions.get(id) as Position, 'Patient', 'on no care team: nobody can read it until one holds it (a CareTeam naming it, --care-team, or admin team add-patient)');
       }
     }
   }

@@ -1,4 +1,4 @@
-import { formatPosition, Position, SUPPORTED_TYPES, WriteOutcome } from './fhir-import.types';
+import { formatPosition, isDirectoryType, Position, SUPPORTED_TYPES, WriteOutcome } from './fhir-import.types';
 
 export interface TypeCounts {
   loaded: number;
@@ -21,6 +21,7 @@ const POSITIONS_KEPT = 3;
  * type; nothing here ever holds a value, name or id from a record.
  */
 export class ImportSummary {
+  /** Clinical types always; people and teams (`DIRECTORY_TYPES`) from the first one counted or skipped. */
   readonly types = new Map<string, TypeCounts>(SUPPORTED_TYPES.map((type) => [type, { loaded: 0, updated: 0, unchanged: 0, skipped: 0 }]));
   readonly skips = new Map<string, ReasonCount>();
   readonly warnings = new Map<string, ReasonCount>();
@@ -35,8 +36,9 @@ export class ImportSummary {
 
   /** A resource (or something that is not one: a bad line, an unknown type) that was not loaded. */
   skip(position: Position, reason: string, type?: string): void {
-    if (type && this.types.has(type)) this.countsOf(type).skipped += 1;
-    note(this.skips, type && this.types.has(type) ? `${type}: ${reason}` : reason, position);
+    const counted = type !== undefined && (this.types.has(type) || isDirectoryType(type));
+    if (counted) this.countsOf(type).skipped += 1;
+    note(this.skips, counted ? `${type}: ${reason}` : reason, position);
   }
 
   accept(type: string): void {
@@ -52,6 +54,7 @@ export class ImportSummary {
   }
 
   private countsOf(type: string): TypeCounts {
+    if (!this.types.has(type) && isDirectoryType(type)) this.types.set(type, { loaded: 0, updated: 0, unchanged: 0, skipped: 0 });
     const counts = this.types.get(type);
     if (!counts) throw new Error('Not a supported resource type');
     return counts;

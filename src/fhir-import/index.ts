@@ -1,4 +1,5 @@
 export { FhirImporter, ImportOptions, ImportProgress, UnknownCareTeamError } from './fhir-importer';
 export { ImportSummary } from './import-summary';
+export { AccessLoss, AccessLossHook } from './directory.repository';
 export { progressReporter } from './import-progress';
 export { DEFAULT_SOURCE, SOURCE_NAME } from './references';

@@ -15,7 +15,8 @@ export interface SourceResource {
 
 /** What mapping may look up: the care team new patients join and the targets written so far. */
 export interface MapContext {
-  careTeamId: string;
+  /** `--care-team`: the team every patient joins; null without it (CareTeams of the input give the teams). */
+  careTeamId: string | null;
   /** The id namespace of the source system (`--source`). */
   namespace: string;
   patients: TargetIndex<PatientTarget>;

@@ -72,7 +72,7 @@ export function mapPatient(source: SourceResource, context: MapContext): { mappe
           deceased_at: deceased?.instant ?? null,
         },
       ],
-      patient_care_teams: [{ patient_id: id, care_team_id: context.careTeamId }],
+      ...(context.careTeamId ? { patient_care_teams: [{ patient_id: id, care_team_id: context.careTeamId }] } : {}),
     },
   };
   return {

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
-import { asObject, asString } from './json';
+import { asObject, asString, Json } from './json';
+import { cleanText } from './text';
 
 /**
  * Namespace of the ids of imported rows: a row's id is a v5 UUID of its source identity
@@ -21,6 +22,11 @@ export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
  */
 export function sourceNamespace(source: string = DEFAULT_SOURCE): string {
   return source === DEFAULT_SOURCE ? IMPORT_NAMESPACE : uuidv5(`source:${source}`, IMPORT_NAMESPACE);
+}
+
+/** A resource's id, or for a Bundle entry without one the uuid of its `urn:uuid:` fullUrl ('' when neither). */
+export function sourceIdOf(resource: Json, fullUrl?: string): string {
+  return cleanText(resource.id) ?? /^urn:uuid:(.+)$/i.exec(fullUrl ?? '')?.[1]?.toLowerCase() ?? '';
 }
 
 /** The row id of a source identity in a namespace (the default source's when none is given). */

@@ -34,5 +34,9 @@ describe('MCP tool list', () => {
     expect(sessionInstructions(catalog, [...TOOL_NAMES])).not.toMatch(/Not offered/);
     const without = sessionInstructions(catalog, TOOL_NAMES.filter((name) => name !== 'feature_attribution'));
     expect(without).toMatch(/Not offered for this patient[^\n]*: feature_attribution \(/);
+    // A session whose person has not chosen its patient yet says who chooses, and names no tool left out.
+    const picker = sessionInstructions(catalog, null);
+    expect(picker).toMatch(/chosen by the person[^\n]*the assistant cannot choose or change it/);
+    expect(picker).not.toMatch(/Not offered/);
   });
 });

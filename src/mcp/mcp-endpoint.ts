@@ -8,6 +8,7 @@ import { ProblemException } from '../common/http/problem';
 import { refuseWhatTheTransportWould } from './mcp-http-refusals';
 import { McpSession, McpSessions } from './mcp-sessions';
 import { McpRequestContext } from './mcp-tool-calls';
+import { elicitsForms } from './patient-picker';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_HEADER = 'mcp-protocol-version';
@@ -31,6 +32,20 @@ const alreadyInitialized = () =>
     { field: SESSION_HEADER, reason: 'isEmpty', message: `initialize must not carry ${SESSION_HEADER}` },
   ]);
 
+const patientRequired = () =>
+  new ProblemException(
+    HttpStatus.BAD_REQUEST,
+    'mcp_patient_required',
+    'Bad Request',
+    'This client cannot show the person a form (it declared no elicitation capability), so the patient cannot be chosen in the session: open the session for one patient instead, on the URL /mcp/patients/<patient id> (the stdio bridge: --patient <patient id>).',
+    [{ field: 'params.capabilities.elicitation', reason: 'isDefined', message: 'a session without a patient needs a client that shows forms (elicitation)' }],
+  );
+
+const breakGlassNeedsPatient = () =>
+  new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'Break glass names its patient: open the session on /mcp/patients/<patient id> with the header.', [
+    { field: 'x-break-glass-reason', reason: 'patientUrl', message: 'x-break-glass-reason is accepted only on a patient\'s URL' },
+  ]);
+
 /** The version the SDK's server answers `initialize` with (its rule, `Server._oninitialize`): the client's if supported, else the latest. */
 function negotiatedVersion(initialize: InitializeRequest): string {
   const requested = initialize.params.protocolVersion;
@@ -48,10 +63,11 @@ export class McpEndpoint {
 
   /**
    * `initialize` opens a session after the same access check as REST (`access` carries the caller,
-   * the request's correlation id and its break-glass header, validated as REST validates it); any
-   * other message goes to the caller's open session, on whichever process it was opened.
+   * the request's correlation id and its break-glass header, validated as REST validates it), or,
+   * on `/mcp` (`patientId` null), a session whose person will choose its patient; any other message
+   * goes to the caller's open session on this URL, on whichever process it was opened.
    */
-  async post(request: Request, response: Response, rest: AccessContext, patientId: string): Promise<void> {
+  async post(request: Request, response: Response, rest: AccessContext, patientId: string | null): Promise<void> {
     const body: unknown = request.body;
     refuseWhatTheTransportWould(request, body);
     const caller = rest.caller as Caller;
@@ -59,6 +75,9 @@ export class McpEndpoint {
     let session: McpSession;
     if (sessionId === undefined) {
       if (!isInitializeRequest(body)) throw sessionRequired();
+      // Without a patient in the URL, the person chooses one in a form: their client must be able to show it.
+      if (patientId === null && !elicitsForms(body.params.capabilities)) throw patientRequired();
+      if (patientId === null && rest.breakGlassReason !== null) throw breakGlassNeedsPatient();
       const access: AccessContext = { ...rest, purpose: 'mcp.session.open', projectionRole: 'agent', channel: AuditChannel.Mcp };
       session = await this.sessions.open(access, patientId, negotiatedVersion(body));
       response.setHeader(SESSION_HEADER, session.id);
@@ -68,11 +87,12 @@ export class McpEndpoint {
       const version = request.get(PROTOCOL_HEADER);
       if (version !== undefined && version !== session.protocolVersion) throw otherProtocolVersion(session.protocolVersion);
     }
-    await this.sessions.serve(session, withCaller(request, caller), response, body);
+    const context: McpRequestContext = { caller, correlationId: (request as Request & { id?: string }).id ?? null };
+    await this.sessions.serve(session, withContext(request, context), response, body, context);
   }
 
   /** Ends the caller's session for every process (MCP's DELETE); another user's or an unknown session is a 404. */
-  async delete(request: Request, response: Response, caller: Caller, patientId: string): Promise<void> {
+  async delete(request: Request, response: Response, caller: Caller, patientId: string | null): Promise<void> {
     const sessionId = request.get(SESSION_HEADER);
     if (sessionId === undefined) throw sessionRequired();
     await this.sessions.end(sessionId, caller, patientId);
@@ -81,8 +101,8 @@ export class McpEndpoint {
 }
 
 /** Hands this request's caller and correlation id to the session's handlers (the SDK passes `req.auth` through as `authInfo`). */
-function withCaller(request: Request, caller: Caller): Request {
-  const vigil: McpRequestContext = { caller, correlationId: (request as Request & { id?: string }).id ?? null };
+function withContext(request: Request, vigil: McpRequestContext): Request {
+  const { caller } = vigil;
   const expiresAt = caller.tokenExpiresAt === undefined ? undefined : Math.floor(caller.tokenExpiresAt / 1000);
   Object.assign(request, { auth: { token: '', clientId: caller.userId, scopes: [], expiresAt, extra: { vigil } } });
   return request;

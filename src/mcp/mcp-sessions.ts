@@ -1,13 +1,19 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  ServerNotification,
+  ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUUID } from 'class-validator';
 import type { Request, Response } from 'express';
@@ -17,12 +23,18 @@ import { Caller } from '../auth/caller';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ToolReadService } from '../tools/tool-read.service';
 import { mcpTools, sessionInstructions } from './mcp-catalog';
+import { McpPatientChoice } from './mcp-patient-choice';
 import { MCP_RESOURCES, readResource } from './mcp-resources';
-import { McpSession, McpSessionRepository } from './mcp-session.repository';
+import { BoundSession, McpSession, McpSessionRepository, SessionLifetime } from './mcp-session.repository';
 import { McpRequestContext, McpToolCalls } from './mcp-tool-calls';
 import { sessionNotFound } from './mcp.problems';
 
 export type { McpSession } from './mcp-session.repository';
+
+type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The requests whose answer depends on the session's patient: in a picker session, the first of them asks the person. */
+const NEEDS_PATIENT = new Set(['tools/list', 'tools/call']);
 
 /** The request context the transport hands each handler (`req.auth.extra`). */
 function requestOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): McpRequestContext {
@@ -32,12 +44,16 @@ function requestOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): M
 }
 
 /**
- * The MCP sessions of every API process. A session is opened for one patient by one user, after the
- * same `patient.read` check as REST (one audited access, `mcp.session.open`); it answers only that
- * user (another user's token gets the same 404 as an unknown session) and ends when the token that
- * opened it expires or its user DELETEs it. Sessions are rows in Postgres (`mcp_sessions`), not
- * objects in a process: each request is served by an SDK server and transport built for it from the
- * row, on whichever process receives it, and discarded when it is answered.
+ * The MCP sessions of every API process. A session belongs to one person and one patient: the
+ * patient's URL names it, after the same `patient.read` check as REST (one audited access,
+ * `mcp.session.open`), or, on `/mcp`, the person chooses it in a form their client shows them
+ * (`McpPatientChoice`), once for the session. It answers only that person (another person's token
+ * gets the same 404 as an unknown session), with any valid token of theirs: a client that refreshes
+ * its token keeps its session. It ends after MCP_SESSION_IDLE_MINUTES without a request, at the
+ * latest MCP_SESSION_MAX_HOURS after it opened, or when its person DELETEs it. Sessions are rows in
+ * Postgres (`mcp_sessions`), not objects in a process: each request is served by an SDK server and
+ * transport built for it from the row, on whichever process receives it, and discarded when it is
+ * answered.
  */
 @Injectable()
 export class McpSessions {
@@ -48,44 +64,62 @@ export class McpSessions {
     private readonly phi: ToolReadService,
     private readonly calls: McpToolCalls,
     private readonly store: McpSessionRepository,
+    private readonly choice: McpPatientChoice,
   ) {}
 
-  /** Decides access for a new session (404 or 403 exactly as REST), then stores it for every process. */
-  async open(access: AccessContext, patientId: string, protocolVersion: string): Promise<McpSession> {
+  /**
+   * Stores a new session for every process: for `patientId` after deciding access (404 or 403
+   * exactly as REST), or, with none, a picker session that reads no one until its person chooses.
+   */
+  async open(access: AccessContext, patientId: string | null, protocolVersion: string): Promise<McpSession> {
     const caller = access.caller as Caller;
     // The id is chosen now, so the audit row of the opening names the session it opened.
     const id = randomUUID();
-    const { tools } = await this.phi.availableTools({ ...access, sessionId: id }, patientId);
-    // The guard always knows the token's expiry; were it unknown, the longest lifetime a token may have.
-    const expiresAt = caller.tokenExpiresAt ?? Date.now() + this.config.auth.maxTokenLifetimeSeconds * 1000;
-    const session: McpSession = { id, userId: caller.userId, patientId, breakGlassReason: access.breakGlassReason, protocolVersion, tools, expiresAt: new Date(expiresAt).toISOString() };
-    await this.store.create(session, this.config.mcp.maxSessionsPerUser);
+    const tools = patientId === null ? [] : (await this.phi.availableTools({ ...access, sessionId: id }, patientId)).tools;
+    const session = { id, userId: caller.userId, patientId, picker: patientId === null, breakGlassReason: access.breakGlassReason, protocolVersion, tools };
+    const lifetime = this.lifetime();
+    await this.store.create(session, this.config.mcp.maxSessionsPerUser, lifetime);
     // Ids only: never the patient's data.
     this.logger.log({ msg: 'mcp session opened', sessionId: id });
-    return session;
+    return { ...session, expiresAt: new Date(Date.now() + lifetime.idleSeconds * 1000).toISOString() };
   }
 
-  /** The caller's live session for this patient, or the same 404 for an unknown, ended or someone else's session. */
-  async find(sessionId: string, caller: Caller, patientId: string): Promise<McpSession> {
-    const session = isUUID(sessionId, 4) ? await this.store.touch(sessionId, caller.userId, patientId) : undefined;
+  /** The person's live session on this URL (`patientId` null: `/mcp`), or the same 404 for an unknown, ended or someone else's session. */
+  async find(sessionId: string, caller: Caller, patientId: string | null): Promise<McpSession> {
+    const session = isUUID(sessionId, 4) ? await this.store.touch(sessionId, caller.userId, patientId, this.lifetime()) : undefined;
     if (!session) throw sessionNotFound();
     return session;
   }
 
-  /** Ends the caller's session on every process (MCP's DELETE); another user's or an unknown session is a 404. */
-  async end(sessionId: string, caller: Caller, patientId: string): Promise<void> {
+  /** Ends the person's session on every process (MCP's DELETE); another person's or an unknown session is a 404. */
+  async end(sessionId: string, caller: Caller, patientId: string | null): Promise<void> {
     const ended = isUUID(sessionId, 4) && (await this.store.delete(sessionId, caller.userId, patientId));
     if (!ended) throw sessionNotFound();
   }
 
   /**
    * Answers one MCP message of the session. The SDK's transport runs stateless (no session id of
-   * its own): the session was found, bound to its user and patient, before this was called.
+   * its own): the session was found, bound to its person and URL, before this was called. A request
+   * that needs a patient the person has not chosen yet is answered as an event stream, which first
+   * carries the form; the client's answer to the form comes as a message of its own.
    */
-  async serve(session: McpSession, request: Request, response: Response, body: unknown): Promise<void> {
-    const server = this.serverFor(session);
-    // One JSON answer per POST: no server-held streams, so nothing ties a session to a process.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  async serve(session: McpSession, request: Request, response: Response, body: unknown, context: McpRequestContext): Promise<void> {
+    if (session.picker && (isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body))) {
+      await this.choice.answer(session, context, body);
+      response.status(HttpStatus.ACCEPTED).end();
+      return;
+    }
+    const asksPerson = session.patientId === null && isJSONRPCRequest(body) && NEEDS_PATIENT.has(body.method);
+    // One JSON answer per POST otherwise: no server-held streams, so nothing ties a session to a process.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksPerson });
+    // A client that gives up on the request stops the wait for the person's choice.
+    const hungUp = new AbortController();
+    response.once('close', () => hungUp.abort());
+    const bound = (extra: HandlerExtra): Promise<BoundSession> =>
+      session.patientId !== null
+        ? Promise.resolve(session as BoundSession)
+        : this.choice.patientOf(session, requestOf(extra), (message) => transport.send(message, { relatedRequestId: extra.requestId }), hungUp.signal);
+    const server = this.serverFor(session, bound);
     await server.connect(transport);
     try {
       await transport.handleRequest(request, response, body);
@@ -94,15 +128,21 @@ export class McpSessions {
     }
   }
 
-  private serverFor(session: McpSession): Server {
+  private lifetime(): SessionLifetime {
+    const { sessionIdleMinutes, sessionMaxHours, breakGlassSessionMinutes } = this.config.mcp;
+    return { idleSeconds: sessionIdleMinutes * 60, maxSeconds: sessionMaxHours * 3600, breakGlassMaxSeconds: breakGlassSessionMinutes * 60 };
+  }
+
+  private serverFor(session: McpSession, bound: (extra: HandlerExtra) => Promise<BoundSession>): Server {
     const catalog = this.calls.catalog();
     const server = new Server(
       { name: 'vigil', version: '0.1.0' },
-      { capabilities: { tools: {}, resources: {} }, instructions: sessionInstructions(catalog, session.tools) },
+      { capabilities: { tools: {}, resources: {} }, instructions: sessionInstructions(catalog, session.patientId === null ? null : session.tools) },
     );
-    const tools = mcpTools(catalog, session.tools);
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.calls.call(session, requestOf(extra), request.params.name, request.params.arguments));
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({ tools: mcpTools(catalog, (await bound(extra)).tools) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+      this.calls.call(await bound(extra), requestOf(extra), request.params.name, request.params.arguments),
+    );
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: MCP_RESOURCES }));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => {
       const result = readResource(request.params.uri);

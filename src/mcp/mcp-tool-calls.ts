@@ -13,12 +13,12 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditedAccess } from '../access/audited-access.service';
 import { ToolReadService } from '../tools/tool-read.service';
 import { TOOL_NAMES, ToolName } from '../tools/tool-names';
-import { McpSession, McpSessionRepository } from './mcp-session.repository';
+import { BoundSession, McpSessionRepository } from './mcp-session.repository';
 import { governanceChanges, restoreGovernance } from './session-governance';
 import { sessionNotFound } from './mcp.problems';
 
-/** What a call needs of its session; the governance the agent keeps per turn is stored with it and restored per call. */
-export type SessionState = Pick<McpSession, 'id' | 'patientId' | 'breakGlassReason'>;
+/** What a call needs of its session (its patient known); the governance the agent keeps per turn is stored with it and restored per call. */
+export type SessionState = Pick<BoundSession, 'id' | 'patientId' | 'breakGlassReason'>;
 
 /** Who is calling, per HTTP request: the guard's caller and the request's correlation id. */
 export interface McpRequestContext {

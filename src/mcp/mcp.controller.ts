@@ -37,6 +37,32 @@ export class McpController {
   }
 }
 
+/**
+ * The MCP endpoint without a patient in the URL: the person chooses the session's patient in a form
+ * their client shows them (MCP elicitation), once; the model never does. A client that cannot show
+ * forms is told to use a patient's URL instead.
+ */
+@ApiExcludeController()
+@Controller('mcp')
+@UseFilters(McpChallengeFilter)
+export class McpPickerController {
+  constructor(private readonly endpoint: McpEndpoint) {}
+
+  @Post()
+  @AuditedAction('mcp.session')
+  @Roles(StaffRole.Clinician)
+  post(@Req() request: Request, @Res() response: Response, @RestAccess() access: AccessContext): Promise<void> {
+    return this.endpoint.post(request, response, access, null);
+  }
+
+  @Delete()
+  @AuditedAction('mcp.session')
+  @Roles(StaffRole.Clinician)
+  delete(@Req() request: Request, @Res() response: Response, @CurrentCaller() caller: Caller): Promise<void> {
+    return this.endpoint.delete(request, response, caller, null);
+  }
+}
+
 /** RFC 9728 metadata: for the whole API, and path-suffixed for the MCP resource (and its per-patient URLs). */
 @ApiExcludeController()
 @Controller(WELL_KNOWN_RESOURCE.slice(1))

@@ -7,10 +7,17 @@ describe('OAuth protected resource metadata (RFC 9728)', () => {
     expect(protectedResourceMetadata(config, 'https://vigil.example.org', '/mcp')).toEqual({
       resource: 'https://vigil.example.org/mcp',
       authorization_servers: ['https://id.example.org'],
+      scopes_supported: ['openid', 'offline_access'],
       bearer_methods_supported: ['header'],
       resource_name: 'Vigil',
       resource_documentation: 'https://vigil.example.org/docs',
     });
+  });
+
+  it('tells clients the scopes MCP_OAUTH_SCOPES names, and refuses a malformed list', () => {
+    const config = loadConfig({ AUTH_JWKS_URL: 'https://id.example.org/jwks', AUTH_ISSUER: 'https://id.example.org', AUTH_DEV_MODE: 'false', MCP_OAUTH_SCOPES: 'openid offline_access api://vigil/mcp' });
+    expect(protectedResourceMetadata(config, 'https://vigil.example.org', '/mcp').scopes_supported).toEqual(['openid', 'offline_access', 'api://vigil/mcp']);
+    expect(() => loadConfig({ MCP_OAUTH_SCOPES: 'openid  offline_access' })).toThrow(/MCP_OAUTH_SCOPES/);
   });
 
   it('names no authorization server with development tokens, and says what is configured instead', () => {

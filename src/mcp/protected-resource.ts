@@ -22,7 +22,8 @@ export function protectedResourceMetadata(config: AppConfig, origin: string, res
   const issuerIsUrl = /^https?:\/\//.test(config.auth.issuer);
   return {
     resource: resourcePath === '/' ? `${origin}/` : `${origin}${resourcePath}`,
-    ...(issuerIsUrl ? { authorization_servers: [config.auth.issuer] } : {}),
+    // With an issuer to sign in at, the scopes to ask it for (MCP_OAUTH_SCOPES; offline_access: a refresh token, so a session outlives a token).
+    ...(issuerIsUrl ? { authorization_servers: [config.auth.issuer], scopes_supported: config.mcp.oauthScopes } : {}),
     bearer_methods_supported: ['header'],
     resource_name: 'Vigil',
     resource_documentation: `${origin}/docs`,

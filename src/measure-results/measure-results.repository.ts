@@ -84,17 +84,17 @@ export interface PopulationInputs {
 
 /**
  * How a page in a patient order checks its filters (see `pageStatement` in worklist.sql.ts): hashed
- * when they are rare, which only a measure or a reason can make them (a status alone spans six
- * measures); counting costs a round trip and at most `SPARSE_MATCHES_BELOW` index entries, so it is
- * done only then, and the choice is reused for a while (`PlanChoices`). Both checks give the same
- * page: this is a choice of plan, never of rows.
+ * when they are rare, which only a measure, a reason or an attestation filter can make them (a
+ * status alone spans six measures); counting costs a round trip and at most `SPARSE_MATCHES_BELOW`
+ * index entries, so it is done only then, and the choice is reused for a while (`PlanChoices`).
+ * Both checks give the same page: this is a choice of plan, never of rows.
  */
 async function filterCheck(
   query: Omit<WorklistQuery, 'period'>,
   remembered: (count: () => Promise<FilterCheck>) => Promise<FilterCheck>,
   countUpTo: (cap: number) => Promise<{ matching: number }[]>,
 ): Promise<FilterCheck> {
-  if (query.sort === 'lastResult' || (query.measureId === undefined && query.reason === undefined)) return 'probe';
+  if (query.sort === 'lastResult' || (query.measureId === undefined && query.reason === undefined && query.attestation === undefined)) return 'probe';
   return remembered(async () => {
     const [{ matching }] = await countUpTo(SPARSE_MATCHES_BELOW);
     return matching < SPARSE_MATCHES_BELOW ? 'hashed' : 'probe';
@@ -169,10 +169,11 @@ export class MeasureResultsRepository {
       if (!stored) return null;
       const { period } = stored;
       const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? reasonPattern(query.reason) : null];
-      const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, stored.finishedAt], count);
-      const check = await filterCheck(query, remembered, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters]));
+      const attestation = query.attestation ?? null;
+      const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, attestation, stored.finishedAt], count);
+      const check = await filterCheck(query, remembered, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters, attestation]));
       const rows = await read<WorklistPatientTupleRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
-        [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1,
+        [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1, attestation,
       ]);
       const patients: WorklistPatientRow[] = rows.slice(0, query.limit).map((row) => ({ ...row, results: row.results.map(worklistResultOf) }));
       const last = patients[patients.length - 1];

@@ -4,13 +4,19 @@
  * READ ONLY `vigil_reader` session; the results upsert runs as `vigil_writer`; runs and chunks are
  * bookkeeping (ids, periods, counts) written as the service's own role, like the approval outbox.
  */
+import { attestationsJson } from '../cohort/care-gap-attestations';
 
 const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${alias}"`;
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
-/** A stored result as readers get it, with when it was computed and whether the patient's data moved on since. */
+/**
+ * A stored result as readers get it, with when it was computed and whether the patient's data moved
+ * on since, and the attestations that stand for its period beside it (read now, never stored: they
+ * are not part of what the measure computed).
+ */
 const RESULT_COLUMNS = `r.patient_id::text AS "patientId", r.measure_id AS "measureId", ${DAY('r.period_start', 'periodStart')}, ${DAY('r.period_end', 'periodEnd')},
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
+  ${attestationsJson('r.patient_id', 'r.measure_id', 'r.period_start', 'r.period_end')} AS attestations,
   r.data_version::text AS "dataVersion", r.run_id::text AS "runId", ${DAY('r.last_evidence_on', 'lastEvidenceOn')}, ${ISO('r.computed_at', 'computedAt')},
   (r.data_version <> p.data_version) AS stale`;
 

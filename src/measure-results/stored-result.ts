@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
+import { CareGapAttestation } from '../cohort/care-gap-attestations';
 import { VersionedChart } from '../cohort/cohort.repository';
 import { evaluateCareGaps } from '../clinical/care-gaps';
 import { Period } from '../clinical/shared/clinical-dates';
 import { careGapRow, CareGapRow } from '../clinical/care-gaps/care-gap-row';
 import { evidenceDays, latestDay } from './evidence-days';
-
 
 /** One `measure_results` row as the upsert takes it (snake_case: the JSON is read by `jsonb_to_recordset`). */
 export interface ResultRowInput {
@@ -44,6 +44,8 @@ export interface StoredMeasureResult {
   evidence: CareGapRow['evidence'];
   toClose: string;
   dataQuality: CareGapRow['dataQuality'];
+  /** Approved closures that stand for the period, newest first: beside the status, never part of it (read, not stored). */
+  attestations: CareGapAttestation[];
   partial: boolean;
   dataVersion: string;
   runId: string;

@@ -1,8 +1,16 @@
+import { CareGapAttestation } from '../cohort/care-gap-attestations';
 import { PatientRow } from '../cohort/chart.types';
 import { isCalendarDate } from '../common/validation/fields';
 import { isStorableText } from '../common/validation/text';
 import { isUuid } from '../common/validation/uuid';
 import { WORKLIST_RESULT_FIELDS, WorklistOrder, WorklistSort } from './worklist.sql';
+
+/**
+ * Results by their attestations (approved closures that stand for the period): `attested`, any
+ * measured status; `attested-open`, still an open gap as measured (attested, not yet closed by evidence).
+ */
+export const WORKLIST_ATTESTATION_FILTERS = ['attested', 'attested-open'] as const;
+export type WorklistAttestationFilter = (typeof WORKLIST_ATTESTATION_FILTERS)[number];
 
 export interface WorklistQuery {
   careTeamId: string;
@@ -11,6 +19,7 @@ export interface WorklistQuery {
   status?: string;
   /** A reason code (`not-numerator:no-screening`) or its class (`not-numerator`). */
   reason?: string;
+  attestation?: WorklistAttestationFilter;
   sort: WorklistSort;
   order: WorklistOrder;
   /** Where the previous page ended (its `last`); the first page when absent. */
@@ -37,6 +46,7 @@ export type WorklistResultRow = {
   lastEvidenceOn: string | null;
   computedAt: string;
   stale: boolean;
+  attestations: CareGapAttestation[];
 };
 
 /** A result tuple of the page statement as the object it stands for. */

@@ -6,15 +6,26 @@
  *
  * Parameters of a page: $1 the team (a uuid[] of one), $2/$3 the period, $4 measure, $5 status,
  * $6 reason-code LIKE pattern (each NULL for any), $7/$8/$9 the keyset after (two keys and the
- * patient id; NULL for the first page), $10 the row cap (+1 to detect a further page).
+ * patient id; NULL for the first page), $10 the row cap (+1 to detect a further page), $11 the
+ * attestation filter (`WorklistAttestationFilter`; NULL for any).
  */
+import { attested, attestationsJson } from '../cohort/care-gap-attestations';
 import { onCareTeams } from '../cohort/care-team-rule';
 
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
-const MATCHES = (r: string) =>
+/**
+ * The attestation filter (`param`): `attested`, results with an attestation that stands for their
+ * period, whatever the measured status; `attested-open`, those the record still measures as an open
+ * gap (attested, not yet closed by evidence).
+ */
+const ATTESTATION_MATCHES = (r: string, param: string) =>
+  `(${param}::text IS NULL OR ((${param} = 'attested' OR ${r}.status = 'open-gap') AND ${attested(`${r}.patient_id`, `${r}.measure_id`, `${r}.period_start`, `${r}.period_end`)}))`;
+
+/** Result `r` matches the filters: $2–$6 and the attestation filter (`attestation`: $11 in a page, $7 in the count). */
+const MATCHES = (r: string, attestation = '$11') =>
   `${r}.period_start = $2 AND ${r}.period_end = $3 AND ($4::text IS NULL OR ${r}.measure_id = $4)
-    AND ($5::text IS NULL OR ${r}.status = $5) AND ($6::text IS NULL OR ${r}.reason_code LIKE $6)`;
+    AND ($5::text IS NULL OR ${r}.status = $5) AND ($6::text IS NULL OR ${r}.reason_code LIKE $6) AND ${ATTESTATION_MATCHES(r, attestation)}`;
 
 /** The patient's row as the cohort reads it (the caller's projection decides which fields leave). */
 const PAGE_COLUMNS = `p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", ${DAY('p.birth_date', 'birthDate')}, p.sex,
@@ -34,6 +45,7 @@ export const WORKLIST_RESULT_FIELDS = [
   ['lastEvidenceOn', "to_char(r.last_evidence_on, 'YYYY-MM-DD')"],
   ['computedAt', `to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`],
   ['stale', 'r.data_version <> p.data_version'],
+  ['attestations', attestationsJson('r.patient_id', 'r.measure_id', 'r.period_start', 'r.period_end')],
 ] as const;
 
 /**
@@ -135,7 +147,7 @@ function lastResultOfMeasureStatement(order: WorklistOrder): string {
   ${RESULTS_COLUMN}
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6)
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ${ATTESTATION_MATCHES('m', '$11')}
   AND ${onCareTeams('p.id', '$1')}
   AND ($9::uuid IS NULL OR (${day}, m.patient_id) ${order === 'asc' ? '>' : '<'} ($7::date, $9::uuid))${ONE_KEY}
 ORDER BY ${day} ${direction}, m.patient_id ${direction}
@@ -183,11 +195,11 @@ export const WORKLIST_STATEMENTS = {
   worklistByAgeDescHashed: pageStatement('age', 'desc', 'hashed'),
 
   /**
-   * How many results match the filters ($2–$6, as a page's), counted up to $1: whether a walk in a
-   * patient order should check them hashed (`SPARSE_MATCHES_BELOW`). An index-only walk of at most
-   * $1 entries of `IDX_measure_results_worklist` when a measure is given.
+   * How many results match the filters ($2–$6 as a page's, $7 its attestation filter), counted up
+   * to $1: whether a walk in a patient order should check them hashed (`SPARSE_MATCHES_BELOW`). An
+   * index-only walk of at most $1 entries of `IDX_measure_results_worklist` when a measure is given.
    */
-  worklistMatchingResults: `SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE ${MATCHES('m')} LIMIT $1) c`,
+  worklistMatchingResults: `SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE ${MATCHES('m', '$7')} LIMIT $1) c`,
 } as const;
 
 export type WorklistStatementName = keyof typeof WORKLIST_STATEMENTS;

@@ -79,4 +79,20 @@ export class PatientSearchService {
       };
     });
   }
+
+  /**
+   * Every patient of the caller's care teams, by name, at most `limit` (a patient picker's list):
+   * each projected for the caller's role (never a model's) and audited as a search's are. `ids` are
+   * the patients' ids in the same order, for the picker to bind the one the person chooses.
+   */
+  teamPatients(context: AccessContext, limit: number): Promise<{ patients: Record<string, unknown>[]; ids: string[]; truncated: boolean }> {
+    return this.phi.auditedList(context, async () => {
+      const { careTeamIds, role } = this.access.patientSearch(context);
+      const found = await this.cohort.teamPatients(careTeamIds, limit);
+      const today = todayUtc();
+      const projected = project('patient', role, found.rows.map((row) => patientHeader(row, today)));
+      const ids = found.rows.map((row) => row.id);
+      return { value: { patients: projected.rows, ids, truncated: found.truncated }, patientIds: ids, fields: ['listedBy:care_team', ...Object.keys(projected.rows[0] ?? {}).sort()] };
+    });
+  }
 }

@@ -12,5 +12,7 @@ import { WorklistService } from './worklist.service';
   imports: [AccessModule, CohortModule],
   controllers: [PatientSearchController, WorklistController],
   providers: [PatientSearchService, WorklistService, CursorSealer],
+  // MCP's patient picker lists the person's team patients through the same audited search.
+  exports: [PatientSearchService],
 })
 export class PatientsModule {}

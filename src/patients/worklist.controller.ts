@@ -7,6 +7,7 @@ import { ApiProblemResponses, ProblemDto } from '../common/http/problem.dto';
 import { RestAccess } from '../access/rest-access';
 import { CareTeamCodePipe } from './care-team-code.pipe';
 import { WorklistPageDto, WorklistQueryDto } from './worklist.dto';
+import { CARE_TEAM_CODE } from '../common/care-team-code';
 import { WorklistService } from './worklist.service';
 
 @ApiTags('patients')
@@ -21,9 +22,9 @@ export class WorklistController {
   @ApiBearerAuth()
   @ApiOperation({
     operationId: 'care_team_worklist',
-    summary: 'A care team’s patients with their stored measure statuses: filter by measure, status and reason; sort by name, age or the last relevant result; cursor pages.',
+    summary: 'A care team’s patients with their stored measure statuses and attestations: filter by measure, status, reason and attestation; sort by name, age or the last relevant result; cursor pages.',
   })
-  @ApiParam({ name: 'code', schema: { type: 'string', maxLength: 64, pattern: '^[a-z0-9-]{1,64}$' }, example: 'primary-care-north' })
+  @ApiParam({ name: 'code', schema: { type: 'string', maxLength: 64, pattern: CARE_TEAM_CODE.source }, example: 'primary-care-north' })
   @ApiOkResponse({ type: WorklistPageDto })
   @ApiUnauthorizedResponse({ type: ProblemDto })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Only clinicians and care coordinators read worklists.' })

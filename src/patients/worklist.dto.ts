@@ -5,6 +5,7 @@ import { GAP_STATUSES } from '../population/microcells';
 import { MEASURE_NAMES } from '../clinical/care-gaps';
 import { REASON_FILTERS } from '../clinical/care-gaps/reason-codes';
 import { SEALED_CURSOR } from '../phi/sealed-cursor';
+import { WORKLIST_ATTESTATION_FILTERS, WorklistAttestationFilter } from '../measure-results/worklist-page';
 
 export const WORKLIST_LIMIT_DEFAULT = 25;
 
@@ -29,6 +30,15 @@ export class WorklistQueryDto {
   @IsOptional()
   @IsIn(REASON_FILTERS as string[], { message: 'reason must be a reason code or class the measures give, e.g. not-numerator or not-numerator:no-screening' })
   reason?: string;
+
+  @ApiPropertyOptional({
+    enum: WORKLIST_ATTESTATION_FILTERS,
+    description:
+      'Results by their attestations (approved closures of the gap that stand for the period): `attested`, whatever the measured status; `attested-open`, attested but still an open gap as measured (not yet closed by evidence). An attestation never changes the measured status.',
+  })
+  @IsOptional()
+  @IsIn(WORKLIST_ATTESTATION_FILTERS as unknown as string[], { message: `attestation must be one of ${WORKLIST_ATTESTATION_FILTERS.join(', ')}` })
+  attestation?: WorklistAttestationFilter;
 
   @ApiPropertyOptional({ enum: ['name', 'age', 'lastResult'], default: 'name', description: 'By family and given name; by age (`asc`: youngest first); or by the day of the most recent row a matching result cites (`asc`: oldest and never-dated first).' })
   @IsOptional()
@@ -72,7 +82,8 @@ export class WorklistPageDto {
   @ApiProperty({
     type: 'array',
     items: { type: 'object', additionalProperties: true },
-    description: 'One item per patient: `patient` (the patient header of your projection; `handle` is the id the other routes take) and `results` (the matching stored results, each with `computedAt` and `stale`: the data changed after it was computed).',
+    description:
+      'One item per patient: `patient` (the patient header of your projection; `handle` is the id the other routes take) and `results` (the matching stored results, each with `computedAt` and `stale`: the data changed after it was computed; and `attestations`: the approved closures that stand for the period, beside the measured `status`, which they never change).',
   })
   items: Record<string, unknown>[];
 

@@ -22,7 +22,11 @@ const resultsNotReady = () =>
 /** A worklist cursor opens only for the caller it was issued to and the same team, filters, sort and order. */
 function cursorBinding(context: AccessContext, code: string, query: WorklistQueryDto, sort: string, order: string): CursorBinding {
   const measure = query.measure ? resolveMeasureId(query.measure) : null;
-  return { list: 'worklist', userId: context.caller?.userId ?? '', query: { careTeam: code, measure, status: query.status, reason: query.reason, sort, order } };
+  return {
+    list: 'worklist',
+    userId: context.caller?.userId ?? '',
+    query: { careTeam: code, measure, status: query.status, reason: query.reason, attestation: query.attestation, sort, order },
+  };
 }
 
 /**
@@ -56,7 +60,7 @@ export class WorklistService {
           const after = query.cursor === undefined ? undefined : this.openCursor(binding, query.cursor);
           const read = await this.results.worklistPage({
             careTeamId: access.careTeamId, sort, order, after, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
-            measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason,
+            measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason, attestation: query.attestation,
           });
           return { page: read, role: access.role };
         }));
@@ -74,7 +78,7 @@ export class WorklistService {
       let next = 0;
       const items = page.patients.map((row, i) => ({ patient: headers.rows[i], results: projected.slice(next, (next += row.results.length)) }));
       const computedAt = results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
-      const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
+      const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason', 'attestation'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
       return {
         value: { careTeam: code, period: page.period, items, nextCursor: page.last ? this.cursors.seal(binding, page.last) : null, computedAt },
         patientIds: page.patients.map((row) => row.id),

@@ -34,6 +34,15 @@ const CARE_GAP_ALL = keep(
   'groups', 'groups.id', 'groups.populations', 'groups.status', 'groups.reasonCode', 'groups.reason', 'groups.evidence',
   'dataQuality', 'dataQuality.code', 'dataQuality.text', 'dataQuality.evidence',
 );
+// An approved closure beside a measured status (`attestations`): when, in which role, for which period, why and on what evidence.
+const ATTESTATION = keep(
+  'attestations', 'attestations.attestedAt', 'attestations.attestedByRole', 'attestations.periodStart', 'attestations.periodEnd',
+  'attestations.remarkCode', 'attestations.evidence',
+);
+// Who filed it, by name (a colleague's name, like a note's author), and the proposal that holds its approvals: for the people
+// caring for the patient. The model reads the role, never the name, as it reads no note's author.
+const ATTESTATION_NAMED = { ...ATTESTATION, ...keep('attestations.attestedBy', 'attestations.proposalId') };
+const CARE_GAP_CLINICAL = { ...CARE_GAP_ALL, ...ATTESTATION_NAMED };
 const MISSING_DATA_ALL = keep('citation', 'element', 'status', 'lastSeen', 'requiredBecause', 'evidence');
 const ATTRIBUTION_ALL = keep('citation', 'feature', 'label', 'value', 'baseline', 'weight', 'phi', 'direction', 'imputed', 'evidence');
 // The index stay's days are clinical dates, kept for the model as the encounters' `start` and `end` are.
@@ -46,7 +55,7 @@ const CONDITION_CLINICAL = keep(
   'citation', 'codeSystem', 'code', 'display', 'clinicalStatus', 'verificationStatus', 'category', 'onsetDate', 'abatementDate', 'recordedAt',
 );
 
-const WORKLIST_RESULT = keep('measureId', 'status', 'reasonCode', 'reason', 'toClose', 'lastEvidenceOn', 'computedAt', 'stale');
+const WORKLIST_RESULT = { ...keep('measureId', 'status', 'reasonCode', 'reason', 'toClose', 'lastEvidenceOn', 'computedAt', 'stale'), ...ATTESTATION_NAMED };
 
 export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
   patient: {
@@ -78,11 +87,11 @@ export const PROJECTION_POLICY: Record<string, ShapePolicy> = {
     [PrivacyOfficer]: NOTHING,
   },
   care_gap_lookup: {
-    [Clinician]: CARE_GAP_ALL,
-    [Reviewer]: CARE_GAP_ALL,
-    [CareCoordinator]: CARE_GAP_ALL,
+    [Clinician]: CARE_GAP_CLINICAL,
+    [Reviewer]: CARE_GAP_CLINICAL,
+    [CareCoordinator]: CARE_GAP_CLINICAL,
     [Analyst]: NOTHING,
-    agent: CARE_GAP_ALL,
+    agent: { ...CARE_GAP_ALL, ...ATTESTATION },
     [PrivacyOfficer]: NOTHING,
   },
   missing_data_check: {

@@ -50,3 +50,38 @@ describe(assertPolicyComplete.name, () => {
     expect(() => assertPolicyComplete(['patient', 'new_tool'])).toThrow(/new_tool × clinician.*new_tool × agent/);
   });
 });
+
+describe('attestations beside a care gap: every role × shape × field', () => {
+  const attestation = {
+    proposalId: '6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11', attestedAt: '2026-06-30T14:02:11Z', attestedBy: 'Adaeze Okafor, MD', attestedByRole: 'clinician',
+    periodStart: '2025-07-01', periodEnd: '2026-06-30', remarkCode: 'performed-elsewhere', evidence: ['obs:6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d12'],
+  };
+  const EVERY = Object.keys(attestation).sort();
+  // Who filed it, by name, and its proposal: for the people caring for the patient; the model reads the role only.
+  const NO_NAME = EVERY.filter((field) => field !== 'attestedBy' && field !== 'proposalId');
+  const expected: Record<string, Record<string, string[] | null>> = {
+    care_gap_lookup: { clinician: EVERY, reviewer: EVERY, care_coordinator: EVERY, agent: NO_NAME, analyst: null, privacy_officer: null },
+    worklist_result: { clinician: EVERY, reviewer: EVERY, care_coordinator: EVERY, agent: null, analyst: null, privacy_officer: null },
+  };
+
+  it('covers every projection role', () => {
+    for (const roles of Object.values(expected)) expect(Object.keys(roles).sort()).toEqual([...PROJECTION_ROLES].sort());
+  });
+
+  it.each(Object.entries(expected).flatMap(([shape, roles]) => Object.entries(roles).map(([role, fields]) => [shape, role, fields] as const)))(
+    '%s × %s: exactly the expected attestation fields leave, the rest named as redacted',
+    (shape, role, fields) => {
+      const sut = project(shape, role as (typeof PROJECTION_ROLES)[number], [{ measureId: 'CMS122', status: 'open-gap', attestations: [attestation] }]);
+      const attestations = sut.rows[0].attestations as Record<string, unknown>[] | undefined;
+      expect(attestations === undefined ? null : Object.keys(attestations[0]).sort()).toEqual(fields);
+      const hidden = EVERY.filter((field) => !(fields ?? []).includes(field)).map((field) => `attestations.${field}`);
+      expect(sut.redactedFields).toEqual(expect.arrayContaining(hidden));
+      if (fields === null) expect(sut.redactedFields).toContain('attestations');
+    },
+  );
+
+  it('lists no attestation field the policy does not know', () => {
+    const known = new Set(Object.values(PROJECTION_POLICY.care_gap_lookup).flatMap((policy) => Object.keys(policy)));
+    expect(EVERY.filter((field) => !known.has(`attestations.${field}`))).toEqual([]);
+  });
+});

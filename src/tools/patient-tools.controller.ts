@@ -27,7 +27,7 @@ export class PatientToolsController {
     return this.phi.readTool(access, 'patient_labs', patientId, query);
   }
 
-  @ToolRoute('care_gap_lookup', 'care-gaps', 'Quality measures (eCQM) evaluated as of a date, with evidence and what would close each gap.')
+  @ToolRoute('care_gap_lookup', 'care-gaps', 'Quality measures (eCQM) evaluated as of a date, with evidence, what would close each gap, and approved closures as attestations beside the measured status.')
   careGaps(@RestAccess() access: AccessContext, @PatientIdParam() patientId: string, @Query() query: CareGapsQueryDto): Promise<ToolEnvelope> {
     return this.phi.readTool(access, 'care_gap_lookup', patientId, query);
   }

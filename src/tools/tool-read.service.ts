@@ -7,7 +7,8 @@ import { IdentifierKind } from '../phi/identifier-scrub';
 import { ToolEnvelope } from './envelope';
 import { returnedFields } from './tool-audit';
 import { ToolName } from './tool-names';
-import { CitedEvidence, ToolsService } from './tools.service';
+import { CareGapsQueryDto } from './dto/care-gaps-query.dto';
+import { CitedEvidence, EvidenceRows, ToolsService } from './tools.service';
 
 /**
  * The five tools as every surface reads them (REST, the agent's tool calls, MCP): the access check
@@ -28,6 +29,55 @@ export class ToolReadService {
       const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query);
       return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
     });
+  }
+
+  /**
+   * `care_gap_lookup` for one patient with the cited rows behind it (`ToolsService.evidenceRows`),
+   * as one audited access: the same `patient.read` check, tool and projection as `readTool`. What
+   * the surface makes of it (`present`) decides what the audit row says left, and whether anything
+   * was shown (`empty` when not).
+   */
+  careGapReport<T>(context: AccessContext, patientId: string, query: CareGapsQueryDto, present: (report: CareGapReport) => ShownReport<T>): Promise<T> {
+    return this.audited.audited(context, patientId, async () => {
+      const report = await this.report(context, patientId, query);
+      const shown = present(report);
+      return { value: shown.value, fields: shown.fields, rowCount: shown.rowCount, breakGlass: report.envelope.breakGlass };
+    });
+  }
+
+  /**
+   * The same for the patients a list rule gives (a care team's, decided by `list` inside the
+   * access), as one audited list read: one audit row per patient whose report was shown, or one
+   * `empty` row; a refusal of the list is one row naming no patient. Each patient is still checked
+   * with `patient.read`.
+   */
+  careGapReports<T>(context: AccessContext, list: () => Promise<string[]>, query: CareGapsQueryDto, present: (report: CareGapReport) => ShownReport<T>): Promise<T[]> {
+    return this.audited.auditedList(context, async () => {
+      const values: T[] = [];
+      const patientIds: string[] = [];
+      const fields = new Set<string>();
+      for (const patientId of await list()) {
+        const shown = present(await this.report(context, patientId, query));
+        if (shown.rowCount === 0) continue;
+        values.push(shown.value);
+        patientIds.push(patientId);
+        shown.fields.forEach((field) => fields.add(field));
+      }
+      return { value: values, patientIds, fields: [...fields].sort() };
+    });
+  }
+
+  private async report(context: AccessContext, patientId: string, query: CareGapsQueryDto): Promise<CareGapReport> {
+    let grant: PatientGrant | undefined;
+    const authorize = async () => (grant = await this.access.patientRead(context, patientId));
+    const envelope = await this.tools.invoke(authorize, 'care_gap_lookup', context.projectionRole, query);
+    const citations = new Set<string>();
+    for (const row of envelope.rows) {
+      for (const group of (row.groups ?? []) as { evidence?: Record<string, string[]> }[]) Object.values(group.evidence ?? {}).flat().forEach((id) => citations.add(id));
+      ((row.evidence ?? []) as string[]).forEach((id) => citations.add(id));
+    }
+    const evidence = await this.tools.evidenceRows(grant!, context.projectionRole, [...citations]);
+    return { patientId, envelope, evidence };
   }
 
   /**
@@ -69,3 +119,17 @@ export class ToolReadService {
 }
 
 type ToolsDescription = ReturnType<ToolsService['tool']>;
+
+/** `care_gap_lookup` for one patient and the rows its evidence cites, both cut to the caller's projection. */
+export interface CareGapReport {
+  patientId: string;
+  envelope: ToolEnvelope;
+  evidence: EvidenceRows;
+}
+
+/** What a surface showed of a report: its value, the names of the fields that left, and how many rows (0: nothing shown). */
+export interface ShownReport<T> {
+  value: T;
+  fields: string[];
+  rowCount: number;
+}

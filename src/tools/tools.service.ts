@@ -29,6 +29,14 @@ export interface CitedEvidence {
   redactedFields: string[];
 }
 
+/** Cited rows as whole records, each cut by the role's projection of its shape (`ToolsService.evidenceRows`). */
+export interface EvidenceRows {
+  observations: Record<string, unknown>[];
+  encounters: Record<string, unknown>[];
+  conditions: Record<string, unknown>[];
+  redactedFields: string[];
+}
+
 /** A citation of the patient record itself (`pat:<id>`) becomes `pat:<handle>` where ids are kept out. */
 function replaceCitation<T>(value: T, from: string, to: string): T {
   if (value === from) return to as T;
@@ -95,6 +103,31 @@ export class ToolsService implements OnModuleInit {
       encounters: encounters.rows,
       items: cited.items,
       redactedFields: [...new Set([...labs.redactedFields, ...encounters.redactedFields, ...cited.redactedFields])].sort(),
+    };
+  }
+
+  /**
+   * Cited rows as whole records, for a surface that hands them on as resources (a DEQM gaps-in-care
+   * document): observations as `patient_labs` rows, encounters as `patient_encounters` rows without
+   * their notes (a report cites the visit, not what was written in it) and conditions as
+   * `cited_condition` rows, each cut by the role's projection. Other kinds are not read here. Only
+   * for a patient the caller was granted.
+   */
+  async evidenceRows(grant: PatientGrant, role: ProjectionRole, citations: string[]): Promise<EvidenceRows> {
+    const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
+    const found = await this.cohort.citedRows(grant.patientId, { observations: idsOf('obs'), encounters: idsOf('enc'), conditions: idsOf('cond') });
+    const withoutNotes = found.encounters.map((encounter) => {
+      const { notes: _notes, ...row } = encounterRow({ ...encounter, notes: [] });
+      return row;
+    });
+    const labs = project('patient_labs', role, found.observations.map(observationRow));
+    const encounters = project('patient_encounters', role, withoutNotes);
+    const conditions = project('cited_condition', role, found.conditions.map(conditionRow));
+    return {
+      observations: labs.rows,
+      encounters: encounters.rows,
+      conditions: conditions.rows,
+      redactedFields: [...new Set([...labs.redactedFields, ...encounters.redactedFields, ...conditions.redactedFields])].sort(),
     };
   }
 

@@ -143,12 +143,41 @@ const draftAction = (path: string, action: string): Operation => ({
   ],
 });
 
+/** A DEQM $care-gaps request for a subject over the fixture cohort's trailing year, open gaps. */
+const careGaps = (subject: string) => `/fhir/Measure/$care-gaps?subject=${subject}&periodStart=2025-07-01&periodEnd=2026-06-30&status=open-gap`;
+
 const OPERATIONS: Operation[] = [
   tool('patient_encounters', 'encounters'),
   tool('patient_labs', 'labs'),
   tool('care_gap_lookup', 'care-gaps', '?asOf=2026-06-30'),
   tool('missing_data_check', 'missing-data', '?asOf=2026-06-30'),
   tool('feature_attribution', 'readmission-risk', '?asOf=2026-06-30'),
+  {
+    // One patient: one audited access, break glass included (a care team's answer is one row per patient shown: deqm-care-gaps.e2e-spec).
+    id: 'GET /fhir/Measure/$care-gaps',
+    action: 'deqm.care_gaps',
+    roles: TOOL_READERS,
+    call: async () => ({ method: 'get', url: careGaps(`Patient/${patientIdOf(NORTH_PATIENT)}`) }),
+    success: 200,
+    successOutcome: (body) => ((body as { parameter?: unknown[] }).parameter?.length ? 'success' : 'empty'),
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'get', url: careGaps(`Patient/${patientIdOf(NORTH_PATIENT)}`).replace('&status=open-gap', '') }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'not found (other team)', call: async () => ({ method: 'get', url: careGaps(`Patient/${patientIdOf(SOUTH_PATIENT)}`) }), expect: { status: 404, outcome: 'not_found', patientId: patientIdOf(SOUTH_PATIENT) } },
+      { kind: 'not found (another team by its code)', call: async () => ({ method: 'get', url: careGaps('Group/primary-care-south') }), expect: { status: 404, outcome: 'not_found', patientId: null } },
+      {
+        kind: 'break glass accepted',
+        call: async () => ({ method: 'get', url: careGaps(`Patient/${patientIdOf(SOUTH_PATIENT)}`), headers: { 'x-break-glass-reason': REASON } }),
+        expect: (body) => ({ status: 200, outcome: (body as { parameter?: unknown[] }).parameter?.length ? 'success' : 'empty', breakGlass: true, patientId: patientIdOf(SOUTH_PATIENT) }),
+      },
+      {
+        kind: 'break glass refused (not a clinician)',
+        caller: StaffRole.Reviewer,
+        call: async () => ({ method: 'get', url: careGaps(`Patient/${patientIdOf(SOUTH_PATIENT)}`), headers: { 'x-break-glass-reason': REASON } }),
+        expect: { status: 403, outcome: 'denied', breakGlass: false, patientId: patientIdOf(SOUTH_PATIENT) },
+      },
+      { kind: 'denied (a care team, to a reviewer)', caller: StaffRole.Reviewer, call: async () => ({ method: 'get', url: careGaps('Group/primary-care-north') }), expect: { status: 403, outcome: 'denied', patientId: null } },
+    ],
+  },
   {
     id: 'POST /patients/{patientId}/proposals',
     action: 'proposal.create',
@@ -389,7 +418,7 @@ describe('route × role × outcome: exactly one audit row per PHI access', () =>
         channel: 'rest',
         breakGlass: expected.breakGlass ?? false,
         actorRole: caller === 'anonymous' ? null : caller,
-        hashVersion: 2,
+        hashVersion: 3,
         ...(expected.patientId !== undefined ? { patientId: expected.patientId } : {}),
       }),
     ]);

@@ -5,6 +5,8 @@ import { createTestApp, TestApp } from '../setup/app';
 import { useSeededDatabase } from '../setup/database';
 import { bundleFolder, ecqmAvailable, expectedPopulations, readExpectedCases } from '../setup/ecqm-test-cases';
 import { importFhir } from '../setup/fhir-import';
+import { bothAnswers, disagreements } from '../setup/deqm';
+import { answerErrors } from '../setup/fhir-validator';
 
 /**
  * The measure stewards' own test cases (../shared/external-data/ecqm-qicore-2024/test-cases, about
@@ -79,6 +81,24 @@ run('eCQM conformance: the stewards’ official test cases, population by popula
     process.stdout.write(`\neCQM conformance: ${cases.length} official test cases, ${groups} population groups, ${values} population values compared\n`);
     expect(disagreements).toEqual([]);
     expect([...unknownReasons]).toEqual([]);
+  });
+
+  it('answers DEQM $care-gaps for every case with care_gap_lookup’s status and populations, valid against the DEQM and QI-Core profiles', async () => {
+    const found: string[] = [];
+    let documents = 0;
+    for (const expected of cases) {
+      const label = `${expected.measure} ${expected.patientId.slice(0, 8)} "${expected.description}"`;
+      const { lookup, deqm } = await bothAnswers(sut.app.getHttpServer(), token, rowId(`Patient/${expected.patientId}`), expected.period, expected.measure);
+      if (lookup.status !== 200 || deqm.status !== 200) {
+        found.push(`${label}: HTTP ${lookup.status} / ${deqm.status}`);
+        continue;
+      }
+      const bundle = deqm.body.parameter?.[0]?.resource;
+      if (bundle) documents += 1;
+      found.push(...disagreements(label, lookup.body.rows, bundle), ...answerErrors(deqm.body).map((error) => `${label}: ${error}`));
+    }
+    process.stdout.write(`\nDEQM $care-gaps: ${cases.length} official cases compared with care_gap_lookup, ${documents} gaps-in-care documents validated\n`);
+    expect(found).toEqual([]);
   });
 
   it('CMS165 "DENEXPass DementiaMedAsReferenceCQLIT412": not excluded, as the expected result says, and the order is named in a note', async () => {

@@ -68,6 +68,7 @@ const POSTS: JsonRoute[] = [
 const GETS: Array<{ name: string; path: (ids: Ids) => string; caller?: string; integer?: string }> = [
   ...['encounters', 'labs', 'care-gaps', 'missing-data', 'readmission-risk'].map((tool) => ({ name: tool, path: () => `/patients/${PATIENT}/${tool}`, caller: 'dr.okafor' })),
   { name: 'get_agent_turn', path: () => `/patients/${PATIENT}/agent/turns/${UNKNOWN_ID}`, caller: 'dr.okafor' },
+  { name: 'deqm_care_gaps', path: () => '/fhir/Measure/$care-gaps', caller: 'dr.okafor' },
   { name: 'list_proposals', path: () => '/proposals', caller: 'rev.santos', integer: 'limit' },
   { name: 'get_proposal', path: (ids) => `/proposals/${ids.proposalId}`, caller: 'rev.santos' },
   { name: 'proposal_events', path: () => '/proposals/events', caller: 'rev.santos' },

@@ -4,12 +4,13 @@ import { createServer, request as httpRequest, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { connectMcp, TestMcpClient } from '../setup/mcp-client';
+import { optionFor, optionsOf } from '../setup/mcp-picker';
 import { describeWithRedis, TEST_REDIS_URL } from '../setup/redis';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
@@ -181,5 +182,22 @@ describeWithRedis('MCP sessions across API processes', () => {
     // Every tools/call of the open session was answered 200 by whichever process got it.
     const calls = routed.filter((entry) => entry.method === 'tools/call');
     expect(new Set(calls.filter((entry) => entry.status === 200).map((entry) => entry.backend))).toEqual(new Set([0, 1]));
+  }, 60_000);
+
+  it('binds the patient the person chose on one process for the request that asked on the other', async () => {
+    const token = await tokenFor('dr.okafor');
+    const mcp = await connectMcp(base, null, () => token, {
+      capabilities: { elicitation: {} },
+      onClient: (client) => client.setRequestHandler(ElicitRequestSchema, (elicit) => ({ action: 'accept', content: { patient: optionFor(optionsOf(elicit.params), PATIENT) } })),
+    });
+    clients.push(mcp);
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('feature_attribution');
+    // The form went out on the stream of the request one process served; its answer reached the other.
+    const asked = routed.filter((entry) => entry.method === 'tools/list').at(-1)!;
+    const answered = routed.filter((entry) => entry.method === 'response').at(-1)!;
+    expect({ asked: asked.status, answered: answered.status }).toEqual({ asked: 200, answered: 202 });
+    expect(answered.backend).not.toBe(asked.backend);
+    expect((await call(mcp, 'missing_data_check')).isError).toBeUndefined();
   }, 60_000);
 });

@@ -253,7 +253,7 @@ describe('MCP endpoint', () => {
     expect(await auditOf(mcp.lastCorrelationId())).toEqual([expect.objectContaining({ action: 'patient_labs', channel: 'mcp' })]);
   }, 30_000);
 
-  it('binds a session to its user and patient, and ends it when the token that opened it expires', async () => {
+  it('binds a session to its person and patient, continues it with their next token, and ends it on DELETE', async () => {
     const mcp = await connect(NO_STAY, 'dr.okafor');
     const sessionId = mcp.transport.sessionId as string;
     // Another user of the same team, and the same user on another patient's URL: an unknown session.
@@ -262,14 +262,13 @@ describe('MCP endpoint', () => {
     const elsewhere = await connectMcp(baseUrl, patientIdOf(WITH_STAY), await tokenOf('dr.okafor'), { sessionId });
     await expect(call(elsewhere, 'patient_labs')).rejects.toMatchObject({ code: 404 });
 
+    // The session is the person's, not the token's: after the token that opened it has expired, their next token continues it.
     const shortLived = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor', 2));
     expect((await call(shortLived, 'missing_data_check')).isError).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    // The session ended with its token (which the guard still accepts within its clock tolerance), and a
-    // fresh token cannot revive it.
-    await expect(call(shortLived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
-    const revived = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId: shortLived.transport.sessionId });
-    await expect(call(revived, 'missing_data_check')).rejects.toMatchObject({ code: 404 });
+    const next = await connectMcp(baseUrl, patientIdOf(NO_STAY), await tokenOf('dr.okafor'), { sessionId: shortLived.transport.sessionId });
+    expect((await call(next, 'missing_data_check')).isError).toBeUndefined();
+    expect(await sessionsAudited(next.lastCorrelationId())).toEqual([[`session:${shortLived.transport.sessionId}`]]);
 
     // DELETE ends a session at once (another user's DELETE is the same 404 and ends nothing).
     await expect(other.transport.terminateSession()).rejects.toMatchObject({ code: 404 });

@@ -23,6 +23,8 @@ const HBA1C = `obs:${fixtureId('patient', 'diabetes-a1c-stale', 'observation', '
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDate: dueInDays(30), reason: 'Book an HbA1c recheck' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
 const LAB_ORDER = { kind: 'order_lab', content: { loincCode: '4548-4', priority: 'routine', reason: 'HbA1c overdue' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
+/** A DEQM $care-gaps query over the fixture cohort's trailing year, both statuses. */
+const DEQM_QUERY = 'periodStart=2025-07-01&periodEnd=2026-06-30&status=open-gap&status=closed-gap';
 let filed = 0;
 /** OUTREACH with a due date of its own: a second live proposal for the same date would be its duplicate. */
 const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: dueInDays(40 + (filed += 1)) } });
@@ -163,6 +165,13 @@ describe('OpenAPI contract', () => {
     ['search_patients without a token', 'search_patients', 401, get('/patients?mrn=VGL-000120')],
     ['search_patients by an analyst', 'search_patients', 403, get('/patients?mrn=VGL-000120', 'an.whitfield')],
     ['search_patients with headers over 16 KB', 'search_patients', 431, hugeHeaders('/patients?mrn=VGL-000120')],
+    ['deqm_care_gaps answers for a patient', 'deqm_care_gaps', 200, get(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&${DEQM_QUERY}`, 'dr.okafor')],
+    ['deqm_care_gaps answers for a care team', 'deqm_care_gaps', 200, get(`/fhir/Measure/$care-gaps?subject=Group/primary-care-north&${DEQM_QUERY}`, 'cc.mensah')],
+    ['deqm_care_gaps without a status', 'deqm_care_gaps', 400, get(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&periodStart=2025-07-01&periodEnd=2026-06-30`, 'dr.okafor')],
+    ['deqm_care_gaps without a token', 'deqm_care_gaps', 401, get(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&${DEQM_QUERY}`)],
+    ['deqm_care_gaps by an analyst', 'deqm_care_gaps', 403, get(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&${DEQM_QUERY}`, 'an.whitfield')],
+    ['deqm_care_gaps for another team\'s patient', 'deqm_care_gaps', 404, get(`/fhir/Measure/$care-gaps?subject=Patient/${SOUTH_PATIENT}&${DEQM_QUERY}`, 'dr.okafor')],
+    ['deqm_care_gaps with headers over 16 KB', 'deqm_care_gaps', 431, hugeHeaders(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&${DEQM_QUERY}`)],
     ['care_team_worklist pages', 'care_team_worklist', 200, get('/care-teams/primary-care-north/worklist?limit=3&status=open-gap', 'dr.okafor')],
     ['care_team_worklist with an unknown status', 'care_team_worklist', 400, get('/care-teams/primary-care-north/worklist?status=pending', 'dr.okafor')],
     ['care_team_worklist without a token', 'care_team_worklist', 401, get('/care-teams/primary-care-north/worklist')],

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { REVIEW_PAGE_NAMES } from '../../src/approvals/review-page/review-page.controller';
 import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
@@ -46,7 +47,7 @@ describe('response caching', () => {
     expectNotStored(await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(patientKey)}/labs`).expect(401));
   });
 
-  it.each(['/review', '/review/review.js', '/review/review.css'])('%s: revalidated by its ETag (304 when unchanged)', async (path) => {
+  it.each(['/review', ...REVIEW_PAGE_NAMES.map((name) => `/review/${name}`)])('%s: revalidated by its ETag (304 when unchanged)', async (path) => {
     const res = await request(sut.app.getHttpServer()).get(path).expect(200);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Browser, chromium, Page } from 'playwright-core';
 import request from 'supertest';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
@@ -8,13 +7,7 @@ import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { dueInDays } from '../setup/due-dates';
 import { baseUrlOf } from '../setup/event-stream';
-
-/** Debian's Chromium, installed by .ci/run when missing; never a browser downloaded by Playwright. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const describeWithChromium = existsSync(CHROMIUM)
-  ? describe
-  : (name: string, body: () => void) => describe.skip(`${name} [skipped: ${CHROMIUM} is missing; install Debian's chromium, as .ci/run does]`, body);
+import { CHROMIUM, CHROMIUM_ARGS, describeWithChromium } from '../setup/review-page-browser';
 
 /** Markup in a rationale must show as text: the page never renders data as HTML. */
 const HOSTILE_RATIONALE = 'Recheck due. <img src=x onerror="document.title=\'pwned\'"><script>document.title="pwned"</script>';
@@ -101,7 +94,8 @@ describeWithChromium('the review page, in headless Chromium against the running 
     expect(cells[1]).toContain(whitaker.mrn);
     expect(cells[1]).toMatch(/\d+ y, male/);
     expect(cells[2]).toBe(OKAFOR);
-    expect(await page.locator('#queue-table th').allTextContents()).toEqual(['Kind', 'Patient', 'Proposed by', 'Waiting', 'Approvals', 'Open']);
+    expect(cells[3]).toBe('primary-care-north'); // the care team whose queue it is in
+    expect(await page.locator('#queue-table th').allTextContents()).toEqual(['Kind', 'Patient', 'Proposed by', 'Care team', 'Waiting', 'Approvals', 'Open']);
     await row(filed.approve.id).getByRole('button', { name: `Review Schedule outreach for ${whitaker.name}, ${whitaker.mrn}` }).waitFor();
     expect(await page.evaluate('sessionStorage.length')).toBe(1); // the token, in this tab only
     expect(page.url()).toBe(`${base}/review`); // the token never went into a URL
@@ -115,26 +109,26 @@ describeWithChromium('the review page, in headless Chromium against the running 
     await page.locator('#announcer', { hasText: `New proposal: Add care note for ${fitzwilliam.name}, ${fitzwilliam.mrn}.` }).waitFor();
 
     // Approve, with the keyboard.
-    await open(filed.approve.id, /Schedule outreach: pending/);
+    await open(filed.approve.id, /Schedule outreach for .+: pending/);
     const facts = await page.locator('#detail-summary').textContent();
     for (const text of [whitaker.name, whitaker.mrn.replace('MRN ', ''), `Proposed by${OKAFOR}`]) expect(facts).toContain(text);
     // The cited HbA1c row is shown with its value, so the reviewer decides on the evidence.
     await page.locator('#detail-citations li', { hasText: 'Hemoglobin A1c' }).waitFor();
     await page.getByRole('button', { name: 'Approve version 1' }).press('Enter');
     // The approval wakes the outbox relay, so the worker may already be running it by the time the page shows it.
-    await heading(/Schedule outreach: (approved|executing|executed)/);
+    await heading(/Schedule outreach for .+: (approved|executing|executed)/);
     await row(filed.approve.id).waitFor({ state: 'detached' });
 
     // Reject: the data shows as text, and a reason is required.
-    await open(filed.reject.id, /Add care note: pending/);
+    await open(filed.reject.id, /Add care note for .+: pending/);
     expect(await page.locator('#detail-rationale').textContent()).toBe(HOSTILE_RATIONALE);
     expect(await page.locator('#detail img, #detail script').count()).toBe(0);
     await page.getByRole('button', { name: 'Reject' }).click();
-    await page.getByText('Give a reason of at least 3 characters.').waitFor();
+    await page.getByText('The reason is required. Say why you reject it.').waitFor();
     expect(await page.getByLabel('Reason for rejecting (required)').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Reason for rejecting (required)').fill(REASON);
     await page.getByRole('button', { name: 'Reject' }).click();
-    await heading(/Add care note: rejected/);
+    await heading(/Add care note for .+: rejected/);
     await page.getByText(`Rejected version 1 by ${SANTOS}: “${REASON}”`).waitFor();
     await row(filed.reject.id).waitFor({ state: 'detached' });
 
@@ -168,21 +162,28 @@ describeWithChromium('the review page, in headless Chromium against the running 
     expect(await sealAndVerify(db)).toMatchObject({ ok: true });
   });
 
-  it('withdraws an approval of an order_lab still waiting for its second reviewer', async () => {
+  it('offers "Withdraw my approval" only to a reviewer who has approved, and withdraws it', async () => {
     const orderLab = await file('diabetes-a1c-9-4', 'order_lab', { loincCode: '9318-7', priority: 'routine', reason: 'Kidney health evaluation needs a uACR' }, 'No uACR this year.');
     await row(orderLab.id).waitFor({ timeout: 10_000 });
-    await open(orderLab.id, /Order lab: pending/);
-    await page.getByRole('button', { name: 'Approve version 1' }).click();
+    await open(orderLab.id, /Order lab for .+: pending/);
+    const withdraw = page.getByRole('button', { name: 'Withdraw my approval' });
+    const approve = page.getByRole('button', { name: 'Approve version 1' });
+    expect(await withdraw.isVisible()).toBe(false); // nothing of theirs to withdraw yet
+    await approve.click();
     await page.getByText(`Approved version 1 by ${SANTOS}`).waitFor();
-    await heading(/Order lab: pending/); // one of the two approvals it needs
-    await page.getByRole('button', { name: 'Withdraw my approval' }).click();
+    await heading(/Order lab for .+: pending/); // one of the two approvals it needs
+    await page.locator('#detail-summary', { hasText: 'Approvals1 of 2 for version 1' }).waitFor();
+    expect(await approve.isVisible()).toBe(false); // a second approval must come from someone else
+    await withdraw.click();
     await page.getByText(`Approval withdrawn version 1 by ${SANTOS}`).waitFor();
     const decisions = await database().dataSource.query(`SELECT decision FROM proposal_decisions WHERE proposal_id = $1 ORDER BY created_at, id`, [orderLab.id]);
     expect(decisions.map((d: { decision: string }) => d.decision)).toEqual(['approve', 'withdraw']);
-    // A second withdrawal has nothing to withdraw: the server's refusal is shown, nothing changes.
-    await page.getByRole('button', { name: 'Withdraw my approval' }).click();
-    await page.getByText('You have no approval of this version to withdraw.', { exact: false }).waitFor();
-    // The only console line is the browser's own note of that 409 answer: no script error.
-    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 409 (Conflict)']);
+    // Withdrawn is withdrawn: neither a second withdrawal nor the approval again is offered; rejecting still is.
+    await page.locator('#detail-summary', { hasText: 'Approvals0 of 2 for version 1' }).waitFor();
+    expect(await withdraw.isVisible()).toBe(false);
+    expect(await approve.isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Reject' }).isVisible()).toBe(true);
+    await page.getByText(`${SANTOS} withdrew their approval of version 1.`, { exact: false }).waitFor();
+    expect(problems).toEqual([]);
   }, 60_000);
 });

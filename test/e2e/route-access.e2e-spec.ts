@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { REVIEW_PAGE_NAMES } from '../../src/approvals/review-page/review-page.controller';
 import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
@@ -25,6 +26,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /patients/{patientId}/care-gaps': ALL_STAFF,
   'GET /patients/{patientId}/missing-data': ALL_STAFF,
   'GET /patients/{patientId}/readmission-risk': ALL_STAFF,
+  // DEQM $care-gaps: care_gap_lookup as FHIR documents, so the tools' readers (a care team's, as its worklist: not reviewers).
+  'GET /fhir/Measure/$care-gaps': ALL_STAFF,
   'POST /patients/{patientId}/proposals': [StaffRole.Clinician, StaffRole.CareCoordinator],
   // A turn may file proposals in the caller's name, and order_lab is a clinician's to propose.
   'POST /patients/{patientId}/agent/turns': [StaffRole.Clinician],
@@ -47,12 +50,14 @@ const EXPECTED: Record<string, Access> = {
   'GET /population/measures': [StaffRole.Analyst],
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
   'GET /review': 'public',
-  'GET /review/review.js': 'public',
-  'GET /review/review.css': 'public',
+  ...Object.fromEntries(REVIEW_PAGE_NAMES.map((name) => [`GET /review/${name}`, 'public' as const])),
   // MCP (JSON-RPC over Streamable HTTP, one URL per patient): results are a model's reading for a
   // clinician and propose_action files in their name, so clinicians only, as the agent's turns.
   'POST /mcp/patients/{patientId}': [StaffRole.Clinician],
   'DELETE /mcp/patients/{patientId}': [StaffRole.Clinician],
+  // The same without a patient in the URL: the person chooses it in a form their client shows.
+  'POST /mcp': [StaffRole.Clinician],
+  'DELETE /mcp': [StaffRole.Clinician],
   // OAuth protected resource metadata (RFC 9728): how an MCP client discovers where to sign in.
   'GET /.well-known/oauth-protected-resource': 'public',
   'GET /.well-known/oauth-protected-resource/mcp': 'public',
@@ -62,8 +67,8 @@ const EXPECTED: Record<string, Access> = {
 const BODYLESS_WRITES = new Set(['POST /proposals/{proposalId}/submit', 'POST /proposals/{proposalId}/discard']);
 /** Routes that are not REST API operations, so not in the OpenAPI document (MCP speaks JSON-RPC; see README). */
 const NOT_IN_OPENAPI = new Set([
-  'GET /review', 'GET /review/review.js', 'GET /review/review.css',
-  'POST /mcp/patients/{patientId}', 'DELETE /mcp/patients/{patientId}',
+  'GET /review', ...REVIEW_PAGE_NAMES.map((name) => `GET /review/${name}`),
+  'POST /mcp/patients/{patientId}', 'DELETE /mcp/patients/{patientId}', 'POST /mcp', 'DELETE /mcp',
   'GET /.well-known/oauth-protected-resource', 'GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-protected-resource/mcp/patients/{patientId}',
 ]);
 /** A stream never ends: for it, the matrix reads the status and headers, then hangs up. */
@@ -95,8 +100,13 @@ describe('every route × method × role', () => {
   it.each(cases)('%s %s as %s', async (path, method, caller) => {
     // An unknown proposal (or turn) id: the guard's decision is what is under test, not the proposal's.
     const unknownId = '00000000-0000-4000-8000-000000000000';
-    // The patient search needs a search to be a valid request.
-    const query = path === '/patients' ? '?mrn=VGL-000000' : '';
+    // The patient search needs a search to be a valid request, and $care-gaps its required parameters.
+    const query =
+      path === '/patients'
+        ? '?mrn=VGL-000000'
+        : path === '/fhir/Measure/$care-gaps'
+          ? `?subject=Patient/${patientIdOf(PATIENT)}&periodStart=2025-07-01&periodEnd=2026-06-30&status=open-gap`
+          : '';
     const url = `${path.replace('{code}', 'primary-care-north').replace('{patientId}', patientIdOf(PATIENT)).replace('{proposalId}', unknownId).replace('{turnId}', unknownId)}${query}`;
     const username = caller === StaffRole.PrivacyOfficer ? 'po.achebe' : caller === 'anonymous' ? null : userFor(caller, PATIENT).username;
     const token = username === null ? undefined : await sut.tokenFor(username);
@@ -117,7 +127,7 @@ describe('every route × method × role', () => {
     expect(res.status === 200 || res.headers['content-type']?.startsWith('application/problem+json')).toBe(true);
     if (path === EVENT_STREAM && res.status === 200) expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     // MCP clients learn where to sign in from the 401 (RFC 9728 §5.1).
-    if (path.startsWith('/mcp/') && res.status === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+    if (path.startsWith('/mcp') && res.status === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/);
   });
 });
 

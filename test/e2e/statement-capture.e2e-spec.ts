@@ -112,6 +112,9 @@ describe('every statement the service runs is in src/database/statements.sql', (
     await call('GET /population/measures', 'an.whitfield');
     await call('GET /population/measures', 'an.whitfield');
     await call('GET /patients', 'dr.okafor', {}, undefined, { name: 'Mercer, fr', birthDate: '1965-03-02' });
+    // DEQM $care-gaps for one patient and for a care team (its patients listed, each read with its cited rows).
+    await call('GET /fhir/Measure/$care-gaps', 'dr.okafor', {}, undefined, { subject: `Patient/${patientIdOf('diabetes-a1c-9-4')}`, periodStart: '2025-07-01', periodEnd: '2026-06-30', status: 'open-gap' });
+    await call('GET /fhir/Measure/$care-gaps', 'dr.okafor', {}, undefined, { subject: 'Group/primary-care-north', periodStart: '2025-07-01', periodEnd: '2026-06-30', status: 'closed-gap' });
   }, 180_000);
   afterAll(async () => {
     await sut.close();

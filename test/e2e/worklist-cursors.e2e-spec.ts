@@ -104,6 +104,7 @@ describe('worklist cursors and reasons', () => {
       ['a cursor of another status filter', ({ byName }) => ({ query: '&status=open-gap', cursor: byName })],
       ['a cursor of another measure filter', ({ byName }) => ({ query: '&measure=CMS122', cursor: byName })],
       ['a cursor of another reason filter', ({ byName }) => ({ query: '&reason=not-numerator', cursor: byName })],
+      ['a cursor of another attestation filter', ({ byName }) => ({ query: '&attestation=attested', cursor: byName })],
     ];
     it.each(cases)('%s: a 400 problem naming the cursor, and one audit row', async (_case, forge) => {
       const first = await get(clinician.username, `${LIST}?limit=2`);

@@ -170,7 +170,7 @@ describe('audit trail', () => {
       expect(rows.map(({ xact: _xact, command: _command, hashVersion: _version, ...columns }) => columns)).toEqual(
         inputs.map((input) => ({ ...input, actorName: input.actorName ?? null, breakGlass: input.breakGlass ?? false })),
       );
-      expect(rows.every((row) => row.hashVersion === 2)).toBe(true);
+      expect(rows.every((row) => row.hashVersion === 3)).toBe(true);
       // One transaction (one xmin) and one statement in it (rows of one INSERT share its command id).
       expect(new Set(rows.map((row) => row.xact)).size).toBe(1);
       expect(new Set(rows.map((row) => row.command)).size).toBe(1);
@@ -328,8 +328,11 @@ describe('audit trail', () => {
       ['the channel', `channel = 'cli'`],
       ['the break-glass flag', `break_glass = true, break_glass_reason = 'Unconscious in ED, covering'`],
       ['the actor name', `actor_name = 'root'`],
-      ['the hash version (passing a version-2 event off as version 1)', `hash_version = 1`],
-    ])('a changed %s (hash version 2): broken at that event', async (_name, change) => {
+      ['the hash version (passing a version-3 event off as version 1)', `hash_version = 1`],
+      ['the hash version (passing a version-3 event off as version 2)', `hash_version = 2`],
+      ['the target staff member', `target_staff_id = '6f1c2a3b-0000-4000-8000-000000000001'`],
+      ['the target care team', `target_care_team_id = '6f1c2a3b-0000-4000-8000-000000000002'`],
+    ])('a changed %s (hash version 3): broken at that event', async (_name, change) => {
       await tamper(database().dataSource, `UPDATE audit_events SET ${change} WHERE id = $1`, [links[3].id]);
       expect(await verify(database().dataSource)).toMatchObject(brokenAt(3, 3, 'hash_mismatch'));
     });
@@ -358,7 +361,8 @@ describe('audit trail', () => {
       for (let index = 0; index < 2; index += 1) await sut.record(event({ rowCount: index }));
       await sealEverything(database().dataSource);
       const versions = await database().dataSource.query(`SELECT e.hash_version AS v FROM audit_seals s JOIN audit_events e ON e.id = s.event_id ORDER BY s.seq`);
-      expect(versions.map((row: { v: number }) => row.v)).toEqual([1, 1, 1, 2, 2, 2]);
+      // Versions 1 and 2 inline, then today's version-3 events: one chain, every version verified by its own columns.
+      expect(versions.map((row: { v: number }) => row.v)).toEqual([1, 1, 1, 2, 3, 3]);
       expect((await chainLinks(database().dataSource))[4].prevHash).toBe(prevHash);
       expect(await verify(database().dataSource)).toMatchObject(intact(6));
 

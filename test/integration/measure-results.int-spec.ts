@@ -179,7 +179,7 @@ describe('measure results store (real Postgres)', () => {
     for (const id of ids) {
       const live = await tool.execute(id, { asOf: AS_OF });
       const stored = await store.patientResults(id, PERIOD);
-      const shape = (row: { measureId: string; status: string; reasonCode: string; reason: string; groups: unknown; evidence: unknown; toClose: string; dataQuality: unknown }) => ({
+      const shape = (row: { measureId: string; status: string; reasonCode: string; reason: string; groups: unknown; evidence: unknown; toClose: string; dataQuality: unknown; attestations: unknown }) => ({
         patient: id,
         measureId: row.measureId,
         status: row.status,
@@ -189,6 +189,7 @@ describe('measure results store (real Postgres)', () => {
         evidence: row.evidence,
         toClose: row.toClose,
         dataQuality: row.dataQuality,
+        attestations: row.attestations,
       });
       expect(stored.map(shape)).toEqual(live.rows.map(shape));
       expect(stored.every((row) => row.partial === live.partial && !row.stale && row.runId === runId && !Number.isNaN(Date.parse(row.computedAt)))).toBe(true);

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 
 /** An SDK MCP client over Streamable HTTP, with a fresh `x-correlation-id` per request, remembered in order. */
@@ -13,14 +14,19 @@ export interface TestMcpClient {
   close(): Promise<void>;
 }
 
-export const mcpUrl = (baseUrl: string, patientId: string) => new URL(`${baseUrl}/mcp/patients/${patientId}`);
+/** A patient's URL, or (`null`) the URL of sessions whose person chooses the patient. */
+export const mcpUrl = (baseUrl: string, patientId: string | null) => new URL(patientId === null ? `${baseUrl}/mcp` : `${baseUrl}/mcp/patients/${patientId}`);
 
-/** Opens a session (`initialize`) for `patientId` as the token's user; rejects as the SDK does when the server refuses. */
+/**
+ * Opens a session (`initialize`) for `patientId` (null: the person chooses it, in a form the client
+ * answers with the handlers `onClient` sets) as the token's user; rejects as the SDK does when the
+ * server refuses.
+ */
 export async function connectMcp(
   baseUrl: string,
-  patientId: string,
+  patientId: string | null,
   token: () => string,
-  options: { headers?: Record<string, string>; sessionId?: string } = {},
+  options: { headers?: Record<string, string>; sessionId?: string; capabilities?: ClientCapabilities; onClient?: (client: Client) => void } = {},
 ): Promise<TestMcpClient> {
   const correlationIds: string[] = [];
   const fetchWithIds = (url: string | URL, init?: RequestInit) => {
@@ -33,7 +39,8 @@ export async function connectMcp(
     return fetch(url, { ...init, headers });
   };
   const transport = new StreamableHTTPClientTransport(mcpUrl(baseUrl, patientId), { fetch: fetchWithIds, sessionId: options.sessionId });
-  const client = new Client({ name: 'vigil-test', version: '1.0.0' });
+  const client = new Client({ name: 'vigil-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  options.onClient?.(client);
   // With a session id the SDK resumes that session (no `initialize`).
   await client.connect(transport);
   return {

@@ -4,13 +4,22 @@
 // staff user, so the token's `sub` is that username. Its signing keys (private JWKs, the first one
 // signs) come from OIDC_JWKS; it listens on 127.0.0.1:OIDC_PORT (0: any free port) and prints one
 // JSON line {"issuer": ...} once it serves.
+//
+// People sign in by the authorization code grant with PKCE through public clients
+// (OIDC_PUBLIC_CLIENTS: [{ client_id, redirect_uris }]), on the package's development login and
+// consent pages (any login is an account id; any password). OIDC_ACCOUNTS ({ accountId: claims })
+// gives an account the claims its access tokens carry besides `sub` (email, npi, groups). Refresh
+// tokens rotate, as the package does for public clients; revocation and RP-initiated logout are on.
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
 const keys = JSON.parse(process.env.OIDC_JWKS ?? '{"keys":[]}');
 const clients = (process.env.OIDC_CLIENTS ?? '').split(',').filter(Boolean);
+const publicClients = JSON.parse(process.env.OIDC_PUBLIC_CLIENTS ?? '[]');
+const accounts = JSON.parse(process.env.OIDC_ACCOUNTS ?? '{}');
 const ttlSeconds = Number(process.env.OIDC_TOKEN_TTL_SECONDS ?? '300');
 const RESOURCE = 'urn:vigil:api';
+const originOf = (uri) => new URL(uri).origin;
 
 let handle = (_req, res) => {
   res.statusCode = 503;
@@ -22,15 +31,35 @@ server.listen(Number(process.env.OIDC_PORT ?? '0'), '127.0.0.1', () => {
   const provider = new Provider(issuer, {
     jwks: keys,
     cookies: { keys: ['vigil-test-cookie-key'] },
-    clients: clients.map((clientId) => ({
-      client_id: clientId,
-      client_secret: 'test-secret',
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-    })),
+    clients: [
+      ...clients.map((clientId) => ({
+        client_id: clientId,
+        client_secret: 'test-secret',
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      })),
+      ...publicClients.map((client) => ({
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        post_logout_redirect_uris: client.redirect_uris,
+        ...client,
+      })),
+    ],
+    // A browser page calls the token, revocation and discovery endpoints from its own origin.
+    clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
+    findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
+    extraTokenClaims: (_ctx, token) => (token.accountId ? accounts[token.accountId] : undefined),
+    // The package grants offline_access only with prompt=consent (OpenID Connect Core 11); like the
+    // providers that issue refresh tokens to their browser clients anyway, this one issues them to
+    // every client allowed the grant, bound to the sign-in session (ending it ends them).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: publicClients.length > 0 },
+      revocation: { enabled: true },
+      // Clients may register themselves (RFC 7591), as MCP clients do where a provider allows it.
+      registration: { enabled: true },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,

@@ -30,12 +30,24 @@ export interface OidcProvider {
  * Starts the certified `oidc-provider` package (test/setup/oidc-provider-server.mjs) as a child
  * process, publishing `keys` (the first one signs) and knowing one client per username in `clients`.
  */
-export async function startOidcProvider(options: { keys: SigningKey[]; clients: string[]; port?: number }): Promise<OidcProvider> {
+export async function startOidcProvider(options: {
+  keys: SigningKey[];
+  clients: string[];
+  port?: number;
+  /** Browser clients signing people in (authorization code + PKCE, refresh tokens). */
+  publicClients?: Array<{ client_id: string; redirect_uris: string[] }>;
+  /** Claims an account's access tokens carry besides `sub`, by account id (the login typed). */
+  accounts?: Record<string, Record<string, unknown>>;
+  accessTokenTtlSeconds?: number;
+}): Promise<OidcProvider> {
   const child: ChildProcess = spawn(process.execPath, [SERVER], {
     env: {
       PATH: process.env.PATH ?? '',
       OIDC_JWKS: JSON.stringify({ keys: options.keys.map((key) => key.jwk) }),
       OIDC_CLIENTS: options.clients.join(','),
+      OIDC_PUBLIC_CLIENTS: JSON.stringify(options.publicClients ?? []),
+      OIDC_ACCOUNTS: JSON.stringify(options.accounts ?? {}),
+      OIDC_TOKEN_TTL_SECONDS: String(options.accessTokenTtlSeconds ?? 300),
       OIDC_PORT: String(options.port ?? 0),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -39,6 +39,11 @@ const gapRow = fc.record({
   citation: fc.constantFrom('gap:CMS122@2026-01-01..2026-12-31', 'gap:CMS165@2025-07-01..2026-06-30'), measureId: fc.constantFrom('CMS122', 'CMS165'),
   version: fc.constantFrom('CMS122v13 (0.1.002)', 'CMS165v13'), title: fc.string({ maxLength: 30 }), periodStart: day, periodEnd: day,
   status: fc.constantFrom('open-gap', 'closed-gap', 'not-applicable', 'other'), reason: fc.string({ maxLength: 30 }), toClose: fc.string({ maxLength: 30 }), evidence: fc.array(uuid.map((id) => `obs:${id}`), { maxLength: 3 }),
+  // As the model's projection gives them (no names); hostile values where a record or a forged row could put them.
+  attestations: fc.array(fc.record({
+    attestedAt: fc.oneof(day, hostileText), attestedByRole: fc.oneof(fc.constantFrom('clinician', 'reviewer', 'care_coordinator'), hostileText),
+    periodStart: day, periodEnd: day, remarkCode: maybe(fc.oneof(fc.constantFrom('performed-elsewhere', 'patient-declined'), hostileText)), evidence: fc.array(uuid.map((id) => `obs:${id}`), { maxLength: 2 }),
+  }), { maxLength: 2 }),
 });
 const missingRow = fc.record({
   citation: fc.constantFrom('missing:hba1c@2026-06-30', 'missing:egfr@2026-06-30'), element: fc.constantFrom('hba1c', 'egfr'),

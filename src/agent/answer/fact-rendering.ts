@@ -115,7 +115,29 @@ function careGap([row]: Record<string, unknown>[]): Rendered {
   sentence.add(`: ${GAP_STATUS[String(row.status)] ?? 'status unknown'}`, 'status');
   sentence.add(when(serviceText(row.reason), (reason) => `. ${reason.replace(/\.$/, '')}`), 'reason');
   sentence.add(row.status === 'open-gap' ? when(serviceText(row.toClose), (text) => `. To close: ${text.replace(/\.$/, '')}`) : null, 'toClose');
+  attestation(row, sentence);
   return sentence.done();
+}
+
+const ATTESTER_ROLE: Readonly<Record<string, string>> = { clinician: 'a clinician', care_coordinator: 'a care coordinator', reviewer: 'a reviewer' };
+
+/**
+ * The newest attestation beside the measured status, said as an attestation: never as a closed gap,
+ * and never as a change to what the measure says (only the record closes a gap).
+ */
+function attestation(row: Record<string, unknown>, sentence: Sentence): void {
+  const [newest] = Array.isArray(row.attestations) ? (row.attestations as Record<string, unknown>[]) : [];
+  const day = newest && typeof newest === 'object' ? dayText(newest.attestedAt) : null;
+  if (day === null) return;
+  const by = ATTESTER_ROLE[String(newest.attestedByRole)] ?? 'a colleague';
+  const remark = when(vocabularyText(newest.remarkCode), (code) => ` (remark ${code})`) ?? '';
+  const standing =
+    row.status === 'open-gap'
+      ? 'an attestation only, not a measured result: the measure still counts the gap as open'
+      : row.status === 'closed-gap'
+        ? 'kept as history beside the measured status'
+        : 'an attestation only, which does not change the measured status';
+  sentence.add(`. Attested on ${day} by ${by}${remark}: ${standing}`, 'attestations');
 }
 
 function missingElement([row]: Record<string, unknown>[]): Rendered {
@@ -187,7 +209,10 @@ function encounter([row]: Record<string, unknown>[]): Rendered {
 export const FACT_SPECS: Readonly<Record<FactKind, FactSpec>> = {
   lab_value: { tool: 'patient_labs', rows: 1, describe: 'one lab result: its value, unit, date, reference range and flag', render: labValue },
   lab_trend: { tool: 'patient_labs', rows: 2, describe: 'two numeric results of the same test and unit: both values and dates, and whether it went up or down', render: labTrend },
-  care_gap: { tool: 'care_gap_lookup', rows: 1, describe: 'one measure’s status over its period, with the reason and what would close it', render: careGap },
+  care_gap: {
+    tool: 'care_gap_lookup', rows: 1, render: careGap,
+    describe: 'one measure’s status over its period, with the reason, what would close it and the newest attestation (an approved closure, which never changes the status)',
+  },
   missing_element: { tool: 'missing_data_check', rows: 1, describe: 'one expected data element: present, stale, missing or not expected, with the last date seen', render: missingElement },
   readmission_risk: {
     tool: 'feature_attribution', cites: /^prediction:readmission-30d@/, rows: 1, render: readmissionRisk,

@@ -103,6 +103,39 @@ describe(renderFact.name, () => {
   });
 });
 
+describe('a care gap with an attestation', () => {
+  // As the model's projection gives it: the role, never the name.
+  const attestation = { attestedAt: '2026-06-30T14:02:11Z', attestedByRole: 'clinician', periodStart: '2025-07-01', periodEnd: '2026-06-30', remarkCode: 'performed-elsewhere', evidence: [OBS] };
+  const gap = (status: string, attestations: unknown[]) => {
+    const index = new CitationIndex();
+    index.add('care_gap_lookup', [{
+      citation: GAP, measureId: 'CMS122', version: 'CMS122v13 (0.1.002)', title: 'Diabetes: Glycemic Status Assessment Greater Than 9%', periodStart: '2026-01-01', periodEnd: '2026-12-31',
+      status, reason: status === 'open-gap' ? 'No glycemic status result in the period.' : 'The most recent glycemic status result is not above 9%.', toClose: 'Record an HbA1c.', evidence: [], groups: [], dataQuality: [], attestations,
+    }]);
+    return renderFact({ kind: 'care_gap', citations: [GAP] }, index);
+  };
+
+  it('states an open gap as open, and the attestation as an attestation, never as closed', () => {
+    const fact = gap('open-gap', [attestation]);
+    expect(fact).toMatchObject({
+      text: 'CMS122v13 (0.1.002) (Diabetes: Glycemic Status Assessment Greater Than 9%), measurement period 2026-01-01 to 2026-12-31: open gap. No glycemic status result in the period. To close: Record an HbA1c. '
+        + 'Attested on 2026-06-30 by a clinician (remark performed-elsewhere): an attestation only, not a measured result: the measure still counts the gap as open.',
+    });
+    expect((fact as { text: string }).text).not.toMatch(/gap closed\b|: closed/);
+  });
+
+  it('keeps the attestation as history once the record closes the gap', () => {
+    expect(gap('closed-gap', [attestation])).toMatchObject({
+      text: 'CMS122v13 (0.1.002) (Diabetes: Glycemic Status Assessment Greater Than 9%), measurement period 2026-01-01 to 2026-12-31: gap closed. The most recent glycemic status result is not above 9%. '
+        + 'Attested on 2026-06-30 by a clinician (remark performed-elsewhere): kept as history beside the measured status.',
+    });
+  });
+
+  it('says nothing of attestations when there are none', () => {
+    expect((gap('open-gap', []) as { text: string }).text).not.toMatch(/ttest/);
+  });
+});
+
 describe(groundAnswer.name, () => {
   const index = turnIndex();
   const ground = (facts: unknown[], status = 'answered') => groundAnswer({ status, facts, reason: null, modelTextDiscarded: false }, index);

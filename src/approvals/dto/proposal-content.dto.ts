@@ -73,7 +73,8 @@ export class ScheduleOutreachContentDto {
   @IsIn(['phone', 'letter', 'portal-message', 'sms'])
   channel: string;
 
-  @ApiProperty({ format: 'date', example: '2026-07-15', maxLength: 10, description: 'Today (UTC) or later: a date in the past is refused (400 naming `content.dueDate`).' })
+  // `x-earliest`: the earliest day accepted, for forms that check before sending (the review page's edit form).
+  @ApiProperty({ format: 'date', example: '2026-07-15', maxLength: 10, description: 'Today (UTC) or later: a date in the past is refused (400 naming `content.dueDate`).', ...{ 'x-earliest': 'today-utc' } })
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dueDate must be a date as YYYY-MM-DD' })
   @IsISO8601({ strict: true }, { message: 'dueDate must be an existing calendar date' })
   @NotInThePast()

@@ -6,6 +6,7 @@ import { IntegerQueryField } from '../../common/validation/fields';
 import { FreeTextField, OptionalFreeTextField } from '../../common/validation/text';
 import { CITATION_MAX_LENGTH, IsCitationList, MAX_CITATIONS, PROPOSAL_CONTENT_BY_KIND, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 import { CITATION_FORMS_TEXT } from '../../clinical/citation-grammar';
+import { CARE_TEAM_CODE, CARE_TEAM_CODE_RULE } from '../../common/care-team-code';
 import { SEALED_CURSOR } from '../../phi/sealed-cursor';
 
 /**
@@ -13,6 +14,8 @@ import { SEALED_CURSOR } from '../../phi/sealed-cursor';
  * under 160 characters of base64url.
  */
 export const REVIEW_QUEUE_CURSOR_MAX_LENGTH = 256;
+
+/** A care team's code, as the teams are coded (the worklist's path takes the same). */
 
 /** What every proposal body has besides its kind and content. */
 class ProposalFieldsDto {
@@ -110,6 +113,14 @@ export class ListProposalsQueryDto {
   @IsOptional()
   @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'proposerId must be a UUID' })
   proposerId?: string;
+
+  @ApiPropertyOptional({ type: String, pattern: CARE_TEAM_CODE.source, maxLength: 64, example: 'primary-care-north', description: 'Only patients of this care team (its code; one of your own teams, else 400).' })
+  @IsOptional()
+  @Matches(CARE_TEAM_CODE, { message: `careTeam must be a care-team code: ${CARE_TEAM_CODE_RULE}` })
+  careTeam?: string;
+
+  @IntegerQueryField({ min: 0, max: 8760, description: 'Only proposals that have waited for a decision at least this many hours (since they entered review).' })
+  minWaitingHours?: number;
 
   @ApiPropertyOptional({ enum: ['newest', 'oldest'], default: 'newest', description: '`oldest`: the longest-waiting first.' })
   @IsOptional()

@@ -3,6 +3,7 @@ import { StaffRole } from '../../common/roles';
 import { Sex } from '../../cohort/enum';
 import { REVIEW_PATIENT_FIELDS } from '../review-patient';
 import { DecisionKind, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
+import { PROPOSAL_ACTIONS, ProposalAction } from '../decision-rules';
 import { CITATION_MAX_LENGTH, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 
 /**
@@ -58,6 +59,7 @@ export class ReviewPatientDto {
 export class ProposalQueueItemDto extends ProposalDto {
   @ApiProperty({ type: Number, minimum: 0, description: 'Counting approvals of the current version so far.' }) approvalsGiven: number;
   @ApiProperty({ type: ReviewPatientDto, description: 'Whose proposal it is (reading it is audited: one row per patient on the page).' }) patient: ReviewPatientDto;
+  @ApiProperty({ type: [String], description: 'The codes of your care teams this patient is on (what `careTeam` filters by).' }) careTeams: string[];
 }
 
 export class ProposalPageDto {
@@ -112,4 +114,10 @@ export class ProposalDetailDto extends ProposalDto {
   @ApiProperty({ type: [ProposalVersionDto] }) versions: ProposalVersionDto[];
   @ApiProperty({ type: [ProposalDecisionDto] }) decisions: ProposalDecisionDto[];
   @ApiProperty({ type: CitedEvidenceDto, description: 'The rows the current version cites.' }) evidence: CitedEvidenceDto;
+  @ApiProperty({
+    type: [String],
+    enum: PROPOSAL_ACTIONS,
+    description: 'What you may do with the current version now (`POST /proposals/{id}/<action>`), by the rules those routes apply: e.g. `withdraw-approval` only once you have approved it. Each route still decides the request.',
+  })
+  yourActions: ProposalAction[];
 }

@@ -35,6 +35,13 @@ export class CareGapClosure extends Effect {
 
   @Column('text', { name: 'remark_code', nullable: true })
   remarkCode: string | null;
+
+  /** The measurement period it was recorded for: the trailing year the executor found the gap open in (read back as an attestation). */
+  @Column('date', { name: 'period_start' })
+  periodStart: string;
+
+  @Column('date', { name: 'period_end' })
+  periodEnd: string;
 }
 
 @Entity('lab_orders')

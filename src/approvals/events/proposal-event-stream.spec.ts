@@ -1,4 +1,6 @@
 import { Logger, MessageEvent } from '@nestjs/common';
+import { Subject } from 'rxjs';
+import { DatabaseNotifications } from '../../database/database-notifications';
 import { ProposalsRepository } from '../proposals.repository';
 import { AccessService } from '../../access/access.service';
 import { AuditedAccess } from '../../access/audited-access.service';
@@ -39,7 +41,12 @@ describe('ChangeLog', () => {
 describe('ProposalEventStream', () => {
   const settings = { pollMs: 2_000, heartbeatMs: 15_000, lookbackMs: 10_000, pageSize: 2, maxPagesPerPoll: 3 };
   let bus: ProposalEvents;
+  /** The poll's statement (`changedSince`); the subscriber's active check answers `active` below. */
   let query: jest.Mock;
+  let active: boolean;
+  let checkFails: boolean;
+  let checks: number;
+  let told: Subject<string>;
   let received: MessageEvent[];
   /** The subscriber's `events.subscribe` check: here, only the patient `patient-mine` is theirs. */
   const visible = jest.fn(async (patientIds: string[]) => new Set(patientIds.filter((id) => id === 'patient-mine')));
@@ -48,14 +55,25 @@ describe('ProposalEventStream', () => {
     jest.useFakeTimers();
     bus = new ProposalEvents();
     query = jest.fn(async () => []);
+    active = true;
+    checkFails = false;
+    checks = 0;
+    told = new Subject<string>();
     received = [];
   });
   afterEach(() => jest.useRealTimers());
 
-  const open = () => {
-    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as AuditedAccess, settings);
-    return stream.open('user-1', visible).subscribe((message) => received.push(message));
+  const sut = () => {
+    const run = async (name: string, params: unknown[]) => {
+      if (name !== 'streamSubscriberActive') return query(name, params);
+      checks += 1;
+      if (checkFails) throw new Error('connection lost');
+      return [{ active }];
+    };
+    const notifications = { on: (channel: string) => (channel === 'vigil_access_ended' ? told : new Subject<string>()) } as unknown as DatabaseNotifications;
+    return new ProposalEventStream({ run } as unknown as ProposalsRepository, bus, {} as AccessService, {} as AuditedAccess, notifications, settings);
   };
+  const open = () => sut().open('user-1', visible).subscribe((message) => received.push(message));
 
   it('opens with a comment and sends a heartbeat comment every 15 s', async () => {
     const subscription = open();
@@ -107,8 +125,7 @@ describe('ProposalEventStream', () => {
 
   it('keeps the stream open when a poll fails, and ends it when the application shuts down', async () => {
     let completed = false;
-    const stream = new ProposalEventStream({ run: query } as unknown as ProposalsRepository, bus, {} as AccessService, {} as AuditedAccess, settings);
-    stream.open('user-1', visible).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
+    sut().open('user-1', visible).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     query.mockRejectedValueOnce(new Error('connection lost for patient Jane Doe'));
     await jest.advanceTimersByTimeAsync(2_000);
@@ -119,5 +136,34 @@ describe('ProposalEventStream', () => {
     expect(received.map((message) => message.type ?? message.comment)).toEqual(['connected', 'proposal.created']);
     bus.onModuleDestroy();
     expect(completed).toBe(true);
+  });
+
+  it('ends with a last comment as soon as it is told its person was deactivated, asking the database rather than the notification', async () => {
+    let completed = false;
+    sut().open('user-1', visible).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
+    told.next('user-2'); // someone else's deactivation: not even checked
+    await jest.advanceTimersByTimeAsync(0);
+    expect(checks).toBe(0);
+    told.next('user-1'); // a notification of a change that left them active (re-checked, not believed)
+    await jest.advanceTimersByTimeAsync(0);
+    expect(completed).toBe(false);
+    active = false;
+    told.next('user-1');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(received.map((message) => message.comment ?? message.type)).toEqual(['connected', 'access ended']);
+    expect(completed).toBe(true);
+  });
+
+  it('ends within one poll interval when the notification never came, and stays open while the check cannot be made', async () => {
+    let completed = false;
+    sut().open('user-1', visible).subscribe({ next: (message) => received.push(message), complete: () => (completed = true) });
+    active = false;
+    checkFails = true; // the database away: no answer is not a deactivation
+    await jest.advanceTimersByTimeAsync(4_000);
+    expect(completed).toBe(false);
+    checkFails = false;
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(completed).toBe(true);
+    expect(received.at(-1)).toEqual({ comment: 'access ended' });
   });
 });

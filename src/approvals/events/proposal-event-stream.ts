@@ -1,11 +1,13 @@
 import { HttpStatus, Inject, Injectable, Logger, MessageEvent, Optional } from '@nestjs/common';
 import { AuditOutcome } from '../../audit';
-import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, NEVER, Observable, of, takeUntil, takeWhile, timer } from 'rxjs';
+import { catchError, concatMap, defer, EMPTY, exhaustMap, filter, from, interval, map, merge, mergeMap, NEVER, Observable, of, take, takeUntil, takeWhile, timer } from 'rxjs';
 import { AccessContext } from '../../access/access-context';
 import { AccessService, QUEUE_READERS } from '../../access/access.service';
 import { ProblemException } from '../../common/http/problem';
 import { toSafeError } from '../../common/logging/log-redaction';
 import { AuditedAccess } from '../../access/audited-access.service';
+import { ACCESS_ENDED_CHANNEL } from '../../cohort/staff-directory.repository';
+import { DatabaseNotifications } from '../../database/database-notifications';
 import { ProposalsRepository } from '../proposals.repository';
 import { ProposalChange, ProposalEvents } from './proposal-events';
 
@@ -34,6 +36,9 @@ export const DEFAULT_STREAM_SETTINGS: ProposalStreamSettings = { pollMs: 2_000, 
 export const EVENT_CREATED = 'proposal.created';
 export const EVENT_UPDATED = 'proposal.updated';
 const TOKEN_EXPIRED: MessageEvent = { comment: 'token expired' };
+const ACCESS_ENDED: MessageEvent = { comment: 'access ended' };
+/** The messages after which a stream ends: its last comment says why. */
+const LAST_MESSAGES = new Set([TOKEN_EXPIRED, ACCESS_ENDED]);
 
 /**
  * One caller's live review queue: changes announced in this process (filtered by a care-team
@@ -50,6 +55,7 @@ export class ProposalEventStream {
     private readonly bus: ProposalEvents,
     private readonly access: AccessService,
     private readonly phi: AuditedAccess,
+    private readonly notifications: DatabaseNotifications,
     @Optional() @Inject(PROPOSAL_STREAM_SETTINGS) settings?: Partial<ProposalStreamSettings>,
   ) {
     this.settings = { ...DEFAULT_STREAM_SETTINGS, ...settings };
@@ -78,7 +84,9 @@ export class ProposalEventStream {
   /**
    * The stream for staff user `userId`: changes whose patient `visiblePatients` says they may see
    * now. It ends when their token does (`endsAt`, ms since the epoch): a stream never outlives the
-   * credential that opened it, and the client reconnects with a fresh token.
+   * credential that opened it, and the client reconnects with a fresh token. It also ends when its
+   * person is deactivated (`accessEnded`). A removal from a care team only narrows what it sends:
+   * both of its sources read membership at the moment of each change.
    */
   open(userId: string, visiblePatients: VisiblePatients, endsAt?: number): Observable<MessageEvent> {
     const roles = QUEUE_READERS;
@@ -99,11 +107,40 @@ export class ProposalEventStream {
       // Sent at once: Nest writes the response headers with the first message.
       return merge(of<MessageEvent>({ comment: 'connected' }), changes, heartbeat);
     });
-    // The expiry comment is the last message sent; then the stream completes and Nest ends the response.
-    return merge(stream, expiry).pipe(
-      takeWhile((message) => message !== TOKEN_EXPIRED, true),
+    // The expiry (or access) comment is the last message sent; then the stream completes and Nest ends the response.
+    return merge(stream, expiry, this.accessEnded(userId, roles)).pipe(
+      takeWhile((message) => !LAST_MESSAGES.has(message), true),
       takeUntil(this.bus.shutdown),
     );
+  }
+
+  /**
+   * Emits once when `userId` is no longer active in a role that reads the queue: checked as soon as
+   * the admin command's notification arrives (every API process hears it at the commit), and on every
+   * poll, which bounds the cut-off at one poll interval when a notification was missed (the
+   * notification connection down, or the stream opened in the instant of the deactivation).
+   */
+  private accessEnded(userId: string, roles: readonly string[]): Observable<MessageEvent> {
+    const told = this.notifications.on(ACCESS_ENDED_CHANNEL).pipe(
+      filter((staffUserId) => staffUserId === userId),
+      mergeMap(() => this.stillActive(userId, roles)),
+    );
+    const polled = interval(this.settings.pollMs).pipe(exhaustMap(() => this.stillActive(userId, roles)));
+    return merge(told, polled).pipe(
+      filter((active) => !active),
+      take(1),
+      map((): MessageEvent => ACCESS_ENDED),
+    );
+  }
+
+  /** A failed check is not a deactivation: the stream stays open through a database outage, and the next tick asks again. */
+  private async stillActive(userId: string, roles: readonly string[]): Promise<boolean> {
+    try {
+      const [row] = await this.repository.run<{ active: boolean }>('streamSubscriberActive', [userId, roles]);
+      return row.active;
+    } catch {
+      return true;
+    }
   }
 
   private ifVisible(change: ProposalChange, visiblePatients: VisiblePatients): Observable<ProposalChange> {

@@ -52,7 +52,8 @@ export class ProposalEventsController {
       'A comment line every 15 s keeps the connection open. Send the token in the Authorization header ' +
       '(a browser reads the stream with fetch(), never a token in the URL). The stream may repeat a change ' +
       'from the seconds before it opened; re-read the queue after (re)connecting. The stream ends when the token expires ' +
-      '(a last comment says so): reconnect with a fresh token.',
+      '(a last comment says so): reconnect with a fresh token. It also ends, within a second, when your account is ' +
+      'deactivated (last comment `access ended`); when you are removed from a care team it stays open and stops sending that team’s changes.',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: ProposalChangeEventDto, description: 'A stream of events whose `data` has this shape.' })

@@ -1,31 +1,34 @@
-import { applyDecorators, Controller, Get, Header, Req, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Header, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../auth/roles.decorator';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 
 /**
- * Only what this page's own files need: scripts, styles and API calls from this origin, nothing
- * inline (so injected markup cannot run), no framing, no form posts anywhere (the token form must
- * never be submitted, which would put the token in a URL if the script failed to load).
+ * Only what this page's own files need: scripts, styles and API calls from this origin (and, with an
+ * identity provider configured, calls to the provider's origin: discovery, token, revocation),
+ * nothing inline (so injected markup cannot run), no framing, no form posts anywhere (the token form
+ * must never be submitted, which would put the token in a URL if the script failed to load).
  */
-export const REVIEW_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self'",
-  "form-action 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function reviewPageCsp(providerOrigin?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `connect-src 'self'${providerOrigin ? ` ${providerOrigin}` : ''}`,
+    "img-src 'self'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
-const PageFile = (contentType: string) =>
+/** The headers every page file carries; its Content-Type and CSP are set by the handler. */
+const PageFile = () =>
   applyDecorators(
-    Header('Content-Type', contentType),
-    Header('Content-Security-Policy', REVIEW_PAGE_CSP),
     Header('X-Content-Type-Options', 'nosniff'),
     Header('Referrer-Policy', 'no-referrer'),
     Header('X-Frame-Options', 'DENY'),
@@ -41,9 +44,9 @@ interface PageFileContent {
 }
 
 /** Read once at start-up, beside this file in src/ (tests) and in dist/ (nest-cli copies them as assets). */
-function readPageFile(name: string): PageFileContent {
+function readPageFile(name: string, path = join(__dirname, name)): PageFileContent {
   try {
-    const text = readFileSync(join(__dirname, name), 'utf8');
+    const text = readFileSync(path, 'utf8');
     return { text, etag: `"${createHash('sha256').update(text).digest('base64url')}"` };
   } catch {
     // A missing asset is a build fault: refuse to start rather than serve a broken page.
@@ -52,7 +55,60 @@ function readPageFile(name: string): PageFileContent {
 }
 
 /**
- * The reviewers' page: static HTML, one script module and one stylesheet. Public, because it holds
+ * The page's files besides the HTML, each served at `/review/<name>` as it is in the source tree: the
+ * entry module, the modules it imports, the stylesheet. A list, not the folder: in dist/ the folder
+ * also holds this controller compiled. The route matrix reads it; the controller's spec holds it to
+ * the folder's files and the logger's route words (`nest-cli.json` and the bench scripts copy by pattern).
+ */
+export const REVIEW_PAGE_FILES = {
+  'review.js': 'text/javascript; charset=utf-8',
+  'api.js': 'text/javascript; charset=utf-8',
+  'detail.js': 'text/javascript; charset=utf-8',
+  'diff.js': 'text/javascript; charset=utf-8',
+  'dom.js': 'text/javascript; charset=utf-8',
+  'edit-form.js': 'text/javascript; charset=utf-8',
+  'format.js': 'text/javascript; charset=utf-8',
+  'history.js': 'text/javascript; charset=utf-8',
+  'live.js': 'text/javascript; charset=utf-8',
+  'queue.js': 'text/javascript; charset=utf-8',
+  'queue-view.js': 'text/javascript; charset=utf-8',
+  'schema-form.js': 'text/javascript; charset=utf-8',
+  'session.js': 'text/javascript; charset=utf-8',
+  'state.js': 'text/javascript; charset=utf-8',
+  'versions.js': 'text/javascript; charset=utf-8',
+  'oidc.js': 'text/javascript; charset=utf-8',
+  'review.css': 'text/css; charset=utf-8',
+} as const;
+
+/**
+ * Libraries the page imports, served at `/review/<name>` from the installed package (the lock file
+ * pins the version): ES modules without dependencies, so no bundler is needed.
+ */
+export const REVIEW_PAGE_LIBRARIES = {
+  // OpenID Connect and OAuth for the provider sign-in (oidc.js): panva's certified client.
+  'oauth4webapi.js': 'oauth4webapi',
+} as const;
+
+/** Every name served at `/review/<name>`: the page's files, its libraries and its sign-in settings. */
+export const REVIEW_PAGE_NAMES: readonly string[] = [...Object.keys(REVIEW_PAGE_FILES), ...Object.keys(REVIEW_PAGE_LIBRARIES), 'sign-in.json'];
+
+/** A library's module as installed, without its source map comment (the map is not served). */
+function readLibrary(name: string, packageName: string): PageFileContent {
+  const file = readPageFile(name, require.resolve(packageName));
+  const text = file.text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+  return { text, etag: `"${createHash('sha256').update(text).digest('base64url')}"` };
+}
+
+/** What the page needs to offer sign-in, served as `/review/sign-in.json` (no secret: the client is public). */
+export interface SignInSettings {
+  /** Whether pasted development tokens are accepted (AUTH_DEV_MODE). */
+  developmentTokens: boolean;
+  /** The OpenID Connect client, or null when none is configured. */
+  provider: { issuer: string; clientId: string; redirectUri: string | null; scope: string; resource: string | null } | null;
+}
+
+/**
+ * The reviewers' page: static HTML, its script modules and one stylesheet. Public, because it holds
  * no data: everything it shows comes from the API with the reviewer's own token. Not an API
  * operation, so not in the OpenAPI document (the route matrix lists it apart).
  */
@@ -61,25 +117,50 @@ function readPageFile(name: string): PageFileContent {
 @Controller('review')
 export class ReviewPageController {
   private readonly html = readPageFile('review.html');
-  private readonly script = readPageFile('review.js');
-  private readonly styles = readPageFile('review.css');
+  private readonly files = new Map<string, PageFileContent & { type: string }>([
+    ...Object.entries(REVIEW_PAGE_FILES).map(([name, type]) => [name, { ...readPageFile(name), type }] as const),
+    ...Object.entries(REVIEW_PAGE_LIBRARIES).map(([name, packageName]) => [name, { ...readLibrary(name, packageName), type: 'text/javascript; charset=utf-8' }] as const),
+  ]);
+  private readonly csp: string;
+  private readonly signIn: PageFileContent;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const provider = config.auth.signIn;
+    this.csp = reviewPageCsp(provider && new URL(provider.issuer).origin);
+    const settings: SignInSettings = {
+      developmentTokens: config.auth.devMode,
+      provider: provider ? { issuer: provider.issuer, clientId: provider.clientId, redirectUri: provider.redirectUri ?? null, scope: provider.scope, resource: provider.resource ?? null } : null,
+    };
+    const text = JSON.stringify(settings);
+    this.signIn = { text, etag: `"${createHash('sha256').update(text).digest('base64url')}"` };
+  }
 
   @Get()
-  @PageFile('text/html; charset=utf-8')
+  @PageFile()
   page(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    response.setHeader('Content-Type', 'text/html; charset=utf-8');
+    response.setHeader('Content-Security-Policy', this.csp);
     return served(this.html, request, response);
   }
 
-  @Get('review.js')
-  @PageFile('text/javascript; charset=utf-8')
-  pageScript(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    return served(this.script, request, response);
+  /** How the page may sign in (declared before `:file`, which would otherwise take the name). */
+  @Get('sign-in.json')
+  @PageFile()
+  signInSettings(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.setHeader('Content-Security-Policy', this.csp);
+    return served(this.signIn, request, response);
   }
 
-  @Get('review.css')
-  @PageFile('text/css; charset=utf-8')
-  pageStyles(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    return served(this.styles, request, response);
+  /** One of REVIEW_PAGE_FILES or REVIEW_PAGE_LIBRARIES by name (nothing else: the name is never a path on disk). */
+  @Get(':file')
+  @PageFile()
+  pageFile(@Param('file') name: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    const file = this.files.get(name);
+    if (!file) throw new NotFoundException();
+    response.setHeader('Content-Type', file.type);
+    response.setHeader('Content-Security-Policy', this.csp);
+    return served(file, request, response);
   }
 }
 

@@ -52,11 +52,17 @@ function redactLogObject(object: Record<string, unknown>): Record<string, unknow
   return { ...redacted, ...(req === undefined ? {} : { req }), ...(res === undefined ? {} : { res }) };
 }
 
-/** Path segments Vigil's routes are made of; any other segment is masked in request logs. */
+/**
+ * Path segments Vigil's routes are made of; any other segment is masked in request logs. The review
+ * page's names are those of `REVIEW_PAGE_NAMES` (the platform may not import a feature: that list's
+ * spec holds the two together).
+ */
 const ROUTE_WORDS = new Set([
   'patients', 'encounters', 'labs', 'care-gaps', 'missing-data', 'readmission-risk', 'proposals', 'approve', 'reject',
-  'edit-and-approve', 'cancel', 'events', 'agent', 'turns', 'health', 'ready', 'docs', 'docs-json', 'review', 'review.js', 'review.css',
+  'edit-and-approve', 'cancel', 'events', 'agent', 'turns', 'health', 'ready', 'docs', 'docs-json', 'review',
   'mcp', '.well-known', 'oauth-protected-resource',
+  ...['review.js', 'api.js', 'detail.js', 'diff.js', 'dom.js', 'edit-form.js', 'format.js', 'history.js', 'live.js', 'queue.js', 'queue-view.js', 'schema-form.js', 'session.js', 'state.js', 'versions.js', 'oidc.js', 'review.css'],
+  'oauth4webapi.js', 'sign-in.json',
 ]);
 const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

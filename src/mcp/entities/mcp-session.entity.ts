@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 
 /**
  * One MCP session, kept in Postgres so that whichever API process receives a request can serve it:
@@ -7,6 +7,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
  * data: the tools' rows are never stored, only their citation ids.
  */
 @Entity('mcp_sessions')
+@Check('CHK_mcp_sessions_patient', '"patient_id" IS NOT NULL OR "picker"')
 @Index('IDX_mcp_sessions_user', ['userId', 'createdAt'])
 @Index('IDX_mcp_sessions_expires', ['expiresAt'])
 export class McpSessionRecord {
@@ -23,12 +24,28 @@ export class McpSessionRecord {
   @JoinColumn({ name: 'user_id' })
   user?: object;
 
-  @Column('uuid', { name: 'patient_id' })
-  patientId: string;
+  /** The patient every read of the session is about; null only while a picker session waits for the person's choice. */
+  @Column('uuid', { name: 'patient_id', nullable: true })
+  patientId: string | null;
 
   @ManyToOne('Patient', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'patient_id' })
   patient?: object;
+
+  /**
+   * Opened without a patient (`/mcp`): the person chooses one in their client's form (elicitation),
+   * once; until then no tool reads anyone, and afterwards nothing can change it.
+   */
+  @Column('boolean', { default: false })
+  picker: boolean;
+
+  /**
+   * The patient forms sent and not yet answered, by the elicitation's request id: the patient ids each
+   * offered (in order; the form's answer names a position, never an id) and, once declined, how. Ids
+   * only, never a name: whichever process receives the answer reads the offer here.
+   */
+  @Column('jsonb', { name: 'patient_offers', default: () => `'{}'` })
+  patientOffers: Record<string, { patientIds: string[]; answer?: string }>;
 
   @Column('text', { name: 'break_glass_reason', nullable: true })
   breakGlassReason: string | null;
@@ -61,7 +78,10 @@ export class McpSessionRecord {
   @Column('timestamptz', { name: 'last_used_at', default: () => 'now()' })
   lastUsedAt: Date;
 
-  /** When the token that opened it expires: the session ends then, on every process. */
+  /**
+   * When the session ends unless used again: each request of its person moves it to
+   * MCP_SESSION_IDLE_MINUTES from then, never past MCP_SESSION_MAX_HOURS after the opening.
+   */
   @Column('timestamptz', { name: 'expires_at' })
   expiresAt: Date;
 }

@@ -10,6 +10,10 @@ import { careGapRow } from '../../clinical/care-gaps/care-gap-row';
 import { loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
+/** Said on every result: what an attestation is, and what it is not. */
+export const ATTESTATION_ASSUMPTION =
+  'An attestation is an approved closure of a gap (who filed it, when, the evidence cited): it is shown beside the measured status and never changes it; only the record closes a gap. It stands for the measurement periods that contain the day it was made.';
+
 /** The longest measurement period a caller may ask for (the measures' own look-backs reach further on their own). */
 const MAX_PERIOD_DAYS = 366 * 5;
 
@@ -17,7 +21,7 @@ const MAX_PERIOD_DAYS = 366 * 5;
 export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
   readonly name = 'care_gap_lookup' as const;
   readonly summary =
-    'Quality measures (eCQM) evaluated over a measurement period: populations per group, open / closed / not applicable with the deciding criterion, the evidence rows and what would close the gap.';
+    'Quality measures (eCQM) evaluated over a measurement period: populations per group, open / closed / not applicable with the deciding criterion, the evidence rows and what would close the gap; approved closures beside it as attestations, which never change the measured status.';
   readonly queryDto = CareGapsQueryDto;
 
   constructor(
@@ -30,9 +34,11 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
     const { chart, partial } = await loadChart(this.cohort, patientId);
     const measureIds = query.measure?.map(resolveMeasureId) as MeasureId[] | undefined;
     const results = evaluateCareGaps(chart, { period, measureIds, timeZone: this.config.clinic.timeZone });
+    // Beside each measured status, never in it: the engine computed the status from the record alone.
+    const attestations = await this.cohort.careGapAttestations(patientId, period);
     return {
       patient: chart.patient,
-      rows: results.map(careGapRow),
+      rows: results.map((result) => ({ ...careGapRow(result), attestations: attestations.get(result.measureId) ?? [] })),
       window,
       truncated: false,
       partial,
@@ -40,6 +46,7 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
         ABSENCE_ASSUMPTION,
         MEDICATION_ASSUMPTION,
         'Measures follow the stewards’ QI-Core CQL for the 2025 reporting year with the official VSAC value-set expansions (see the measure catalogue for versions and the few remaining differences); this is decision support, not a quality report.',
+        ATTESTATION_ASSUMPTION,
         ...(partial ? [PARTIAL_ASSUMPTION] : []),
       ],
       ageOn,

@@ -1,0 +1,47 @@
+import { ProposalKind } from '../enum';
+
+/** A person named in a delivered effect: a colleague's display name and the ids other systems know them by. */
+export interface EffectPerson {
+  staffId: string;
+  /** Display name (not PHI: how colleagues are named to each other); null once the account is gone. */
+  name: string | null;
+  role: string;
+  npi: string | null;
+  /** The Practitioner id on the organisation's FHIR server, when the person was imported from it. */
+  fhirPractitionerId: string | null;
+}
+
+/**
+ * Everything a destination is told about one applied proposal: the approved content exactly as
+ * executed, who proposed and who approved it, and when. Built from Postgres at each attempt (a job
+ * carries ids only), so every attempt sends the same bytes but for the signature's timestamp.
+ */
+export interface DeliveredEffect {
+  proposalId: string;
+  /** The approved (executed) version: with the proposal id, the identifier the effect carries everywhere. */
+  version: number;
+  contentHash: string;
+  kind: ProposalKind;
+  content: Record<string, unknown>;
+  rationale: string;
+  citations: string[];
+  /** When the effect was written (the execution's commit), ISO-8601 UTC. */
+  executedAt: string;
+  patientId: string;
+  /** The patient's MRN: how the organisation's systems find the patient (PHI; sent only to the destinations). */
+  mrn: string;
+  proposer: EffectPerson;
+  /** The approvals that counted for the executed version, oldest first. */
+  approvers: (EffectPerson & { approvedAt: string })[];
+}
+
+/** The value of the identifier every delivered effect carries: the proposal id and the approved version. */
+export function effectIdentifierValue(effect: Pick<DeliveredEffect, 'proposalId' | 'version'>): string {
+  return `${effect.proposalId}-v${effect.version}`;
+}
+
+/** Identifier systems under the configured base (`DELIVERY_IDENTIFIER_SYSTEM`): proposals, citations, staff. */
+export function identifierSystems(base: string): { proposal: string; citation: string; staff: string; extension: string } {
+  const root = base.replace(/\/+$/, '');
+  return { proposal: `${root}/proposal`, citation: `${root}/citation`, staff: `${root}/staff`, extension: `${root}/StructureDefinition` };
+}

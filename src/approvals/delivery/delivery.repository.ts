@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DELIVERY_STATEMENTS as SQL, DeliveryStatementName, UnenqueuedDeliveryRow } from './delivery.sql';
+
+/** The only code that runs delivery SQL: each call one named, fixed, parameterised statement. */
+@Injectable()
+export class DeliveryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  run<R>(name: DeliveryStatementName, params: unknown[] = []): Promise<R[]> {
+    return this.dataSource.query<R[]>(SQL[name], params);
+  }
+
+  /**
+   * The relay's transaction: claims up to `limit` open deliveries whose next attempt has no job,
+   * hands them to `relay`, and marks them enqueued; when `relay` throws, nothing is marked.
+   */
+  claimUnenqueued(limit: number, relay: (rows: UnenqueuedDeliveryRow[]) => Promise<void>): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await manager.query<UnenqueuedDeliveryRow[]>(SQL.claimUnenqueuedDeliveries, [limit]);
+      if (rows.length === 0) return 0;
+      await relay(rows);
+      await manager.query(SQL.markDeliveriesEnqueued, [rows.map((row) => row.id)]);
+      return rows.length;
+    });
+  }
+
+  /** An attempt's outcome and the proposal's `updated_at` (which the live queue follows), together. */
+  async finish(statement: 'markDelivered' | 'markDeliveryFailed', params: unknown[]): Promise<{ proposalId: string; status?: string } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = await manager.query<{ proposalId: string; status?: string }[]>(SQL[statement], params);
+      if (row) await manager.query(SQL.touchDeliveredProposal, [row.proposalId]);
+      return row;
+    });
+  }
+}

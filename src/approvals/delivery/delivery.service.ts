@@ -1,0 +1,168 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { systemContext } from '../../access/access-context';
+import { AuditedAccess } from '../../access/audited-access.service';
+import { toSafeError } from '../../common/logging/log-redaction';
+import { CohortRepository } from '../../cohort/cohort.repository';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ProposalRow } from '../approvals.sql';
+import { DeliveryDestination, DeliveryFailure, DeliveryStatus, ProposalKind } from '../enum';
+import { ProposalEvents } from '../events/proposal-events';
+import { ProposalsRepository } from '../proposals.repository';
+import { DeliveredEffect, EffectPerson } from './delivered-effect';
+import { backoffDelayMs, DeliveryError } from './delivery-failure';
+import { DeliveryRepository } from './delivery.repository';
+import { ClaimedDelivery } from './delivery.sql';
+import { FhirAuthorization } from './fhir-authorization';
+import { FhirDestination } from './fhir-destination';
+import { WebhookDestination } from './webhook-destination';
+
+/** What one attempt came to, as its job's return value: an outcome word, never data. */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'noop';
+
+/** Beyond the attempt's own request timeouts, so a live attempt never outlives its lease. */
+const LEASE_MARGIN_MS = 5000;
+
+interface EffectRow {
+  patientId: string;
+  kind: ProposalKind;
+  proposerId: string;
+  content: Record<string, unknown>;
+  rationale: string;
+  citations: string[];
+  executedAt: string;
+}
+
+interface Receipt {
+  httpStatus: number;
+  resource: { type: string; id: string; version: string | null } | null;
+  provenanceId: string | null;
+}
+
+/**
+ * Delivers one attempt of one applied effect to one destination (docs/delivery.md): claims the
+ * attempt (a lease, counted), builds the effect from Postgres, sends it as an audited access of the
+ * service itself (reading the patient's MRN and handing the effect out are PHI), and records the
+ * outcome: delivered with what the destination made, retrying after a backoff, or dead-lettered.
+ * Exactly once on the destination's side rests on the destination: a FHIR conditional create on
+ * Vigil's identifier, a webhook id the receiver drops when repeated; every attempt sends the same effect.
+ */
+@Injectable()
+export class DeliveryService {
+  private readonly logger = new Logger(DeliveryService.name);
+  private readonly fhir?: FhirDestination;
+  private readonly webhook?: WebhookDestination;
+  /** Called after each finished attempt (the relay, to hand on the next attempt's job). */
+  onFinished: () => void = () => undefined;
+
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly proposals: ProposalsRepository,
+    private readonly cohort: CohortRepository,
+    private readonly phi: AuditedAccess,
+    private readonly events: ProposalEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    const { fhir, webhook, identifierSystem } = config.delivery;
+    if (fhir) this.fhir = new FhirDestination(fhir, identifierSystem, new FhirAuthorization(fhir.auth, fhir.baseUrl, fhir.timeoutMs));
+    if (webhook) this.webhook = new WebhookDestination(webhook, identifierSystem);
+  }
+
+  /** The destinations configured in this process: each applied effect gets one delivery per destination. */
+  static destinations(config: AppConfig): DeliveryDestination[] {
+    return [...(config.delivery.fhir ? [DeliveryDestination.Fhir] : []), ...(config.delivery.webhook ? [DeliveryDestination.Webhook] : [])];
+  }
+
+  /** Attempt `attempt` of delivery `deliveryId`; `noop` when it is not that attempt's turn (done, in flight, or a duplicate job). */
+  async deliver(deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
+    const { maxAttempts } = this.config.delivery;
+    const [claimed] = await this.deliveries.run<ClaimedDelivery>('claimDeliveryAttempt', [deliveryId, attempt, maxAttempts, this.leaseMs()]);
+    if (!claimed) return 'noop';
+    let outcome: DeliveryOutcome;
+    try {
+      const receipt = await this.send(claimed);
+      const row = await this.deliveries.finish('markDelivered', [
+        claimed.id, receipt.httpStatus, receipt.resource?.type ?? null, receipt.resource?.id ?? null, receipt.resource?.version ?? null, receipt.provenanceId,
+      ]);
+      outcome = row ? 'delivered' : 'noop';
+    } catch (error) {
+      outcome = await this.recordFailure(claimed, error);
+    }
+    await this.announce(claimed.proposalId);
+    return outcome;
+  }
+
+  private leaseMs(): number {
+    const budgets = [this.fhir?.attemptBudgetMs ?? 0, this.webhook?.attemptBudgetMs ?? 0];
+    return Math.max(...budgets) + LEASE_MARGIN_MS;
+  }
+
+  /** One audited access of the service itself, named for the destination and tied to the delivery. */
+  private async send(claimed: ClaimedDelivery): Promise<Receipt> {
+    const effect = await this.effect(claimed);
+    const context = systemContext(`proposal.deliver.${claimed.destination}`, `deliver-${claimed.id}`);
+    return this.phi.audited(context, effect.patientId, async () => {
+      const [patient] = await this.cohort.patientsByIds([effect.patientId]);
+      if (!patient) throw new DeliveryError(DeliveryFailure.PatientNotFound, true);
+      const withMrn = { ...effect, mrn: patient.mrn };
+      let receipt: Receipt;
+      if (claimed.destination === DeliveryDestination.Fhir && this.fhir) {
+        receipt = await this.fhir.deliver(withMrn);
+      } else if (claimed.destination === DeliveryDestination.Webhook && this.webhook) {
+        const sent = await this.webhook.deliver(claimed.id, withMrn);
+        receipt = { httpStatus: sent.httpStatus, resource: null, provenanceId: null };
+      } else {
+        throw new DeliveryError(DeliveryFailure.NotConfigured, false);
+      }
+      const resource = receipt.resource ? [`resource:${receipt.resource.type}/${receipt.resource.id}`] : [];
+      return { value: receipt, fields: [`proposal:${claimed.proposalId}`, `delivery:${claimed.id}`, `destination:${claimed.destination}`, ...resource], rowCount: 1 };
+    });
+  }
+
+  /** The executed effect, from the stored rows (the MRN is added inside the audited access). */
+  private async effect(claimed: ClaimedDelivery): Promise<DeliveredEffect> {
+    const [row] = await this.deliveries.run<EffectRow>('deliveryEffect', [claimed.proposalId, claimed.version]);
+    if (!row) throw new DeliveryError(DeliveryFailure.Internal, false);
+    const approvals = await this.deliveries.run<{ staffId: string; role: string; approvedAt: string }>('deliveryApprovals', [claimed.proposalId, claimed.version, claimed.contentHash]);
+    const staff = await this.deliveries.run<EffectPerson>('deliveryStaff', [[row.proposerId, ...approvals.map((approval) => approval.staffId)]]);
+    const person = (staffId: string, role?: string): EffectPerson => {
+      const found = staff.find((candidate) => candidate.staffId === staffId);
+      return { staffId, name: found?.name ?? null, role: role ?? found?.role ?? 'unknown', npi: found?.npi ?? null, fhirPractitionerId: found?.fhirPractitionerId ?? null };
+    };
+    return {
+      proposalId: claimed.proposalId,
+      version: claimed.version,
+      contentHash: claimed.contentHash,
+      kind: row.kind,
+      content: row.content,
+      rationale: row.rationale,
+      citations: row.citations,
+      executedAt: row.executedAt,
+      patientId: row.patientId,
+      mrn: '',
+      proposer: person(row.proposerId),
+      approvers: approvals.map((approval) => ({ ...person(approval.staffId, approval.role), approvedAt: approval.approvedAt })),
+    };
+  }
+
+  private async recordFailure(claimed: ClaimedDelivery, error: unknown): Promise<DeliveryOutcome> {
+    const failure = error instanceof DeliveryError ? error : new DeliveryError(DeliveryFailure.Internal, false);
+    const { maxAttempts, backoff } = this.config.delivery;
+    const delayMs = backoffDelayMs(claimed.countedAttempts, backoff, failure.retryAfterMs);
+    const details = { deliveryId: claimed.id, proposalId: claimed.proposalId, destination: claimed.destination, attempt: claimed.attempts, reason: failure.reason, httpStatus: failure.httpStatus };
+    if (!(error instanceof DeliveryError)) this.logger.warn({ ...details, err: toSafeError(error as Error) }, 'Delivery attempt failed unexpectedly');
+    const row = await this.deliveries.finish('markDeliveryFailed', [claimed.id, failure.reason, failure.httpStatus, delayMs, failure.permanent, maxAttempts, claimed.attempts]);
+    if (row?.status === DeliveryStatus.Failed) {
+      this.logger.warn(details, 'Delivery dead-lettered: `deliveries-retry` sends it again');
+      return 'failed';
+    }
+    this.logger.log({ ...details, retryInMs: delayMs }, 'Delivery attempt failed; it will be retried');
+    return row ? 'retrying' : 'noop';
+  }
+
+  /** This process's live streams hear of the change now (other processes' poll sees `updated_at`); the relay hands on the next attempt. */
+  private async announce(proposalId: string): Promise<void> {
+    const [row] = await this.proposals.run<ProposalRow>('proposalById', [proposalId]).catch((): ProposalRow[] => []);
+    this.events.publish(row);
+    this.onFinished();
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { CohortModule } from '../cohort/cohort.module';
+import { ToolsModule } from '../tools/tools.module';
+import { CareGapsOperationController } from './care-gaps-operation.controller';
+import { CareGapsOperationService } from './care-gaps-operation.service';
+
+/**
+ * Da Vinci DEQM (Data Exchange for Quality Measures) over FHIR R4: the `$care-gaps` operation,
+ * answering `care_gap_lookup`'s results as gaps-in-care documents through the same audited read.
+ */
+@Module({
+  imports: [ToolsModule, CohortModule],
+  controllers: [CareGapsOperationController],
+  providers: [CareGapsOperationService],
+})
+export class DeqmModule {}
