@@ -5,6 +5,7 @@ import { AgentModule } from './agent/agent.module';
 import { PopulationModule } from './population/population.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { ApprovalQueueModule, ApprovalQueueModuleOptions } from './approvals/queue/approval-queue.module';
+import { DeliveryQueueModule } from './approvals/delivery/delivery-queue.module';
 import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
@@ -60,6 +61,8 @@ export class AppModule {
         McpModule,
         QueueModule,
         ApprovalQueueModule.forRoot(queue),
+        // Approved effects out to the organisation's FHIR server and webhook, on the approval queue's settings.
+        DeliveryQueueModule.forRoot(queue),
         MeasureResultsModule.forRoot(measures),
         HealthModule,
         MetricsModule.forRoot(config),

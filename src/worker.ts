@@ -7,6 +7,7 @@ import { Logger, LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { ApprovalQueueModule } from './approvals/queue/approval-queue.module';
+import { DeliveryQueueModule } from './approvals/delivery/delivery-queue.module';
 import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { createRootLogger, httpLoggingOptions, logFatalAndExit } from './common/logging/logger';
@@ -37,8 +38,8 @@ export interface WorkerModuleOptions {
 
 /**
  * `npm run worker`: the same configuration, database, Redis, approvals, queue and measure-results
- * modules as the API, without HTTP. It relays the outbox, runs the BullMQ workers (proposals and
- * measure recompute) and their sweeps, and scales out
+ * modules as the API, without HTTP. It relays the outbox, runs the BullMQ workers (proposals, effect
+ * deliveries and measure recompute) and their sweeps, and scales out
  * by starting more of it; every process shares one Postgres and one Redis. With METRICS_PORT set it
  * serves its own metrics (queues, jobs, pool, outbox) there.
  */
@@ -59,6 +60,7 @@ export class WorkerModule {
         ApprovalsModule,
         QueueModule,
         ApprovalQueueModule.forRoot({ runWorkers: true, settings: queue }),
+        DeliveryQueueModule.forRoot({ runWorkers: true, settings: queue }),
         MeasureResultsModule.forRoot({ runWorkers: true, settings: measures }),
         // Its own registry and METRICS_PORT (a worker beside the API on one host needs another port).
         MetricsModule.forRoot(config),

@@ -14,6 +14,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../clinical/care-gaps';
 import { Period, trailingYear } from '../clinical/shared/clinical-dates';
 import { PatientChart } from '../cohort/chart.types';
+import { deliveryDestinations } from './delivery/delivered-effect';
+import { DeliveryRelay } from './delivery/delivery-relay';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
@@ -48,6 +50,8 @@ export class ProposalExecutor {
     private readonly phi: AuditedAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(PATIENT_CHANGE_NOTIFIER) private readonly patientChanges?: PatientChangeNotifier,
+    /** Absent where no delivery queue runs (its relay's own polling then picks the deliveries up). */
+    @Optional() private readonly deliveries?: DeliveryRelay,
   ) {}
 
   /** Runs the proposal (below), then tells this process's live streams its new state, whatever the outcome. */
@@ -71,6 +75,8 @@ export class ProposalExecutor {
     this.events.publish(row);
     // Not awaited: the job is done once the effect has committed; the notifier never throws.
     if (applied && row) void this.patientChanges?.patientsChanged([row.patientId], 'proposal');
+    // The effect's deliveries committed with it: hand them to the queue now rather than at the relay's next poll.
+    if (applied) void this.deliveries?.relayNow();
   }
 
   private async run(proposalId: string): Promise<ExecutionResult> {
@@ -155,6 +161,10 @@ export class ProposalExecutor {
     const outcome = holds ? ExecutionOutcome.Applied : ExecutionOutcome.Superseded;
     if (outcome === ExecutionOutcome.Applied) await this.writeEffect(manager, proposal, version);
     await manager.run('leaveWriter');
+    // Its deliveries commit with the effect, so an effect can never exist without them (docs/delivery.md).
+    if (outcome === ExecutionOutcome.Applied) {
+      for (const destination of deliveryDestinations(this.config)) await manager.run('insertDelivery', [proposalId, destination, version.version, version.contentHash]);
+    }
 
     await manager.run('updateStatus', [proposalId, ProposalStatus.Executed, outcome, null]);
     await this.audit.record(

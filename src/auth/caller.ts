@@ -1,6 +1,6 @@
 import { StaffRole } from '../common/roles';
 
-/** Who is asking: resolved from the token's subject, with role and teams read from the database. */
+/** Who is asking: the staff member the token names (the identity rule), with role and teams read from the database. */
 export interface Caller {
   userId: string;
   username: string;

@@ -11,6 +11,7 @@ import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
 import { adminCommand } from './admin.command';
 import { auditedCommand } from './cli-audit';
+import { deliveriesRetryCommand } from './deliveries-retry.command';
 import { generateCommand } from './generate.command';
 import { importFhirCommand } from './import-fhir.command';
 import { measuresRecomputeCommand } from './measures-recompute.command';
@@ -122,6 +123,8 @@ export const COMMANDS: Record<string, Command> = {
   'import-fhir': auditedCommand('cli.import_fhir', importFhirCommand),
   generate: auditedCommand('cli.generate', generateCommand),
   'measures-recompute': measuresRecomputeCommand,
+  // Audited as one run (its arguments are ids, but a command's arguments are never recorded).
+  'deliveries-retry': deliveriesRetryCommand,
   // Audits each change itself, in the change's own transaction (one event per change, none for a read).
   admin: adminCommand,
 };

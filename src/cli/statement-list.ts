@@ -2,6 +2,7 @@ import { ACCESS_STATEMENTS } from '../access/access.sql';
 import { AGENT_STATEMENTS } from '../agent/agent.sql';
 import { APPROVAL_STATEMENTS } from '../approvals/approvals.sql';
 import { OUTBOX_STATEMENTS } from '../approvals/queue/outbox.sql';
+import { DELIVERY_STATEMENTS } from '../approvals/delivery/delivery.sql';
 import {
   boundedAuditBegin,
   INSERT_AUDIT_EVENTS,
@@ -64,6 +65,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
     leaveWriter: WRITER_SESSION.leave,
   },
   'approval queue (outbox relay)': { ...OUTBOX_STATEMENTS },
+  'effect delivery (its outbox relay, attempts, sweep and the operator\'s retry)': { ...DELIVERY_STATEMENTS },
   'agent turn record': { ...AGENT_STATEMENTS },
   'MCP sessions (shared by every API process)': { ...MCP_SESSION_STATEMENTS },
   'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },

@@ -2,12 +2,13 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateBy } from 'class-validator';
+import { CARE_TEAM_CODE } from '../common/care-team-code';
 import { isCalendarDate } from '../common/validation/fields';
 import { MEASURE_IDS } from '../clinical/care-gaps';
 import { GAP_STATUSES } from './gaps-document';
 
-/** `Patient/<uuid>` or `Group/<care-team code>`: the one patient, or every patient of one of your care teams. */
-export const SUBJECT = /^(Patient\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|Group\/[a-z0-9-]{1,64})$/;
+/** `Patient/<uuid>` or `Group/<care-team code>` (the one code rule): the one patient, or every patient of one of your care teams. */
+export const SUBJECT = new RegExp(`^(Patient/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|Group/${CARE_TEAM_CODE.source.slice(1, -1)})$`);
 const MEASURE_NAME_MAX = 200;
 
 /** Repeated parameters (`?status=a&status=b`) or one comma-separated value (`?status=a,b`), as FHIR clients send them. */

@@ -14,7 +14,7 @@ const SOUTH = 'south-asthma';
 const SHARED = 'japanese-name';
 const RATIONALE = 'Rationale words that must never reach the stream.';
 const NOTE = 'Content words that must never reach the stream either.';
-const EVENT_FIELDS = ['currentVersion', 'id', 'kind', 'patientId', 'status', 'updatedAt'];
+const EVENT_FIELDS = ['currentVersion', 'deliveries', 'id', 'kind', 'patientId', 'status', 'updatedAt'];
 /** Two poll intervals and a margin: long enough for any change to have been polled. */
 const POLLED = 5_000;
 

@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import { MEASURE_IDS, POPULATIONS } from '../../src/clinical/care-gaps';
 import { MEASURE_CANON } from '../../src/deqm/measure-canon';
 
+/** FHIR JSON as the tests walk it: any shape, read by path. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 /** The DEQM `$care-gaps` URL for one subject and period, every status Vigil answers unless said. */

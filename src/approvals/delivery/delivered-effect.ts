@@ -1,4 +1,5 @@
-import { ProposalKind } from '../enum';
+import type { AppConfig } from '../../config/app-config';
+import { DeliveryDestination, ProposalKind } from '../enum';
 
 /** A person named in a delivered effect: a colleague's display name and the ids other systems know them by. */
 export interface EffectPerson {
@@ -44,4 +45,9 @@ export function effectIdentifierValue(effect: Pick<DeliveredEffect, 'proposalId'
 export function identifierSystems(base: string): { proposal: string; citation: string; staff: string; extension: string } {
   const root = base.replace(/\/+$/, '');
   return { proposal: `${root}/proposal`, citation: `${root}/citation`, staff: `${root}/staff`, extension: `${root}/StructureDefinition` };
+}
+
+/** The destinations configured in this process: the executor writes one delivery per destination with each applied effect. */
+export function deliveryDestinations(config: Pick<AppConfig, 'delivery'>): DeliveryDestination[] {
+  return [...(config.delivery.fhir ? [DeliveryDestination.Fhir] : []), ...(config.delivery.webhook ? [DeliveryDestination.Webhook] : [])];
 }

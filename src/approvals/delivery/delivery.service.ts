@@ -67,11 +67,6 @@ export class DeliveryService {
     if (webhook) this.webhook = new WebhookDestination(webhook, identifierSystem);
   }
 
-  /** The destinations configured in this process: each applied effect gets one delivery per destination. */
-  static destinations(config: AppConfig): DeliveryDestination[] {
-    return [...(config.delivery.fhir ? [DeliveryDestination.Fhir] : []), ...(config.delivery.webhook ? [DeliveryDestination.Webhook] : [])];
-  }
-
   /** Attempt `attempt` of delivery `deliveryId`; `noop` when it is not that attempt's turn (done, in flight, or a duplicate job). */
   async deliver(deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
     const { maxAttempts } = this.config.delivery;

@@ -13,10 +13,15 @@ const COUNTED = `(d.attempts - d.retried_from)`;
  * only by the attempt that still holds the delivery (a late duplicate changes nothing).
  */
 export const DELIVERY_STATEMENTS = {
-  /** Open deliveries whose next attempt has no job yet, locked until the relay's transaction ends (SKIP LOCKED: relays share the work). */
+  /**
+   * Open deliveries whose next attempt has no job yet and none in flight (an attempt whose worker
+   * died is taken up once its lease lapses), locked until the relay's transaction ends (SKIP LOCKED:
+   * relays share the work). Each job waits until its attempt is due, on the database's clock.
+   */
   claimUnenqueuedDeliveries: `SELECT d.id, d.attempts + 1 AS attempt,
-  greatest(0, ceil(extract(epoch FROM ${DUE} - clock_timestamp()) * 1000))::float8 AS "delayMs"
+  greatest(0, ceil(extract(epoch FROM d.next_attempt_at - clock_timestamp()) * 1000))::float8 AS "delayMs"
 FROM proposal_deliveries d WHERE d.status IN ('pending', 'retrying') AND d.enqueued_attempt <= d.attempts
+  AND (d.lease_until IS NULL OR d.lease_until < clock_timestamp())
 ORDER BY d.next_attempt_at, d.id LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
 
   markDeliveriesEnqueued: `UPDATE proposal_deliveries SET enqueued_attempt = attempts + 1 WHERE id = ANY($1::uuid[])`,

@@ -23,6 +23,7 @@ export class FhirAuthorization {
   private token: { value: string; renewAt: number } | undefined;
   private pending: Promise<string> | undefined;
   private signingKey: { key: KeyObject; alg: 'RS384' | 'ES384' } | undefined;
+  private discoveredTokenUrl: string | undefined;
 
   constructor(
     private readonly config: FhirAuthConfig,
@@ -49,7 +50,7 @@ export class FhirAuthorization {
   }
 
   private async fetchToken(config: Extract<FhirAuthConfig, { kind: 'smart' }>): Promise<string> {
-    const tokenUrl = config.tokenUrl ?? (await this.discoverTokenUrl());
+    const tokenUrl = config.tokenUrl ?? (this.discoveredTokenUrl ??= await this.discoverTokenUrl());
     const { key, alg } = this.key(config);
     const assertion = await new SignJWT({})
       .setProtectedHeader({ alg, typ: 'JWT', ...(config.keyId ? { kid: config.keyId } : {}) })

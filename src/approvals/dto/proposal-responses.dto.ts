@@ -2,7 +2,7 @@ import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { StaffRole } from '../../common/roles';
 import { Sex } from '../../cohort/enum';
 import { REVIEW_PATIENT_FIELDS } from '../review-patient';
-import { DecisionKind, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
+import { DecisionKind, DeliveryDestination, DeliveryFailure, DeliveryStatus, ExecutionOutcome, ProposalKind, ProposalStatus } from '../enum';
 import { PROPOSAL_ACTIONS, ProposalAction } from '../decision-rules';
 import { CITATION_MAX_LENGTH, PROPOSAL_CONTENT_SCHEMAS } from './proposal-content.dto';
 
@@ -10,6 +10,33 @@ import { CITATION_MAX_LENGTH, PROPOSAL_CONTENT_SCHEMAS } from './proposal-conten
  * What the proposals API answers, for the OpenAPI document (the contract test validates every
  * answer against these). The rows themselves come from fixed SQL (`approvals.sql.ts`).
  */
+
+/** What a FHIR server made of an effect: the resource, by type, id and version. */
+export class DeliveredResourceDto {
+  @ApiProperty({ type: String, example: 'ServiceRequest' }) type: string;
+  @ApiProperty({ type: String, description: 'The resource’s id on the FHIR server.' }) id: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The version the server answered (`meta.versionId`), when it said one.' }) version: string | null;
+}
+
+/**
+ * Where an applied effect stands at one destination (docs/delivery.md): delivered, with what the
+ * destination made; retrying, with when the next attempt is due and why the last one failed; or
+ * failed (the dead letter, until an operator's `deliveries-retry`), with the reason.
+ */
+export class DeliveryDto {
+  @ApiProperty({ enum: DeliveryDestination, description: '`fhir`: the organisation’s FHIR server; `webhook`: the signed webhook.' }) destination: DeliveryDestination;
+  @ApiProperty({ enum: DeliveryStatus }) status: DeliveryStatus;
+  @ApiProperty({ type: Number, minimum: 0, description: 'Attempts started so far.' }) attempts: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'While `pending` or `retrying`: when the next attempt is due; otherwise null.' })
+  nextAttemptAt: string | null;
+  @ApiProperty({ enum: DeliveryFailure, nullable: true, type: String, description: 'Why the last attempt failed (a code, never a message); null once delivered.' })
+  reason: DeliveryFailure | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The HTTP status of the destination’s last answer, if any.' }) httpStatus: number | null;
+  @ApiProperty({ type: DeliveredResourceDto, nullable: true, description: 'For `fhir`, once delivered: the resource the server made (a redelivery finds the same one).' })
+  resource: DeliveredResourceDto | null;
+  @ApiProperty({ type: String, nullable: true, description: 'For `webhook`: the `webhook-id` every attempt carries (receivers drop a repeat).' }) messageId: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt: string | null;
+}
 
 export class ProposalDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -36,6 +63,11 @@ export class ProposalDto {
     description: 'When it entered review, so how long it has waited for a decision (the review page’s “Waiting”); null for a draft never submitted. `createdAt` is when it was filed (a draft’s filing, for a submitted draft).',
   })
   submittedAt: string | null;
+  @ApiProperty({
+    type: [DeliveryDto],
+    description: 'Once its effect is applied: its delivery to each configured destination (the FHIR server, the webhook). Empty before, and when no destination is configured.',
+  })
+  deliveries: DeliveryDto[];
 }
 
 /**

@@ -89,7 +89,7 @@ describe('ProposalEventStream', () => {
     bus.publish({ ...change('theirs', at(1)), patientId: 'patient-theirs' });
     await jest.advanceTimersByTimeAsync(0);
     expect(received.slice(1)).toEqual([
-      { type: 'proposal.created', data: { id: 'mine', status: 'pending', kind: 'add_care_note', patientId: 'patient-mine', currentVersion: 1, updatedAt: at(1) } },
+      { type: 'proposal.created', data: { id: 'mine', status: 'pending', kind: 'add_care_note', patientId: 'patient-mine', currentVersion: 1, updatedAt: at(1), deliveries: [] } },
     ]);
     expect(visible).toHaveBeenCalledWith(['patient-theirs']);
     subscription.unsubscribe();

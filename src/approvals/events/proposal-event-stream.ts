@@ -77,7 +77,7 @@ export class ProposalEventStream {
       }
       if (!context.caller) throw new Error('only a staff user subscribes to the review queue');
       const { visiblePatients } = this.access.eventsSubscribe(context.caller);
-      return { value: visiblePatients, fields: ['id', 'status', 'kind', 'patientId', 'currentVersion', 'updatedAt'], rowCount: 0, outcome: AuditOutcome.Success };
+      return { value: visiblePatients, fields: ['id', 'status', 'kind', 'patientId', 'currentVersion', 'updatedAt', 'deliveries'], rowCount: 0, outcome: AuditOutcome.Success };
     });
   }
 
@@ -201,10 +201,10 @@ export function isoMicros(ms: number): string {
 }
 
 function toMessage(change: ProposalChange): MessageEvent {
-  const { id, status, kind, patientId, currentVersion, updatedAt } = change;
+  const { id, status, kind, patientId, currentVersion, updatedAt, deliveries } = change;
   // Entering review and the change's own timestamp come from one transaction's now(): equal only for
   // the change that put it into review (its filing, or its author's submit of a draft), which is news
   // of a new proposal to the queue. Rows without `submittedAt` (older announcements) use `createdAt`.
   const type = (change.submittedAt ?? change.createdAt) === updatedAt ? EVENT_CREATED : EVENT_UPDATED;
-  return { type, data: { id, status, kind, patientId, currentVersion, updatedAt } };
+  return { type, data: { id, status, kind, patientId, currentVersion, updatedAt, deliveries: deliveries ?? [] } };
 }

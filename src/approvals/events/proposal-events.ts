@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Observable, Subject } from 'rxjs';
+import type { DeliveryState } from '../approvals.sql';
 
 /** A change to a proposal, as the live queue tells it: ids and states only, never content or PHI. */
 export interface ProposalChange {
@@ -13,6 +14,8 @@ export interface ProposalChange {
   updatedAt: string;
   /** Null for a draft never submitted: not in review, so never announced (not even to its author). */
   submittedAt?: string | null;
+  /** Where the applied effect stands at each destination (states, ids and reason codes only). */
+  deliveries?: DeliveryState[];
 }
 
 /**
@@ -35,8 +38,8 @@ export class ProposalEvents implements OnModuleDestroy {
   publish(row: ProposalChange | null | undefined): void {
     if (!row || row.submittedAt === null) return;
     try {
-      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt } = row;
-      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt });
+      const { id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt, deliveries } = row;
+      this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt, deliveries });
     } catch (error) {
       this.logger.warn({ type: (error as Error)?.constructor?.name }, 'A proposal change could not be announced in-process');
     }

@@ -3,7 +3,7 @@
 import { api, openApiDocument } from './api.js';
 import { announce, el, fillFacts, node, setFieldError, showError, timeNode } from './dom.js';
 import { closeEditForm, onSaved } from './edit-form.js';
-import { ageSex, citedLine, contentValue, fieldLabel, KINDS, label, patientField, patientLabel, patientName, person, when } from './format.js';
+import { ageSex, citedLine, contentValue, deliveryLine, DESTINATIONS, fieldLabel, KINDS, label, patientField, patientLabel, patientName, person, when } from './format.js';
 import { inOrder } from './diff.js';
 import { countingApprovers, historyEntries, uncountedApprovals } from './history.js';
 import { loadQueue, renderQueue } from './queue.js';
@@ -67,6 +67,8 @@ function renderDetail(detail, order) {
     ['Waiting since', detail.submittedAt ? timeNode(detail.submittedAt, when(detail.submittedAt)) : 'not submitted (a draft)'],
     ['Expires', timeNode(detail.expiresAt, when(detail.expiresAt))],
     ['Approvals', `${countingApprovers(detail).length} of ${detail.requiredApprovals} for version ${detail.currentVersion}`],
+    // Once the effect is applied: where it stands at each destination (the live queue refreshes it).
+    ...(detail.deliveries ?? []).map((/** @type {any} */ delivery) => /** @type {[string, string]} */ ([`Delivery to ${label(DESTINATIONS, delivery.destination)}`, deliveryLine(delivery)])),
   ];
   fillFacts(el('detail-summary'), summary);
   const uncounted = uncountedApprovals(detail);

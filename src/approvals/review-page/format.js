@@ -66,3 +66,41 @@ export const citedLine = (cited) => (cited.withheld ? `${cited.kind ?? 'item'}: 
 
 /** A value of a proposal's content as text: strings as they are, anything else as JSON. @param {unknown} value */
 export const contentValue = (value) => (value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value));
+
+// ---------------------------------------------------------------- delivery of the applied effect
+
+export const DESTINATIONS = { fhir: 'FHIR server', webhook: 'Webhook' };
+const DELIVERY_REASONS = {
+  timeout: 'no answer in time',
+  unreachable: 'destination unreachable',
+  server_error: 'destination error',
+  auth_failed: 'sign-in to the destination failed',
+  forbidden: 'not allowed by the destination',
+  rejected: 'refused by the destination',
+  duplicate_identifier: 'already there more than once',
+  patient_not_found: 'patient not found there',
+  patient_ambiguous: 'more than one matching patient there',
+  invalid_response: 'unreadable answer',
+  not_configured: 'destination no longer configured',
+  interrupted: 'interrupted',
+  internal: 'internal error',
+};
+
+/** Why an attempt failed, in words: `destination error, HTTP 503`. @param {any} delivery */
+const failure = (delivery) => `${label(DELIVERY_REASONS, delivery.reason ?? 'internal')}${delivery.httpStatus ? `, HTTP ${delivery.httpStatus}` : ''}`;
+
+/**
+ * Where the applied effect stands at one destination, in a sentence: delivered (and what the FHIR
+ * server made), retrying (when, and why the last attempt failed), waiting, or failed for good (an
+ * operator sends it again). @param {any} delivery
+ */
+export function deliveryLine(delivery) {
+  if (delivery.status === 'delivered') {
+    const made = delivery.resource ? ` as ${delivery.resource.type}/${delivery.resource.id}${delivery.resource.version ? ` (version ${delivery.resource.version})` : ''}` : '';
+    return `delivered${made}${delivery.deliveredAt ? ` on ${when(delivery.deliveredAt)}` : ''}`;
+  }
+  if (delivery.status === 'failed') return `failed after ${delivery.attempts} attempt(s) (${failure(delivery)}); an operator can send it again`;
+  const next = delivery.nextAttemptAt ? ` at ${when(delivery.nextAttemptAt)}` : '';
+  if (delivery.status === 'retrying') return `retrying${next} (attempt ${delivery.attempts} failed: ${failure(delivery)})`;
+  return `waiting to be sent${delivery.attempts > 0 ? ` (attempt ${delivery.attempts} under way)` : ''}`;
+}
