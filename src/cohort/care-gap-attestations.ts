@@ -62,9 +62,14 @@ export const attestationsJson = (patient: string, measure: string, start: string
   `(SELECT coalesce(json_agg(${ATTESTATION_OBJECT} ORDER BY ${ORDER}), '[]'::json) FROM ${SOURCE}
     WHERE c.patient_id = ${patient} AND c.measure_id = ${measure} AND ${attestationApplies('c', start, end)})`;
 
-/** Whether patient `patient` and measure `measure` have an attestation that stands for the period (a worklist filter). */
-export const attested = (patient: string, measure: string, start: string, end: string): string =>
-  `EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = ${patient} AND c.measure_id = ${measure} AND ${attestationApplies('c', start, end)})`;
+/**
+ * The (patient, measure) pairs with an attestation that stands for the period `start`..`end` (a
+ * worklist filter: `(r.patient_id, r.measure_id) IN (…)`). Not correlated with the row it checks, so
+ * inside an OR the planner reads it once into a hash (a "hashed SubPlan") instead of probing the
+ * closures for every result a page passes over.
+ */
+export const attestedPairs = (start: string, end: string): string =>
+  `SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE ${attestationApplies('c', start, end)}`;
 
 /** Patient $1's attestations that stand for the period $2..$3, each with its measure, by measure and newest first. */
 export const CARE_GAP_ATTESTATIONS = `SELECT c.measure_id AS "measureId", ${ATTESTATION_OBJECT} AS attestation

@@ -15,12 +15,13 @@ const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/;
  */
 export class DeliveryEnvironmentVariables {
   /**
-   * The URI every delivered effect is identified under (`identifier.system`, with the proposal id and
-   * approved version as the value): a URI the organisation controls. Required with either destination.
+   * The base of Vigil's identifier systems, a URL the organisation controls: delivered effects carry
+   * `<base>/proposal` with the proposal id and approved version as the value, cited rows
+   * `<base>/citation`, staff without an NPI `<base>/staff`. Required with either destination.
    */
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^(?:https?:\/\/\S+|urn:(?:oid|uuid):\S+)$/, { message: 'must be an http(s) URL, urn:oid: or urn:uuid: URI' })
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL (the base of Vigil\'s identifier systems)' })
   DELIVERY_IDENTIFIER_SYSTEM?: string;
 
   /** Attempts per destination before a delivery is dead-lettered (`failed`; `deliveries-retry` starts it again). */

@@ -631,6 +631,82 @@ SELECT count(*)::int AS pending,
 FROM proposal_outbox WHERE relayed_at IS NULL;
 
 -- ======================================================================
+-- effect delivery (its outbox relay, attempts, sweep and the operator's retry)
+-- ======================================================================
+
+-- name: claimUnenqueuedDeliveries
+SELECT d.id, d.attempts + 1 AS attempt,
+  greatest(0, ceil(extract(epoch FROM d.next_attempt_at - clock_timestamp()) * 1000))::float8 AS "delayMs"
+FROM proposal_deliveries d WHERE d.status IN ('pending', 'retrying') AND d.enqueued_attempt <= d.attempts
+  AND (d.lease_until IS NULL OR d.lease_until < clock_timestamp())
+ORDER BY d.next_attempt_at, d.id LIMIT $1 FOR UPDATE OF d SKIP LOCKED;
+
+-- name: markDeliveriesEnqueued
+UPDATE proposal_deliveries SET enqueued_attempt = attempts + 1 WHERE id = ANY($1::uuid[]);
+
+-- name: claimDeliveryAttempt
+UPDATE proposal_deliveries d SET attempts = d.attempts + 1, lease_until = clock_timestamp() + $4::int * interval '1 millisecond', updated_at = now()
+WHERE d.id = $1 AND d.attempts = $2::int - 1 AND d.status IN ('pending', 'retrying') AND (d.attempts - d.retried_from) < $3
+  AND (d.lease_until IS NULL OR d.lease_until < clock_timestamp())
+RETURNING d.id, d.proposal_id AS "proposalId", d.destination, d.version, d.content_hash AS "contentHash", d.attempts, (d.attempts - d.retried_from) AS "countedAttempts";
+
+-- name: markDelivered
+UPDATE proposal_deliveries SET status = 'delivered', lease_until = NULL, last_error = NULL, last_http_status = $2,
+  resource_type = $3, resource_id = $4, resource_version = $5, provenance_id = $6, delivered_at = now(), updated_at = now()
+WHERE id = $1 AND status IN ('pending', 'retrying') RETURNING proposal_id AS "proposalId";
+
+-- name: markDeliveryFailed
+UPDATE proposal_deliveries d SET status = CASE WHEN $5::boolean OR (d.attempts - d.retried_from) >= $6 THEN 'failed' ELSE 'retrying' END,
+  next_attempt_at = clock_timestamp() + $4::int * interval '1 millisecond', lease_until = NULL, last_error = $2, last_http_status = $3, updated_at = now()
+WHERE d.id = $1 AND d.attempts = $7 AND d.status IN ('pending', 'retrying') RETURNING d.proposal_id AS "proposalId", d.status;
+
+-- name: touchDeliveredProposal
+UPDATE proposals SET updated_at = now() WHERE id = $1;
+
+-- name: overdueDeliveries
+SELECT d.id, d.attempts + 1 AS attempt FROM proposal_deliveries d
+WHERE d.status IN ('pending', 'retrying') AND (d.attempts - d.retried_from) < $2 AND greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)) < clock_timestamp() - $1::int * interval '1 millisecond'
+ORDER BY d.next_attempt_at LIMIT $3;
+
+-- name: failInterruptedDeliveries
+WITH failed AS (UPDATE proposal_deliveries d SET status = 'failed', last_error = 'interrupted', lease_until = NULL, updated_at = now()
+  WHERE d.status IN ('pending', 'retrying') AND (d.attempts - d.retried_from) >= $1 AND (d.lease_until IS NULL OR d.lease_until < clock_timestamp())
+  RETURNING d.proposal_id)
+UPDATE proposals p SET updated_at = now() FROM failed WHERE p.id = failed.proposal_id RETURNING p.id AS "proposalId";
+
+-- name: retryFailedDeliveries
+WITH retried AS (UPDATE proposal_deliveries d SET status = 'pending', retried_from = d.attempts, next_attempt_at = now(), lease_until = NULL, updated_at = now()
+  WHERE d.status = 'failed' AND ($1::uuid IS NULL OR d.proposal_id = $1) AND ($2::text IS NULL OR d.destination = $2)
+  RETURNING d.id, d.proposal_id, d.destination, d.last_error)
+UPDATE proposals p SET updated_at = now() FROM retried WHERE p.id = retried.proposal_id
+RETURNING retried.id, retried.proposal_id AS "proposalId", retried.destination, retried.last_error AS "reason";
+
+-- name: failedDeliveries
+SELECT d.id, d.proposal_id AS "proposalId", d.destination, d.attempts, d.last_error AS "reason", d.last_http_status AS "httpStatus",
+  to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "failedAt"
+FROM proposal_deliveries d WHERE d.status = 'failed' ORDER BY d.updated_at, d.id LIMIT $1;
+
+-- name: deliveryEffect
+SELECT p.patient_id AS "patientId", p.kind, p.proposer_id AS "proposerId", v.content, v.rationale, v.citations, v.content_hash AS "contentHash",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "executedAt"
+FROM proposals p JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = $2
+JOIN LATERAL (SELECT created_at FROM lab_orders WHERE proposal_id = p.id UNION ALL SELECT created_at FROM outreach_tasks WHERE proposal_id = p.id
+  UNION ALL SELECT created_at FROM care_notes WHERE proposal_id = p.id UNION ALL SELECT created_at FROM care_gap_closures WHERE proposal_id = p.id) e ON true
+WHERE p.id = $1;
+
+-- name: deliveryApprovals
+SELECT d.actor_id AS "staffId", d.actor_role AS "role", to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "approvedAt"
+FROM proposal_decisions d JOIN proposal_versions v ON v.proposal_id = d.proposal_id AND v.version = d.version
+WHERE d.proposal_id = $1 AND d.version = $2 AND d.decision = 'approve' AND d.content_hash = $3 AND d.actor_id <> v.created_by
+    AND NOT EXISTS (SELECT 1 FROM proposal_decisions w WHERE w.proposal_id = d.proposal_id AND w.version = d.version
+      AND w.actor_id = d.actor_id AND w.decision IN ('withdraw', 'discount'))
+ORDER BY d.created_at, d.actor_id;
+
+-- name: deliveryStaff
+SELECT s.id AS "staffId", s.display_name AS "name", s.role, s.npi, s.fhir_practitioner_id AS "fhirPractitionerId"
+FROM staff_users s WHERE s.id = ANY($1::uuid[]);
+
+-- ======================================================================
 -- agent turn record
 -- ======================================================================
 
@@ -894,11 +970,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT $10) page
@@ -916,11 +992,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT $10) page
@@ -938,11 +1014,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
@@ -961,11 +1037,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
@@ -984,13 +1060,13 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))) AND m.period_end >= m.period_start
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND ($4::text IS NULL OR o.measure_id = $4)
-    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = o.patient_id AND c.measure_id = o.measure_id AND c.period_end BETWEEN o.period_start AND o.period_end)))
+    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND (o.patient_id, o.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1008,13 +1084,13 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))) AND m.period_end >= m.period_start
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND ($4::text IS NULL OR o.measure_id = $4)
-    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = o.patient_id AND c.measure_id = o.measure_id AND c.period_end BETWEEN o.period_start AND o.period_end)))
+    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND (o.patient_id, o.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1032,10 +1108,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1053,10 +1129,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1074,10 +1150,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
@@ -1096,10 +1172,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
@@ -1118,10 +1194,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1141,10 +1217,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1155,7 +1231,7 @@ ORDER BY p.birth_date ASC, p.id ASC;
 
 -- name: worklistMatchingResults
 SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($7::text IS NULL OR (($7 = 'attested' OR m.status = 'open-gap') AND EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = m.patient_id AND c.measure_id = m.measure_id AND c.period_end BETWEEN m.period_start AND m.period_end))) LIMIT $1) c;
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $7::text IS NULL OR (($7 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) LIMIT $1) c;
 
 -- ======================================================================
 -- population publications (shared by every API process)

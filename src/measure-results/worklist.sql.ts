@@ -9,18 +9,19 @@
  * patient id; NULL for the first page), $10 the row cap (+1 to detect a further page), $11 the
  * attestation filter (`WorklistAttestationFilter`; NULL for any).
  */
-import { attested, attestationsJson } from '../cohort/care-gap-attestations';
+import { attestedPairs, attestationsJson } from '../cohort/care-gap-attestations';
 import { onCareTeams } from '../cohort/care-team-rule';
 
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
 /**
- * The attestation filter (`param`): `attested`, results with an attestation that stands for their
- * period, whatever the measured status; `attested-open`, those the record still measures as an open
- * gap (attested, not yet closed by evidence).
+ * The attestation filter (`param`): `attested`, results with an attestation that stands for the
+ * period ($2..$3, every matching result's), whatever the measured status; `attested-open`, those the
+ * record still measures as an open gap (attested, not yet closed by evidence). Inside the OR the
+ * attested pairs are read once per statement into a hash (`attestedPairs`).
  */
 const ATTESTATION_MATCHES = (r: string, param: string) =>
-  `(${param}::text IS NULL OR ((${param} = 'attested' OR ${r}.status = 'open-gap') AND ${attested(`${r}.patient_id`, `${r}.measure_id`, `${r}.period_start`, `${r}.period_end`)}))`;
+  `(${param}::text IS NULL OR ((${param} = 'attested' OR ${r}.status = 'open-gap') AND (${r}.patient_id, ${r}.measure_id) IN (${attestedPairs('$2', '$3')})))`;
 
 /** Result `r` matches the filters: $2–$6 and the attestation filter (`attestation`: $11 in a page, $7 in the count). */
 const MATCHES = (r: string, attestation = '$11') =>

@@ -159,8 +159,13 @@ describeWithChromium('the review page signs in with OpenID Connect, in headless 
     const before = (await session())!;
     await page.waitForRequest((sent) => sent.url() === `${provider.issuer}/token` && (sent.postData() ?? '').includes('grant_type=refresh_token'), { timeout: ACCESS_TOKEN_TTL * 1000 });
     expect(Date.now()).toBeLessThan(before.expiresAt); // before the token expired, not after a refusal
-    await page.waitForFunction(`JSON.parse(sessionStorage.getItem('vigil.review.oidc.session') ?? '{}').accessToken !== ${JSON.stringify(before.accessToken)}`);
-    const after = (await session())!;
+    // Polled from here: the page's CSP allows no string evaluation, which waitForFunction would need.
+    let after = (await session())!;
+    for (let tries = 0; after.accessToken === before.accessToken && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = (await session())!;
+    }
+    expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken); // rotated, as the provider does for public clients
     // Past the first token's expiry: the event stream ended with it and came back with the new one.
     await new Promise((resolve) => setTimeout(resolve, ACCESS_TOKEN_TTL * 1000));

@@ -155,7 +155,10 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
         async () => (await Promise.all(ids.map(deliveriesOf))).every((rows) => rows.length === 2 && rows.every((row) => row.status === DeliveryStatus.Delivered)),
         timeoutMs,
         'effects were not delivered in time',
-      );
+      ).catch(async () => {
+        // Say where each one stands (states and reason codes only), not just that time ran out.
+        throw new Error(`effects were not delivered in time: ${JSON.stringify(await Promise.all(ids.map(deliveriesOf)))}`);
+      });
     const fhirDelivery = async (proposalId: string) => (await deliveriesOf(proposalId)).find((row) => row.destination === DeliveryDestination.Fhir)!;
     /** Resources on the server carrying the proposal's identifier (every type), and Provenances targeting them. */
     async function onServer(proposalId: string): Promise<{ resources: Resource[]; provenances: Provenance[] }> {
@@ -208,21 +211,21 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
 
       // A redelivery: the mark of one delivery is lost (as if its worker had died), and its next
       // attempt then runs three times at once (the relay's job, a duplicate job, the sweep's call).
-      const [lost] = await deliveriesOf(ids.add_care_note);
       const before = await fhirDelivery(ids.add_care_note);
       await database().dataSource.query(`UPDATE proposal_deliveries SET status = 'pending', resource_id = NULL, enqueued_attempt = attempts WHERE proposal_id = $1`, [ids.add_care_note]);
       const queue = new Queue(DELIVERY_QUEUE_NAME, { connection: redis, prefix: 'vigil' });
       const rows = await deliveriesOf(ids.add_care_note);
       await queue.addBulk(rows.map((row) => ({ name: DELIVER_JOB, data: { deliveryId: row.id, attempt: row.attempts + 1 }, opts: { jobId: `${deliveryJobId({ deliveryId: row.id, attempt: row.attempts + 1 })}-again` } })));
       const service = worker!.get(DeliveryService);
-      await Promise.all(rows.flatMap((row) => [service.deliver(row.id, row.attempts + 1), service.deliver(row.id, row.attempts + 1)]));
+      const outcomes = await Promise.all(rows.flatMap((row) => [service.deliver(row.id, row.attempts + 1), service.deliver(row.id, row.attempts + 1)]));
+      // Of two calls for one attempt, at most one ever runs it (the other, or both when a job was first, is `noop`).
+      expect([outcomes.slice(0, 2), outcomes.slice(2)].every((pair) => pair.filter((outcome) => outcome !== 'noop').length <= 1)).toBe(true);
       await delivered([ids.add_care_note]);
       await queue.close();
       expect((await fhirDelivery(ids.add_care_note)).resourceId).toBe(before.resourceId);
       const again = await onServer(ids.add_care_note);
       expect([again.resources.length, again.provenances.length]).toEqual([1, 1]);
       expect(eventsFor(ids.add_care_note)).toHaveLength(1);
-      expect(receiver.events.get(`msg_${lost.id}`)?.posts ?? receiver.events.get(`msg_${rows[1].id}`)?.posts).toBeGreaterThanOrEqual(1);
       expect(eventsFor(ids.add_care_note)[0].posts).toBe(2);
       expect(receiver.unverified).toBe(0);
     }, 60_000);
@@ -247,7 +250,7 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
       let id: string;
       try {
         id = await approveNote();
-        await waitFor(async () => (await fhirDelivery(id)).status === DeliveryStatus.Retrying, 10_000, 'the delivery did not start retrying');
+        await waitFor(async () => (await fhirDelivery(id))?.status === DeliveryStatus.Retrying, 10_000, 'the delivery did not start retrying');
         const detail = await proposals().get(await accessOf(database().dataSource, 'rev.santos'), id);
         const state = detail.deliveries.find((delivery) => delivery.destination === 'fhir')!;
         expect(state).toMatchObject({ status: 'retrying', reason: 'unreachable', resource: null });
@@ -267,7 +270,7 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
       let id: string;
       try {
         id = await approveNote();
-        await waitFor(async () => (await fhirDelivery(id)).status === DeliveryStatus.Failed, 15_000, 'the delivery was not dead-lettered');
+        await waitFor(async () => (await fhirDelivery(id))?.status === DeliveryStatus.Failed, 15_000, 'the delivery was not dead-lettered');
         expect(await fhirDelivery(id)).toMatchObject({ attempts: 4, reason: 'unreachable' });
       } finally {
         await fhir.start();
@@ -336,7 +339,9 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
         try {
           id = await fileApprovedNote(`${MARKER} killed`);
           await waitFor(
-            async () => (await blocker.query(`SELECT 1 FROM pg_locks WHERE relation = 'proposal_deliveries'::regclass AND NOT granted`)).rowCount! > 0,
+            // A row lock is waited for on its holder's transaction: the child's mark shows as its statement waiting on a lock.
+            async () =>
+              (await database().dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE proposal_deliveries SET status = ''delivered''%'`)).length > 0,
             20_000,
             'the child did not reach the mark',
           );

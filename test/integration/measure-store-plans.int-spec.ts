@@ -183,14 +183,19 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     }
   });
 
-  it('TEMP plan', async () => {
-    const [{ team }] = await db().dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
-    for (const name of ['worklistByNameAscHashed', 'worklistByNameAsc', 'worklistByLastResultAsc'] as const) {
-      const plan = await planOf(WORKLIST_STATEMENTS[name], 'uuid[], date, date, text, text, text, text, text, uuid, int, text', [[team], period.start, period.end, null, null, null, null, null, null, 26, 'attested-open'], 'force_custom_plan', true);
-      const show = (n: PlanNode, d = 0): string => `${' '.repeat(d)}${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''} ${n['Parent Relationship'] ?? ''}\n${(n.Plans ?? []).map((c) => show(c, d + 2)).join('')}`;
-      console.log(name + '\n' + show(plan));
-    }
-  });
+  it.each(Object.keys(WORKLIST_STATEMENTS).filter((name) => name.startsWith('worklistBy')) as WorklistStatementName[])(
+    '%s with the attestation filter reads the attested pairs once into a hash, never probing the closures per result it passes',
+    async (name) => {
+      const [{ team }] = await db().dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+      const measure = name.includes('OfMeasure') ? 'CMS122' : null;
+      const plan = await planOf(WORKLIST_STATEMENTS[name], 'uuid[], date, date, text, text, text, text, text, uuid, int, text', [[team], period.start, period.end, measure, null, null, null, null, null, 26, 'attested-open'], 'force_custom_plan', true);
+      const page = flattenPage(plan);
+      const closures = page.filter((node) => node['Relation Name'] === 'care_gap_closures');
+      expect(closures.length).toBeGreaterThan(0);
+      expect(closures.map((node) => [node['Parent Relationship'], node['Index Cond'] ?? null])).toEqual(closures.map(() => ['SubPlan', null]));
+      expect(page.some((node) => /hashed SubPlan/.test(node.Filter ?? ''))).toBe(true);
+    },
+  );
 
   it.each(Object.keys(WORKLIST_STATEMENTS).filter((name) => name.startsWith('worklistBy')) as WorklistStatementName[])(
     "%s reads each page patient's results by the primary key, and their attestations by index, in a subplan per page row (never a scan)",

@@ -1,4 +1,5 @@
 import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { AccessModule } from '../../access/access.module';
 import { CohortModule } from '../../cohort/cohort.module';
 import type { QueueSettings } from '../../config/app-config';
 import { featureQueueProvider, FeatureQueueOptions } from '../../queue/feature-queue';
@@ -28,7 +29,7 @@ export class DeliveryQueueModule implements OnApplicationBootstrap {
     return {
       module: DeliveryQueueModule,
       global: true,
-      imports: [ApprovalsModule, CohortModule],
+      imports: [ApprovalsModule, CohortModule, AccessModule],
       providers: [
         featureQueueProvider(DELIVERY_QUEUE, DELIVERY_QUEUE_NAME, (config) => config.queues.proposals, options),
         DeliveryRepository,

@@ -8,8 +8,8 @@ import { DELIVERY_STATEMENTS as SQL, DeliveryStatementName, UnenqueuedDeliveryRo
 export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  run<R>(name: DeliveryStatementName, params: unknown[] = []): Promise<R[]> {
-    return this.dataSource.query<R[]>(SQL[name], params);
+  async run<R>(name: DeliveryStatementName, params: unknown[] = []): Promise<R[]> {
+    return rowsOf<R>(await this.dataSource.query(SQL[name], params));
   }
 
   /**
@@ -29,9 +29,15 @@ export class DeliveryRepository {
   /** An attempt's outcome and the proposal's `updated_at` (which the live queue follows), together. */
   async finish(statement: 'markDelivered' | 'markDeliveryFailed', params: unknown[]): Promise<{ proposalId: string; status?: string } | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = await manager.query<{ proposalId: string; status?: string }[]>(SQL[statement], params);
+      const [row] = rowsOf<{ proposalId: string; status?: string }>(await manager.query(SQL[statement], params));
       if (row) await manager.query(SQL.touchDeliveredProposal, [row.proposalId]);
       return row;
     });
   }
+}
+
+/** The rows of a statement: TypeORM answers an `UPDATE … RETURNING` as `[rows, affected]`, a `SELECT` as the rows. */
+function rowsOf<R>(result: unknown): R[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as R[];
+  return result as R[];
 }

@@ -192,3 +192,18 @@ describe('the queue’s order and query', () => {
     expect(queueQuery(noFilters(), 50).get('sort')).toBe('oldest');
   });
 });
+
+describe('where an applied effect stands at each destination, in words', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { deliveryLine } = require('./format.js') as { deliveryLine: (delivery: object) => string };
+  const base = { destination: 'fhir', attempts: 1, nextAttemptAt: null, reason: null, httpStatus: null, resource: null, messageId: null, deliveredAt: null };
+
+  it('says what the FHIR server made, when to expect the next attempt and why, and that a dead letter waits for an operator', () => {
+    expect(deliveryLine({ ...base, status: 'delivered', resource: { type: 'ServiceRequest', id: 'sr-1', version: '3' } })).toBe('delivered as ServiceRequest/sr-1 (version 3)');
+    expect(deliveryLine({ ...base, status: 'retrying', attempts: 2, reason: 'server_error', httpStatus: 503, nextAttemptAt: '2030-06-15' })).toBe(
+      'retrying at 2030-06-15 (attempt 2 failed: destination error, HTTP 503)',
+    );
+    expect(deliveryLine({ ...base, status: 'failed', attempts: 8, reason: 'unreachable' })).toBe('failed after 8 attempt(s) (destination unreachable); an operator can send it again');
+    expect(deliveryLine({ ...base, status: 'pending', attempts: 0 })).toBe('waiting to be sent');
+  });
+});
