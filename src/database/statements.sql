@@ -970,11 +970,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT $10) page
@@ -992,11 +992,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT $10) page
@@ -1014,11 +1014,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
@@ -1037,11 +1037,11 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
@@ -1060,13 +1060,13 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) AND m.period_end >= m.period_start
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND ($4::text IS NULL OR o.measure_id = $4)
-    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND (o.patient_id, o.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
+    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND (o.patient_id, o.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1084,13 +1084,13 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) AND m.period_end >= m.period_start
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND ($4::text IS NULL OR o.measure_id = $4)
-    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND (o.patient_id, o.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
+    AND ($5::text IS NULL OR o.status = $5) AND ($6::text IS NULL OR o.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR o.status = 'open-gap') AND (o.patient_id, o.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1108,10 +1108,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1129,10 +1129,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND ($9::uuid IS NULL OR (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1150,10 +1150,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
@@ -1172,10 +1172,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid))
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
@@ -1194,10 +1194,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) < ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1217,10 +1217,10 @@ SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "f
     'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
     WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
-    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
+    AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
   WHERE (k.id IN (SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) OR FALSE)
     AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND ($9::uuid IS NULL OR (k.birth_date, k.id) > ($7::date, $9::uuid))
   AND ($8::text IS NULL OR TRUE)
@@ -1231,7 +1231,7 @@ ORDER BY p.birth_date ASC, p.id ASC;
 
 -- name: worklistMatchingResults
 SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
-    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND (TRUE OR $7::text IS NULL OR (($7 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) LIMIT $1) c;
+    AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($7::text IS NULL OR (($7 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) LIMIT $1) c;
 
 -- ======================================================================
 -- population publications (shared by every API process)

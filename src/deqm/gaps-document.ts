@@ -162,7 +162,7 @@ function detectedIssueOf(row: GapRow, context: { id: string; patientRef: string;
     resourceType: 'DetectedIssue',
     id: context.id,
     meta: { profile: [DEQM.detectedIssue] },
-    modifierExtension: [{ url: DEQM.gapStatus, valueCodeableConcept: { coding: [{ system: GAP_STATUS_SYSTEM, code: 'open-gap' }] } }],
+    modifierExtension: [{ url: DEQM.gapStatus, valueCodeableConcept: { coding: [{ system: GAP_STATUS_SYSTEM, code: row.status }] } }],
     status: 'final',
     code: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'CAREGAP', display: 'Care Gaps' }] },
     patient: { reference: context.patientRef },

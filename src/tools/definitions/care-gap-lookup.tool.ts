@@ -38,7 +38,7 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
     const attestations = await this.cohort.careGapAttestations(patientId, period);
     return {
       patient: chart.patient,
-      rows: results.map((result) => ({ ...careGapRow(result), attestations: attestations.get('none') ?? [] })),
+      rows: results.map((result) => ({ ...careGapRow(result), attestations: attestations.get(result.measureId) ?? [] })),
       window,
       truncated: false,
       partial,
