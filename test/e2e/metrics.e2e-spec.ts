@@ -165,7 +165,7 @@ describeWithRedis('metrics', () => {
     expect(valueOf('vigil_db_pool_connections')).toBeGreaterThanOrEqual(1);
     expect(valueOf('vigil_outbox_pending_rows')).toBe(0);
     expect(valueOf('vigil_outbox_oldest_pending_age_seconds')).toBe(0);
-    for (const queue of ['vigil-proposals', 'vigil-measures']) {
+    for (const queue of ['vigil-proposals', 'vigil-measures', 'vigil-deliveries']) {
       for (const state of ['waiting', 'active', 'delayed', 'failed', 'completed']) expect(valueOf('vigil_queue_jobs', { queue, state })).toBeGreaterThanOrEqual(0);
     }
     expect(valueOf('vigil_queue_jobs', { queue: 'vigil-proposals', state: 'completed' })).toBeGreaterThanOrEqual(1);
@@ -179,9 +179,9 @@ describeWithRedis('metrics', () => {
       method: /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|OTHER)$/,
       status: /^\d{3}$/,
       route: new RegExp(`${ROUTE_TEMPLATE.source}|^\\(unmatched\\)$`),
-      queue: /^vigil-(proposals|measures)$/,
+      queue: /^vigil-(proposals|measures|deliveries)$/,
       state: /^(waiting|active|delayed|failed|completed)$/,
-      job: /^(execute|expire|expire_draft|recompute-chunk)$/,
+      job: /^(execute|expire|expire_draft|recompute-chunk|deliver)$/,
       outcome: /^(completed|failed)$/,
     };
     for (const sample of samples.filter((candidate) => candidate.name.startsWith('vigil_'))) {

@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import request from 'supertest';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
@@ -9,11 +11,14 @@ import { dueInDays } from '../setup/due-dates';
 import { baseUrlOf } from '../setup/event-stream';
 import { signInByCode } from '../setup/oidc-code-flow';
 import { OidcProvider, signingKey, startOidcProvider } from '../setup/oidc-provider';
-import { checkScreen, CHROMIUM, CHROMIUM_ARGS, describeWithChromium, openReviewPage, problemsOf } from '../setup/review-page-browser';
+import { checkScreen as checkScreenIn, CHROMIUM, CHROMIUM_ARGS, describeWithChromium, openReviewPage, problemsOf } from '../setup/review-page-browser';
 
 const CLIENT = 'vigil-review';
 const PATIENT = 'diabetes-a1c-stale';
 const EDIT_REASON = 'The patient asked for a letter.';
+/** This file's screenshots, apart from the other review page tests' (each clears its own folder). */
+const SCREENSHOTS = join(__dirname, 'artifacts', 'review-acceptance');
+const checkScreen = (page: Page, name: string) => checkScreenIn(page, name, SCREENSHOTS);
 
 /** A port nothing listens on yet: Vigil must know the provider's issuer before either starts. */
 async function freePort(): Promise<number> {
@@ -50,6 +55,7 @@ describeWithChromium('review acceptance: OIDC sign-in, who and what, edit, diff 
   let expected: { name: string; mrn: string; age: string; proposer: string };
 
   beforeAll(async () => {
+    rmSync(SCREENSHOTS, { recursive: true, force: true }); // each run's screenshots are that run's alone
     const db = database().dataSource;
     for (const [username, subject] of [['rev.santos', 'idp-santos'], ['rev.nakamura', 'idp-nakamura'], ['dr.okafor', 'idp-okafor']]) {
       await db.query(`UPDATE staff_users SET identity_subject = $2 WHERE username = $1`, [username, subject]);
@@ -129,7 +135,7 @@ describeWithChromium('review acceptance: OIDC sign-in, who and what, edit, diff 
   let santos: Page;
 
   it('the first reviewer signs in through OIDC and sees the patient’s name, MRN and age and the proposer’s name in the queue and the detail', async () => {
-    santos = await signIn('idp-santos', 'acceptance-1-signed-out');
+    santos = await signIn('idp-santos', '1-signed-out');
     const queued = row(santos, proposalId);
     await queued.waitFor();
     expect(await queued.locator('.patient-name').textContent()).toBe(expected.name);
@@ -137,24 +143,24 @@ describeWithChromium('review acceptance: OIDC sign-in, who and what, edit, diff 
     expect(patientFacts).toContain(expected.mrn);
     expect(patientFacts).toContain(expected.age);
     expect(await queued.textContent()).toContain(expected.proposer);
-    await checkScreen(santos, 'acceptance-2-queue');
+    await checkScreen(santos, '2-queue');
 
     await open(santos, new RegExp(`Schedule outreach for ${expected.name}, ${expected.mrn}: pending`));
     expect(await facts(santos)).toMatchObject({ Patient: expected.name, MRN: expected.mrn.replace('MRN ', ''), 'Age, sex': expect.stringContaining(expected.age), 'Proposed by': expected.proposer });
-    await checkScreen(santos, 'acceptance-3-detail');
+    await checkScreen(santos, '3-detail');
   }, 60_000);
 
   it('edits the proposal in the page (edit-and-approve)', async () => {
     await santos.getByRole('button', { name: 'Edit and approve…' }).click();
     await santos.getByRole('form', { name: 'Edit and approve' }).waitFor();
-    await checkScreen(santos, 'acceptance-4-edit-form');
+    await checkScreen(santos, '4-edit-form');
     await santos.getByLabel('Channel (required)').selectOption('letter');
     await santos.getByLabel('Due date (required)').fill(dueInDays(14));
     await santos.getByLabel('Reason for the edit (optional)').fill(EDIT_REASON);
     await santos.getByRole('button', { name: 'Save as a new version and approve it' }).click();
     await santos.locator('#announcer', { hasText: `Edited and approved: version 2 of Schedule outreach for ${expected.name}` }).waitFor();
     await santos.locator('#detail-summary', { hasText: 'Approvals0 of 1 for version 2' }).waitFor();
-    await checkScreen(santos, 'acceptance-5-edited');
+    await checkScreen(santos, '5-edited');
   }, 60_000);
 
   it('a second reviewer, signed in through OIDC, sees the diff and approves it; the database holds the decisions and the audit trail', async () => {
@@ -166,12 +172,12 @@ describeWithChromium('review acceptance: OIDC sign-in, who and what, edit, diff 
       await nakamura.locator('#changes-rows tr').evaluateAll((rows) => rows.map((tr) => [tr.querySelector('th')?.textContent, [...tr.querySelectorAll('td')].map((td) => td.textContent)])),
     );
     expect(changes).toMatchObject({ Channel: ['phone', 'letter', 'changed'], 'Due date': [dueInDays(30), dueInDays(14), 'changed'], Reason: ['Book an HbA1c recheck', 'Book an HbA1c recheck', 'unchanged'] });
-    await checkScreen(nakamura, 'acceptance-6-diff');
+    await checkScreen(nakamura, '6-diff');
 
     await nakamura.getByRole('button', { name: 'Approve version 2' }).click();
     await nakamura.locator('#announcer', { hasText: `Approved: Schedule outreach for ${expected.name}, ${expected.mrn} is now` }).waitFor();
     await row(nakamura, proposalId).waitFor({ state: 'detached' });
-    await checkScreen(nakamura, 'acceptance-7-after-decision');
+    await checkScreen(nakamura, '7-after-decision');
 
     const sql = (text: string) => database().dataSource.query(text, [proposalId]);
     const [{ status, current_version: version }] = await sql(`SELECT status, current_version FROM proposals WHERE id = $1`);

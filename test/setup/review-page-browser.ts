@@ -53,14 +53,14 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
-/** Writes a full-page screenshot of the screen as `<name>.png` into SCREENSHOTS. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+/** Writes a full-page screenshot of the screen as `<name>.png` into `folder` (SCREENSHOTS unless a test file keeps its own). */
+export async function screenshot(page: Page, name: string, folder = SCREENSHOTS): Promise<void> {
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
 }
 
 /** One screen checked: no serious or critical axe violation, and its screenshot written. */
-export async function checkScreen(page: Page, name: string): Promise<void> {
-  await screenshot(page, name);
+export async function checkScreen(page: Page, name: string, folder = SCREENSHOTS): Promise<void> {
+  await screenshot(page, name, folder);
   expect({ screen: name, violations: await seriousViolations(page) }).toEqual({ screen: name, violations: [] });
 }
