@@ -3,52 +3,17 @@ import { OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sd
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { followSignIn } from './oidc-code-flow';
+
+export { followSignIn };
 
 /**
  * MCP clients signing in at the test OpenID provider (test/setup/oidc-provider-server.mjs) the way
  * the MCP authorization spec has them do it, with the SDK's own OAuth client: from Vigil's `401`
  * and protected resource metadata to the provider, dynamic registration, the authorization code
- * grant with PKCE, and refresh. The person's browser is `followSignIn`: it walks the provider's
- * development login and consent pages over plain HTTP.
+ * grant with PKCE, and refresh. The person's browser is `followSignIn` (oidc-code-flow.ts): it
+ * walks the provider's development login and consent pages over plain HTTP.
  */
-
-/** Follows a browser from `authorizationUrl` through the provider's login (as `login`) and consent to the redirect; returns where it was sent back. */
-export async function followSignIn(authorizationUrl: string, login: string, redirectPrefix: string): Promise<URL> {
-  const cookies = new Map<string, string>();
-  const send = async (url: string, form?: Record<string, string>) => {
-    const res = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair.indexOf('=');
-      cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return res;
-  };
-  let at = authorizationUrl;
-  let res = await send(at);
-  for (let step = 0; step < 20; step += 1) {
-    const location = res.headers.get('location');
-    if (location) {
-      const next = new URL(location, at);
-      if (next.toString().startsWith(redirectPrefix)) return next;
-      at = next.toString();
-      res = await send(at);
-      continue;
-    }
-    const html = await res.text();
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    const prompt = /name="prompt" value="([a-z]+)"/.exec(html)?.[1];
-    if (res.status !== 200 || !action || !prompt) throw new Error(`the provider answered ${res.status} without a form: ${html.slice(0, 300)}`);
-    at = new URL(action, at).toString();
-    res = await send(at, prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
-  }
-  throw new Error('the sign-in did not reach the redirect URI');
-}
 
 /** An MCP client application's sign-in state for one person, in memory; its "browser" signs in as `login`. */
 export class TestSignIn implements OAuthClientProvider {

@@ -47,6 +47,11 @@ export async function signInByCode(issuer: string, options: { clientId: string; 
     nonce: base64url(randomBytes(16)),
   }).toString();
 
+  return exchange(endpoints, options, await followSignIn(authorize.toString(), options.login, options.redirectUri), state, verifier);
+}
+
+/** Follows a browser from `authorizationUrl` through the provider's login (as `login`) and consent to the redirect; returns where it was sent back. */
+export async function followSignIn(authorizationUrl: string, login: string, redirectPrefix: string): Promise<URL> {
   const cookies = new Map<string, string>();
   const send = async (url: string, form?: Record<string, string>) => {
     const res = await fetch(url, {
@@ -62,21 +67,23 @@ export async function signInByCode(issuer: string, options: { clientId: string; 
     }
     return res;
   };
-
-  let res = await send(authorize.toString());
+  let at = authorizationUrl;
+  let res = await send(at);
   for (let step = 0; step < 20; step += 1) {
     const location = res.headers.get('location');
     if (location) {
-      const next = new URL(location, issuer);
-      if (next.toString().startsWith(options.redirectUri)) return exchange(endpoints, options, next, state, verifier);
-      res = await send(next.toString());
+      const next = new URL(location, at);
+      if (next.toString().startsWith(redirectPrefix)) return next;
+      at = next.toString();
+      res = await send(at);
       continue;
     }
     const html = await res.text();
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     const prompt = /name="prompt" value="([a-z]+)"/.exec(html)?.[1];
     if (res.status !== 200 || !action || !prompt) throw new Error(`the provider answered ${res.status} without a form: ${html.slice(0, 300)}`);
-    res = await send(new URL(action, issuer).toString(), prompt === 'login' ? { prompt, login: options.login, password: 'any' } : { prompt });
+    at = new URL(action, at).toString();
+    res = await send(at, prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
   }
   throw new Error('the sign-in did not reach the redirect URI');
 }
