@@ -31,6 +31,7 @@ const TABLES = [
   'population_publications',
   'procedures',
   'proposal_decisions',
+  'proposal_deliveries',
   'proposal_outbox',
   'proposal_versions',
   'proposals',
