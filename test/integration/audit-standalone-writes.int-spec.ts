@@ -65,11 +65,13 @@ describe('standalone audit writes (real Postgres)', () => {
       const correlationId = `own-${randomUUID()}`;
       await sut.recordAll([event(correlationId), event(correlationId)]);
       expect(await stored(correlationId)).toBe(2);
-      const [connection] = await database().dataSource.query<{ state: string; query: string }[]>(
-        `SELECT state, query FROM pg_stat_activity WHERE application_name = 'vigil-audit' AND datname = current_database()`,
+      const [connection] = await database().dataSource.query<{ state: string; query: string; shown: number }[]>(
+        `SELECT state, query, (SELECT setting::int FROM pg_settings WHERE name = 'track_activity_query_size') AS shown FROM pg_stat_activity
+          WHERE application_name = 'vigil-audit' AND datname = current_database()`,
       );
-      // Idle, and its last statement the INSERT itself: no BEGIN before it, no COMMIT after it.
-      expect(connection).toEqual({ state: 'idle', query: INSERT_AUDIT_EVENTS });
+      // Idle, and its last statement the INSERT itself: no BEGIN before it, no COMMIT after it. Postgres
+      // shows at most track_activity_query_size - 1 bytes of it (the statement is ASCII: bytes are characters).
+      expect(connection).toEqual({ state: 'idle', query: INSERT_AUDIT_EVENTS.slice(0, connection.shown - 1), shown: connection.shown });
     } finally {
       await sut.onApplicationShutdown();
     }
