@@ -30,12 +30,19 @@ export function fillFacts(list, facts) {
   );
 }
 
+/** The sentence last announced and when: a sentence right after it is added to it. */
+let last = { at: 0, text: '' };
+
 /** Says a sentence through the polite live region, for screen readers too. @param {string} message */
 export function announce(message) {
-  // Cleared first so that the same sentence twice is announced twice.
+  // Cleared first so that the same sentence twice is announced twice. A sentence that follows another
+  // within two seconds (the live update that follows a decision) is added after it rather than
+  // replacing it before a screen reader could read it.
   const announcer = el('announcer');
+  const text = Date.now() - last.at < 2_000 ? `${last.text} ${message}` : message;
+  last = { at: Date.now(), text };
   announcer.textContent = '';
-  window.setTimeout(() => (announcer.textContent = message), 50);
+  window.setTimeout(() => (announcer.textContent = text), 50);
 }
 
 /** The page-level error, or none. @param {string | null} message */
