@@ -1,7 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
-import { CohortRepository, nameKey, PatientSearch } from '../cohort/cohort.repository';
+import { CohortRepository } from '../cohort/cohort.repository';
+import { nameKey, PatientSearch } from '../cohort/patient-search-terms';
 import { ProblemException } from '../common/http/problem';
 import { project } from '../phi/projector';
 import { todayUtc } from '../tools/envelope';

@@ -1,4 +1,4 @@
-import { nameKey } from '../../src/cohort/cohort.repository';
+import { nameKey } from '../../src/cohort/patient-search-terms';
 import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
