@@ -5,6 +5,7 @@ import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { storePeriod } from '../src/measure-results/store-period';
 import { careGapEncounterFilter } from '../src/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../src/clinical/care-gaps/cql/observation-retrieves';
+import { MAX_PAGE_PATIENTS } from '../src/deqm/care-gaps-operation.dto';
 import { LAB_CODE } from './tool-reads';
 
 /** Real values from the bench database that the statements are explained with. */
@@ -39,6 +40,8 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   patientsByName: (c) => [c.careTeamIds, 'sm%', null, null, null, 21],
   // An MCP session's patient picker: the team's first patients by name (PICKER_MAX_PATIENTS + 1).
   patientsOfCareTeams: (c) => [c.careTeamIds, 101],
+  // DEQM $care-gaps for a care team: its first page of patient ids (MAX_PAGE_PATIENTS + 1).
+  patientIdsOfCareTeamPage: (c) => [c.careTeamIds[0], null, MAX_PAGE_PATIENTS + 1],
   // A two-year window of every class, as a clinician asking "recent visits" would.
   encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],

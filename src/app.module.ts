@@ -18,6 +18,7 @@ import { DatabaseModule } from './database/database.module';
 import { DeqmModule } from './deqm/deqm.module';
 import { HealthModule } from './health/health.module';
 import { MeasureResultsModule, MeasureResultsModuleOptions } from './measure-results/measure-results.module';
+import { MeasurePackagesModule } from './measure-packages';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -54,6 +55,7 @@ export class AppModule {
         RateLimitModule,
         ToolsModule,
         PopulationModule,
+        MeasurePackagesModule,
         PatientsModule,
         DeqmModule,
         ApprovalsModule,

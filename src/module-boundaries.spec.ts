@@ -11,7 +11,7 @@ import * as ts from 'typescript';
  * The picture (docs/development.md, "Module rules") has three floors. The platform (`config`,
  * `schema`, `common`, `database`, `tracing`) knows no PHI policy and no feature. The shared
  * mechanisms sit on it: `cohort` (the only SQL over patient data), `phi`, `audit`, `auth`, `access`,
- * `clinical`, `terminology`, `queue`, `redis`, `model-tools`, `rate-limit`. The features sit on those,
+ * `clinical`, `terminology`, `measure-packages`, `queue`, `redis`, `model-tools`, `rate-limit`. The features sit on those,
  * and the composition roots (`app`: src/*.ts, and `cli`) on everything. A rule lists whole modules,
  * never one file of another: an arrow the picture does not have is a design change to make in the
  * docs and here together, not an entry to add.
@@ -53,7 +53,12 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // Every access rule, break glass and its report, the request plumbing, the one audited access.
   access: ['audit', 'auth', 'cohort', 'common', 'config', 'phi', 'schema'],
   // The pure clinical engines over a chart: eCQMs, missing data, the readmission model.
-  clinical: ['cohort', 'common', 'terminology'],
+  clinical: ['clinical/elm', 'cohort', 'common', 'terminology'],
+  // The ELM compiler: published measures compiled to closures over FHIR resources. A pure engine,
+  // below everything: it imports no module of the service, only its runtime packages (below).
+  'clinical/elm': [],
+  // The stewards' measures as data: their tables, the loader's parts, edition choice, the catalogue and its route.
+  'measure-packages': ['access', 'auth', 'clinical', 'clinical/elm', 'common', 'config', 'schema'],
   // Queue connections, the outbox relay, the worker host, periodic sweeps.
   queue: ['common', 'config', 'redis', 'schema', 'tracing'],
   // What a model may call (catalogue, runner, argument checks, results, citations, advice screen):
@@ -71,12 +76,13 @@ const RULES: Record<string, readonly string[] | '*'> = {
   approvals: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'database', 'phi', 'queue', 'redis', 'schema', 'tools', 'tracing'],
   agent: ['access', 'approvals', 'audit', 'auth', 'common', 'config', 'model-tools', 'phi', 'schema', 'tools'],
   // A session's patient picker lists the person's team patients through the patients module's search.
-  mcp: ['access', 'approvals', 'audit', 'auth', 'clinical', 'common', 'config', 'model-tools', 'patients', 'phi', 'terminology', 'tools'],
+  mcp: ['access', 'approvals', 'audit', 'auth', 'clinical', 'common', 'config', 'measure-packages', 'model-tools', 'patients', 'phi', 'terminology', 'tools'],
   'measure-results': ['clinical', 'cohort', 'common', 'config', 'queue', 'redis', 'schema', 'tracing'],
   patients: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results', 'phi', 'population', 'tools'],
   population: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results'],
-  // DEQM's $care-gaps answers care_gap_lookup (read through the tools' audited read) as FHIR documents.
-  deqm: ['access', 'auth', 'clinical', 'cohort', 'common', 'tools'],
+  // DEQM's $care-gaps answers care_gap_lookup (read through the tools' audited read) as FHIR documents,
+  // a care team in pages whose cursors are sealed as the worklist's are.
+  deqm: ['access', 'auth', 'clinical', 'cohort', 'common', 'phi', 'tools'],
   'fhir-import': ['cohort', 'common', 'config', 'phi', 'terminology'],
   generator: ['cohort', 'common', 'config', 'terminology'],
   // The fixture cohort is data in cohort's shapes.
@@ -108,6 +114,22 @@ const NEVER: readonly [from: string, to: string][] = [
   ['cohort', 'tools'],
   ['cohort', 'agent'],
 ];
+
+/**
+ * The only packages a pure engine module may import (node's own modules aside): the ELM compiler runs
+ * on the reference engine's CQL datatypes and FHIR model, and nothing of Nest, the database or HTTP.
+ */
+const ENGINE_PACKAGES: Record<string, readonly string[]> = {
+  'clinical/elm': ['cql-execution', 'cql-exec-fhir'],
+};
+
+/** Imports of a package an engine module may not use, one line each. */
+function enginePackageViolations(imports: { from: string; specifier: string }[]): string[] {
+  return imports
+    .filter(({ from, specifier }) => moduleOf(from) in ENGINE_PACKAGES && !isLocal(specifier) && !specifier.startsWith('node:'))
+    .filter(({ from, specifier }) => !ENGINE_PACKAGES[moduleOf(from)].includes(packageOf(specifier)))
+    .map(({ from, specifier }) => `${from} imports '${specifier}' (${moduleOf(from)} is a pure engine)`);
+}
 
 /** The packages that reach the database: only files where SQL is allowed may import them. */
 const SQL_PACKAGES = ['typeorm', '@nestjs/typeorm', 'pg'];
@@ -184,8 +206,12 @@ function loadedWith(entry: string): Set<string> {
 }
 
 /** The module a repository-relative path belongs to: the folder under src/, `app` for src/*.ts, `fixtures`, or `outside`. */
+/** Folders below a module that are modules of their own (`src/clinical/elm` is `clinical/elm`). */
+const SUBMODULES = ['clinical/elm'];
+
 function moduleOf(path: string): string {
   const parts = path.split('/');
+  if (parts[0] === 'src' && parts.length > 3 && SUBMODULES.includes(`${parts[1]}/${parts[2]}`)) return `${parts[1]}/${parts[2]}`;
   if (parts[0] === 'src') return parts.length === 2 ? 'app' : parts[1];
   if (parts[0] === 'fixtures') return 'fixtures';
   return 'outside';
@@ -327,6 +353,12 @@ describe('module boundaries', () => {
     const modules = new Set(graph.files.map(moduleOf));
     const unknown = [...Object.values(RULES).flatMap((rule) => (rule === '*' ? [] : rule)), ...NEVER.flat()].filter((name) => !modules.has(name));
     expect([...new Set(unknown)]).toEqual([]);
+  });
+
+  it('keeps the pure engine modules to their runtime packages (no Nest, no database)', () => {
+    expect(enginePackageViolations(graph.packages)).toEqual([]);
+    expect(graph.files.filter((file) => moduleOf(file) === 'clinical/elm').length).toBeGreaterThan(10);
+    expect(enginePackageViolations([{ from: 'src/clinical/elm/index.ts', specifier: '@nestjs/common' }])).toHaveLength(1);
   });
 
   it('lets only repositories (and the schema, the database module and the CLI) import typeorm or pg', () => {

@@ -11,9 +11,11 @@ import { loadFixtureCohort } from '../cohort/fixtures/fixture-loader';
 import { pendingSchemaChanges, revertAllMigrations, runMigrations } from '../database/schema';
 import { adminCommand } from './admin.command';
 import { auditedCommand } from './cli-audit';
+import { deliveriesBackfillCommand } from './deliveries-backfill.command';
 import { deliveriesRetryCommand } from './deliveries-retry.command';
 import { generateCommand } from './generate.command';
 import { importFhirCommand } from './import-fhir.command';
+import { measuresLoadCommand } from './measures-load.command';
 import { measuresRecomputeCommand } from './measures-recompute.command';
 
 /** A CLI command: runs against an initialised data source, prints for a human, returns an exit code. */
@@ -123,8 +125,12 @@ export const COMMANDS: Record<string, Command> = {
   'import-fhir': auditedCommand('cli.import_fhir', importFhirCommand),
   generate: auditedCommand('cli.generate', generateCommand),
   'measures-recompute': measuresRecomputeCommand,
+  // Audits each measure itself, in the measure's own transaction (one event per measure).
+  'measures-load': measuresLoadCommand,
   // Audited as one run (its arguments are ids, but a command's arguments are never recorded).
   'deliveries-retry': deliveriesRetryCommand,
+  // Audited as one run, like the retry; it prints counts only.
+  'deliveries-backfill': deliveriesBackfillCommand,
   // Audits each change itself, in the change's own transaction (one event per change, none for a read).
   admin: adminCommand,
 };

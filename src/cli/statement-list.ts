@@ -24,6 +24,7 @@ import { listenStatement } from '../database/database-notifications';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/audit.service';
 import { MCP_SESSION_STATEMENTS } from '../mcp/mcp-sessions.sql';
+import { MEASURE_PACKAGE_STATEMENTS } from '../measure-packages/measure-packages.sql';
 import { MEASURE_STATEMENTS } from '../measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../measure-results/worklist.sql';
 import { POPULATION_PUBLICATION_STATEMENTS } from '../population/population-publications.sql';
@@ -71,6 +72,7 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'measure results (read as vigil_reader, results upserted as vigil_writer; runs and chunks)': { ...MEASURE_STATEMENTS },
   'care-team worklists (read as vigil_reader)': { ...WORKLIST_STATEMENTS },
   'population publications (shared by every API process)': { ...POPULATION_PUBLICATION_STATEMENTS },
+  'loaded measure packages (the catalogue and edition choice; written only by measures-load)': { ...MEASURE_PACKAGE_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
   'database notifications (a connection of their own, while a live queue stream is open)': {
     listenAccessEnded: listenStatement(ACCESS_ENDED_CHANNEL),

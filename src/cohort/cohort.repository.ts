@@ -175,6 +175,12 @@ export class CohortRepository {
     return { rows: rows.slice(0, limit), truncated: rows.length > limit };
   }
 
+  /** A keyset page of one care team's patient ids, in id order: those after `after` (null: the first), at most `limit`. */
+  async teamPatientIdPage(careTeamId: string, after: string | null, limit: number): Promise<Capped<{ id: string }>> {
+    const rows = await this.read((run) => run<{ id: string }>('patientIdsOfCareTeamPage', [careTeamId, after, limit + 1]));
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+  }
+
   /**
    * Encounters in the window, newest first, each with its notes; with the patient's own row, read
    * in the same transaction (the envelope's header needs it, and one read costs fewer round trips).

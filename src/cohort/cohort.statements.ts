@@ -155,6 +155,11 @@ ORDER BY p.family_name, p.given_name, p.id LIMIT $6`,
 WHERE ${onCareTeams('p.id', '$1')}
 ORDER BY p.family_name, p.given_name, p.id LIMIT $2`,
 
+  /** A page of care team $1's patient ids in id order: after $2 (NULL: from the first), at most $3 (+1 to detect more). */
+  patientIdsOfCareTeamPage: `SELECT patient_id AS id FROM patient_care_teams
+WHERE care_team_id = $1 AND ($2::uuid IS NULL OR patient_id > $2::uuid)
+ORDER BY patient_id LIMIT $3`,
+
   /** $2/$3: window [from, to) as timestamps or NULL; $4: class or NULL; $5: row cap (+1 to detect a cut). */
   encountersInWindow: `SELECT ${ENCOUNTER_COLUMNS}
 FROM encounters

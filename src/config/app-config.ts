@@ -127,6 +127,8 @@ export interface DeliveryConfig {
   maxAttempts: number;
   /** Exponential backoff with full jitter: attempt n waits up to min(maxMs, baseMs · 2^(n-1)). */
   backoff: { baseMs: number; maxMs: number };
+  /** Readiness is `degraded` once an open delivery has waited longer than this (dead letters make it so at once). */
+  backlogMaxAgeSeconds: number;
   fhir?: {
     baseUrl: string;
     /** The MRNs' system on the server, searched to find each Patient. */

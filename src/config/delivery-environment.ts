@@ -44,6 +44,17 @@ export class DeliveryEnvironmentVariables {
   @Max(86_400_000)
   DELIVERY_BACKOFF_MAX_MS = 3_600_000;
 
+  /**
+   * Readiness reports `degraded` once an open delivery has waited longer than this. The default is
+   * above what the default eight attempts take at worst (their backoff and timeouts, about a quarter
+   * of an hour), so it is reached by a delivery nobody attempts (no worker running), not by retries.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(30 * 86_400)
+  DELIVERY_BACKLOG_MAX_AGE_SECONDS = 1800;
+
   /** The organisation's FHIR R4 server (its base URL); unset: effects are not delivered as FHIR. */
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -141,6 +152,7 @@ export function deliveryConfig(vars: DeliveryEnvironmentVariables, production: b
     identifierSystem: vars.DELIVERY_IDENTIFIER_SYSTEM ?? '',
     maxAttempts: vars.DELIVERY_MAX_ATTEMPTS,
     backoff: { baseMs: vars.DELIVERY_BACKOFF_BASE_MS, maxMs: vars.DELIVERY_BACKOFF_MAX_MS },
+    backlogMaxAgeSeconds: vars.DELIVERY_BACKLOG_MAX_AGE_SECONDS,
     fhir: fhir
       ? { baseUrl: fhir.replace(/\/+$/, ''), patientIdentifierSystem: vars.FHIR_PATIENT_IDENTIFIER_SYSTEM ?? '', timeoutMs: vars.FHIR_TIMEOUT_MS, auth }
       : undefined,

@@ -74,6 +74,11 @@ SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
 ORDER BY p.family_name, p.given_name, p.id LIMIT $2;
 
+-- name: patientIdsOfCareTeamPage
+SELECT patient_id AS id FROM patient_care_teams
+WHERE care_team_id = $1 AND ($2::uuid IS NULL OR patient_id > $2::uuid)
+ORDER BY patient_id LIMIT $3;
+
 -- name: encountersInWindow
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
@@ -681,17 +686,52 @@ WITH retried AS (UPDATE proposal_deliveries d SET status = 'pending', retried_fr
 UPDATE proposals p SET updated_at = now() FROM retried WHERE p.id = retried.proposal_id
 RETURNING retried.id, retried.proposal_id AS "proposalId", retried.destination, retried.last_error AS "reason";
 
+-- name: backfillCandidates
+SELECT c.destination, count(*)::int AS count FROM (SELECT p.id AS proposal_id, dest.destination, v.version, v.content_hash
+FROM (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures) e JOIN proposals p ON p.id = e.proposal_id
+JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = p.current_version AND v.content_hash = e.content_hash
+CROSS JOIN unnest($1::text[]) AS dest(destination)
+WHERE ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
+  AND NOT EXISTS (SELECT 1 FROM proposal_deliveries d WHERE d.proposal_id = p.id AND d.destination = dest.destination)) c GROUP BY c.destination ORDER BY c.destination;
+
+-- name: backfillDeliveries
+WITH added AS (INSERT INTO proposal_deliveries (proposal_id, destination, version, content_hash)
+  SELECT c.proposal_id, c.destination, c.version, c.content_hash FROM (SELECT p.id AS proposal_id, dest.destination, v.version, v.content_hash
+FROM (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures) e JOIN proposals p ON p.id = e.proposal_id
+JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = p.current_version AND v.content_hash = e.content_hash
+CROSS JOIN unnest($1::text[]) AS dest(destination)
+WHERE ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
+  AND NOT EXISTS (SELECT 1 FROM proposal_deliveries d WHERE d.proposal_id = p.id AND d.destination = dest.destination)) c
+  ON CONFLICT (proposal_id, destination) DO NOTHING RETURNING proposal_id, destination),
+touched AS (UPDATE proposals p SET updated_at = now() WHERE p.id IN (SELECT proposal_id FROM added))
+SELECT a.destination, count(*)::int AS count FROM added a GROUP BY a.destination ORDER BY a.destination;
+
 -- name: failedDeliveries
 SELECT d.id, d.proposal_id AS "proposalId", d.destination, d.attempts, d.last_error AS "reason", d.last_http_status AS "httpStatus",
   to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "failedAt"
 FROM proposal_deliveries d WHERE d.status = 'failed' ORDER BY d.updated_at, d.id LIMIT $1;
 
+-- name: deliveryBacklog
+SELECT d.destination, d.status, count(*)::int AS count, extract(epoch FROM clock_timestamp() - min(d.created_at))::float8 AS "oldestSeconds"
+FROM proposal_deliveries d WHERE d.status IN ('pending', 'retrying') GROUP BY d.destination, d.status
+UNION ALL
+SELECT d.destination, d.status, count(*)::int, extract(epoch FROM clock_timestamp() - min(d.created_at))::float8
+FROM proposal_deliveries d WHERE d.status = 'failed' GROUP BY d.destination, d.status;
+
 -- name: deliveryEffect
 SELECT p.patient_id AS "patientId", p.kind, p.proposer_id AS "proposerId", v.content, v.rationale, v.citations, v.content_hash AS "contentHash",
-  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "executedAt"
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "executedAt", e.period_start::text AS "periodStart", e.period_end::text AS "periodEnd"
 FROM proposals p JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = $2
-JOIN LATERAL (SELECT created_at FROM lab_orders WHERE proposal_id = p.id UNION ALL SELECT created_at FROM outreach_tasks WHERE proposal_id = p.id
-  UNION ALL SELECT created_at FROM care_notes WHERE proposal_id = p.id UNION ALL SELECT created_at FROM care_gap_closures WHERE proposal_id = p.id) e ON true
+JOIN (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures) e ON e.proposal_id = p.id
 WHERE p.id = $1;
 
 -- name: deliveryApprovals
@@ -1256,6 +1296,21 @@ VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) ON CONFLICT (period_start, per
 
 -- name: prunePublications
 DELETE FROM population_publications p WHERE p.id NOT IN (SELECT k.id FROM population_publications k ORDER BY k.id DESC LIMIT $1);
+
+-- ======================================================================
+-- loaded measure packages (the catalogue and edition choice; written only by measures-load)
+-- ======================================================================
+
+-- name: catalogue
+SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt", p.title, p.scoring, p.basis, p.groups, p.loaded_by AS "loadedBy",
+  (SELECT count(*)::int FROM measure_package_libraries l WHERE l.measure_package_id = p.id) AS "libraryCount",
+  (SELECT count(*)::int FROM measure_package_value_sets v WHERE v.measure_package_id = p.id) AS "valueSetCount",
+  (SELECT count(*)::int FROM measure_package_value_sets v WHERE v.measure_package_id = p.id AND v.from_supplement) AS "supplementedValueSetCount"
+FROM measure_packages p
+ORDER BY p.key, p.period_start NULLS LAST, p.version;
+
+-- name: editionsOfKey
+SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt" FROM measure_packages p WHERE p.key = $1;
 
 -- ======================================================================
 -- health

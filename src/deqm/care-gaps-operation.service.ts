@@ -4,24 +4,26 @@ import { AccessService } from '../access/access.service';
 import { MEASURE_IDS, MeasureId } from '../clinical/care-gaps';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { FieldProblem, ProblemException } from '../common/http/problem';
+import { isUuid } from '../common/validation/uuid';
+import { CursorBinding, CursorSealer } from '../phi/sealed-cursor';
 import { measurementPeriod } from '../tools/definitions/care-gap-lookup.tool';
 import { CareGapReport, ShownReport, ToolReadService } from '../tools/tool-read.service';
 import { CareGapsQueryDto } from '../tools/dto/care-gaps-query.dto';
-import { CareGapsOperationQueryDto } from './care-gaps-operation.dto';
+import { CareGapsOperationQueryDto, MAX_PAGE_PATIENTS } from './care-gaps-operation.dto';
 import { FhirResource } from './fhir-profiles';
 import { GapStatus, gapsDocument } from './gaps-document';
 import { measureById, measureByIdentifier, measureByUrl } from './measure-canon';
-
-/**
- * The most patients one care-team request evaluates: each is a live evaluation of six measures
- * over the whole record, so a larger team is asked per patient (or per measure) instead.
- */
-export const MAX_TEAM_PATIENTS = 200;
 
 /** A FHIR `Parameters` answer: one `return` Bundle per patient with a gap of a status asked for. */
 export interface CareGapsParameters {
   resourceType: 'Parameters';
   parameter?: { name: 'return'; resource: FhirResource }[];
+}
+
+/** The answer, and for a care team's page that is not its last, the query of the next page (for the `Link` header). */
+export interface CareGapsAnswer {
+  parameters: CareGapsParameters;
+  next?: string;
 }
 
 const invalid = (problems: FieldProblem[]) =>
@@ -40,9 +42,10 @@ export class CareGapsOperationService {
     private readonly tools: ToolReadService,
     private readonly access: AccessService,
     private readonly cohort: CohortRepository,
+    private readonly cursors: CursorSealer,
   ) {}
 
-  async careGaps(context: AccessContext, query: CareGapsOperationQueryDto): Promise<CareGapsParameters> {
+  async careGaps(context: AccessContext, query: CareGapsOperationQueryDto): Promise<CareGapsAnswer> {
     const { toolQuery, statuses } = operationQuery(query);
     const now = new Date().toISOString();
     const present = (report: CareGapReport): ShownReport<FhirResource | null> => {
@@ -51,23 +54,72 @@ export class CareGapsOperationService {
       return { value: document.bundle, fields: documentFields(document.bundle), rowCount: document.measures.length };
     };
     const [kind, target] = query.subject.split('/', 2);
+    let next: string | undefined;
     const bundles =
       kind === 'Patient'
         ? [await this.tools.careGapReport(context, target, toolQuery, present)]
-        : await this.tools.careGapReports(context, () => this.teamPatients(context, target), toolQuery, present);
+        : await this.tools.careGapReports(
+            context,
+            async () => {
+              const page = await this.teamPage(context, target, query, toolQuery, statuses);
+              next = page.next;
+              return page.ids;
+            },
+            toolQuery,
+            present,
+          );
     const parameter = bundles.filter((bundle): bundle is FhirResource => bundle !== null).map((resource) => ({ name: 'return' as const, resource }));
-    return { resourceType: 'Parameters', ...(parameter.length ? { parameter } : {}) };
+    return { parameters: { resourceType: 'Parameters', ...(parameter.length ? { parameter } : {}) }, ...(next ? { next } : {}) };
   }
 
-  /** `worklist.read` on the team (another team, or none by that code, is the same 404), then its patients. */
-  private async teamPatients(context: AccessContext, code: string): Promise<string[]> {
+  /**
+   * `worklist.read` on the team (another team, or none by that code, is the same 404, whatever the
+   * cursor), then one page of its patients in id order. A team larger than one answer is paged only
+   * when the caller asks for pages (`_count`), never cut: without it the request is refused.
+   */
+  private async teamPage(context: AccessContext, code: string, query: CareGapsOperationQueryDto, toolQuery: CareGapsQueryDto, statuses: GapStatus[]): Promise<{ ids: string[]; next?: string }> {
     const { careTeamId } = this.access.worklistRead(context, code);
-    const { rows, truncated } = await this.cohort.teamPatients([careTeamId], MAX_TEAM_PATIENTS);
-    if (truncated) {
-      throw invalid([{ field: 'subject', reason: 'too_many_patients', message: `a care team is answered for at most ${MAX_TEAM_PATIENTS} patients; ask per patient (subject=Patient/<id>)` }]);
+    const binding = cursorBinding(context, code, toolQuery, statuses);
+    let after: string | null = null;
+    if (query._cursor !== undefined) {
+      // A cursor that does not open (forged, expired, another user's or query's) is refused, never read as the first page.
+      const opened = this.cursors.open(binding, query._cursor);
+      if (!isUuid(opened)) throw invalid([{ field: '_cursor', reason: 'invalid_cursor', message: '_cursor was not issued to you for these parameters, or it has expired: start from the first page' }]);
+      after = opened;
     }
-    return rows.map((row) => row.id);
+    const paged = query._count !== undefined || query._cursor !== undefined;
+    const { rows, truncated } = await this.cohort.teamPatientIdPage(careTeamId, after, query._count ?? MAX_PAGE_PATIENTS);
+    if (truncated && !paged) {
+      throw invalid([
+        { field: 'subject', reason: 'too_many_patients', message: `a care team of more than ${MAX_PAGE_PATIENTS} patients is answered in pages: ask with _count (1–${MAX_PAGE_PATIENTS}) and follow the Link header (rel="next")` },
+      ]);
+    }
+    const ids = rows.map((row) => row.id);
+    return { ids, ...(truncated ? { next: nextPageQuery(query, this.cursors.seal(binding, ids[ids.length - 1])) } : {}) };
   }
+}
+
+/**
+ * A page cursor opens only for the caller it was issued to and the same team, period, statuses and
+ * measures (as resolved: `measureId=CMS122` and its canonical URL are the same query); the page size
+ * may change between pages.
+ */
+function cursorBinding(context: AccessContext, code: string, toolQuery: CareGapsQueryDto, statuses: GapStatus[]): CursorBinding {
+  return {
+    list: 'deqm-care-gaps',
+    userId: context.caller?.userId ?? '',
+    query: { careTeam: code, periodStart: toolQuery.periodStart, periodEnd: toolQuery.periodEnd, status: [...statuses].sort().join(','), measure: toolQuery.measure?.join(',') ?? null },
+  };
+}
+
+/** The next page's query string, as the GET form takes it: the same parameters, and the cursor. */
+function nextPageQuery(query: CareGapsOperationQueryDto, cursor: string): string {
+  const params = new URLSearchParams({ subject: query.subject, periodStart: query.periodStart, periodEnd: query.periodEnd });
+  for (const status of query.status) params.append('status', status);
+  for (const field of ['measureId', 'measureIdentifier', 'measureUrl'] as const) for (const value of query[field] ?? []) params.append(field, value);
+  if (query._count !== undefined) params.set('_count', String(query._count));
+  params.set('_cursor', cursor);
+  return params.toString();
 }
 
 /** The tool's query (period checked as the tool checks it, measures resolved) and the statuses asked for; a bad value is a 400 naming its parameter. */

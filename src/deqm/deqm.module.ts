@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CohortModule } from '../cohort/cohort.module';
+import { CursorSealer } from '../phi/sealed-cursor';
 import { ToolsModule } from '../tools/tools.module';
 import { CareGapsOperationController } from './care-gaps-operation.controller';
 import { CareGapsOperationService } from './care-gaps-operation.service';
@@ -11,6 +12,6 @@ import { CareGapsOperationService } from './care-gaps-operation.service';
 @Module({
   imports: [ToolsModule, CohortModule],
   controllers: [CareGapsOperationController],
-  providers: [CareGapsOperationService],
+  providers: [CareGapsOperationService, CursorSealer],
 })
 export class DeqmModule {}

@@ -24,8 +24,8 @@ export class HealthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     operationId: 'health_readiness',
-    summary: 'Readiness: the database and Redis, checked separately.',
-    description: 'Answers 503 only when the database is down; Redis being down is reported as `degraded`.',
+    summary: 'Readiness: the database and Redis, checked separately, and the backlog of effect deliveries.',
+    description: 'Answers 503 only when the database is down; Redis down, a dead-lettered delivery or one waiting too long is reported as `degraded`.',
   })
   @ApiOkResponse({ type: ReadinessDto })
   @ApiServiceUnavailableResponse({ type: ReadinessDto })

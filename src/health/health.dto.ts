@@ -25,6 +25,35 @@ export class DatabaseCheckDto extends DependencyCheckDto {
   embedded: boolean;
 }
 
+/** Why the deliveries make readiness `degraded`. */
+export type DeliveryProblem = 'dead_lettered' | 'backlog_too_old';
+
+export class DeliveryHealthDto {
+  @ApiProperty({
+    enum: ['ok', 'degraded', 'unknown'],
+    description: '`degraded`: a delivery is dead-lettered, or an open one has waited longer than `maxAgeSeconds`. `unknown`: the database could not be read (the counts are then 0).',
+  })
+  status: 'ok' | 'degraded' | 'unknown';
+
+  @ApiProperty({ type: [String], enum: ['dead_lettered', 'backlog_too_old'], description: 'What makes it `degraded`; empty otherwise.' })
+  problems: DeliveryProblem[];
+
+  @ApiProperty({ description: 'Deliveries waiting for their first attempt, every destination.' })
+  pending: number;
+
+  @ApiProperty({ description: 'Deliveries waiting for a retry.' })
+  retrying: number;
+
+  @ApiProperty({ description: 'Dead-lettered deliveries (`deliveries-retry` sends them again).' })
+  dead: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'How long the oldest pending or retrying delivery has waited, in seconds; null when none.' })
+  oldestUndeliveredSeconds: number | null;
+
+  @ApiProperty({ description: '`DELIVERY_BACKLOG_MAX_AGE_SECONDS`: the wait beyond which the backlog is `backlog_too_old`.' })
+  maxAgeSeconds: number;
+}
+
 export class ReadinessChecksDto {
   @ApiProperty({ type: QueueHealthDto, description: 'The approval queue: down while Redis is; proposals wait in the Postgres outbox meanwhile.' })
   queue: QueueHealthDto;
@@ -34,12 +63,16 @@ export class ReadinessChecksDto {
 
   @ApiProperty({ type: DependencyCheckDto })
   redis: DependencyCheckDto;
+
+  @ApiProperty({ type: DeliveryHealthDto, description: 'Approved effects not yet at their destinations (FHIR server, webhook).' })
+  deliveries: DeliveryHealthDto;
 }
 
 export class ReadinessDto {
   @ApiProperty({
     enum: ['ok', 'degraded', 'down'],
-    description: '`ok`: all up. `degraded`: Redis down (reads work; queued work waits in Postgres). `down`: database down.',
+    description:
+      '`ok`: all up. `degraded`: Redis down (reads work; queued work waits in Postgres), or deliveries dead-lettered or waiting too long (`checks.deliveries`). `down`: database down.',
   })
   status: 'ok' | 'degraded' | 'down';
 

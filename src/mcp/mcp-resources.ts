@@ -1,6 +1,6 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import { allValueSets, TERMINOLOGY_SOURCE } from '../terminology';
-import { MEASURES } from '../clinical/care-gaps';
+import type { MeasureCatalogueService } from '../measure-packages';
 import { READMISSION_MODEL } from '../clinical/readmission';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION } from '../tools/envelope';
 
@@ -18,8 +18,10 @@ export const MCP_RESOURCES: Resource[] = [
   {
     uri: RESOURCE_URIS.measures,
     name: 'measure-catalogue',
-    title: 'Quality measures (eCQM) care_gap_lookup evaluates',
-    description: 'Each measure with its version and CQL library, where Vigil differs from the CQL, and the value-set expansion it reads codes through.',
+    title: 'Quality measures (eCQM): those care_gap_lookup evaluates, and those loaded as data',
+    description:
+      'Each measure care_gap_lookup evaluates with its version and CQL library, where Vigil differs from the CQL, and the value-set expansion it reads codes through; ' +
+      'then every measure loaded as data (each edition: key, title, version, scoring, basis, groups, when loaded), and whether it is evaluated.',
     mimeType: 'application/json',
   },
   {
@@ -38,14 +40,15 @@ export const MCP_RESOURCES: Resource[] = [
   },
 ];
 
-function measureCatalogue(): unknown {
+/** The catalogue `GET /measures` serves, with the built-in measures' value-set expansion beside it. */
+async function measureCatalogue(catalogue: MeasureCatalogueService): Promise<unknown> {
   const { repository, commit, date, licence, valueSetCount, codeCount, expansionIdentifiers, expansionTimestamps } = TERMINOLOGY_SOURCE;
+  const { measures, loaded } = await catalogue.catalogue();
   return {
-    measures: Object.values(MEASURES).map(({ id, version, library, title, description, groups, inverse, differences }) => ({
-      id, version, library, title, description, groups, inverse, differences,
-    })),
+    measures: measures.map(({ key, ...measure }) => ({ id: key, ...measure })),
     valueSetExpansion: { repository, commit, date, licence, valueSetCount, codeCount, expansionIdentifiers, expansionTimestamps },
     valueSets: allValueSets().map((set) => ({ oid: set.oid, name: set.name, version: set.version })),
+    loaded,
   };
 }
 
@@ -67,9 +70,9 @@ const ASSUMPTIONS = {
 };
 
 /** The contents of one resource, or undefined for a URI this server does not have. */
-export function readResource(uri: string): ReadResourceResult | undefined {
+export async function readResource(uri: string, catalogue: MeasureCatalogueService): Promise<ReadResourceResult | undefined> {
   const body =
-    uri === RESOURCE_URIS.measures ? measureCatalogue() : uri === RESOURCE_URIS.modelCard ? modelCard() : uri === RESOURCE_URIS.assumptions ? ASSUMPTIONS : undefined;
+    uri === RESOURCE_URIS.measures ? await measureCatalogue(catalogue) : uri === RESOURCE_URIS.modelCard ? modelCard() : uri === RESOURCE_URIS.assumptions ? ASSUMPTIONS : undefined;
   if (body === undefined) return undefined;
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
 }

@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { AccessContext } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { MeasureCatalogueService } from '../measure-packages';
 import { ToolReadService } from '../tools/tool-read.service';
 import { mcpTools, sessionInstructions } from './mcp-catalog';
 import { McpPatientChoice } from './mcp-patient-choice';
@@ -65,6 +66,7 @@ export class McpSessions {
     private readonly calls: McpToolCalls,
     private readonly store: McpSessionRepository,
     private readonly choice: McpPatientChoice,
+    private readonly measures: MeasureCatalogueService,
   ) {}
 
   /**
@@ -144,8 +146,8 @@ export class McpSessions {
       this.calls.call(await bound(extra), requestOf(extra), request.params.name, request.params.arguments),
     );
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: MCP_RESOURCES }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-      const result = readResource(request.params.uri);
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const result = await readResource(request.params.uri, this.measures);
       if (!result) throw new McpError(ErrorCode.InvalidParams, 'No such resource; resources/list names every one.');
       return result;
     });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
+import { MeasurePackagesModule } from '../measure-packages';
 import { PatientsModule } from '../patients/patients.module';
 import { ToolsModule } from '../tools/tools.module';
 import { McpEndpoint } from './mcp-endpoint';
@@ -16,7 +17,7 @@ import { McpController, McpPickerController, ProtectedResourceController } from 
  * module's audited search.
  */
 @Module({
-  imports: [ToolsModule, ApprovalsModule, PatientsModule],
+  imports: [ToolsModule, ApprovalsModule, PatientsModule, MeasurePackagesModule],
   controllers: [McpController, McpPickerController, ProtectedResourceController],
   providers: [McpEndpoint, McpSessionRepository, McpSessions, McpToolCalls, McpPatientChoice],
 })

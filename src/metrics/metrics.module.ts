@@ -3,6 +3,7 @@ import { AuditModule } from '../audit';
 import { AppConfig } from '../config/app-config';
 import { AgentTurnMetrics } from './agent-turn-metrics';
 import { AuditSealMetrics } from './audit-seal-metrics';
+import { DeliveryMetrics } from './delivery-metrics';
 import { HttpMetrics } from './http-metrics';
 import { metricsRegistryProviders } from './metrics-registry';
 import { MetricsServer } from './metrics-server';
@@ -13,8 +14,8 @@ import { QueueMetrics } from './queue-metrics';
 /**
  * Prometheus metrics of one process (the API or a worker), served on METRICS_PORT. With
  * METRICS_PORT unset the module is empty: no registry, no middleware, no listener, nothing kept.
- * It reads the other modules (the pool, the outbox, the queues, the agent's and workers' events,
- * the audit sealer); none of them imports it.
+ * It reads the other modules (the pool, the outbox, the deliveries' backlog, the queues, the agent's
+ * and workers' events, the audit sealer); none of them imports it.
  */
 @Module({})
 export class MetricsModule {
@@ -24,7 +25,7 @@ export class MetricsModule {
       module: MetricsModule,
       // The audit module exports the sealer's status once a sealer is provided there.
       imports: [AuditModule],
-      providers: [...metricsRegistryProviders, HttpMetrics, PoolMetrics, OutboxMetrics, QueueMetrics, AgentTurnMetrics, AuditSealMetrics, MetricsServer],
+      providers: [...metricsRegistryProviders, HttpMetrics, PoolMetrics, OutboxMetrics, DeliveryMetrics, QueueMetrics, AgentTurnMetrics, AuditSealMetrics, MetricsServer],
       exports: [HttpMetrics, MetricsServer],
     };
   }

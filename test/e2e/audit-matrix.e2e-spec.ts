@@ -145,6 +145,11 @@ const draftAction = (path: string, action: string): Operation => ({
 
 /** A DEQM $care-gaps request for a subject over the fixture cohort's trailing year, open gaps. */
 const careGaps = (subject: string) => `/fhir/Measure/$care-gaps?subject=${subject}&periodStart=2025-07-01&periodEnd=2026-06-30&status=open-gap`;
+/** The same request in the POST form: a FHIR Parameters resource. */
+const careGapsParameters = (subject: string, status = 'open-gap') => ({
+  resourceType: 'Parameters',
+  parameter: [{ name: 'subject', valueString: subject }, { name: 'periodStart', valueDate: '2025-07-01' }, { name: 'periodEnd', valueDate: '2026-06-30' }, { name: 'status', valueCode: status }],
+});
 
 const OPERATIONS: Operation[] = [
   tool('patient_encounters', 'encounters'),
@@ -176,6 +181,25 @@ const OPERATIONS: Operation[] = [
         expect: { status: 403, outcome: 'denied', breakGlass: false, patientId: patientIdOf(SOUTH_PATIENT) },
       },
       { kind: 'denied (a care team, to a reviewer)', caller: StaffRole.Reviewer, call: async () => ({ method: 'get', url: careGaps('Group/primary-care-north') }), expect: { status: 403, outcome: 'denied', patientId: null } },
+    ],
+  },
+  {
+    // The POST form: the same action, access and audit as the GET form.
+    id: 'POST /fhir/Measure/$care-gaps',
+    action: 'deqm.care_gaps',
+    roles: TOOL_READERS,
+    call: async () => ({ method: 'post', url: '/fhir/Measure/$care-gaps', body: careGapsParameters(`Patient/${patientIdOf(NORTH_PATIENT)}`) }),
+    success: 200,
+    successOutcome: (body) => ((body as { parameter?: unknown[] }).parameter?.length ? 'success' : 'empty'),
+    refusals: [
+      { kind: 'invalid', call: async () => ({ method: 'post', url: '/fhir/Measure/$care-gaps', body: careGapsParameters(`Patient/${patientIdOf(NORTH_PATIENT)}`, 'not-applicable') }), expect: { status: 400, outcome: 'invalid', patientId: null } },
+      { kind: 'not found (other team)', call: async () => ({ method: 'post', url: '/fhir/Measure/$care-gaps', body: careGapsParameters(`Patient/${patientIdOf(SOUTH_PATIENT)}`) }), expect: { status: 404, outcome: 'not_found', patientId: patientIdOf(SOUTH_PATIENT) } },
+      {
+        kind: 'break glass accepted',
+        call: async () => ({ method: 'post', url: '/fhir/Measure/$care-gaps', body: careGapsParameters(`Patient/${patientIdOf(SOUTH_PATIENT)}`), headers: { 'x-break-glass-reason': REASON } }),
+        expect: (body) => ({ status: 200, outcome: (body as { parameter?: unknown[] }).parameter?.length ? 'success' : 'empty', breakGlass: true, patientId: patientIdOf(SOUTH_PATIENT) }),
+      },
+      { kind: 'denied (a care team, to a reviewer)', caller: StaffRole.Reviewer, call: async () => ({ method: 'post', url: '/fhir/Measure/$care-gaps', body: careGapsParameters('Group/primary-care-north') }), expect: { status: 403, outcome: 'denied', patientId: null } },
     ],
   },
   {
@@ -315,6 +339,14 @@ const OPERATIONS: Operation[] = [
       { kind: 'invalid', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=yesterday' }), expect: { status: 400, outcome: 'invalid', patientId: null } },
       { kind: 'not found (period not stored)', call: async () => ({ method: 'get', url: '/population/measures?periodEnd=2020-06-30' }), expect: { status: 404, outcome: 'not_found', patientId: null } },
     ],
+  },
+  {
+    id: 'GET /measures',
+    action: 'measures.catalogue.read',
+    roles: ALL_ROLES,
+    call: async () => ({ method: 'get', url: '/measures' }),
+    success: 200,
+    refusals: [{ kind: 'invalid', call: async () => ({ method: 'get', url: '/measures?key=CMS-122' }), expect: { status: 400, outcome: 'invalid', patientId: null } }],
   },
 ];
 

@@ -27,6 +27,7 @@ describe('health', () => {
           database: { status: 'up', latencyMs: expect.any(Number), embedded: false },
           redis: { status: 'up', latencyMs: expect.any(Number) },
           queue: { status: 'up', pendingOutbox: expect.any(Number), oldestPendingSeconds: null },
+          deliveries: { status: 'ok', problems: [], pending: 0, retrying: 0, dead: 0, oldestUndeliveredSeconds: null, maxAgeSeconds: 1800 },
         },
       });
     });
@@ -90,6 +91,7 @@ describe('health', () => {
       const res = await request(sut.app.getHttpServer()).get('/health/ready').expect(503);
       expect(res.body.status).toBe('down');
       expect(res.body.checks.database).toEqual({ status: 'down', latencyMs: expect.any(Number), error: expect.any(String), embedded: false });
+      expect(res.body.checks.deliveries).toMatchObject({ status: 'unknown', problems: [] });
     });
 
     it('keeps answering liveness', async () => {

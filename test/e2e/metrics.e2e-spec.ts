@@ -118,6 +118,8 @@ describeWithRedis('metrics', () => {
       'vigil_db_pool_max_connections',
       'vigil_outbox_pending_rows',
       'vigil_outbox_oldest_pending_age_seconds',
+      'vigil_deliveries',
+      'vigil_delivery_oldest_undelivered_age_seconds',
       'vigil_queue_jobs',
       'vigil_queue_job_duration_seconds_count',
       'vigil_agent_turns_total',
@@ -180,7 +182,8 @@ describeWithRedis('metrics', () => {
       status: /^\d{3}$/,
       route: new RegExp(`${ROUTE_TEMPLATE.source}|^\\(unmatched\\)$`),
       queue: /^vigil-(proposals|measures|deliveries)$/,
-      state: /^(waiting|active|delayed|failed|completed)$/,
+      state: /^(waiting|active|delayed|failed|completed|pending|retrying|dead)$/,
+      destination: /^(fhir|webhook)$/,
       job: /^(execute|expire|expire_draft|recompute-chunk|deliver)$/,
       outcome: /^(completed|failed)$/,
     };

@@ -25,6 +25,11 @@ const OUTREACH = { kind: 'schedule_outreach', content: { channel: 'phone', dueDa
 const LAB_ORDER = { kind: 'order_lab', content: { loincCode: '4548-4', priority: 'routine', reason: 'HbA1c overdue' }, rationale: 'Last HbA1c is older than 12 months.', citations: [HBA1C] };
 /** A DEQM $care-gaps query over the fixture cohort's trailing year, both statuses. */
 const DEQM_QUERY = 'periodStart=2025-07-01&periodEnd=2026-06-30&status=open-gap&status=closed-gap';
+/** The same in the POST form, for a subject. */
+const deqmParameters = (subject: string) => ({
+  resourceType: 'Parameters',
+  parameter: [{ name: 'subject', valueString: subject }, { name: 'periodStart', valueDate: '2025-07-01' }, { name: 'periodEnd', valueDate: '2026-06-30' }, { name: 'status', valueCode: 'open-gap' }, { name: 'status', valueCode: 'closed-gap' }],
+});
 let filed = 0;
 /** OUTREACH with a due date of its own: a second live proposal for the same date would be its duplicate. */
 const outreach = () => ({ ...OUTREACH, content: { ...OUTREACH.content, dueDate: dueInDays(40 + (filed += 1)) } });
@@ -172,6 +177,15 @@ describe('OpenAPI contract', () => {
     ['deqm_care_gaps by an analyst', 'deqm_care_gaps', 403, get(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&${DEQM_QUERY}`, 'an.whitfield')],
     ['deqm_care_gaps for another team\'s patient', 'deqm_care_gaps', 404, get(`/fhir/Measure/$care-gaps?subject=Patient/${SOUTH_PATIENT}&${DEQM_QUERY}`, 'dr.okafor')],
     ['deqm_care_gaps with headers over 16 KB', 'deqm_care_gaps', 431, hugeHeaders(`/fhir/Measure/$care-gaps?subject=Patient/${PATIENT}&${DEQM_QUERY}`)],
+    ['deqm_care_gaps pages a care team', 'deqm_care_gaps', 200, get(`/fhir/Measure/$care-gaps?subject=Group/primary-care-north&${DEQM_QUERY}&_count=2`, 'cc.mensah')],
+    ['deqm_care_gaps_post answers for a patient', 'deqm_care_gaps_post', 200, post('/fhir/Measure/$care-gaps', 'dr.okafor', deqmParameters(`Patient/${PATIENT}`))],
+    ['deqm_care_gaps_post answers for a care team', 'deqm_care_gaps_post', 200, post('/fhir/Measure/$care-gaps', 'cc.mensah', deqmParameters('Group/primary-care-north'))],
+    ['deqm_care_gaps_post with an organization', 'deqm_care_gaps_post', 400, post('/fhir/Measure/$care-gaps', 'dr.okafor', { ...deqmParameters(`Patient/${PATIENT}`), parameter: [...deqmParameters(`Patient/${PATIENT}`).parameter, { name: 'organization', valueString: 'Organization/1' }] })],
+    ['deqm_care_gaps_post without a token', 'deqm_care_gaps_post', 401, post('/fhir/Measure/$care-gaps', undefined, deqmParameters(`Patient/${PATIENT}`))],
+    ['deqm_care_gaps_post by an analyst', 'deqm_care_gaps_post', 403, post('/fhir/Measure/$care-gaps', 'an.whitfield', deqmParameters(`Patient/${PATIENT}`))],
+    ['deqm_care_gaps_post for another team\'s patient', 'deqm_care_gaps_post', 404, post('/fhir/Measure/$care-gaps', 'dr.okafor', deqmParameters(`Patient/${SOUTH_PATIENT}`))],
+    ['deqm_care_gaps_post over the limit', 'deqm_care_gaps_post', 413, tooLarge('/fhir/Measure/$care-gaps', 'dr.okafor')],
+    ['deqm_care_gaps_post as a form', 'deqm_care_gaps_post', 415, form('/fhir/Measure/$care-gaps', 'dr.okafor')],
     ['care_team_worklist pages', 'care_team_worklist', 200, get('/care-teams/primary-care-north/worklist?limit=3&status=open-gap', 'dr.okafor')],
     ['care_team_worklist with an unknown status', 'care_team_worklist', 400, get('/care-teams/primary-care-north/worklist?status=pending', 'dr.okafor')],
     ['care_team_worklist without a token', 'care_team_worklist', 401, get('/care-teams/primary-care-north/worklist')],
@@ -207,6 +221,10 @@ describe('OpenAPI contract', () => {
     ['population_measures by a clinician', 'population_measures', 403, get('/population/measures', 'dr.okafor')],
     ['population_measures for a period not stored', 'population_measures', 404, get('/population/measures?periodEnd=2020-06-30', 'an.whitfield')],
     ['population_measures with headers over 16 KB', 'population_measures', 431, hugeHeaders('/population/measures')],
+    ['measure_catalogue lists', 'measure_catalogue', 200, get('/measures', 'an.whitfield')],
+    ['measure_catalogue with a key that is not one', 'measure_catalogue', 400, get('/measures?key=CMS-122', 'dr.okafor')],
+    ['measure_catalogue without a token', 'measure_catalogue', 401, get('/measures')],
+    ['measure_catalogue with headers over 16 KB', 'measure_catalogue', 431, hugeHeaders('/measures')],
     ['proposal_events opens', 'proposal_events', 200, async () => {
       const stream = await openEventStream(baseUrlOf(sut.app.getHttpServer()), '/proposals/events', await sut.tokenFor('rev.santos'));
       stream.close();

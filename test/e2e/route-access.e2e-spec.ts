@@ -28,6 +28,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /patients/{patientId}/readmission-risk': ALL_STAFF,
   // DEQM $care-gaps: care_gap_lookup as FHIR documents, so the tools' readers (a care team's, as its worklist: not reviewers).
   'GET /fhir/Measure/$care-gaps': ALL_STAFF,
+  // The same operation with a FHIR Parameters body: the same readers.
+  'POST /fhir/Measure/$care-gaps': ALL_STAFF,
   'POST /patients/{patientId}/proposals': [StaffRole.Clinician, StaffRole.CareCoordinator],
   // A turn may file proposals in the caller's name, and order_lab is a clinician's to propose.
   'POST /patients/{patientId}/agent/turns': [StaffRole.Clinician],
@@ -48,6 +50,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /audit/break-glass': [StaffRole.PrivacyOfficer],
   // Counts, not records: the analysts' de-identified tables (not the privacy officer's: the audit trail is theirs).
   'GET /population/measures': [StaffRole.Analyst],
+  // Reference material, no patient data: the measures Vigil evaluates and those loaded as data, for every role.
+  'GET /measures': Object.values(StaffRole),
   // The reviewers' page: static files, no data (everything it shows comes through the routes above).
   'GET /review': 'public',
   ...Object.fromEntries(REVIEW_PAGE_NAMES.map((name) => [`GET /review/${name}`, 'public' as const])),

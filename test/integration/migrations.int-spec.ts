@@ -20,6 +20,10 @@ const TABLES = [
   'encounters',
   'lab_orders',
   'mcp_sessions',
+  'measure_libraries',
+  'measure_package_libraries',
+  'measure_package_value_sets',
+  'measure_packages',
   'measure_results',
   'measure_run_chunks',
   'measure_runs',
@@ -36,6 +40,8 @@ const TABLES = [
   'proposal_versions',
   'proposals',
   'staff_users',
+  'value_set_codes',
+  'value_set_expansions',
   'vigil_installation',
 ];
 

@@ -44,6 +44,10 @@ export class TestFhirServer {
   /** Called once a transaction has committed, before it is answered (a test holds the client there). */
   afterCommit: (() => Promise<void>) | undefined;
   bearer: string | undefined;
+  /** Decides each request's access instead of `bearer` (SMART Backend Services: smart-resource-server.ts); a refusal is answered as is. */
+  authorize: ((request: { method: string; path: string; authorization: string | undefined; body: unknown }) => Promise<{ status: number; body: OperationOutcome } | undefined>) | undefined;
+  /** Served, without a token, at `.well-known/smart-configuration` (SMART's discovery) when set. */
+  smartConfiguration: Record<string, unknown> | undefined;
   private readonly router = new FhirRouter();
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
@@ -98,6 +102,7 @@ export class TestFhirServer {
     const path = url.pathname.replace(/^\/fhir\/R4/, '') || '/';
     this.requests.push(`${request.method} ${path}`);
     const raw = await readBody(request);
+    if (path === '/.well-known/smart-configuration' && request.method === 'GET' && this.smartConfiguration) return send(response, 200, this.smartConfiguration, 'application/json');
     if (this.bearer && request.headers.authorization !== `Bearer ${this.bearer}`) {
       return send(response, 401, outcome('login', 'Unauthorized'));
     }
@@ -107,6 +112,8 @@ export class TestFhirServer {
     } catch {
       return send(response, 400, outcome('structure', 'Body is not JSON'));
     }
+    const refusal = await this.authorize?.({ method: request.method ?? 'GET', path, authorization: request.headers.authorization, body });
+    if (refusal) return send(response, refusal.status, refusal.body);
     const invalid = this.invalidResource(body);
     if (invalid) return send(response, 400, invalid);
     // The router reads the path and the query from `url` (and refuses a `pathname`).
@@ -153,9 +160,9 @@ function outcome(code: string, text: string): OperationOutcome {
   return { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: code as 'invalid', details: { text } }] };
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
+function send(response: ServerResponse, status: number, body: unknown, contentType = 'application/fhir+json'): void {
   if (response.destroyed) return;
-  response.writeHead(status, { 'content-type': 'application/fhir+json' });
+  response.writeHead(status, { 'content-type': contentType });
   response.end(JSON.stringify(body));
 }
 

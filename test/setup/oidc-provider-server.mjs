@@ -10,14 +10,23 @@
 // consent pages (any login is an account id; any password). OIDC_ACCOUNTS ({ accountId: claims })
 // gives an account the claims its access tokens carry besides `sub` (email, npi, groups). Refresh
 // tokens rotate, as the package does for public clients; revocation and RP-initiated logout are on.
+//
+// SMART Backend Services (OIDC_SMART: { resource, scope, ttlSeconds, clients: [{ client_id, jwks,
+// alg }] }): each client authenticates by a `private_key_jwt` assertion verified with its registered
+// public JWKS (RS384 or ES384, as SMART requires) and gets, by the client-credentials grant, an
+// RFC 9068 JWT access token for the FHIR server: audience `resource` (chosen for it, since SMART
+// clients send no resource indicator), the requested `system/…` scopes that `scope` allows, and a
+// lifetime of `ttlSeconds`.
 import { createServer } from 'node:http';
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 
 const keys = JSON.parse(process.env.OIDC_JWKS ?? '{"keys":[]}');
 const clients = (process.env.OIDC_CLIENTS ?? '').split(',').filter(Boolean);
 const publicClients = JSON.parse(process.env.OIDC_PUBLIC_CLIENTS ?? '[]');
 const accounts = JSON.parse(process.env.OIDC_ACCOUNTS ?? '{}');
 const ttlSeconds = Number(process.env.OIDC_TOKEN_TTL_SECONDS ?? '300');
+const smart = JSON.parse(process.env.OIDC_SMART ?? 'null');
+const smartClients = new Set((smart?.clients ?? []).map((client) => client.client_id));
 const RESOURCE = 'urn:vigil:api';
 const originOf = (uri) => new URL(uri).origin;
 
@@ -46,7 +55,18 @@ server.listen(Number(process.env.OIDC_PORT ?? '0'), '127.0.0.1', () => {
         post_logout_redirect_uris: client.redirect_uris,
         ...client,
       })),
+      ...(smart?.clients ?? []).map((client) => ({
+        client_id: client.client_id,
+        token_endpoint_auth_method: 'private_key_jwt',
+        token_endpoint_auth_signing_alg: client.alg,
+        jwks: client.jwks,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      })),
     ],
+    // The package enables only the 256-bit variants for client assertions; SMART requires RS384 or ES384.
+    enabledJWA: { clientAuthSigningAlgValues: ['HS256', 'RS256', 'PS256', 'ES256', 'EdDSA', 'RS384', 'ES384'] },
     // A browser page calls the token, revocation and discovery endpoints from its own origin.
     clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
@@ -63,15 +83,15 @@ server.listen(Number(process.env.OIDC_PORT ?? '0'), '127.0.0.1', () => {
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => RESOURCE,
+        defaultResource: (_ctx, client) => (smartClients.has(client?.clientId) ? smart.resource : RESOURCE),
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({
-          scope: 'vigil',
-          audience: 'vigil',
-          accessTokenTTL: ttlSeconds,
-          accessTokenFormat: 'jwt',
-          jwt: { sign: { alg: keys.keys[0]?.alg ?? 'RS256' } },
-        }),
+        getResourceServerInfo: (_ctx, resource, client) => {
+          const jwt = { sign: { alg: keys.keys[0]?.alg ?? 'RS256' } };
+          if (resource !== smart?.resource) return { scope: 'vigil', audience: 'vigil', accessTokenTTL: ttlSeconds, accessTokenFormat: 'jwt', jwt };
+          // Only the SMART clients may have tokens for the FHIR server.
+          if (!smartClients.has(client?.clientId)) throw new errors.InvalidTarget();
+          return { scope: smart.scope, audience: smart.resource, accessTokenTTL: smart.ttlSeconds, accessTokenFormat: 'jwt', jwt };
+        },
       },
     },
   });

@@ -17,9 +17,21 @@ export async function signingKey(kid: string): Promise<SigningKey> {
   return { kid, privateKey, publicKey, jwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' } };
 }
 
+/** SMART Backend Services at the provider: which clients, and the access tokens they get for the FHIR server. */
+export interface SmartBackendOptions {
+  /** The FHIR server's base URL: the tokens' audience. */
+  resource: string;
+  /** The `system/…` scopes the provider may grant there (space-separated). */
+  scope: string;
+  ttlSeconds: number;
+  /** Each client's registered public keys and the one algorithm its assertions are signed with. */
+  clients: Array<{ client_id: string; jwks: { keys: JWK[] }; alg: 'RS384' | 'ES384' }>;
+}
+
 export interface OidcProvider {
   issuer: string;
   jwksUrl: string;
+  tokenEndpoint: string;
   port: number;
   /** An access token for `clientId` (a staff username) by the client-credentials grant. */
   accessToken(clientId: string): Promise<string>;
@@ -39,6 +51,7 @@ export async function startOidcProvider(options: {
   /** Claims an account's access tokens carry besides `sub`, by account id (the login typed). */
   accounts?: Record<string, Record<string, unknown>>;
   accessTokenTtlSeconds?: number;
+  smart?: SmartBackendOptions;
 }): Promise<OidcProvider> {
   const child: ChildProcess = spawn(process.execPath, [SERVER], {
     env: {
@@ -48,6 +61,7 @@ export async function startOidcProvider(options: {
       OIDC_PUBLIC_CLIENTS: JSON.stringify(options.publicClients ?? []),
       OIDC_ACCOUNTS: JSON.stringify(options.accounts ?? {}),
       OIDC_TOKEN_TTL_SECONDS: String(options.accessTokenTtlSeconds ?? 300),
+      OIDC_SMART: JSON.stringify(options.smart ?? null),
       OIDC_PORT: String(options.port ?? 0),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,6 +81,7 @@ export async function startOidcProvider(options: {
   return {
     issuer,
     jwksUrl: `${issuer}/jwks`,
+    tokenEndpoint: `${issuer}/token`,
     port: Number(new URL(issuer).port),
     async accessToken(clientId) {
       const res = await fetch(`${issuer}/token`, {

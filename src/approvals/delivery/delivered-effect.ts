@@ -28,6 +28,12 @@ export interface DeliveredEffect {
   citations: string[];
   /** When the effect was written (the execution's commit), ISO-8601 UTC. */
   executedAt: string;
+  /**
+   * A care-gap closure's measurement period, as the executor recorded it with the closure (the
+   * period it found the gap open in; `care_gap_closures.period_start`/`period_end`); null (or
+   * absent) for the other kinds.
+   */
+  measurementPeriod?: { start: string; end: string } | null;
   patientId: string;
   /** The patient's MRN: how the organisation's systems find the patient (PHI; sent only to the destinations). */
   mrn: string;

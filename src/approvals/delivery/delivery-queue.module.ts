@@ -2,6 +2,7 @@ import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AccessModule } from '../../access/access.module';
 import { CohortModule } from '../../cohort/cohort.module';
 import type { QueueSettings } from '../../config/app-config';
+import { DELIVERY_BACKLOG } from '../../queue/delivery-backlog';
 import { featureQueueProvider, FeatureQueueOptions } from '../../queue/feature-queue';
 import { ApprovalsModule } from '../approvals.module';
 import { DeliveryRelay } from './delivery-relay';
@@ -15,7 +16,8 @@ export type DeliveryQueueModuleOptions = FeatureQueueOptions<QueueSettings>;
 
 /**
  * Effect delivery (docs/delivery.md), built from the queue module's pieces like the approval queue
- * and on its settings (QUEUE_*): the relay (always), the worker and the sweep (where workers run).
+ * and on its settings (QUEUE_*): the relay (always), the worker and the sweep (where workers run),
+ * and the backlog readiness and the metrics report on (`DELIVERY_BACKLOG`).
  * Global, so the executor can take `DeliveryRelay` without importing this module back.
  */
 @Module({})
@@ -37,8 +39,9 @@ export class DeliveryQueueModule implements OnApplicationBootstrap {
         DeliveryRelay,
         DeliveryWorker,
         DeliverySweep,
+        { provide: DELIVERY_BACKLOG, useExisting: DeliveryRepository },
       ],
-      exports: [DeliveryRelay, DeliveryService, DeliverySweep],
+      exports: [DeliveryRelay, DeliveryService, DeliverySweep, DELIVERY_BACKLOG],
     };
   }
 

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DELIVERY_BACKLOG_STATES, DeliveryBacklog, DeliveryBacklogGroup } from '../../queue/delivery-backlog';
+import { DeliveryDestination, DeliveryStatus } from '../enum';
 import { DELIVERY_STATEMENTS as SQL, DeliveryStatementName, UnenqueuedDeliveryRow } from './delivery.sql';
 
 /** The only code that runs delivery SQL: each call one named, fixed, parameterised statement. */
 @Injectable()
-export class DeliveryRepository {
+export class DeliveryRepository implements DeliveryBacklog {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async run<R>(name: DeliveryStatementName, params: unknown[] = []): Promise<R[]> {
@@ -24,6 +26,18 @@ export class DeliveryRepository {
       await manager.query(SQL.markDeliveriesEnqueued, [rows.map((row) => row.id)]);
       return rows.length;
     });
+  }
+
+  /** Every destination × state (`failed` is the dead letter), zero included, for readiness and the metrics. */
+  async backlog(): Promise<DeliveryBacklogGroup[]> {
+    const rows = await this.run<{ destination: string; status: string; count: number; oldestSeconds: number }>('deliveryBacklog');
+    return Object.values(DeliveryDestination).flatMap((destination) =>
+      DELIVERY_BACKLOG_STATES.map((state) => {
+        const status = state === 'dead' ? DeliveryStatus.Failed : state;
+        const row = rows.find((candidate) => candidate.destination === destination && candidate.status === status);
+        return { destination, state, count: row?.count ?? 0, oldestSeconds: row ? Math.max(0, row.oldestSeconds) : null };
+      }),
+    );
   }
 
   /** An attempt's outcome and the proposal's `updated_at` (which the live queue follows), together. */

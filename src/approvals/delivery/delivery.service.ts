@@ -30,6 +30,8 @@ interface EffectRow {
   rationale: string;
   citations: string[];
   executedAt: string;
+  periodStart: string | null;
+  periodEnd: string | null;
 }
 
 interface Receipt {
@@ -91,26 +93,33 @@ export class DeliveryService {
     return Math.max(...budgets) + LEASE_MARGIN_MS;
   }
 
-  /** One audited access of the service itself, named for the destination and tied to the delivery. */
+  /**
+   * One audited access of the service itself, named for the destination and tied to the delivery:
+   * reading the patient's MRN and handing the effect out. Recorded before the effect leaves, not
+   * after: an attempt whose answer is lost, or whose database or process dies before the answer is
+   * recorded, has handed the effect out all the same, and nothing may leave unrecorded (when the row
+   * cannot be written, nothing is sent). What the destination made is the delivery's state.
+   */
   private async send(claimed: ClaimedDelivery): Promise<Receipt> {
+    const sendTo = this.sender(claimed.destination);
     const effect = await this.effect(claimed);
     const context = systemContext(`proposal.deliver.${claimed.destination}`, `deliver-${claimed.id}`);
-    return this.phi.audited(context, effect.patientId, async () => {
+    const withMrn = await this.phi.audited(context, effect.patientId, async () => {
       const [patient] = await this.cohort.patientsByIds([effect.patientId]);
       if (!patient) throw new DeliveryError(DeliveryFailure.PatientNotFound, true);
-      const withMrn = { ...effect, mrn: patient.mrn };
-      let receipt: Receipt;
-      if (claimed.destination === DeliveryDestination.Fhir && this.fhir) {
-        receipt = await this.fhir.deliver(withMrn);
-      } else if (claimed.destination === DeliveryDestination.Webhook && this.webhook) {
-        const sent = await this.webhook.deliver(claimed.id, withMrn);
-        receipt = { httpStatus: sent.httpStatus, resource: null, provenanceId: null };
-      } else {
-        throw new DeliveryError(DeliveryFailure.NotConfigured, false);
-      }
-      const resource = receipt.resource ? [`resource:${receipt.resource.type}/${receipt.resource.id}`] : [];
-      return { value: receipt, fields: [`proposal:${claimed.proposalId}`, `delivery:${claimed.id}`, `destination:${claimed.destination}`, ...resource], rowCount: 1 };
+      return { value: { ...effect, mrn: patient.mrn }, fields: [`proposal:${claimed.proposalId}`, `delivery:${claimed.id}`, `destination:${claimed.destination}`], rowCount: 1 };
     });
+    return sendTo(claimed.id, withMrn);
+  }
+
+  /** How this process sends to `destination`; a destination it has no configuration for is a failure to retry (another process may have it). */
+  private sender(destination: string): (deliveryId: string, effect: DeliveredEffect) => Promise<Receipt> {
+    const { fhir, webhook } = this;
+    if (destination === DeliveryDestination.Fhir && fhir) return (_id, effect) => fhir.deliver(effect);
+    if (destination === DeliveryDestination.Webhook && webhook) {
+      return async (id, effect) => ({ httpStatus: (await webhook.deliver(id, effect)).httpStatus, resource: null, provenanceId: null });
+    }
+    throw new DeliveryError(DeliveryFailure.NotConfigured, false);
   }
 
   /** The executed effect, from the stored rows (the MRN is added inside the audited access). */
@@ -132,6 +141,7 @@ export class DeliveryService {
       rationale: row.rationale,
       citations: row.citations,
       executedAt: row.executedAt,
+      measurementPeriod: row.periodStart && row.periodEnd ? { start: row.periodStart, end: row.periodEnd } : null,
       patientId: row.patientId,
       mrn: '',
       proposer: person(row.proposerId),

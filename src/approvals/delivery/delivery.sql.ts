@@ -3,6 +3,26 @@ import { countingApproval } from '../approvals.sql';
 
 /** When an open delivery's next attempt may start: its due time, or the end of the lease of one in flight. */
 const DUE = `greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))`;
+/**
+ * Every applied effect, one row per proposal (each effect table's `proposal_id` is unique): the
+ * content hash it was written from, when, and a care-gap closure's measurement period (null for the
+ * other kinds). Simple UNION ALL branches, so a condition on `proposal_id` reaches each table's index.
+ */
+const EFFECTS = `(SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures)`;
+/**
+ * The backfill's candidates: each applied effect written since $2 (all when null) with the version it
+ * was executed from (the current one, whose content hash the effect row carries), times each
+ * destination of $1, where that delivery does not exist yet.
+ */
+const BACKFILL_CANDIDATES = `SELECT p.id AS proposal_id, dest.destination, v.version, v.content_hash
+FROM ${EFFECTS} e JOIN proposals p ON p.id = e.proposal_id
+JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = p.current_version AND v.content_hash = e.content_hash
+CROSS JOIN unnest($1::text[]) AS dest(destination)
+WHERE ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
+  AND NOT EXISTS (SELECT 1 FROM proposal_deliveries d WHERE d.proposal_id = p.id AND d.destination = dest.destination)`;
 /** Attempts counted against the limit: those since the operator last retried the dead letter. */
 const COUNTED = `(d.attempts - d.retried_from)`;
 
@@ -74,17 +94,43 @@ UPDATE proposals p SET updated_at = now() FROM failed WHERE p.id = failed.propos
 UPDATE proposals p SET updated_at = now() FROM retried WHERE p.id = retried.proposal_id
 RETURNING retried.id, retried.proposal_id AS "proposalId", retried.destination, retried.last_error AS "reason"`,
 
+  /** What the backfill would add (`deliveries-backfill --dry-run`): how many deliveries per destination. */
+  backfillCandidates: `SELECT c.destination, count(*)::int AS count FROM (${BACKFILL_CANDIDATES}) c GROUP BY c.destination ORDER BY c.destination`,
+
+  /**
+   * The backfill (`deliveries-backfill`): a pending delivery for each candidate, due now, and the
+   * proposals' `updated_at` (the live queue shows the new delivery). The unique (proposal,
+   * destination) makes it idempotent, a run racing the executor or another run included.
+   */
+  backfillDeliveries: `WITH added AS (INSERT INTO proposal_deliveries (proposal_id, destination, version, content_hash)
+  SELECT c.proposal_id, c.destination, c.version, c.content_hash FROM (${BACKFILL_CANDIDATES}) c
+  ON CONFLICT (proposal_id, destination) DO NOTHING RETURNING proposal_id, destination),
+touched AS (UPDATE proposals p SET updated_at = now() WHERE p.id IN (SELECT proposal_id FROM added))
+SELECT a.destination, count(*)::int AS count FROM added a GROUP BY a.destination ORDER BY a.destination`,
+
   /** The dead letters, oldest first, for the operator: ids, reason codes and counts only. */
   failedDeliveries: `SELECT d.id, d.proposal_id AS "proposalId", d.destination, d.attempts, d.last_error AS "reason", d.last_http_status AS "httpStatus",
   ${ISO('d.updated_at', 'failedAt')}
 FROM proposal_deliveries d WHERE d.status = 'failed' ORDER BY d.updated_at, d.id LIMIT $1`,
 
-  /** What a delivery sends: the executed version and the effect row's time. */
+  /**
+   * The backlog readiness and the metrics report: undelivered deliveries per destination and status,
+   * and the age of each group's oldest. Two halves, so each can read its partial index.
+   */
+  deliveryBacklog: `SELECT d.destination, d.status, count(*)::int AS count, extract(epoch FROM clock_timestamp() - min(d.created_at))::float8 AS "oldestSeconds"
+FROM proposal_deliveries d WHERE d.status IN ('pending', 'retrying') GROUP BY d.destination, d.status
+UNION ALL
+SELECT d.destination, d.status, count(*)::int, extract(epoch FROM clock_timestamp() - min(d.created_at))::float8
+FROM proposal_deliveries d WHERE d.status = 'failed' GROUP BY d.destination, d.status`,
+
+  /**
+   * What a delivery sends: the executed version, the effect row's time and, for a care-gap closure,
+   * the measurement period the executor recorded it for (never recomputed from the dates).
+   */
   deliveryEffect: `SELECT p.patient_id AS "patientId", p.kind, p.proposer_id AS "proposerId", v.content, v.rationale, v.citations, v.content_hash AS "contentHash",
-  ${ISO('e.created_at', 'executedAt')}
+  ${ISO('e.created_at', 'executedAt')}, e.period_start::text AS "periodStart", e.period_end::text AS "periodEnd"
 FROM proposals p JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = $2
-JOIN LATERAL (SELECT created_at FROM lab_orders WHERE proposal_id = p.id UNION ALL SELECT created_at FROM outreach_tasks WHERE proposal_id = p.id
-  UNION ALL SELECT created_at FROM care_notes WHERE proposal_id = p.id UNION ALL SELECT created_at FROM care_gap_closures WHERE proposal_id = p.id) e ON true
+JOIN ${EFFECTS} e ON e.proposal_id = p.id
 WHERE p.id = $1`,
 
   /** The approvals that counted for version $2 (its content hash $3) of proposal $1, oldest first. */

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,25 +54,45 @@ describe(FhirAuthorization.name, () => {
     const assertion = form.get('client_assertion') ?? '';
     expect(decodeProtectedHeader(assertion)).toMatchObject({ alg, kid: 'k1', typ: 'JWT' });
     const { payload } = await jwtVerify(assertion, publicKey, { issuer: 'vigil-client', subject: 'vigil-client', audience: TOKEN_URL, currentDate: new Date(now), algorithms: [alg] });
-    expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(300);
+    // Both from the same clock: an assertion issued now, valid for five minutes at most.
+    expect([payload.iat, payload.exp! - payload.iat!]).toEqual([Math.floor(now / 1000), 300]);
     expect(typeof payload.jti).toBe('string');
 
     now += 200_000;
     expect(await sut.header()).toBe('Bearer token-2');
     now += 80_000; // within 30 s of expiry: renewed
     expect(await sut.header()).toBe('Bearer token-3');
-    sut.invalidate();
+    // A refusal of an older token keeps the current one; a refusal of the current one drops it.
+    sut.invalidate('Bearer token-2');
+    expect(await sut.header()).toBe('Bearer token-3');
+    sut.invalidate('Bearer token-3');
     expect(await sut.header()).toBe('Bearer token-4');
     expect(calls.filter((call) => call.url === TOKEN_URL)).toHaveLength(3);
+    expect(sut.renewable).toBe(true);
+    expect(new FhirAuthorization({ kind: 'bearer', token: 'abc12345' }, BASE, 1000).renewable).toBe(false);
+  });
+
+  it('never takes a plain-HTTP token endpoint from an https server’s discovery document', async () => {
+    const { file } = keyFile('rsa');
+    const { calls, fetchImpl } = server((url) => (url.endsWith('smart-configuration') ? json({ token_endpoint: 'http://auth.example.org/token' }) : json({ access_token: 't' })));
+    await expect(new FhirAuthorization({ kind: 'smart', clientId: 'c', privateKeyFile: file, scopes: 's' }, BASE, 1000, fetchImpl).header()).rejects.toMatchObject({ reason: DeliveryFailure.AuthFailed });
+    expect(calls.map((call) => call.url)).toEqual([`${BASE}/.well-known/smart-configuration`]);
   });
 
   it('a refusing token endpoint or a key SMART does not allow is `auth_failed`', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const { file } = keyFile('rsa');
-    const refusing = server(() => json({ error: 'invalid_client' }, 400));
-    await expect(new FhirAuthorization({ kind: 'smart', clientId: 'c', privateKeyFile: file, tokenUrl: TOKEN_URL, scopes: 's' }, BASE, 1000, refusing.fetchImpl).header()).rejects.toMatchObject({
+    const refusing = server(() => json({ error: 'invalid_client', error_description: 'free text the server wrote' }, 401));
+    await expect(new FhirAuthorization({ kind: 'smart', clientId: 'c', privateKeyFile: file, tokenUrl: `${TOKEN_URL}?tenant=t1`, scopes: 's' }, BASE, 1000, refusing.fetchImpl).header()).rejects.toMatchObject({
       reason: DeliveryFailure.AuthFailed,
       permanent: false,
+      httpStatus: 401,
     });
+    // The operator reads why (the OAuth error code), and nothing of the assertion, the query or the server's free text.
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toEqual({ tokenEndpoint: TOKEN_URL, clientId: 'c', httpStatus: 401, error: 'invalid_client' });
+    expect(JSON.stringify(warn.mock.calls)).not.toMatch(/free text|tenant|eyJ/);
+    warn.mockRestore();
     const p256 = keyFile('ec-256');
     const fine = server(() => json({ access_token: 't' }));
     await expect(new FhirAuthorization({ kind: 'smart', clientId: 'c', privateKeyFile: p256.file, tokenUrl: TOKEN_URL, scopes: 's' }, BASE, 1000, fine.fetchImpl).header()).rejects.toMatchObject({

@@ -33,32 +33,42 @@ export class FhirDestination {
     private readonly fetchImpl: Fetch = fetch,
   ) {}
 
-  /** The longest an attempt can take: the token's discovery and request, the search, the transaction. */
+  /**
+   * The longest an attempt can take: the token's discovery and request, the search, the
+   * transaction, and once a refused token's renewal and the refused request again.
+   */
   get attemptBudgetMs(): number {
-    return 4 * this.config.timeoutMs;
+    return 6 * this.config.timeoutMs;
   }
 
   async deliver(effect: DeliveredEffect): Promise<FhirReceipt> {
-    const patient = await this.findPatient(effect.mrn);
+    const attempt: Attempt = { renewed: false };
+    const patient = await this.findPatient(effect.mrn, attempt);
     const bundle = effectTransaction(effect, { identifierBase: this.identifierBase, patient });
-    const { status, body } = await this.request('POST', this.config.baseUrl, bundle);
+    const { status, body } = await this.request(attempt, 'POST', this.config.baseUrl, bundle);
     const entries = (body as Bundle | null)?.entry ?? [];
     const resource = created(entries[0], RESOURCE_TYPE_OF_KIND[effect.kind]);
     if (!resource) throw new DeliveryError(DeliveryFailure.InvalidResponse, false, status);
     return { httpStatus: status, resource, provenanceId: created(entries[1], 'Provenance')?.id ?? null };
   }
 
-  private async findPatient(mrn: string): Promise<Reference<Patient>> {
+  private async findPatient(mrn: string, attempt: Attempt): Promise<Reference<Patient>> {
     const sourceId = /^fhir:([A-Za-z0-9\-.]{1,64})$/.exec(mrn)?.[1];
     const query = sourceId ? `_id=${encodeURIComponent(sourceId)}` : `identifier=${encodeURIComponent(`${this.config.patientIdentifierSystem}|${mrn}`)}`;
-    const { body } = await this.request('GET', `${this.config.baseUrl}/Patient?${query}&_count=2&_elements=id`);
+    const { body } = await this.request(attempt, 'GET', `${this.config.baseUrl}/Patient?${query}&_count=2&_elements=id`);
     const matches = ((body as Bundle | null)?.entry ?? []).filter((entry) => entry.resource?.resourceType === 'Patient' && entry.resource.id);
     if (matches.length === 0) throw new DeliveryError(DeliveryFailure.PatientNotFound, false);
     if (matches.length > 1) throw new DeliveryError(DeliveryFailure.PatientAmbiguous, true);
     return { reference: `Patient/${matches[0].resource?.id}` };
   }
 
-  private async request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  /**
+   * One request. A 401 drops the token it carried whatever the body says (many servers answer it
+   * with none, or HTML); with SMART the request is then sent once more with a new token, since the
+   * server may have revoked a token that had not yet expired; a second 401 in the attempt fails it.
+   * A 401 means nothing was done, so sending the transaction again cannot make it twice.
+   */
+  private async request(attempt: Attempt, method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
     const authorization = await this.authorization.header();
     let response: Response;
     try {
@@ -76,6 +86,15 @@ export class FhirDestination {
     } catch (error) {
       throw transportFailure(error);
     }
+    if (response.status === 401 && authorization) {
+      await response.body?.cancel().catch(() => undefined);
+      this.authorization.invalidate(authorization);
+      if (this.authorization.renewable && !attempt.renewed) {
+        attempt.renewed = true;
+        return this.request(attempt, method, url, body);
+      }
+      throw httpFailure(response.status);
+    }
     let answer: unknown;
     try {
       answer = await response.json();
@@ -85,10 +104,14 @@ export class FhirDestination {
       if ((error as { name?: string }).name === 'TimeoutError' || (error as { name?: string }).name === 'AbortError') throw transportFailure(error);
       throw new DeliveryError(DeliveryFailure.InvalidResponse, false, response.status);
     }
-    if (response.status === 401) this.authorization.invalidate();
     if (!response.ok) throw httpFailure(response.status, response.headers.get('retry-after'));
     return { status: response.status, body: answer };
   }
+}
+
+/** What one attempt has used up: the renewal of a refused token happens at most once. */
+interface Attempt {
+  renewed: boolean;
 }
 
 /** The id and version a transaction entry's answer names: its location, else its etag and resource. */

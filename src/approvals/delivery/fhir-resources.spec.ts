@@ -25,6 +25,8 @@ function effect(kind: ProposalKind, overrides: Partial<DeliveredEffect> = {}): D
     rationale: 'Why the care team should do it.',
     citations: [OBS, 'enc:11111111-2222-4333-8444-666666666666', 'gap:CMS122@2025-07-01..2026-06-30'],
     executedAt: '2026-06-30T12:00:00.000000Z',
+    // Not the trailing year of the execution's day: the period is read as stored, never recomputed.
+    measurementPeriod: kind === ProposalKind.CloseCareGap ? { start: '2025-01-01', end: '2025-12-31' } : null,
     patientId: 'p',
     mrn: 'MRN-1',
     proposer: { staffId: 's1', name: 'Dr Okafor', role: 'clinician', npi: null, fhirPractitionerId: 'pr-7' },
@@ -84,14 +86,18 @@ describe('FHIR resources of approved effects', () => {
     expect(note.type).toMatchObject({ coding: [{ system: 'http://loinc.org', code: '11506-3' }] });
   });
 
-  it('attests a closure as DEQM data exchange: the measure’s canonical (an alias resolved), the period, the evidence', () => {
+  it('attests a closure as DEQM data exchange: the measure’s canonical (an alias resolved), the stored period, the evidence', () => {
     expect(effectResource(effect(ProposalKind.CloseCareGap), context)).toMatchObject({
       resourceType: 'MeasureReport', status: 'complete', type: 'data-collection',
       measure: 'https://madie.cms.gov/Measure/KidneyHealthEvaluationFHIR|0.1.000',
-      period: { start: '2025-07-01', end: '2026-06-30' },
+      period: { start: '2025-01-01', end: '2025-12-31' },
       extension: [{ url: `${BASE}/StructureDefinition/care-gap-remark`, valueCode: 'performed-elsewhere' }],
       evaluatedResource: [expect.objectContaining({ type: 'Observation' }), expect.objectContaining({ type: 'Encounter' }), expect.objectContaining({ display: 'care gap cited in Vigil' })],
     });
+  });
+
+  it('refuses to attest a closure whose period it was not given, rather than guess one', () => {
+    expect(() => effectResource(effect(ProposalKind.CloseCareGap, { measurementPeriod: null }), context)).toThrow('measurement period');
   });
 
   it('names the proposer as author, every approver as verifier and Vigil as assembler', () => {

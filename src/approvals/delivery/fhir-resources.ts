@@ -1,7 +1,6 @@
 import type { Bundle, BundleEntry, CodeableConcept, Condition, DocumentReference, Observation, Patient, Practitioner, Provenance, Reference, Resource } from '@medplum/fhirtypes';
 import { citationFormOf } from '../../clinical/citation-grammar';
 import { MEASURES, resolveMeasureId } from '../../clinical/care-gaps';
-import { trailingYear } from '../../clinical/shared/clinical-dates';
 import { ProposalKind } from '../enum';
 import { DeliveredEffect, effectIdentifierValue, EffectPerson, identifierSystems } from './delivered-effect';
 
@@ -146,8 +145,10 @@ export function effectResource(effect: DeliveredEffect, context: FhirContext): R
     case ProposalKind.CloseCareGap: {
       const measure = MEASURES[resolveMeasureId(content.measureId)];
       const [name, version] = measure.library.split(' ');
-      // The period the executor found the gap open in: the trailing year ending on the day it executed.
-      const period = trailingYear(effect.executedAt.slice(0, 10));
+      // The period stored with the closure, which Vigil reads the attestation back by: recomputing it
+      // from the execution's time would be a second copy of the executor's rule, free to disagree.
+      const period = effect.measurementPeriod;
+      if (!period) throw new Error('a care-gap closure without its measurement period');
       return {
         resourceType: 'MeasureReport',
         identifier,

@@ -16,6 +16,7 @@ const EFFECT: DeliveredEffect = {
   rationale: 'Why',
   citations: [],
   executedAt: '2026-06-30T12:00:00.000000Z',
+  measurementPeriod: null,
   patientId: 'p',
   mrn: 'MRN-1',
   proposer: { staffId: 's1', name: 'Dr Okafor', role: 'clinician', npi: null, fhirPractitionerId: null },
@@ -53,6 +54,13 @@ describe(WebhookDestination.name, () => {
     const [first, second] = calls.map(({ init }) => init.headers as Record<string, string>);
     expect(first['webhook-timestamp']).not.toBe(second['webhook-timestamp']);
     expect(calls[0].init.body).toBe(calls[1].init.body);
+  });
+
+  it('carries a closure’s stored measurement period, and null for the other kinds', () => {
+    const closure: DeliveredEffect = { ...EFFECT, kind: ProposalKind.CloseCareGap, content: { measureId: 'CMS122' }, measurementPeriod: { start: '2025-01-01', end: '2025-12-31' } };
+    const dataOf = (effect: DeliveredEffect) => (JSON.parse(webhookBody(effect, 'https://vigil.example.org/fhir')) as { data: Record<string, unknown> }).data;
+    expect(dataOf(closure).measurementPeriod).toEqual({ start: '2025-01-01', end: '2025-12-31' });
+    expect(dataOf(EFFECT).measurementPeriod).toBeNull();
   });
 
   it('is refused by the library when the body, the id or the secret differ', () => {

@@ -30,6 +30,7 @@ export function webhookBody(effect: DeliveredEffect, identifierBase: string): st
       rationale: effect.rationale,
       citations: effect.citations,
       executedAt: effect.executedAt,
+      measurementPeriod: effect.measurementPeriod ?? null,
       patient: { id: effect.patientId, mrn: effect.mrn },
       proposer: person(effect.proposer),
       approvers: effect.approvers.map((approver) => ({ ...person(approver), approvedAt: approver.approvedAt })),

@@ -37,7 +37,7 @@ export function asContract(document: OpenAPIObject): OpenAPIObject {
       operation.responses['431'] ??= problem('Request headers over the server limit (16 KB).');
       if (readsBody(method)) {
         operation.responses['413'] ??= problem('Body over 100 kB (after decompression).');
-        operation.responses['415'] ??= problem('Body not `application/json`, not UTF-8, or in an unsupported content encoding.');
+        operation.responses['415'] ??= problem('Body not `application/json` (or `application/fhir+json`), not UTF-8, or in an unsupported content encoding.');
       }
       for (const media of Object.values(operation.requestBody?.content ?? {})) close(media.schema, schemas, closed);
     }

@@ -25,13 +25,16 @@ export function readsBody(method: string): boolean {
 const HELD_REFUSAL = Symbol('vigil.heldEdgeRefusal');
 type HoldingRequest = Request & { [HELD_REFUSAL]?: ProblemException };
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
+/** JSON, and FHIR's name for it (a FHIR client posts `Parameters` as `application/fhir+json`). */
+const JSON_TYPES = ['application/json', 'application/fhir+json'];
+const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: JSON_TYPES });
 
 /**
  * Request bodies and queries, in order: a body sent with a bodiless method is ignored; any other
- * body must be JSON (415 before anything is parsed), parsed within `MAX_BODY_BYTES` after
- * decompression (parser faults mapped to their 4xx problems), then the parsed body and the query
- * checked for depth and prototype keys. Every POST takes JSON, so no form parser is installed at all.
+ * body must be JSON, `application/json` or FHIR's `application/fhir+json` (415 before anything is
+ * parsed), parsed within `MAX_BODY_BYTES` after decompression (parser faults mapped to their 4xx
+ * problems), then the parsed body and the query checked for depth and prototype keys. Every POST
+ * takes JSON, so no form parser is installed at all.
  *
  * A refusal found here is not answered here: it is held on the request and raised by
  * `EdgeRefusalInterceptor` once routing, authentication and the route's audit are in place, so a
@@ -45,7 +48,7 @@ export function requestBodyHandler(): RequestHandler {
       next();
     };
     if (!readsBody(req.method) || !carriesBody(req)) return settle(hostileShapesProblem(undefined, req.query));
-    if (req.is('application/json') !== 'application/json') return settle(unsupportedMediaType());
+    if (!JSON_TYPES.includes(req.is(JSON_TYPES) || '')) return settle(unsupportedMediaType());
     parseJson(req, res, (error?: unknown) => {
       if (error === undefined) return settle(hostileShapesProblem(req.body, req.query));
       const problem = bodyParserProblem(error);
@@ -83,7 +86,7 @@ function carriesBody(req: Request): boolean {
 }
 
 const unsupportedMediaType = () =>
-  new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Unsupported Media Type', 'Request bodies must be `application/json`.');
+  new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Unsupported Media Type', 'Request bodies must be `application/json` (or `application/fhir+json`).');
 
 /** body-parser's client errors (http-errors with a `type`), as problems; undefined for anything else. */
 function bodyParserProblem(error: unknown): ProblemException | undefined {

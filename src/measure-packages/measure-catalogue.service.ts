@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { AccessContext } from '../access/access-context';
+import { AuditedAccess } from '../access/audited-access.service';
+import { MEASURES } from '../clinical/care-gaps';
+import { chooseEdition, EditionChoice, Period } from './edition-selection';
+import { CatalogueRow, LoadedEdition, MeasurePackagesRepository } from './measure-packages.repository';
+import type { BuiltInMeasureDto, LoadedMeasureDto, MeasureCatalogueDto } from './measure-catalogue.dto';
+
+/**
+ * What measures Vigil knows: the built-in measures care_gap_lookup evaluates, and every measure
+ * loaded as data, each edition side by side. No loaded measure is evaluated yet: `evaluable` says
+ * so per measure, and changes when a loaded measure's ELM can be evaluated.
+ */
+@Injectable()
+export class MeasureCatalogueService {
+  constructor(
+    private readonly packages: MeasurePackagesRepository,
+    private readonly audited: AuditedAccess,
+  ) {}
+
+  /** `GET /measures`: reference material, no patient data, yet one audit row like every route's. */
+  read(context: AccessContext, key?: string): Promise<MeasureCatalogueDto> {
+    return this.audited.audited(context, null, async () => {
+      const value = await this.catalogue(key);
+      return { value, fields: ['measures', 'loaded'], rowCount: value.measures.length + value.loaded.length };
+    });
+  }
+
+  /** The built-in measures, as the catalogue has always listed them. */
+  builtIn(key?: string): BuiltInMeasureDto[] {
+    return Object.values(MEASURES)
+      .filter((measure) => key === undefined || measure.id === key)
+      .map(({ id, version, library, title, description, groups, inverse, differences }) => ({
+        key: id, version, library, title, description, groups: [...groups], inverse, differences: [...differences], evaluable: true,
+      }));
+  }
+
+  async loaded(key?: string): Promise<LoadedMeasureDto[]> {
+    return (await this.packages.catalogue()).filter((row) => key === undefined || row.key === key).map(loadedEntry);
+  }
+
+  async catalogue(key?: string): Promise<MeasureCatalogueDto> {
+    return { measures: this.builtIn(key), loaded: await this.loaded(key) };
+  }
+
+  /** The loaded edition of `key` for `period` (or the named `version`); see `chooseEdition`. */
+  async measureForPeriod(key: string, period: Period, version?: string): Promise<EditionChoice<LoadedEdition>> {
+    return chooseEdition(await this.packages.editionsOf(key), period, version);
+  }
+}
+
+function loadedEntry(row: CatalogueRow): LoadedMeasureDto {
+  return {
+    key: row.key,
+    title: row.title,
+    version: row.version,
+    url: row.url,
+    edition: row.edition,
+    scoring: row.scoring,
+    basis: row.basis,
+    groups: row.groups,
+    measurementPeriod: row.periodStart && row.periodEnd ? { start: row.periodStart, end: row.periodEnd } : null,
+    loadedAt: row.loadedAt,
+    libraries: row.libraryCount,
+    valueSets: row.valueSetCount,
+    valueSetsFromSupplement: row.supplementedValueSetCount,
+    evaluable: false,
+  };
+}
