@@ -1,0 +1,101 @@
+import { Code, Interval } from 'cql-execution';
+import { ElmEvaluationError } from '../elm-errors';
+import { FHIR_NS } from '../runtime/fhir-model';
+import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
+import { periodToInterval } from '../runtime/fhir-helpers';
+import { inExpansion, matchesCode } from '../runtime/terminology';
+import type { Expansion } from '../runtime/value-sets';
+import type { ElmNode } from '../elm.types';
+import { libraryOf, codeOf } from './clinical';
+import { Compiler, Handler, Run, Scope } from './compiler.types';
+
+/**
+ * Retrieves (CQL §11): the patient's resources of the retrieve's type, selected by its profile as
+ * the reference engine selects them (see profiles.ts), filtered by the codes at its code path (a
+ * value set, or codes compared by system and code) and by its date range, when it has one. A
+ * retrieve whose codes are constants is computed once per patient and shared by every define.
+ */
+
+let nextRetrieveId = 0;
+
+type Matcher = (codes: unknown) => boolean;
+
+/** A constant code filter: a value-set reference, or a code or list of codes. */
+function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Matcher | null | undefined {
+  if (node.type === 'ValueSetRef') {
+    const def = libraryOf(node, scope)?.valueSet(String(node.name));
+    if (!def) return undefined;
+    const expansion: Expansion = cx.expansion(def.url);
+    return (codes) => inExpansion(expansion, codes);
+  }
+  const codeNodes = node.type === 'ToList' ? [node.operand] : node.type === 'List' ? ((node.element as unknown[]) ?? []) : node.type === 'CodeRef' ? [node] : null;
+  if (!codeNodes) return null;
+  const codes: Code[] = [];
+  for (const item of codeNodes as ElmNode[]) {
+    if (item?.type !== 'CodeRef') return null;
+    const def = libraryOf(item, scope)?.code(String(item.name));
+    if (!def) return undefined;
+    codes.push(codeOf(def));
+  }
+  return (value) => codes.some((code) => matchesCode(code, value));
+}
+
+/** A code filter known only at run time: a list of codes, or a value set. */
+function dynamicCodes(value: unknown, cx: Compiler): Matcher | null {
+  if (isNil(value)) return null;
+  if (Array.isArray(value)) return (codes) => value.some((code) => (code instanceof Code ? matchesCode(code, codes) : false));
+  const vs = value as { isValueSet?: boolean; id?: string };
+  if (vs.isValueSet && vs.id) {
+    const expansion = cx.expansion(vs.id);
+    return (codes) => inExpansion(expansion, codes);
+  }
+  throw new ElmEvaluationError('retrieve codes that are neither a list of codes nor a value set');
+}
+
+/** The date a retrieve's date filter reads (cql-exec-fhir's getDateOrInterval). */
+function dateOf(resource: FhirValue, path: string): unknown {
+  const value = resource.get(path);
+  if (value instanceof FhirValue) return value.cls.valueType ? value.get('value') : periodToInterval(value);
+  return value;
+}
+
+export const retrieveHandlers: Record<string, Handler> = {
+  Retrieve: (node, scope, cx) => {
+    const dataType = String(node.dataType);
+    if (!dataType.startsWith(FHIR_NS)) return cx.unsupported(`Retrieve of ${dataType}`, scope);
+    for (const field of ['context', 'includedIn', 'idProperty', 'valueSetProperty']) {
+      if (node[field] !== undefined) return cx.unsupported(`Retrieve with ${field}`, scope);
+    }
+    for (const field of ['include', 'codeFilter', 'dateFilter', 'otherFilter']) {
+      if (Array.isArray(node[field]) && (node[field] as unknown[]).length > 0) return cx.unsupported(`Retrieve with ${field}`, scope);
+    }
+    const resourceType = dataType.slice(FHIR_NS.length);
+    const templateId = node.templateId as string | undefined;
+    const codeProperty = node.codeProperty as string | undefined;
+    const codesNode = node.codes as ElmNode | undefined;
+    if (codesNode && !codeProperty) return cx.unsupported('Retrieve with codes but no code path', scope);
+    const fixed = codesNode ? staticCodes(codesNode, scope, cx) : null;
+    if (fixed === undefined) return cx.unsupported('Retrieve codes naming an unknown value set or code', scope);
+    const dynamic: Run | undefined = codesNode && fixed === null ? cx.expr(codesNode, scope) : undefined;
+    const dateProperty = node.dateProperty as string | undefined;
+    const dateRange: Run | undefined = node.dateRange ? cx.expr(node.dateRange, scope) : undefined;
+    const id = nextRetrieveId++;
+
+    const select = (records: FhirValue[], matcher: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
+      let out = matcher ? records.filter((r) => matcher(toCodes(r.get(codeProperty!)))) : records;
+      if (range && dateProperty) out = out.filter((r) => range.includes(dateOf(r, dateProperty)));
+      return out;
+    };
+
+    if (!dynamic && !dateRange) return (c) => c.data.cached(id, () => select(c.data.withProfile(resourceType, templateId), fixed, undefined));
+    return (c, f) => {
+      let matcher = fixed;
+      if (dynamic) {
+        const value = dynamic(c, f);
+        if (isNil(value)) return [];
+        matcher = dynamicCodes(value, cx);
+      }
+      return select(c.data.withProfile(resourceType, templateId), matcher, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
+    };
+  },
+};

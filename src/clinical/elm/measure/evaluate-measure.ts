@@ -1,0 +1,195 @@
+import { DateTime, Interval } from 'cql-execution';
+import { ElmEvaluationError } from '../elm-errors';
+import { EvalContext, UNSET } from '../compiler/compiler.types';
+import { fhirModel } from '../runtime/fhir-model';
+import { FhirValue, isNil } from '../runtime/fhir-value';
+import { FhirResource, PatientData } from '../runtime/patient-data';
+import { applyPopulationRules, isTruthy, PopulationResult } from './population-rules';
+import type { CompiledGroup, CompiledMeasure, CompiledPopulation, GroupResult, MeasureEvaluation, PopulationCode } from './measure.types';
+
+/**
+ * evaluateMeasure: one patient's resources through a compiled measure. Population results follow
+ * fqm-execution (the calculator MADiE's expected reports come from): a patient-based group counts
+ * the patient (0/1) in each population; an episode-based one counts the episodes (resources of the
+ * population basis, by id) after applying the population rules to each episode.
+ */
+
+export interface EvaluateOptions {
+  /**
+   * Hours east of UTC of the practice: the offset of the measurement period, of `Now()` and of
+   * date-times written without one. Default 0 (the reference harness runs in UTC). cql-execution
+   * still turns a Date into a DateTime in the process's zone when it compares the two, so run the
+   * process in a zone of the same offset (TZ=UTC for the default).
+   */
+  timezoneOffset?: number;
+  /** The evaluation's `Now()`; default the current time. */
+  now?: Date;
+  /** Give resources without `meta.profile` the profiles a QI-Core server would (default true). */
+  inferProfiles?: boolean;
+}
+
+/** Calendar dates (`YYYY-MM-DD`, the period is [start 00:00:00.000, end 23:59:59.999]) or full date-times. */
+export interface MeasurementPeriod {
+  start: string;
+  end: string;
+}
+
+function periodInterval(period: MeasurementPeriod, offset: number): Interval {
+  const point = (text: string, end: boolean) => {
+    if (text.includes('T')) {
+      const parsed = DateTime.parse(text);
+      if (!parsed) throw new ElmEvaluationError('measurement period is not a date-time');
+      return parsed;
+    }
+    const [y, m, d] = text.split('-').map((n) => parseInt(n, 10));
+    return end ? new DateTime(y, m, d, 23, 59, 59, 999, offset) : new DateTime(y, m, d, 0, 0, 0, 0, offset);
+  };
+  return new Interval(point(period.start, false), point(period.end, true), true, true);
+}
+
+const episodeId = (value: unknown): string | null => {
+  if (!(value instanceof FhirValue)) return null;
+  const id = value.get('id');
+  const text = id instanceof FhirValue ? id.get('value') : id;
+  return typeof text === 'string' ? text : null;
+};
+
+function callObservation(population: CompiledPopulation, c: EvalContext, args: unknown[]): unknown {
+  const fn = population.observation!.fn;
+  if (fn.operands.length !== args.length || !fn.body) throw new ElmEvaluationError(`measure observation ${population.expression} takes ${fn.operands.length} arguments`);
+  const frame = new Array(fn.frameSize);
+  args.forEach((arg, i) => (frame[i] = arg));
+  return fn.body(c, frame);
+}
+
+const blank = (group: CompiledGroup): PopulationResult[] => group.populations.map((population) => ({ population, result: false, observations: null }));
+
+function patientResults(group: CompiledGroup, c: EvalContext): PopulationResult[] {
+  return group.populations.map((population) => {
+    if (population.code !== 'measure-observation') return { population, result: isTruthy(population.run!(c, [])), observations: null };
+    const observed = population.observation!.observed;
+    const result = isTruthy(observed.run!(c, []));
+    const value = group.episodeBased ? null : callObservation(population, c, []);
+    return { population, result, observations: isNil(value) ? null : [value] };
+  });
+}
+
+/** Episode results by episode id, in the order the episodes first appear (fqm-execution's createEpisodePopulationValues). */
+function episodeResults(group: CompiledGroup, c: EvalContext): { episodes: Map<string, PopulationResult[]>; strata: Map<string, boolean[]> } {
+  const episodes = new Map<string, PopulationResult[]>();
+  const strata = new Map<string, boolean[]>();
+  const episode = (id: string) => {
+    let results = episodes.get(id);
+    if (!results) {
+      episodes.set(id, (results = blank(group)));
+      strata.set(id, group.stratifiers.map(() => false));
+    }
+    return results;
+  };
+  for (const population of group.populations) {
+    if (population.code === 'measure-observation') {
+      const observed = population.observation!.observed;
+      const members = observed.run!(c, []);
+      if (!Array.isArray(members)) continue;
+      for (const member of members) {
+        const id = episodeId(member);
+        if (id === null) continue;
+        const value = callObservation(population, c, [member]);
+        const result = episode(id).find((r) => r.population === population)!;
+        // fqm-execution keeps only truthy observations; MADiE's reports record a 0 too, so only null is left out.
+        if (!isNil(value)) (result.observations ??= []).push(value);
+        result.result = true;
+      }
+      continue;
+    }
+    const members = population.run!(c, []);
+    if (!Array.isArray(members)) continue;
+    for (const member of members) {
+      const id = episodeId(member);
+      if (id !== null) episode(id).find((r) => r.population === population)!.result = true;
+    }
+  }
+  group.stratifiers.forEach((stratifier, index) => {
+    const members = stratifier.run(c, []);
+    if (!Array.isArray(members)) return;
+    for (const member of members) {
+      const id = episodeId(member);
+      if (id === null) continue;
+      episode(id);
+      strata.get(id)![index] = true;
+    }
+  });
+  return { episodes, strata };
+}
+
+function count(results: readonly PopulationResult[][]): Partial<Record<PopulationCode, number>> {
+  const counts: Partial<Record<PopulationCode, number>> = {};
+  for (const unit of results) {
+    const seen = new Set<PopulationCode>();
+    for (const r of unit) {
+      // Where a code repeats (two initial populations of a ratio group), the first one is reported, as in MADiE's reports.
+      if (seen.has(r.population.code)) continue;
+      seen.add(r.population.code);
+      counts[r.population.code] = (counts[r.population.code] ?? 0) + (r.result ? 1 : 0);
+    }
+  }
+  return counts;
+}
+
+function evaluateGroup(group: CompiledGroup, c: EvalContext): GroupResult {
+  let units: PopulationResult[][];
+  let inStrata: boolean[][];
+  if (group.episodeBased) {
+    const { episodes, strata } = episodeResults(group, c);
+    units = [...episodes.values()];
+    for (const unit of units) applyPopulationRules(group, unit);
+    inStrata = [...strata.values()];
+    if (units.length === 0) {
+      units = [patientResults(group, c)];
+      inStrata = [group.stratifiers.map((s) => isTruthy(s.run(c, [])))];
+    }
+  } else {
+    const unit = patientResults(group, c);
+    applyPopulationRules(group, unit);
+    units = [unit];
+    inStrata = [group.stratifiers.map((s) => isTruthy(s.run(c, [])))];
+  }
+  const observations = group.populations
+    .filter((p) => p.code === 'measure-observation')
+    .map((p) => ({
+      populationId: p.id,
+      observes: p.observation?.observed.code,
+      values: units.flatMap((unit) => unit.find((r) => r.population === p)?.observations ?? []),
+    }));
+  const stratifiers = group.stratifiers.map((s, index) => ({
+    id: s.id,
+    code: s.code,
+    populations: count(units.filter((_, u) => inStrata[u]?.[index] && (!s.appliesTo || units[u].some((r) => r.population.code === s.appliesTo && r.result)))),
+  }));
+  return { id: group.id, populations: count(units), observations, stratifiers };
+}
+
+function context(measure: CompiledMeasure, resources: readonly FhirResource[], period: MeasurementPeriod, options: EvaluateOptions): EvalContext {
+  const offset = options.timezoneOffset ?? 0;
+  const settings = { model: fhirModel(), timezoneOffset: offset, dateTimes: new Map() };
+  const context: EvalContext = {
+    memo: new Array(measure.memoSize).fill(UNSET),
+    data: new PatientData(resources, settings, options.inferProfiles !== false),
+    settings,
+    period: periodInterval(period, offset),
+    now: DateTime.fromJSDate(options.now ?? new Date(), offset),
+  };
+  if (isNil(context.data.patient)) throw new ElmEvaluationError('no Patient resource');
+  return context;
+}
+
+export function evaluateMeasure(measure: CompiledMeasure, resources: readonly FhirResource[], period: MeasurementPeriod, options: EvaluateOptions = {}): MeasureEvaluation {
+  const c = context(measure, resources, period, options);
+  return { groups: measure.groups.map((group) => evaluateGroup(group, c)) };
+}
+
+/** The values of some defines of the main library for one patient (to explain a result). */
+export function evaluateDefines(measure: CompiledMeasure, names: readonly string[], resources: readonly FhirResource[], period: MeasurementPeriod, options: EvaluateOptions = {}): Record<string, unknown> {
+  const c = context(measure, resources, period, options);
+  return Object.fromEntries(names.map((name) => [name, measure.defines.get(name)?.(c, []) ?? null]));
+}
