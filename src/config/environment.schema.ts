@@ -13,7 +13,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { AuthEnvironmentVariables } from './auth-environment';
+import { AgentEnvironmentVariables } from './agent-environment';
 import { emptyToUndefined, toBool, toInt } from './transforms';
 
 /** Whether the runtime knows the IANA zone name (config may not import the clinical code that uses it). */
@@ -43,12 +43,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 
 /**
- * Every environment variable Vigil reads, with its default (sign-in's in `auth-environment.ts`, the
- * queues' in `queue-environment.ts`).
+ * Every environment variable Vigil reads, with its default (the agent's in `agent-environment.ts`,
+ * sign-in's in `auth-environment.ts`, the queues' in `queue-environment.ts`, delivery's in
+ * `delivery-environment.ts`).
  * Validated once at start-up; `loadConfig` reports every bad variable at once, by name, without
  * echoing values (a URL can hold a password).
  */
-export class EnvironmentVariables extends AuthEnvironmentVariables {
+export class EnvironmentVariables extends AgentEnvironmentVariables {
   @IsEnum(NodeEnv)
   NODE_ENV: NodeEnv = NodeEnv.Development;
 
@@ -230,65 +231,6 @@ export class EnvironmentVariables extends AuthEnvironmentVariables {
   /** Where the pseudonym key is read from when PSEUDONYM_KEY is unset (created on first use outside production). */
   @IsString()
   PSEUDONYM_KEY_FILE = '.data/pseudonym-key';
-
-  /**
-   * The agent's model: any OpenAI-compatible chat-completions endpoint (hosted, or a local vLLM,
-   * Ollama or llama.cpp server). Unset: no model is configured and the agent routes answer 503.
-   */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
-  AGENT_MODEL_BASE_URL?: string;
-
-  /** Sent as the bearer token to the model endpoint; local servers usually need none. */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  AGENT_MODEL_API_KEY?: string;
-
-  /** The model name the endpoint serves (required with AGENT_MODEL_BASE_URL). */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  AGENT_MODEL_NAME?: string;
-
-  /** Model calls per turn; when spent the turn ends with what is grounded. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(50)
-  AGENT_MAX_MODEL_CALLS = 6;
-
-  /** Tool calls per turn; when spent the tools are withdrawn and the model must answer. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(100)
-  AGENT_MAX_TOOL_CALLS = 8;
-
-  /** Wall time of a whole turn, model calls included; also each model request's timeout. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
-  AGENT_TIMEOUT_MS = 30000;
-
-  /**
-   * Model tokens (prompt + completion, as the endpoint reports them) per turn; when spent the turn
-   * ends with what is grounded. Prompts grow with every tool result, so this caps cost per turn.
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(2000000)
-  AGENT_MAX_TOKENS = 60000;
-
-  /** Agent turns one clinician may start in any rolling hour; further requests answer 429. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10000)
-  AGENT_MAX_TURNS_PER_HOUR = 60;
 
   /**
    * Vigil's public origin as clients reach it (`https://vigil.example.org`), for the OAuth protected
