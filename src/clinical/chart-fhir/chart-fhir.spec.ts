@@ -1,0 +1,50 @@
+import { CodeSystem, MedicationStatus, RequestKind } from '../../cohort/enum';
+import { bloodPressure, chart, condition, medication, observation, request } from '../../../test/setup/clinical/chart-builder';
+import type { FhirResource } from '../elm';
+import { profilesOf } from '../elm/runtime/profiles';
+import { chartToFhir } from '.';
+
+const QICORE = 'http://hl7.org/fhir/us/qicore/StructureDefinition/';
+const ofType = (resources: FhirResource[], type: string) => resources.filter((resource) => resource.resourceType === type);
+
+describe(chartToFhir.name, () => {
+  it('puts a blood pressure stored as two rows back into one Observation of the bp profile, and keeps other panel rows apart', () => {
+    const [systolic, diastolic] = bloodPressure(128, 82, '2025-03-04T10:00:00.000Z').map((row) => ({ ...row, panelId: 'panel-1' }));
+    const ldl = observation('18262-6', 120, '2025-03-04T10:00:00.000Z', { panelId: 'lipids-1', unit: 'mg/dL' });
+    const observations = ofType(chartToFhir(chart({ observations: [systolic, diastolic, ldl] })), 'Observation');
+    expect(observations).toHaveLength(2);
+    const [panel, lab] = observations;
+    expect(panel).toMatchObject({ id: 'panel-1', code: { coding: [{ system: 'http://loinc.org', code: '85354-9' }] }, effectiveDateTime: systolic.effectiveAt });
+    expect(panel.component).toEqual([
+      expect.objectContaining({ code: { coding: [expect.objectContaining({ code: '8480-6' })] }, valueQuantity: { value: 128, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' } }),
+      expect.objectContaining({ code: { coding: [expect.objectContaining({ code: '8462-4' })] }, valueQuantity: expect.objectContaining({ value: 82 }) }),
+    ]);
+    expect(profilesOf(panel, true)).toContain('http://hl7.org/fhir/StructureDefinition/bp');
+    expect(lab).toMatchObject({ id: ldl.id, valueQuantity: { value: 120, code: 'mg/dL' } });
+  });
+
+  it("gives a condition's stored days their whole extent in the practice's offset", () => {
+    const row = condition(CodeSystem.Icd10Cm, 'I10', '2025-06-30', { abatementDate: '2025-09-01' });
+    const [resource] = ofType(chartToFhir(chart({ conditions: [row] }), { timezoneOffset: -5 }), 'Condition');
+    expect(resource).toMatchObject({ onsetDateTime: '2025-06-30T00:00:00.000-05:00', abatementDateTime: '2025-09-01T23:59:59.999-05:00' });
+    const [utc] = ofType(chartToFhir(chart({ conditions: [row] })), 'Condition');
+    expect(utc).toMatchObject({ onsetDateTime: '2025-06-30T00:00:00.000Z', category: [{ coding: [{ code: 'problem-list-item' }] }] });
+  });
+
+  it('keeps what makes a QI-Core "not" profile: doNotPerform on requests, the modifier extension on a DeviceRequest', () => {
+    const service = request(CodeSystem.SnomedCt, '385763009', '2025-02-01', { doNotPerform: true });
+    const device = request(CodeSystem.SnomedCt, '705417005', '2025-02-01', { kind: RequestKind.Device, doNotPerform: true });
+    const notOrdered = medication('197904', MedicationStatus.Completed, '2025-02-01', null, { doNotPerform: true });
+    const resources = chartToFhir(chart({ requests: [service, device], medications: [notOrdered] }));
+    expect(profilesOf(ofType(resources, 'ServiceRequest')[0], true)).toEqual([`${QICORE}qicore-servicenotrequested`]);
+    expect(ofType(resources, 'DeviceRequest')[0].modifierExtension).toEqual([{ url: `${QICORE}qicore-doNotPerform`, valueBoolean: true }]);
+    expect(profilesOf(ofType(resources, 'MedicationRequest')[0], true)).toContain(`${QICORE}qicore-mednotrequested`);
+  });
+
+  it('codes an order coded only through a Medication by a contained one, not by its own concept', () => {
+    const byReference = medication('197904', MedicationStatus.Active, '2025-02-01', null, { codeFromReference: true });
+    const [resource] = ofType(chartToFhir(chart({ medications: [byReference] })), 'MedicationRequest');
+    expect(resource.medicationCodeableConcept).toBeUndefined();
+    expect(resource).toMatchObject({ medicationReference: { reference: '#medication' }, contained: [{ resourceType: 'Medication', code: { coding: [{ code: '197904' }] } }] });
+  });
+});

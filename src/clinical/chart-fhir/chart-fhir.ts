@@ -1,0 +1,226 @@
+import {
+  AdverseEventRow,
+  AllergyRow,
+  ConditionRow,
+  EncounterRow,
+  MedicationRow,
+  MedicationSupply,
+  PatientChart,
+  PatientRow,
+  ProcedureRow,
+  RequestRow,
+} from '../../cohort/chart.types';
+import { ConditionCategory, ENCOUNTER_CLASS_V3_CODE, RequestKind } from '../../cohort/enum';
+import type { FhirResource } from '../elm';
+import { codeable, encounterReference, Json, optionalCodeable, patientReference, period } from './fhir-elements';
+import { observationResources } from './fhir-observations';
+
+/**
+ * A stored chart as the FHIR R4 resources the published measures retrieve: the inverse of the
+ * importer, element by element, for what the rows keep. Pure; resources keep their row ids, so a
+ * result can be traced back to the row. Resources are left untagged (no `meta.profile`): the ELM
+ * engine gives them the profiles a QI-Core server would, from the same elements a profile is
+ * inferred from (category, status, doNotPerform, a vital sign's code).
+ *
+ * What the rows do not keep is not invented: a patient's name, address and identifiers (no measure
+ * reads them), race, ethnicity and the US Core birth-sex extension (not stored), an
+ * AllergyIntolerance's verification status (refuted and entered-in-error ones are not imported),
+ * MedicationDispense, Immunization, Coverage (not imported), and every coding of a CodeableConcept
+ * but the one stored.
+ */
+
+const CLASS_SYSTEM = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
+const CONDITION_CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';
+const CONDITION_VERIFICATION = 'http://terminology.hl7.org/CodeSystem/condition-ver-status';
+const ALLERGY_CLINICAL = 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical';
+const UCUM = 'http://unitsofmeasure.org';
+/** The importer's condition categories, with the system each was matched in (health concern is US Core's code). */
+const CONDITION_CATEGORY_SYSTEM: Readonly<Record<ConditionCategory, string>> = {
+  [ConditionCategory.ProblemListItem]: 'http://terminology.hl7.org/CodeSystem/condition-category',
+  [ConditionCategory.EncounterDiagnosis]: 'http://terminology.hl7.org/CodeSystem/condition-category',
+  [ConditionCategory.HealthConcern]: 'http://hl7.org/fhir/us/core/CodeSystem/condition-category',
+};
+/** QI-Core's modifier extension for a DeviceRequest not to be made (R4 has no DeviceRequest.doNotPerform). */
+const DEVICE_DO_NOT_PERFORM = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerform';
+
+function patient(row: PatientRow): FhirResource {
+  return {
+    resourceType: 'Patient',
+    id: row.id,
+    gender: row.sex,
+    birthDate: row.birthDate,
+    ...(row.deceasedAt !== null ? { deceasedDateTime: row.deceasedAt } : {}),
+  };
+}
+
+function encounter(row: EncounterRow, patientId: string): FhirResource {
+  return {
+    resourceType: 'Encounter',
+    id: row.id,
+    status: row.status,
+    // The class as the source coded it, else the v3 code Vigil's class stands for (the code a measure compares).
+    class: { system: CLASS_SYSTEM, code: row.classCode ?? ENCOUNTER_CLASS_V3_CODE[row.class] },
+    ...(row.typeCode !== null ? { type: [codeable(row.typeSystem, row.typeCode, row.typeDisplay)] } : {}),
+    ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode, row.reasonDisplay)] } : {}),
+    subject: patientReference(patientId),
+    period: period(row.startAt, row.endAt),
+    ...(row.dischargeDispositionCode !== null
+      ? { hospitalization: { dischargeDisposition: codeable(row.dischargeDispositionSystem, row.dischargeDispositionCode, row.disposition) } }
+      : {}),
+  };
+}
+
+function condition(row: ConditionRow, patientId: string, offset: string): FhirResource {
+  return {
+    resourceType: 'Condition',
+    id: row.id,
+    ...optionalCodeable('clinicalStatus', CONDITION_CLINICAL, row.clinicalStatus),
+    ...optionalCodeable('verificationStatus', CONDITION_VERIFICATION, row.verificationStatus),
+    ...(row.category !== null ? { category: [codeable(CONDITION_CATEGORY_SYSTEM[row.category], row.category)] } : {}),
+    code: codeable(row.codeSystem, row.code, row.display),
+    ...(row.bodySiteCode !== null ? { bodySite: [codeable(row.bodySiteSystem, row.bodySiteCode)] } : {}),
+    subject: patientReference(patientId),
+    // Stored as calendar days (the importer kept the day as written): the whole day, onset from its first
+    // moment and abatement to its last, so the ELM compares them as the hand-written measures compare days.
+    // A bare date would compare as uncertain against a boundary inside that day (CMS165's "start of the
+    // period + 6 months" is an instant), where the source's own dateTime was certain.
+    ...(row.onsetDate !== null ? { onsetDateTime: `${row.onsetDate}T00:00:00.000${offset}` } : {}),
+    ...(row.abatementDate !== null ? { abatementDateTime: `${row.abatementDate}T23:59:59.999${offset}` } : {}),
+    recordedDate: row.recordedAt,
+  };
+}
+
+function procedure(row: ProcedureRow, patientId: string): FhirResource {
+  const performed = row.performedEndAt !== null || row.performedPeriodOpen ? { performedPeriod: period(row.performedAt, row.performedEndAt) } : { performedDateTime: row.performedAt };
+  return {
+    resourceType: 'Procedure',
+    id: row.id,
+    status: row.status,
+    ...optionalCodeable('statusReason', row.statusReasonSystem, row.statusReasonCode),
+    code: codeable(row.codeSystem, row.code, row.display),
+    subject: patientReference(patientId),
+    ...(row.encounterId !== null ? { encounter: encounterReference(row.encounterId) } : {}),
+    ...performed,
+    ...(row.bodySiteCode !== null ? { bodySite: [codeable(row.bodySiteSystem, row.bodySiteCode)] } : {}),
+  };
+}
+
+/** `dosageInstruction` and `dispenseRequest` from the raw elements the importer kept (`MedicationSupply`). */
+function supplyElements(supply: MedicationSupply | null, dosageText: string | null): Json {
+  if (!supply) return dosageText !== null ? { dosageInstruction: [{ text: dosageText }] } : {};
+  const repeat: Json = {
+    ...(supply.boundsStart !== null || supply.boundsEnd !== null ? { boundsPeriod: period(supply.boundsStart, supply.boundsEnd) } : {}),
+    ...(supply.frequency !== null ? { frequency: supply.frequency } : {}),
+    ...(supply.period !== null ? { period: supply.period } : {}),
+    ...(supply.periodUnit !== null ? { periodUnit: supply.periodUnit } : {}),
+    // Only how many times of day were given is kept; the times themselves count for nothing the measures compute.
+    ...(supply.timesOfDay > 0 ? { timeOfDay: Array.from({ length: supply.timesOfDay }, (_, i) => `${String(8 + i).padStart(2, '0')}:00:00`) } : {}),
+  };
+  const first: Json = {
+    ...(dosageText !== null ? { text: dosageText } : {}),
+    ...(Object.keys(repeat).length > 0 ? { timing: { repeat } } : {}),
+    ...(supply.dose !== null ? { doseAndRate: [{ doseQuantity: { value: supply.dose } }] } : {}),
+  };
+  // The library reads exactly one dosage: the others' count is kept, not their content.
+  const dosages = supply.dosageCount > 0 ? [first, ...Array.from({ length: supply.dosageCount - 1 }, () => ({}))] : [];
+  const dispense: Json = {
+    ...(supply.validityStart !== null ? { validityPeriod: { start: supply.validityStart } } : {}),
+    ...(supply.quantity !== null ? { quantity: { value: supply.quantity } } : {}),
+    ...(supply.refills !== null ? { numberOfRepeatsAllowed: supply.refills } : {}),
+    ...(supply.expectedSupplyDays !== null ? { expectedSupplyDuration: { value: supply.expectedSupplyDays, unit: 'days', system: UCUM, code: 'd' } } : {}),
+  };
+  return { ...(dosages.length > 0 ? { dosageInstruction: dosages } : {}), ...(Object.keys(dispense).length > 0 ? { dispenseRequest: dispense } : {}) };
+}
+
+function medicationRequest(row: MedicationRow, patientId: string): FhirResource {
+  const medication = codeable(row.codeSystem, row.code, row.display);
+  return {
+    resourceType: 'MedicationRequest',
+    id: row.id,
+    // Coded through a referenced Medication: kept as one (contained), so a retrieve by the request's own concept passes it over, as it did the source.
+    ...(row.codeFromReference ? { contained: [{ resourceType: 'Medication', id: 'medication', code: medication }], medicationReference: { reference: '#medication' } } : { medicationCodeableConcept: medication }),
+    status: row.status,
+    ...(row.intent !== null ? { intent: row.intent } : {}),
+    ...(row.doNotPerform ? { doNotPerform: true } : {}),
+    subject: patientReference(patientId),
+    ...(row.authoredAt !== null ? { authoredOn: row.authoredAt } : {}),
+    ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode)] } : {}),
+    ...supplyElements(row.supply, row.dosageText),
+  };
+}
+
+function request(row: RequestRow, patientId: string): FhirResource {
+  const common = {
+    id: row.id,
+    status: row.status,
+    intent: row.intent,
+    subject: patientReference(patientId),
+    ...(row.authoredAt !== null ? { authoredOn: row.authoredAt } : {}),
+    ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode)] } : {}),
+  };
+  const code = codeable(row.codeSystem, row.code, row.display);
+  if (row.kind === RequestKind.Service) return { resourceType: 'ServiceRequest', ...common, code, ...(row.doNotPerform ? { doNotPerform: true } : {}) };
+  return {
+    resourceType: 'DeviceRequest',
+    ...common,
+    codeCodeableConcept: code,
+    ...(row.doNotPerform ? { modifierExtension: [{ url: DEVICE_DO_NOT_PERFORM, valueBoolean: true }] } : {}),
+  };
+}
+
+function allergy(row: AllergyRow, patientId: string): FhirResource {
+  const onset = row.onsetAt === null ? {} : row.onsetEndAt !== null || row.onsetPeriodOpen ? { onsetPeriod: period(row.onsetAt, row.onsetEndAt) } : { onsetDateTime: row.onsetAt };
+  return {
+    resourceType: 'AllergyIntolerance',
+    id: row.id,
+    clinicalStatus: codeable(ALLERGY_CLINICAL, row.clinicalStatus),
+    code: codeable(row.codeSystem, row.code, row.display),
+    patient: patientReference(patientId),
+    ...onset,
+    recordedDate: row.recordedAt,
+  };
+}
+
+function adverseEvent(row: AdverseEventRow, patientId: string): FhirResource {
+  return {
+    resourceType: 'AdverseEvent',
+    id: row.id,
+    actuality: 'actual',
+    event: codeable(row.codeSystem, row.code, row.display),
+    subject: patientReference(patientId),
+    ...(row.occurredAt !== null ? { date: row.occurredAt } : {}),
+    recordedDate: row.recordedAt,
+  };
+}
+
+export interface ChartToFhirOptions {
+  /**
+   * Hours east of UTC of the practice, whose calendar days the stored days are (a condition's onset
+   * and abatement); pass the evaluation's `timezoneOffset`. Default 0.
+   */
+  timezoneOffset?: number;
+}
+
+/** `Z`, or `±hh:mm`. */
+function offsetText(hours: number): string {
+  if (hours === 0) return 'Z';
+  const minutes = Math.round(Math.abs(hours) * 60);
+  return `${hours < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** One patient's chart as FHIR R4 resources, the Patient first. */
+export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {}): FhirResource[] {
+  const id = chart.patient.id;
+  const offset = offsetText(options.timezoneOffset ?? 0);
+  return [
+    patient(chart.patient),
+    ...chart.encounters.map((row) => encounter(row, id)),
+    ...chart.conditions.map((row) => condition(row, id, offset)),
+    ...observationResources(chart.observations, id),
+    ...chart.procedures.map((row) => procedure(row, id)),
+    ...chart.medications.map((row) => medicationRequest(row, id)),
+    ...chart.requests.map((row) => request(row, id)),
+    ...chart.allergies.map((row) => allergy(row, id)),
+    ...chart.adverseEvents.map((row) => adverseEvent(row, id)),
+  ];
+}

@@ -1,0 +1,97 @@
+import { ObservationRow } from '../../cohort/chart.types';
+import type { FhirResource } from '../elm';
+import { codeable, coding, encounterReference, Json, patientReference, period } from './fhir-elements';
+
+const UCUM = 'http://unitsofmeasure.org';
+const LOINC = 'http://loinc.org';
+const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
+
+/**
+ * The components a blood pressure is stored as (rows sharing a `panelId`), and the code of the panel
+ * they are put back into: the stored rows keep no code of the panel itself (only its components'),
+ * and the measures retrieve blood pressures by FHIR's `bp` profile, whose code is fixed to 85354-9.
+ */
+const SYSTOLIC = '8480-6';
+const DIASTOLIC = '8462-4';
+const BLOOD_PRESSURE_PANEL = { system: LOINC, code: '85354-9', display: 'Blood pressure panel with all children optional' };
+const isBloodPressureComponent = (row: ObservationRow) => row.panelId !== null && row.codeSystem === LOINC && (row.code === SYSTOLIC || row.code === DIASTOLIC);
+
+/**
+ * `value[x]` as the importer stored it: a number is a Quantity in its unit as written (the importer
+ * kept the UCUM code when there was one), a coded answer a CodeableConcept with its display, any other
+ * text a string (a comparator quantity such as `<5` was stored as text, because it is not the number);
+ * without a value, the `dataAbsentReason` stored in its place.
+ */
+function value(row: ObservationRow): Json {
+  if (row.valueNumeric !== null) {
+    const unit = row.unit?.trim() || null;
+    return { valueQuantity: { value: row.valueNumeric, ...(unit ? { unit, system: UCUM, code: unit } : {}) } };
+  }
+  if (row.valueCode !== null) return { valueCodeableConcept: codeable(row.valueSystem, row.valueCode, row.valueText) };
+  if (row.valueText !== null) return { valueString: row.valueText };
+  return row.dataAbsentReason ? { dataAbsentReason: codeable(DATA_ABSENT_REASON, row.dataAbsentReason) } : {};
+}
+
+/** `effective[x]`: a period when one was stored (with an end, or started and still going), else a dateTime. */
+function effective(row: ObservationRow): Json {
+  if (row.effectiveEndAt !== null || row.effectivePeriodOpen) return { effectivePeriod: period(row.effectiveAt, row.effectiveEndAt) };
+  return { effectiveDateTime: row.effectiveAt };
+}
+
+function referenceRange(row: ObservationRow): Json {
+  if (row.referenceLow === null && row.referenceHigh === null && row.referenceText === null) return {};
+  const bound = (v: number | null) => (v === null ? {} : { value: v, ...(row.unit ? { unit: row.unit, system: UCUM, code: row.unit } : {}) });
+  return {
+    referenceRange: [
+      {
+        ...(row.referenceLow !== null ? { low: bound(row.referenceLow) } : {}),
+        ...(row.referenceHigh !== null ? { high: bound(row.referenceHigh) } : {}),
+        ...(row.referenceText !== null ? { text: row.referenceText } : {}),
+      },
+    ],
+  };
+}
+
+/** What one stored row and the resource it came from share: subject, encounter, status, category, effective. */
+function common(row: ObservationRow, patientId: string): Json {
+  return {
+    status: row.status,
+    ...(row.category !== null ? { category: [{ coding: [coding(row.categorySystem, row.category)] }] } : {}),
+    subject: patientReference(patientId),
+    ...(row.encounterId !== null ? { encounter: encounterReference(row.encounterId) } : {}),
+    ...effective(row),
+  };
+}
+
+/**
+ * The chart's observations as FHIR Observations: one per stored row, except a blood pressure's
+ * systolic and diastolic rows, which are put back together as the components of one panel (the
+ * resource they were imported from, whose id is the panel id).
+ */
+export function observationResources(rows: readonly ObservationRow[], patientId: string): FhirResource[] {
+  const resources: FhirResource[] = [];
+  const panels = new Map<string, { resource: FhirResource; components: Json[] }>();
+  for (const row of rows) {
+    if (!isBloodPressureComponent(row)) {
+      resources.push({
+        resourceType: 'Observation',
+        id: row.id,
+        ...common(row, patientId),
+        code: codeable(row.codeSystem, row.code, row.display),
+        ...value(row),
+        ...referenceRange(row),
+        ...(row.interpretation !== null ? { interpretation: [codeable('http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', row.interpretation)] } : {}),
+      });
+      continue;
+    }
+    let panel = panels.get(row.panelId!);
+    if (!panel) {
+      const components: Json[] = [];
+      const resource: FhirResource = { resourceType: 'Observation', id: row.panelId!, ...common(row, patientId), code: codeable(BLOOD_PRESSURE_PANEL.system, BLOOD_PRESSURE_PANEL.code, BLOOD_PRESSURE_PANEL.display), component: components };
+      panels.set(row.panelId!, (panel = { resource, components }));
+      resources.push(resource);
+    }
+    panel.components.push({ code: codeable(row.codeSystem, row.code, row.display), ...value(row), ...referenceRange(row) });
+  }
+  return resources;
+}
