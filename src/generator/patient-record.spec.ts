@@ -50,6 +50,12 @@ function toChart(record: PatientRecord): PatientChart {
 }
 
 describe(generatePatientRecord.name, () => {
+  /**
+   * One cohort for the invariants (its first 600), the distributions (all of it) and the engines (its
+   * first 1,500): generating patients is what this file spends its time on.
+   */
+  const generated = cohort(11, 3000);
+
   describe('determinism', () => {
     it('gives the same rows for the same seed and index', () => {
       expect(cohort(1, 50)).toEqual(cohort(1, 50));
@@ -69,7 +75,7 @@ describe(generatePatientRecord.name, () => {
   });
 
   describe('schema vocabularies and invariants (what the CHECK constraints and foreign keys demand)', () => {
-    const records = cohort(7, 600);
+    const records = generated.slice(0, 600);
     const values = <T extends object>(vocabulary: T) => new Set<unknown>(Object.values(vocabulary));
     const all = <K extends Exclude<keyof PatientRecord, 'patient'>>(key: K) => records.flatMap((record) => record[key] as unknown[]) as PatientRecord[K];
 
@@ -127,7 +133,7 @@ describe(generatePatientRecord.name, () => {
   });
 
   describe('distributions on 3,000 patients (bands around the sources in docs/generator.md)', () => {
-    const records = cohort(11, 3000);
+    const records = generated;
     const band = (min: number, max: number) => (age: number) => age >= min && age <= max;
     const inBand = (test: (age: number) => boolean) => records.filter((record) => test(ageOf(record)));
     const diabetic = (record: PatientRecord) => hasCode(record, 'E11.9', 'E11.65', 'E11.22', '44054006');
@@ -199,7 +205,7 @@ describe(generatePatientRecord.name, () => {
   });
 
   describe('the clinical engines on generated charts', () => {
-    const charts = cohort(13, 1500).map(toChart);
+    const charts = generated.slice(0, 1500).map(toChart);
 
     it('opens and closes care gaps of every measure, in realistic proportions', () => {
       const statuses = new Map<string, Map<string, number>>();

@@ -115,6 +115,17 @@ describe('every statement the service runs is in src/database/statements.sql', (
     // DEQM $care-gaps for one patient and for a care team (its patients listed, each read with its cited rows).
     await call('GET /fhir/Measure/$care-gaps', 'dr.okafor', {}, undefined, { subject: `Patient/${patientIdOf('diabetes-a1c-9-4')}`, periodStart: '2025-07-01', periodEnd: '2026-06-30', status: 'open-gap' });
     await call('GET /fhir/Measure/$care-gaps', 'dr.okafor', {}, undefined, { subject: 'Group/primary-care-north', periodStart: '2025-07-01', periodEnd: '2026-06-30', status: 'closed-gap' });
+    // The measure catalogue: the hand-written measures and those loaded as data (none in this database: the statement still runs).
+    await call('GET /measures', 'dr.okafor');
+    await call('GET /measures', 'dr.okafor', {}, undefined, { key: 'CMS122' });
+    // The same operation as a POST of FHIR Parameters (what a DEQM client sends).
+    const parameter = [
+      { name: 'periodStart', valueDate: '2025-07-01' },
+      { name: 'periodEnd', valueDate: '2026-06-30' },
+      { name: 'subject', valueString: `Patient/${patientIdOf('diabetes-a1c-9-4')}` },
+      { name: 'status', valueCode: 'open-gap' },
+    ];
+    await call('POST /fhir/Measure/$care-gaps', 'dr.okafor', {}, { resourceType: 'Parameters', parameter });
   }, 180_000);
   afterAll(async () => {
     await sut.close();

@@ -121,7 +121,7 @@ describeWithFolder(SYNTHEA_80_NDJSON, 'synthea-r4-smart-80/fhir-r4-ndjson')('FHI
    * Three patients checked by hand against csv/ and derived/patient_summary.csv, at 2021-03-31
    * (measurement period 2020-04-01 – 2021-03-31):
    * Under the stewards' measures every Synthea patient is not applicable (the reference engine agrees,
-   * test/integration/reference-engine.int-spec.ts): Synthea's encounter types (185349003 check-up, …)
+   * test/integration/vigil-reference-diff.int-spec.ts): Synthea's encounter types (185349003 check-up, …)
    * are in no qualifying-encounter value set, and its conditions carry no problem-list category.
    * The clinical facts below are still what the other tools must report.
    * - f2316789 (34, diabetes and 38341003 hypertension since 2017): last HbA1c 2020-07-10 = 7.38 %

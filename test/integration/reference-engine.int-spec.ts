@@ -5,13 +5,15 @@ import { KNOWN_ENGINE_MISSES, KnownEngineMiss } from '../reference-engine/known-
 import { describeWithEcqm, EcqmTestCase, MEASURE_KEYS, MeasureKey, PopulationCode, REPO_ROOT, testCases } from '../reference-engine/measure-bundles';
 import { withoutProfiles } from '../reference-engine/profiles';
 import { closeReferenceEngine, GroupPopulations, referenceEngine, ReferenceStats } from '../reference-engine/reference-engine';
-import { formatCountTable, populationCounts, SYNTHEA_BP_PANEL_CODES, SYNTHEA_PERIOD, syntheaPatientBundles, syntheaReferencePopulations } from '../reference-engine/synthea-bundles';
+import { SYNTHEA_BP_PANEL_CODES, SYNTHEA_PERIOD, syntheaPatientBundles } from '../reference-engine/synthea-bundles';
 
 /**
  * The reference side of issue 10's differential tests: fqm-execution, running the stewards' ELM,
  * gives every shared official test case its expected populations (bar the misses listed in
- * known-differences.ts, none on this half), and the 80 Synthea patients get populations the
- * comparison test can reuse. Timings are printed (counts only, no patient data).
+ * known-differences.ts, none on this half), and pruning to the retrieves changes no result on
+ * them or on Synthea charts. The engine's populations for the 80 Synthea patients are checked in
+ * the comparison test (vigil-reference-diff.int-spec.ts), which runs the engine on them once.
+ * Timings are printed (counts only, no patient data).
  */
 jest.setTimeout(240_000);
 
@@ -120,43 +122,8 @@ describeWithEcqm('fqm-execution on the stewards’ official test cases (ecqm-qic
 });
 
 describeWithFolder(SYNTHEA_80, 'synthea-r4-smart-80')('fqm-execution on the 80 Synthea patients (2020-04-01..2021-03-31)', () => {
-  /**
-   * No Synthea patient is in any initial population, and that is the stewards' logic, not a fault
-   * of the harness: every measure but CMS347 needs a qualifying encounter from value sets (Office
-   * Visit, Annual Wellness Visit, Preventive Care Services…, Home Healthcare, Virtual Encounter,
-   * Telephone Visits) that hold none of Synthea 2.4's encounter types (185349003 check-up,
-   * 185345009, 424619006, 308335008, 371883000, 390906007, 185347001…). CMS347's "Outpatient
-   * Encounters for Preventive Care" does hold 185349003, but its diagnoses (ASCVD, diabetes,
-   * hypercholesterolaemia) count only as a problem-list item or health concern, and Synthea's
-   * Conditions have no category; its LDL ≥ 190 branch finds no such result. Vigil must agree.
-   */
-  const ZERO = { IP: 0, DENOM: 0, DENEX: 0, DENEXCEP: 0, NUMER: 0 };
-
-  it('gives every patient a result for every measure and group, consistent with the population hierarchy', async () => {
-    const ids = syntheaPatientBundles().map((bundle) => bundle.entry![0].resource!.id);
-    const reference = await syntheaReferencePopulations();
-    expect(reference.period).toEqual(SYNTHEA_PERIOD);
-    for (const [, byPatient] of reference.populations) {
-      expect([...byPatient.keys()]).toEqual(ids);
-      for (const groups of byPatient.values()) {
-        for (const g of groups) {
-          // fqm-execution's own rules for a proportion measure: each population within the one above it.
-          if (g.denominator) expect(g.initialPopulation).toBe(true);
-          if (g.denominatorExclusion || g.denominatorException || g.numerator) expect(g.denominator).toBe(true);
-          if (g.denominatorExclusion) expect([g.numerator, g.denominatorException]).toEqual([false, false]);
-          if (g.numerator) expect(g.denominatorException).toBe(false);
-        }
-      }
-    }
-    expect(reference.populations.get('CMS347')!.values().next().value).toHaveLength(4);
-    const counts = populationCounts(reference.populations);
-    expect(counts.map((row) => [row.measure, row.group, row.counts])).toEqual(
-      [...MEASURE_KEYS.filter((key) => key !== 'CMS347').map((key) => [key, 1]), ...[1, 2, 3, 4].map((group) => ['CMS347', group])].map(([key, group]) => [key, group, { patients: 80, ...ZERO }]),
-    );
-    print(`fqm-execution, 80 Synthea patients, ${SYNTHEA_PERIOD.start}..${SYNTHEA_PERIOD.end}: patients per population\n${formatCountTable(counts)}`);
-    print(timingTable('fqm-execution, 80 Synthea patients', reference.stats));
-  });
-
+  // The engine's populations for all 80, every measure, are checked (hierarchy, counts) and compared
+  // with Vigil's in vigil-reference-diff.int-spec.ts, from one live run of the engine over them.
   it('pruning to the retrieves changes no define’s value on Synthea charts either (10 patients, every measure)', async () => {
     const bundles = syntheaPatientBundles().slice(0, 10);
     const options = { bpPanelCodes: SYNTHEA_BP_PANEL_CODES };
@@ -168,13 +135,23 @@ describeWithFolder(SYNTHEA_80, 'synthea-r4-smart-80')('fqm-execution on the 80 S
   });
 });
 
-it('src/ never imports fqm-execution (a devDependency of the tests only)', () => {
+/**
+ * The reference engine is the tests' yardstick, never the product: src/ never imports fqm-execution,
+ * and the CQL runtime's types (cql-execution, cql-exec-fhir) are used only by the ELM compiler,
+ * src/clinical/elm, which module-boundaries.spec.ts holds to them.
+ */
+it('src/ never imports fqm-execution, and only src/clinical/elm imports the CQL runtime', () => {
   const offenders: string[] = [];
+  const elm = join(REPO_ROOT, 'src', 'clinical', 'elm');
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|js)$/.test(name) && /from ['"](fqm-execution|cql-execution|cql-exec-fhir)|require\(['"](fqm-execution|cql-execution|cql-exec-fhir)/.test(readFileSync(path, 'utf8'))) offenders.push(path);
+      else if (/\.(ts|js)$/.test(name)) {
+        const text = readFileSync(path, 'utf8');
+        const imports = (pattern: string) => new RegExp(`(from |require\\()['"](${pattern})['"/]`).test(text);
+        if (imports('fqm-execution') || (!path.startsWith(elm + '/') && imports('cql-execution|cql-exec-fhir'))) offenders.push(path.slice(REPO_ROOT.length + 1));
+      }
     }
   };
   walk(join(REPO_ROOT, 'src'));

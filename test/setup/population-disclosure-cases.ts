@@ -37,10 +37,22 @@ const microcellsOf = (patients: readonly CohortPatient[], seed: number) =>
 /** What the route publishes: the checked draw, checked with the publication before it when there is one. */
 const checkedPublication = (patients: readonly CohortPatient[], seed: number, previous: PublicationRecord | null = null) =>
   publishPopulationCounts(microcellsOf(patients, seed), DOMAINS, { previous });
-export const publish = async (patients: readonly CohortPatient[], seed: number) => (await checkedPublication(patients, seed)).counts as unknown as AuditedPublication;
+/**
+ * The first of two publications, checked on its own: the publisher is deterministic and its check
+ * costs seconds of integer programs, so the same cohort and key draw are published once per file
+ * (the two kinds of change share their first publication).
+ */
+const alone = new WeakMap<readonly CohortPatient[], Map<number, ReturnType<typeof checkedPublication>>>();
+const checkedAlone = (patients: readonly CohortPatient[], seed: number) => {
+  const bySeed = alone.get(patients) ?? new Map<number, ReturnType<typeof checkedPublication>>();
+  alone.set(patients, bySeed);
+  if (!bySeed.has(seed)) bySeed.set(seed, checkedPublication(patients, seed));
+  return bySeed.get(seed)!;
+};
+export const publish = async (patients: readonly CohortPatient[], seed: number) => (await checkedAlone(patients, seed)).counts as unknown as AuditedPublication;
 /** Two consecutive publications, as the route serves them: the second checked with the first. */
 export const publishTwice = async (first: readonly CohortPatient[], second: readonly CohortPatient[], seed: number) => {
-  const before = await checkedPublication(first, seed);
+  const before = await checkedAlone(first, seed);
   const after = await checkedPublication(second, seed, before.record);
   return [before.counts, after.counts] as unknown as [AuditedPublication, AuditedPublication];
 };
