@@ -13,6 +13,8 @@ let logger: Logger | undefined;
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
+  // The practice's zone for the whole process: the CQL runtime of loaded measures reads dates in it.
+  process.env.TZ = config.clinic.timeZone;
   applyHeapPolicy(config.runtime.heapGrowingPercent);
   logger = createRootLogger(config.log.level);
   // A Postgres (or Redis) that comes up after Vigil is waited for, with backoff, not a reason to exit.

@@ -58,7 +58,7 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // below everything: it imports no module of the service, only its runtime packages (below).
   'clinical/elm': [],
   // The stewards' measures as data: their tables, the loader's parts, edition choice, the catalogue and its route.
-  'measure-packages': ['access', 'auth', 'clinical', 'clinical/elm', 'common', 'config', 'schema'],
+  'measure-packages': ['access', 'auth', 'clinical', 'clinical/elm', 'cohort', 'common', 'config', 'schema'],
   // Queue connections, the outbox relay, the worker host, periodic sweeps.
   queue: ['common', 'config', 'redis', 'schema', 'tracing'],
   // What a model may call (catalogue, runner, argument checks, results, citations, advice screen):
@@ -71,7 +71,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   metrics: ['agent', 'audit', 'common', 'config', 'database', 'measure-results', 'queue'],
 
   // Features.
-  tools: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'phi', 'schema', 'terminology'],
+  // care_gap_lookup reads a loaded measure through the measure packages' evaluator.
+  tools: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'measure-packages', 'phi', 'schema', 'terminology'],
   // The live queue hears the admin command's deactivations through the database's notifications.
   approvals: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'database', 'phi', 'queue', 'redis', 'schema', 'tools', 'tracing'],
   agent: ['access', 'approvals', 'audit', 'auth', 'common', 'config', 'model-tools', 'phi', 'schema', 'tools'],

@@ -88,6 +88,8 @@ let logger: PinoLogger | undefined;
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
+  // The practice's zone for the whole process: the CQL runtime of loaded measures reads dates in it.
+  process.env.TZ = config.clinic.timeZone;
   if (!config.database.url) {
     // The embedded database (PGlite) lives inside one process; a separate worker cannot share it.
     throw new ConfigError(['DATABASE_URL: required by `npm run worker` (the embedded database cannot be shared between processes)']);

@@ -1312,6 +1312,18 @@ ORDER BY p.key, p.period_start NULLS LAST, p.version;
 -- name: editionsOfKey
 SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt" FROM measure_packages p WHERE p.key = $1;
 
+-- name: packageLibraries
+SELECT p.measure, l.elm FROM measure_packages p
+JOIN measure_package_libraries pl ON pl.measure_package_id = p.id
+JOIN measure_libraries l ON l.id = pl.library_id
+WHERE p.id = $1;
+
+-- name: packageValueSets
+SELECT e.url, e.version, (SELECT coalesce(json_agg(json_build_array(c.system, c.code)), '[]'::json) FROM value_set_codes c WHERE c.value_set_id = e.id) AS codes
+FROM measure_package_value_sets v
+JOIN value_set_expansions e ON e.id = v.value_set_id
+WHERE v.measure_package_id = $1;
+
 -- ======================================================================
 -- health
 -- ======================================================================

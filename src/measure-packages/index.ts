@@ -1,6 +1,7 @@
 /** The measure-packages module's public surface: what other modules may import. */
 export { MeasurePackagesModule } from './measure-packages.module';
 export { MeasureCatalogueService } from './measure-catalogue.service';
+export { PublishedCareGapsService } from './published-care-gaps.service';
 export { MeasurePackagesRepository } from './measure-packages.repository';
 export type { CatalogueRow, LoadedEdition, StoreOutcome } from './measure-packages.repository';
 export { chooseEdition } from './edition-selection';

@@ -66,7 +66,7 @@ export class LoadedMeasureDto {
   @ApiProperty({ ...COUNT, minimum: 1, description: 'CQL libraries of its include closure.' }) libraries: number;
   @ApiProperty({ ...COUNT, description: 'Value-set expansions its ELM names.' }) valueSets: number;
   @ApiProperty({ ...COUNT, description: 'Of those, loaded from the operator’s supplement.' }) valueSetsFromSupplement: number;
-  @ApiProperty({ description: 'Whether care_gap_lookup evaluates it: not yet for any loaded measure (the built-in measures are evaluated).' }) evaluable: boolean;
+  @ApiProperty({ description: 'Whether care_gap_lookup evaluates it (name it in `measure`): a patient-based proportion measure, whose numerator closes or opens a gap.' }) evaluable: boolean;
 }
 
 export class MeasureCatalogueDto {

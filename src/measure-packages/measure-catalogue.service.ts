@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext } from '../access/access-context';
 import { AuditedAccess } from '../access/audited-access.service';
-import { MEASURES } from '../clinical/care-gaps';
+import { gapUnevaluableReason, MEASURES } from '../clinical/care-gaps';
 import { chooseEdition, EditionChoice, Period } from './edition-selection';
 import { CatalogueRow, LoadedEdition, MeasurePackagesRepository } from './measure-packages.repository';
 import type { BuiltInMeasureDto, LoadedMeasureDto, MeasureCatalogueDto } from './measure-catalogue.dto';
 
 /**
  * What measures Vigil knows: the built-in measures care_gap_lookup evaluates, and every measure
- * loaded as data, each edition side by side. No loaded measure is evaluated yet: `evaluable` says
- * so per measure, and changes when a loaded measure's ELM can be evaluated.
+ * loaded as data, each edition side by side. `evaluable` says whether care_gap_lookup reads a
+ * loaded measure as a care gap (a patient-based proportion measure).
  */
 @Injectable()
 export class MeasureCatalogueService {
@@ -64,6 +64,6 @@ function loadedEntry(row: CatalogueRow): LoadedMeasureDto {
     libraries: row.libraryCount,
     valueSets: row.valueSetCount,
     valueSetsFromSupplement: row.supplementedValueSetCount,
-    evaluable: false,
+    evaluable: gapUnevaluableReason(row) === null,
   };
 }

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
+import type { ElmLibrary, FhirMeasure, ValueSetResource } from '../clinical/elm';
 import type { SqlSession } from '../schema/sql-session';
 import type { MeasureGroupDefinition } from './measure-content';
 import { MEASURE_LOAD_STATEMENTS as LOAD, MEASURE_PACKAGE_STATEMENTS as SQL } from './measure-packages.sql';
@@ -45,6 +46,13 @@ export interface LoadedBy {
   correlationId: string;
 }
 
+/** What compiling one loaded edition takes: its Measure, its libraries' ELM, its value sets' codes. */
+export interface PackageContent {
+  measure: FhirMeasure;
+  libraries: ElmLibrary[];
+  valueSets: ValueSetResource[];
+}
+
 /** Rows per COPY write: a few hundred kilobytes at a time. */
 const COPY_BATCH = 2_000;
 
@@ -62,6 +70,23 @@ export class MeasurePackagesRepository {
 
   editionsOf(key: string): Promise<LoadedEdition[]> {
     return this.dataSource.query<LoadedEdition[]>(SQL.editionsOfKey, [key]);
+  }
+
+  /** The content of the loaded edition `packageId` (null when none is stored under that id). */
+  async contentOf(packageId: string): Promise<PackageContent | null> {
+    const libraries = await this.dataSource.query<{ measure: FhirMeasure; elm: ElmLibrary }[]>(SQL.packageLibraries, [packageId]);
+    if (libraries.length === 0) return null;
+    const valueSets = await this.dataSource.query<{ url: string; version: string | null; codes: [string, string][] }[]>(SQL.packageValueSets, [packageId]);
+    return {
+      measure: libraries[0].measure,
+      libraries: libraries.map((row) => row.elm),
+      valueSets: valueSets.map(({ url, version, codes }) => ({
+        resourceType: 'ValueSet',
+        url,
+        ...(version !== null ? { version } : {}),
+        expansion: { contains: codes.map(([system, code]) => ({ system, code })) },
+      })),
+    };
   }
 
   /**

@@ -18,6 +18,18 @@ ORDER BY p.key, p.period_start NULLS LAST, p.version`,
 
   /** $1 key: every loaded edition of that measure. */
   editionsOfKey: `SELECT ${EDITION_COLUMNS} FROM measure_packages p WHERE p.key = $1`,
+
+  /** $1 package id: its Measure and the ELM of every library of its include closure. */
+  packageLibraries: `SELECT p.measure, l.elm FROM measure_packages p
+JOIN measure_package_libraries pl ON pl.measure_package_id = p.id
+JOIN measure_libraries l ON l.id = pl.library_id
+WHERE p.id = $1`,
+
+  /** $1 package id: each value-set expansion it names, its codes as [system, code] pairs. */
+  packageValueSets: `SELECT e.url, e.version, (SELECT coalesce(json_agg(json_build_array(c.system, c.code)), '[]'::json) FROM value_set_codes c WHERE c.value_set_id = e.id) AS codes
+FROM measure_package_value_sets v
+JOIN value_set_expansions e ON e.id = v.value_set_id
+WHERE v.measure_package_id = $1`,
 };
 
 export const MEASURE_LOAD_STATEMENTS = {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
+import { MeasurePackagesModule } from '../measure-packages';
 import { CareGapLookupTool } from './definitions/care-gap-lookup.tool';
 import { FeatureAttributionTool } from './definitions/feature-attribution.tool';
 import { MissingDataCheckTool } from './definitions/missing-data-check.tool';
@@ -19,7 +20,7 @@ const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool,
  * (`ToolReadService`, audited by the access module). Only that service is exported: the registry that runs tools unaudited is not.
  */
 @Module({
-  imports: [CohortModule, AuditModule, AccessModule],
+  imports: [CohortModule, AuditModule, AccessModule, MeasurePackagesModule],
   controllers: [PatientToolsController],
   providers: [
     ...TOOL_CLASSES,

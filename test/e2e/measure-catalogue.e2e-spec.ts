@@ -77,7 +77,8 @@ describe('the measure catalogue lists loaded measures beside the built-in ones',
     libraries: 2,
     valueSets: 2,
     valueSetsFromSupplement: 0,
-    evaluable: false,
+    // A patient-based proportion measure: care_gap_lookup reads it as a care gap.
+    evaluable: true,
   });
 
   it.each(Object.values(StaffRole))('GET /measures as %s: the six evaluated measures and every loaded edition, one audit row naming no patient', async (role) => {

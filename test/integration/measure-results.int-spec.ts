@@ -1,3 +1,4 @@
+import { MeasurePackagesRepository, PublishedCareGapsService } from '../../src/measure-packages';
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../src/cli/commands';
 import { EncounterRow, ObservationRow } from '../../src/cohort/chart.types';
@@ -52,7 +53,7 @@ describe('measure results store (real Postgres)', () => {
     runs = new MeasureRunsRepository(dataSource);
     store = new MeasureResultsRepository(cohort);
     service = new MeasureRecomputeService(cohort, runs, config);
-    tool = new CareGapLookupTool(cohort, config);
+    tool = new CareGapLookupTool(cohort, new PublishedCareGapsService(new MeasurePackagesRepository(dataSource)), config);
   });
 
   it('loads, in bulk, exactly the chart the one-patient read gives, for every patient (fixtures and generated)', async () => {

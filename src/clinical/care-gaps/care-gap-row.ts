@@ -5,7 +5,7 @@ import { CareGapResult } from './care-gap.types';
  * The flat row a caller reads: the patient's status first, then the populations of every group.
  * The measure-results store keeps exactly these fields, so stored and live answers cannot drift.
  */
-export function careGapRow(result: CareGapResult) {
+export function careGapRow(result: CareGapResult<string>) {
   return {
     citation: gapCitation(result.measureId, result.period),
     measureId: result.measureId,

@@ -55,8 +55,9 @@ export interface DataQualityNote {
   evidence: string[];
 }
 
-export interface CareGapResult {
-  measureId: MeasureId;
+/** One measure's result for one patient: a built-in measure's (`MeasureId`), or a loaded one's (its key). */
+export interface CareGapResult<Id extends string = MeasureId> {
+  measureId: Id;
   /** The eCQM version the logic follows, e.g. `CMS122v13 (0.1.002)`. */
   version: string;
   title: string;

@@ -6,22 +6,23 @@
  * stewards' results are checked against the classes listed here.
  */
 export const REASON_CRITERIA = {
+  // `published-criteria`: a measure loaded as data decided it by the define its population names.
   'initial-population': [
-    'age', 'sex', 'qualifying-encounter', 'diabetes', 'essential-hypertension', 'ascvd', 'ldl-190-or-familial-hypercholesterolemia', 'high-10-year-risk',
+    'published-criteria', 'age', 'sex', 'qualifying-encounter', 'diabetes', 'essential-hypertension', 'ascvd', 'ldl-190-or-familial-hypercholesterolemia', 'high-10-year-risk',
   ],
-  // No measure has denominator criteria beyond its initial population today.
-  denominator: [],
+  // No built-in measure has denominator criteria beyond its initial population; a loaded one may.
+  denominator: ['published-criteria'],
   'denominator-exclusion': [
-    'hospice', 'long-term-care', 'advanced-illness-frailty', 'palliative-care', 'mastectomy', 'colorectal-cancer', 'colectomy', 'pregnancy', 'esrd',
+    'published-criteria', 'hospice', 'long-term-care', 'advanced-illness-frailty', 'palliative-care', 'mastectomy', 'colorectal-cancer', 'colectomy', 'pregnancy', 'esrd',
     'kidney-transplant', 'ckd-stage-5', 'esrd-procedure', 'esrd-encounter', 'ckd-stage-5-or-esrd', 'breastfeeding', 'rhabdomyolysis',
   ],
-  'denominator-exception': ['statin-allergy', 'hospice', 'palliative-care', 'liver-disease', 'statin-muscle-symptoms', 'esrd', 'statin-adverse-reaction', 'medical-reason'],
+  'denominator-exception': ['published-criteria', 'statin-allergy', 'hospice', 'palliative-care', 'liver-disease', 'statin-muscle-symptoms', 'esrd', 'statin-adverse-reaction', 'medical-reason'],
   numerator: [
-    'no-glycemic-assessment', 'most-recent-without-result', 'most-recent-above-9', 'mammogram', 'fobt', 'sdna-fit', 'flexible-sigmoidoscopy', 'ct-colonography',
+    'published-criteria', 'no-glycemic-assessment', 'most-recent-without-result', 'most-recent-above-9', 'mammogram', 'fobt', 'sdna-fit', 'flexible-sigmoidoscopy', 'ct-colonography',
     'colonoscopy', 'controlled', 'statin-ordered', 'kidney-panel',
   ],
   'not-numerator': [
-    'most-recent-not-comparable', 'most-recent-at-or-below-9', 'no-mammogram', 'no-screening', 'no-blood-pressure', 'incomplete-reading', 'not-controlled',
+    'published-criteria', 'most-recent-not-comparable', 'most-recent-at-or-below-9', 'no-mammogram', 'no-screening', 'no-blood-pressure', 'incomplete-reading', 'not-controlled',
     'no-statin', 'incomplete-kidney-panel',
   ],
 } as const;

@@ -9,6 +9,7 @@
  * differ, the compiler follows cql-execution, whose family computes the stewards' expected results.
  */
 export { compileMeasure, type CompileOptions } from './measure/compile-measure';
+export { definesReferencedBy, resourcesIn, type ResourceRef } from './measure/explain';
 export { evaluateDefines, evaluateMeasure, type EvaluateOptions, type MeasurementPeriod } from './measure/evaluate-measure';
 export type { CompiledMeasure, FhirMeasure, GroupResult, MeasureEvaluation, PopulationCode } from './measure/measure.types';
 export { ElmCompileError, ElmEvaluationError, type UnsupportedConstruct } from './elm-errors';

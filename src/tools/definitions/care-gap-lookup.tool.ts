@@ -2,8 +2,11 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { ProblemException } from '../../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
+import { evaluateCareGaps, MEASURE_NAMES, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
+import { PublishedCareGapsService } from '../../measure-packages';
 import { Period, trailingYear } from '../../clinical/shared/clinical-dates';
+import type { CareGapResult } from '../../clinical/care-gaps';
+import type { PatientChart } from '../../cohort/chart.types';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
 import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
 import { careGapRow } from '../../clinical/care-gaps/care-gap-row';
@@ -26,14 +29,14 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
 
   constructor(
     private readonly cohort: CohortRepository,
+    private readonly published: PublishedCareGapsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute(patientId: string, query: CareGapsQueryDto) {
     const { period, window, ageOn } = measurementPeriod(query);
     const { chart, partial } = await loadChart(this.cohort, patientId);
-    const measureIds = query.measure?.map(resolveMeasureId) as MeasureId[] | undefined;
-    const results = evaluateCareGaps(chart, { period, measureIds, timeZone: this.config.clinic.timeZone });
+    const results = await this.evaluate(chart, period, query.measure);
     // Beside each measured status, never in it: the engine computed the status from the record alone.
     const attestations = await this.cohort.careGapAttestations(patientId, period);
     return {
@@ -52,7 +55,26 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
       ageOn,
     };
   }
+
+  /**
+   * The measures asked for, in the order asked: a built-in name by the hand-written engine, any other
+   * key by the loaded measure the period picks. No `measure`: the built-in measures.
+   */
+  private async evaluate(chart: PatientChart, period: Period, names: readonly string[] | undefined) {
+    const timeZone = this.config.clinic.timeZone;
+    if (!names) return evaluateCareGaps(chart, { period, timeZone });
+    const unique = [...new Set(names.map((name) => (isBuiltIn(name) ? resolveMeasureId(name) : name)))];
+    const builtIn = unique.filter(isBuiltIn) as MeasureId[];
+    const loaded = unique.filter((name) => !isBuiltIn(name));
+    const results = new Map<string, CareGapResult<string>>([
+      ...(builtIn.length > 0 ? evaluateCareGaps(chart, { period, measureIds: builtIn, timeZone }) : []).map((result) => [result.measureId, result] as const),
+      ...(await this.published.evaluate(chart, loaded, period, timeZone)).map((result) => [result.measureId, result] as const),
+    ]);
+    return unique.map((name) => results.get(name)!);
+  }
 }
+
+const isBuiltIn = (name: string): boolean => (MEASURE_NAMES as readonly string[]).includes(name);
 
 /**
  * `periodStart` + `periodEnd` (DEQM) when given, else the 12 months ending on `asOf` (default today).

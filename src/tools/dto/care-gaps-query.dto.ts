@@ -1,5 +1,10 @@
 import { CodeListField, DateOnlyField } from '../../common/validation/fields';
-import { MEASURE_IDS, MEASURE_NAMES } from '../../clinical/care-gaps';
+import { MEASURE_NAMES } from '../../clinical/care-gaps';
+
+/** A measure key a care gap can carry (`gap:<key>@…`): a built-in name or a loaded measure's key. */
+export const CARE_GAP_MEASURE_KEY = /^[A-Z0-9]{2,12}$/;
+/** Measures in one call: the built-in six and a clinic's loaded ones. */
+const MAX_MEASURES = 20;
 
 export class CareGapsQueryDto {
   @DateOnlyField(
@@ -14,12 +19,14 @@ export class CareGapsQueryDto {
   periodEnd?: string;
 
   @CodeListField({
-    pattern: new RegExp(`^(${MEASURE_NAMES.join('|')})$`),
-    max: MEASURE_IDS.length,
-    maxLength: Math.max(...MEASURE_NAMES.map((name) => name.length)),
-    description: `Only these measures (${MEASURE_NAMES.join(', ')}; KHE is CMS951). Default: all.`,
+    pattern: CARE_GAP_MEASURE_KEY,
+    max: MAX_MEASURES,
+    maxLength: 12,
+    description:
+      `Only these measures: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data ` +
+      '(`GET /measures` lists them; the measurement period picks its edition, and one that covers no edition, or a measure with no gap to read, is refused by name). Default: the built-in measures.',
     example: ['CMS122', 'CMS165'],
-    itemName: `measure id (${MEASURE_NAMES.join(', ')})`,
+    itemName: 'measure key (CMS122, or a loaded measure’s key)',
   })
   measure?: string[];
 }

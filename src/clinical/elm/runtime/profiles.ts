@@ -42,6 +42,13 @@ const VITALS: readonly [code: string, fhir: string | null, usCore: string][] = [
   ['82810-3', null, 'us-core-observation-pregnancystatus'],
 ];
 
+/**
+ * Smoking-status codes beyond 72166-2 (which the table above tags whatever its category): tobacco use
+ * status and history of tobacco use, as social-history Observations. The stewards' 2025 tobacco
+ * measure (CMS138) retrieves its screenings by this profile, and its cases tag 39240-7 with it.
+ */
+const SMOKING_STATUS_CODES: readonly string[] = ['39240-7', '11367-0'];
+
 const codings = (value: unknown): Coding[] => {
   if (Array.isArray(value)) return value.flatMap(codings);
   const concept = value as { coding?: Coding[] } | undefined;
@@ -61,6 +68,7 @@ export function inferProfiles(resource: Resource): string[] {
       if (categories.has('laboratory')) profiles.push(qi('qicore-observation-lab'), `${USCORE}us-core-observation-lab`);
       if (categories.has('survey') || categories.has('screening-assessment')) profiles.push(qi('qicore-observation-screening-assessment'));
       if (resource.status === 'cancelled') profiles.push(qi('qicore-observationcancelled'), qi('qicore-observationnotdone'));
+      if (categories.has('social-history') && SMOKING_STATUS_CODES.some((code) => hasCode(resource.code, LOINC, code))) profiles.push(`${USCORE}us-core-smokingstatus`);
       for (const [code, fhir, usCore] of VITALS) {
         if (!hasCode(resource.code, LOINC, code)) continue;
         if (fhir) profiles.push(`${FHIR_BASE}${fhir}`);

@@ -1,0 +1,143 @@
+import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateDefines, evaluateMeasure, FhirResource, GroupResult as ElmGroupResult, PopulationCode, ResourceRef, resourcesIn } from '../elm';
+import { Period } from '../shared/clinical-dates';
+import { CareGapResult, PopulationName, POPULATIONS } from './care-gap.types';
+import { Criterion, scoreGroup } from './population-rules';
+
+/**
+ * A measure loaded as data (the stewards' Measure, compiled from their ELM) read as a care gap, the
+ * way the built-in measures are: each group's populations as the compiled measure counts them, its
+ * status by the same proportion rules (`scoreGroup`), read through the group's improvement notation
+ * (`decrease`: the numerator is the gap), and its evidence the stored rows behind each population's
+ * criterion. Only patient-based proportion groups have a gap to close (`gapEvaluable`).
+ */
+
+/** What the catalogue knows of a loaded edition and its groups (measure-content's definitions). */
+export interface PublishedMeasure {
+  key: string;
+  version: string;
+  title: string;
+  groups: readonly PublishedGroup[];
+}
+
+export interface PublishedGroup {
+  id: string | null;
+  scoring: string;
+  basis: string;
+  improvementNotation: string | null;
+  populations: readonly { code: string; expression: string | null }[];
+}
+
+/** Every key a care-gap citation can carry (`gap:<key>@…`, the citation grammar's subject). */
+const CITABLE_KEY = /^[A-Z0-9]{2,12}$/;
+
+/** Why a loaded edition has no care gap to read, or null when it has: each group a patient-based proportion group. */
+export function gapUnevaluableReason(measure: Pick<PublishedMeasure, 'key' | 'groups'>): string | null {
+  if (!CITABLE_KEY.test(measure.key)) return `its key ${measure.key} is not a care-gap measure key (2–12 capital letters and digits)`;
+  if (measure.groups.length === 0) return 'it has no population group';
+  const other = measure.groups.find((group) => group.scoring !== 'proportion' || group.basis !== 'boolean');
+  if (other) return `a ${other.basis === 'boolean' ? 'patient-based' : `${other.basis}-based`} ${other.scoring} group has no open or closed gap (only patient-based proportion measures do)`;
+  return null;
+}
+
+/** A stored row's citation kind, by the FHIR resource `chartToFhir` makes of it (a Medication or the Patient cites nothing). */
+const CITATION_KIND: Readonly<Record<string, string>> = {
+  Observation: 'obs',
+  Encounter: 'enc',
+  Condition: 'cond',
+  MedicationRequest: 'med',
+  Procedure: 'proc',
+  AllergyIntolerance: 'allergy',
+  ServiceRequest: 'req',
+  DeviceRequest: 'req',
+  AdverseEvent: 'ae',
+};
+const citationOf = (ref: ResourceRef): string | null => (CITATION_KIND[ref.resourceType] ? `${CITATION_KIND[ref.resourceType]}:${ref.id}` : null);
+
+const CODE: Readonly<Record<PopulationName, PopulationCode>> = {
+  initialPopulation: 'initial-population',
+  denominator: 'denominator',
+  denominatorExclusion: 'denominator-exclusion',
+  denominatorException: 'denominator-exception',
+  numerator: 'numerator',
+};
+
+export interface PublishedEvaluation {
+  /** The practice's offset east of UTC, in hours, for the period (see EvaluateOptions.timezoneOffset). */
+  timezoneOffset: number;
+  /** The evaluation's `Now()`. */
+  now: Date;
+}
+
+/** One patient's care gap under a loaded measure: `resources` are the patient's chart as FHIR (`chartToFhir`). */
+export function publishedCareGap(
+  measure: PublishedMeasure,
+  compiled: CompiledMeasure,
+  mainLibrary: ElmLibrary,
+  resources: readonly FhirResource[],
+  period: Period,
+  options: PublishedEvaluation,
+): CareGapResult<string> {
+  const evaluation = evaluateMeasure(compiled, resources, period, options);
+  const evidence = populationEvidence(measure, compiled, mainLibrary, resources, period, options);
+  const groups = measure.groups.map((group, index) => scoreGroup(criteriaOf(group, evaluation.groups[index], evidence), group.improvementNotation === 'decrease'));
+  const deciding = groups.find((group) => group.populations.denominator) ?? groups[0];
+  const numerator = measure.groups[groups.indexOf(deciding)].populations.find((population) => population.code === 'numerator')?.expression ?? 'Numerator';
+  return {
+    measureId: measure.key,
+    version: `${measure.key} (${measure.version})`,
+    title: measure.title,
+    period: { ...period },
+    status: deciding.status,
+    reason: deciding.reason,
+    evidence: [...new Set(POPULATIONS.flatMap((population) => deciding.evidence[population]))],
+    toClose:
+      deciding.status === 'open-gap'
+        ? `What the measure's "${numerator}" asks for, recorded in the measurement period, changes this result (see the published measure for its criteria).`
+        : deciding.status === 'closed-gap'
+          ? `Nothing: the record meets the measure as published.`
+          : 'Nothing: the measure does not apply to this patient in the period.',
+    groups: groups.map((group, index) => ({ ...group, id: measure.groups[index].id ?? `group-${index + 1}` })),
+    dataQuality: [],
+  };
+}
+
+/** Per define name: the citations of the stored rows it and the defines it reads select. */
+type EvidenceByDefine = ReadonlyMap<string, string[]>;
+
+function populationEvidence(
+  measure: PublishedMeasure,
+  compiled: CompiledMeasure,
+  mainLibrary: ElmLibrary,
+  resources: readonly FhirResource[],
+  period: Period,
+  options: PublishedEvaluation,
+): EvidenceByDefine {
+  const criteria = [...new Set(measure.groups.flatMap((group) => group.populations.map((population) => population.expression).filter((name): name is string => name !== null)))];
+  const reads = new Map(criteria.map((name) => [name, definesReferencedBy(mainLibrary, name)]));
+  const values = evaluateDefines(compiled, [...new Set([...reads.values()].flat())], resources, period, options);
+  const cited = (name: string) => resourcesIn(values[name]).map(citationOf).filter((citation): citation is string => citation !== null);
+  return new Map(criteria.map((name) => [name, [...new Set(reads.get(name)!.flatMap(cited))]]));
+}
+
+function criteriaOf(group: PublishedGroup, result: ElmGroupResult, evidence: EvidenceByDefine) {
+  const criterion = (population: PopulationName, code: PopulationCode = CODE[population]): Criterion | undefined => {
+    const expression = group.populations.find((candidate) => candidate.code === code)?.expression;
+    if (!expression) return undefined;
+    const met = (result.populations[code] ?? 0) > 0 && !(code === 'numerator' && (result.populations['numerator-exclusion'] ?? 0) > 0);
+    return {
+      met,
+      evidence: evidence.get(expression) ?? [],
+      code: 'published-criteria',
+      text: met ? `The record meets the measure's "${expression}".` : `The record does not meet the measure's "${expression}".`,
+    };
+  };
+  const none: Criterion = { met: false, evidence: [], code: 'none', text: '' };
+  return {
+    id: group.id ?? '',
+    initialPopulation: criterion('initialPopulation')!,
+    denominator: criterion('denominator'),
+    exclusion: criterion('denominatorExclusion') ?? none,
+    exception: criterion('denominatorException'),
+    numerator: criterion('numerator') ?? none,
+  };
+}
