@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { gapUnevaluableReason, publishedCareGap, PublishedMeasure } from '../clinical/care-gaps';
 import type { CareGapResult } from '../clinical/care-gaps';
 import { chartToFhir } from '../clinical/chart-fhir';
-import { compileMeasure, CompiledMeasure, ElmLibrary } from '../clinical/elm';
+import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary } from '../clinical/elm';
 import type { PatientChart } from '../cohort/chart.types';
 import { ProblemException } from '../common/http/problem';
 import { chooseEdition, Period } from './edition-selection';
@@ -37,7 +37,7 @@ export class PublishedCareGapsService {
     const results: CareGapResult<string>[] = [];
     for (const edition of editions) {
       const { measure, main } = await this.compile(edition.id);
-      results.push(publishedCareGap(edition, measure, main, resources, period, options));
+      results.push(evaluateOrExplain(edition, () => publishedCareGap(edition, measure, main, resources, period, options)));
     }
     return results;
   }
@@ -87,6 +87,26 @@ export class PublishedCareGapsService {
 }
 
 /**
+ * A loaded measure whose logic fails on this record (a FHIRHelpers conversion of a value it cannot
+ * convert, a `Message` raised as an error): a problem naming the measure and the ELM statement, never
+ * the record's values, and never an answer from part of the logic.
+ */
+export function evaluateOrExplain<T>(edition: PublishedMeasure, evaluate: () => T): T {
+  try {
+    return evaluate();
+  } catch (error) {
+    if (!(error instanceof ElmEvaluationError)) throw error;
+    const where = error.location ? ` in ${error.location.library}, ${error.location.statement}` : '';
+    throw new ProblemException(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      'measure_evaluation_failed',
+      'Measure evaluation failed',
+      `${edition.key} (${edition.version}) could not be evaluated over this patient's record: its logic failed${where}. Other measures answer when asked for without it.`,
+    );
+  }
+}
+
+/**
  * The practice's offset east of UTC, in hours, at the end of the period: the offset CQL gives the
  * measurement period's bounds and `Now()`. cql-execution also turns a Date into a DateTime in the
  * process's own zone, so the process must keep the same offset: refused, never silently off by a day.
@@ -96,9 +116,9 @@ export function practiceOffsetHours(timeZone: string, period: Period, processOff
   const practice = zoneOffsetHours(timeZone, at);
   if (practice !== processOffsetAt(at)) {
     throw new ProblemException(
-      HttpStatus.SERVICE_UNAVAILABLE,
+      HttpStatus.INTERNAL_SERVER_ERROR,
       'time_zone_mismatch',
-      'Service unavailable',
+      'Time zone mismatch',
       `Loaded measures are evaluated in the practice's time zone (${timeZone}), and this process runs at another offset: start it with TZ=${timeZone}.`,
     );
   }
