@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { citationFormOf } from '../clinical/citation-grammar';
-import { derivedRows } from '../clinical/derived-rows';
 import { PatientChart } from '../cohort/chart.types';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { DerivedRowsService } from '../tools/derived-rows.service';
 import { AccessContext } from '../access/access-context';
 import { AccessService } from '../access/access.service';
 import { Caller } from '../auth/caller';
@@ -50,7 +49,7 @@ export class ProposalIntake {
     private readonly access: AccessService,
     private readonly cohort: CohortRepository,
     private readonly executor: ProposalExecutor,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly derivedRows: DerivedRowsService,
   ) {}
 
   /** Checks `input` for `patientId` now; `scope` is the audited access the check belongs to (it reads the chart for a care gap). */
@@ -81,7 +80,7 @@ export class ProposalIntake {
     const existing = await this.cohort.existingCitations(patientId, citations.filter((citation) => !derived.includes(citation)));
     if (derived.length > 0) {
       const loaded = await chart();
-      const rows = loaded ? derivedRows(loaded, derived, this.config.clinic.timeZone) : new Map();
+      const rows = loaded ? await this.derivedRows.rows(loaded, derived) : new Map();
       for (const citation of rows.keys()) existing.add(citation);
     }
     return citations.filter((citation) => !existing.has(citation));

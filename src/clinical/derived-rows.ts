@@ -1,4 +1,5 @@
 import { PatientChart } from '../cohort/chart.types';
+import { Period } from './shared/clinical-dates';
 import { careGapRow } from './care-gaps/care-gap-row';
 import { evaluateCareGaps, MEASURE_IDS, resolveMeasureId } from './care-gaps';
 import { checkMissingData, MissingDataItem } from './missing-data';
@@ -28,6 +29,20 @@ export function missingDataRow(item: MissingDataItem, asOf: string): Record<stri
 }
 
 /**
+ * A care-gap citation's measure and period (`gap:CMS122@2025-01-01..2025-12-31`), or null when it is
+ * no such citation or its period is not one `care_gap_lookup` evaluates (days out of order, longer
+ * than five years).
+ */
+export function gapCitationParts(citation: string): { measure: string; period: Period } | null {
+  if (citationFormOf(citation)?.kind !== 'gap') return null;
+  const [measure, when] = citation.slice(citation.indexOf(':') + 1).split('@');
+  const [start, end] = when.split('..');
+  if (!isDay(start) || !isDay(end) || end < start) return null;
+  if ((Date.parse(end) - Date.parse(start)) / 86_400_000 > MAX_PERIOD_DAYS) return null;
+  return { measure, period: { start, end } };
+}
+
+/**
  * The derived rows (`gap:`, `missing:`, `risk:`, `prediction:`) that `citations` name, recomputed
  * from the chart exactly as their tools compute them: a derived id names a row of this patient only
  * when the tool, run on the day or period the id carries, returns a row with that very id.
@@ -38,12 +53,11 @@ export function derivedRows(chart: PatientChart, citations: readonly string[], t
   const attributions = new Map<string, ReturnType<typeof reportAttribution> | null>();
   for (const citation of new Set(citations)) {
     const kind = citationFormOf(citation)?.kind;
-    const [subject, when] = citation.slice(citation.indexOf(':') + 1).split('@');
+    const when = citation.slice(citation.indexOf('@') + 1);
     if (kind === 'gap') {
-      const [start, end] = when.split('..');
-      if (!(MEASURE_IDS as readonly string[]).includes(subject) || !isDay(start) || !isDay(end) || end < start) continue;
-      if ((Date.parse(end) - Date.parse(start)) / 86_400_000 > MAX_PERIOD_DAYS) continue;
-      const [result] = evaluateCareGaps(chart, { period: { start, end }, measureIds: [resolveMeasureId(subject)], timeZone });
+      const gap = gapCitationParts(citation);
+      if (!gap || !(MEASURE_IDS as readonly string[]).includes(gap.measure)) continue;
+      const [result] = evaluateCareGaps(chart, { period: gap.period, measureIds: [resolveMeasureId(gap.measure)], timeZone });
       const row = result ? careGapRow(result) : undefined;
       if (row?.citation === citation) found.set(citation, { shape: DERIVED_TOOL.gap, row });
     } else if (!isDay(when)) {

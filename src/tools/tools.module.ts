@@ -11,6 +11,7 @@ import { PatientLabsTool } from './definitions/patient-labs.tool';
 import { PatientToolsController } from './patient-tools.controller';
 import { PseudonymService } from '../phi/pseudonyms';
 import { ToolReadService } from './tool-read.service';
+import { DerivedRowsService } from './derived-rows.service';
 import { TOOLS, ToolsService } from './tools.service';
 
 const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool, MissingDataCheckTool, FeatureAttributionTool];
@@ -26,9 +27,10 @@ const TOOL_CLASSES = [PatientEncountersTool, PatientLabsTool, CareGapLookupTool,
     ...TOOL_CLASSES,
     { provide: TOOLS, inject: TOOL_CLASSES, useFactory: (...tools: unknown[]) => tools },
     ToolsService,
+    DerivedRowsService,
     PseudonymService,
     ToolReadService,
   ],
-  exports: [ToolReadService, AccessModule],
+  exports: [ToolReadService, DerivedRowsService, AccessModule],
 })
 export class ToolsModule {}

@@ -16,8 +16,7 @@ import { patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
 import { citedItems, CitedItem, conditionRow, FoundRow } from './cited-evidence';
 import { citationFormOf } from '../clinical/citation-grammar';
-import { derivedRows } from '../clinical/derived-rows';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { DerivedRowsService } from './derived-rows.service';
 
 export const TOOLS = Symbol('TOOLS');
 
@@ -63,7 +62,7 @@ export class ToolsService implements OnModuleInit {
     @Inject(TOOLS) tools: Tool[],
     private readonly cohort: CohortRepository,
     private readonly pseudonyms: PseudonymService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly derivedRows: DerivedRowsService,
   ) {
     this.registry = new Map(tools.map((tool) => [tool.name, tool]));
   }
@@ -93,7 +92,7 @@ export class ToolsService implements OnModuleInit {
       ...labRows.map((row): [string, FoundRow] => [String(row.citation), { shape: 'patient_labs', row }]),
       ...encounterRows.map((row): [string, FoundRow] => [String(row.citation), { shape: 'patient_encounters', row }]),
       ...found.conditions.map(conditionRow).map((row): [string, FoundRow] => [String(row.citation), { shape: 'cited_condition', row }]),
-      ...(chart ? derivedRows(chart, derived, this.config.clinic.timeZone) : new Map<string, FoundRow>()),
+      ...(chart ? await this.derivedRows.rows(chart, derived) : new Map<string, FoundRow>()),
     ]);
     const labs = project('patient_labs', role, labRows);
     const encounters = project('patient_encounters', role, encounterRows);

@@ -164,6 +164,23 @@ const available = corpusAvailable();
       expect(withEvidence).toBeGreaterThan(0);
     });
 
+    it('lets a proposal cite a loaded measure’s care-gap row, as computed today for its period, and no row care_gap_lookup does not give', async () => {
+      const testCase = cases.get('2025-qicore6 CMS139')![0];
+      const patientId = patientOf(testCase);
+      const [row] = (await lookup(patientId, { measure: 'CMS139', ...periodOf(testCase) })).body.rows as (GapRow & { citation: string })[];
+      expect(row.citation).toBe(`gap:CMS139@${periodOf(testCase).periodStart}..${periodOf(testCase).periodEnd}`);
+      const file = async (citation: string) =>
+        request(sut.app.getHttpServer())
+          .post(`/patients/${patientId}/proposals`)
+          .set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`)
+          .send({ kind: 'add_care_note', content: { noteType: 'care-plan', text: 'Falls screening per the measure.' }, rationale: 'Per the care-gap row.', citations: [citation] });
+      expect((await file(row.citation)).status).toBe(201);
+      // A period no loaded edition covers names no row (care_gap_lookup refuses it): refused, nothing filed.
+      const other = await file('gap:CMS139@2024-01-01..2024-12-31');
+      expect(other.status).toBe(400);
+      expect(other.body.errors).toEqual([expect.objectContaining({ field: 'citations', reason: 'unknownCitation' })]);
+    });
+
     it('refuses by name a measure neither built in nor loaded, a period no edition covers, and a loaded measure with no gap', async () => {
       const patientId = patientOf(cases.get('2025-qicore6 CMS139')![0]);
       const refusals = [
