@@ -4,8 +4,10 @@ import { Worker } from 'node:worker_threads';
  * The disclosure check's integer programs, solved by HiGHS (WebAssembly) on a worker thread of its
  * own. One program runs synchronously for up to seconds and a check runs hundreds; on the request
  * thread that would hold every other request behind it. The worker is started on the first check,
- * kept for the life of the process (unref'd: it never keeps a process alive), and restarted if it
- * dies; a program in flight when it dies fails its check, which is then computed again.
+ * kept for the life of the process, and restarted if it dies; a program in flight when it dies fails
+ * its check, which is then computed again. It holds the process open only while a program is in
+ * flight (a command awaiting a check must not exit under it; an idle thread must not keep a
+ * finished process alive).
  */
 
 /** A linear expression: variable → coefficient. */
@@ -47,6 +49,7 @@ class SolverThread {
     const id = (this.nextId += 1);
     return new Promise<Reply>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
+      worker.ref();
       worker.postMessage({ id, lp });
     });
   }
@@ -54,10 +57,11 @@ class SolverThread {
   private started(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { highsPath: require.resolve('highs') } });
-    worker.unref();
+    // A listener on the worker refs it again, so idleness is declared after each one is attached.
     worker.on('message', (reply: Reply) => {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) worker.unref();
       waiter?.resolve(reply);
     });
     const fail = (error: Error) => {
@@ -67,6 +71,7 @@ class SolverThread {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`disclosure check: the solver thread exited (${code})`)));
+    worker.unref();
     this.worker = worker;
     return worker;
   }
