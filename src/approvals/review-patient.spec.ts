@@ -17,6 +17,9 @@ const ROW: PatientRow = {
   city: 'Springfield',
   state: 'IL',
   postalCode: '62701',
+  sexCode: null,
+  race: [],
+  ethnicity: [],
   deceasedAt: null,
 };
 const ALL = { mrn: 'MRN-0042', givenName: 'Ana', familyName: 'Quispe', birthDate: '1960-07-01', age: 65, sex: 'female', deceasedAt: null, redactedFields: [] };

@@ -32,6 +32,11 @@ export interface PatientRow {
   familyName: string;
   birthDate: string;
   sex: Sex;
+  /** US Core's sex extension (SNOMED CT code), read by QI-Core 6 measures as `Patient.sex`; null when the source gave none. */
+  sexCode: string | null;
+  /** US Core's race and ethnicity extensions, as their codings (empty when the source gave none). */
+  race: DemographicCoding[];
+  ethnicity: DemographicCoding[];
   phone: string | null;
   email: string | null;
   addressLine: string | null;
@@ -39,6 +44,13 @@ export interface PatientRow {
   state: string | null;
   postalCode: string | null;
   deceasedAt: string | null;
+}
+
+/** One coding of US Core's race or ethnicity extension, and which part of it (`ombCategory` or `detailed`). */
+export interface DemographicCoding {
+  part: 'ombCategory' | 'detailed';
+  system: string;
+  code: string;
 }
 
 export interface EncounterRow {
@@ -50,6 +62,8 @@ export interface EncounterRow {
   typeSystem: CodeSystemUri | null;
   typeCode: string | null;
   typeDisplay: string | null;
+  /** Every `type` coding beyond the stored one, in the source's order (empty when it had one). */
+  typeOtherCodings: { system: string; code: string }[];
   reasonSystem: CodeSystemUri | null;
   reasonCode: string | null;
   reasonDisplay: string | null;
@@ -99,6 +113,13 @@ export interface ObservationRow {
   valueCode: string | null;
   /** Why there is no value (`dataAbsentReason` code), when there is none. */
   dataAbsentReason: string | null;
+  /** `issued`, when the source gave it. */
+  issuedAt: string | null;
+  /** Why it was not done (QI-Core's `notDoneReason` extension), for a cancelled observation. */
+  notDoneReasonSystem: CodeSystemUri | null;
+  notDoneReasonCode: string | null;
+  /** The Procedure it is `partOf`, by row id (a staging observation of its staging procedure); it may not be in the chart. */
+  partOfProcedureId: string | null;
 }
 
 export interface ConditionRow {
@@ -116,6 +137,13 @@ export interface ConditionRow {
   /** Calendar days as written in the source (the date part of onset/abatement dateTime or period). */
   onsetDate: string | null;
   abatementDate: string | null;
+  severitySystem: CodeSystemUri | null;
+  severityCode: string | null;
+  /** The instants behind those days, when the source wrote a time (a bare date has none). */
+  onsetAt: string | null;
+  abatementAt: string | null;
+  /** The code's codings beyond the stored one, in the source's order (empty when it had one). */
+  otherCodings: { system: string; code: string }[];
   recordedAt: string;
 }
 
@@ -184,6 +212,9 @@ export interface ProcedureRow {
   statusReasonCode: string | null;
   bodySiteSystem: CodeSystemUri | null;
   bodySiteCode: string | null;
+  /** Why it was done (`reasonCode`). */
+  reasonSystem: CodeSystemUri | null;
+  reasonCode: string | null;
 }
 
 /** A ServiceRequest or DeviceRequest: an order for a service (hospice, a referral…) or a device (a walker…). */
@@ -200,6 +231,9 @@ export interface RequestRow {
   authoredAt: string | null;
   reasonSystem: CodeSystemUri | null;
   reasonCode: string | null;
+  /** Why it is not to be done (QI-Core's `doNotPerformReason` extension, `reasonRefused`). */
+  refusalReasonSystem: CodeSystemUri | null;
+  refusalReasonCode: string | null;
 }
 
 /** An AdverseEvent (e.g. a reaction to a statin), by the substance or event it names. */

@@ -18,6 +18,7 @@ const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE '
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
 const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"`;
@@ -26,9 +27,11 @@ const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "pan
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')}, effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"`;
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  ${ISO('issued_at', 'issuedAt')}, not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode"`;
 
-const PATIENT_COLUMNS = `id, mrn, given_name AS "givenName", family_name AS "familyName", ${DAY('birth_date', 'birthDate')}, sex,
+const PATIENT_COLUMNS = `id, mrn, given_name AS "givenName", family_name AS "familyName", ${DAY('birth_date', 'birthDate')}, sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", ${ISO('deceased_at', 'deceasedAt')}`;
 
 /** Each record type of a chart: its columns, its table and the order a chart lists it in (newest first). */
@@ -38,7 +41,9 @@ const CHART_PARTS = {
   conditions: {
     columns: `id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
-  ${DAY('onset_date', 'onsetDate')}, ${DAY('abatement_date', 'abatementDate')}, ${ISO('recorded_at', 'recordedAt')}`,
+  ${DAY('onset_date', 'onsetDate')}, ${DAY('abatement_date', 'abatementDate')}, ${ISO('recorded_at', 'recordedAt')},
+  ${ISO('onset_at', 'onsetAt')}, ${ISO('abatement_at', 'abatementAt')}, coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
+  severity_system AS "severitySystem", severity_code AS "severityCode"`,
     table: 'conditions',
     order: 'recorded_at DESC, id',
   },
@@ -53,7 +58,7 @@ const CHART_PARTS = {
     columns: `id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')}, performed_period_open AS "performedPeriodOpen",
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"`,
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode", reason_system AS "reasonSystem", reason_code AS "reasonCode"`,
     table: 'procedures',
     order: 'performed_at DESC, id',
   },
@@ -65,7 +70,8 @@ const CHART_PARTS = {
   },
   requests: {
     columns: `id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
-  ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode"`,
+  ${ISO('authored_at', 'authoredAt')}, reason_system AS "reasonSystem", reason_code AS "reasonCode",
+  refusal_reason_system AS "refusalReasonSystem", refusal_reason_code AS "refusalReasonCode"`,
     table: 'clinical_requests',
     order: 'authored_at DESC NULLS LAST, id',
   },

@@ -51,17 +51,20 @@ SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists",
   EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam";
 
 -- name: patientById
-SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients WHERE id = $1;
 
 -- name: patientsByMrn
-SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
 WHERE upper(p.mrn) = upper($2) AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
 ORDER BY p.family_name, p.given_name, p.id LIMIT $3;
 
 -- name: patientsByName
-SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
 WHERE ($2::text IS NULL OR vigil_name_key(p.family_name) LIKE $2) AND ($3::text IS NULL OR vigil_name_key(p.given_name) LIKE $3)
   AND ($4::text IS NULL OR vigil_name_key(p.family_name) || vigil_name_key(p.given_name) LIKE $4 OR vigil_name_key(p.given_name) || vigil_name_key(p.family_name) LIKE $4)
@@ -69,7 +72,8 @@ WHERE ($2::text IS NULL OR vigil_name_key(p.family_name) LIKE $2) AND ($3::text 
 ORDER BY p.family_name, p.given_name, p.id LIMIT $6;
 
 -- name: patientsOfCareTeams
-SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients p
 WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
 ORDER BY p.family_name, p.given_name, p.id LIMIT $2;
@@ -81,6 +85,7 @@ ORDER BY patient_id LIMIT $3;
 
 -- name: encountersInWindow
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
@@ -100,7 +105,8 @@ SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, categ
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode"
 FROM observations
 WHERE patient_id = $1 AND category = 'laboratory' AND category_system = 'http://terminology.hl7.org/CodeSystem/observation-category'
   AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
@@ -109,6 +115,7 @@ ORDER BY effective_at DESC, id LIMIT $5;
 
 -- name: chartEncounters
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
@@ -119,13 +126,16 @@ SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, categ
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason"
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode"
 FROM observations WHERE patient_id = $1 ORDER BY effective_at DESC, id LIMIT $2;
 
 -- name: chartConditions
 SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
-  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "abatementAt", coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
+  severity_system AS "severitySystem", severity_code AS "severityCode"
 FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
 -- name: chartMedications
@@ -138,7 +148,7 @@ FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2;
 SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode"
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode", reason_system AS "reasonSystem", reason_code AS "reasonCode"
 FROM procedures WHERE patient_id = $1 ORDER BY performed_at DESC, id LIMIT $2;
 
 -- name: chartAllergies
@@ -148,7 +158,8 @@ FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
 -- name: chartRequests
 SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
-  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode"
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode",
+  refusal_reason_system AS "refusalReasonSystem", refusal_reason_code AS "refusalReasonCode"
 FROM clinical_requests WHERE patient_id = $1 ORDER BY authored_at DESC NULLS LAST, id LIMIT $2;
 
 -- name: chartAdverseEvents
@@ -156,12 +167,14 @@ SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TI
 FROM adverse_events WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
 -- name: patientsByIds
-SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex,
+SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", data_version::text AS "dataVersion" FROM patients WHERE id = ANY($1::uuid[]) ORDER BY id;
 
 -- name: chartsEncounters
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_at DESC, t.id) AS rows
 FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
@@ -173,14 +186,17 @@ FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId"
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason") r
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsConditions
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
 FROM conditions t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
-  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "abatementAt", coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
+  severity_system AS "severitySystem", severity_code AS "severityCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsMedications
@@ -195,7 +211,7 @@ SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.performed_at DES
 FROM procedures t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode") r
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode", reason_system AS "reasonSystem", reason_code AS "reasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsAllergies
@@ -207,7 +223,8 @@ WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 -- name: chartsRequests
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
 FROM clinical_requests t CROSS JOIN LATERAL (SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
-  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode") r
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode",
+  refusal_reason_system AS "refusalReasonSystem", refusal_reason_code AS "refusalReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsAdverseEvents
@@ -218,6 +235,7 @@ WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 -- name: chartsEncountersWindowed
 SELECT t.patient_id::text AS "patientId", coalesce(json_agg(r ORDER BY t.start_at DESC, t.id) FILTER (WHERE t.end_at IS NULL OR t.end_at >= $2::timestamptz OR t.type_code = ANY($3::text[])), '[]') AS rows, count(*)::int AS n
 FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
@@ -229,7 +247,8 @@ FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId"
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason") r
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) AND t.code = ANY($2::text[]) AND (t.code <> ALL($3::text[]) OR coalesce(t.effective_end_at, t.effective_at) >= $4::timestamptz) GROUP BY t.patient_id;
 
 -- name: observationCounts
@@ -240,10 +259,12 @@ SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, categ
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
-  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason" FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id;
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode" FROM observations WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY effective_at DESC, id;
 
 -- name: encountersByIds
 SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode" FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id;
@@ -251,7 +272,9 @@ SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem"
 -- name: conditionsByIds
 SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
-  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt" FROM conditions WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY recorded_at DESC, id;
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "abatementAt", coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
+  severity_system AS "severitySystem", severity_code AS "severityCode" FROM conditions WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY recorded_at DESC, id;
 
 -- name: citedRows
 SELECT 'pat:' || id AS citation FROM patients WHERE id = $1 AND id = ANY($2::uuid[])

@@ -58,6 +58,14 @@ export function codingsOf(...concepts: unknown[]): (Coded & { conceptText: strin
   });
 }
 
+/** The codings of one or more concepts other than the stored one, as JSON for an `…other_codings` column (null when none). */
+export function otherCodings(concepts: unknown | unknown[], stored: { system: string; code: string } | null): string | null {
+  const others = codingsOf(...(Array.isArray(concepts) ? concepts : [concepts]))
+    .filter((coding) => coding.system !== stored?.system || coding.code !== stored?.code)
+    .map(({ system, code }) => ({ system, code }));
+  return stored && others.length > 0 ? JSON.stringify(others) : null;
+}
+
 /**
  * The stored coding of a CodeableConcept (or of several, e.g. every `type` of an encounter).
  * `missing`: no coding with a code at all; `no-system`: codes, but none with a system URI. The display

@@ -5,26 +5,28 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
   patients: [
     ['id', 'uuid'], ['mrn', 'text'], ['given_name', 'text'], ['family_name', 'text'], ['birth_date', 'date'], ['sex', 'text'],
     ['phone', 'text'], ['email', 'text'], ['address_line', 'text'], ['city', 'text'], ['state', 'text'], ['postal_code', 'text'],
-    ['deceased_at', 'timestamptz'],
+    ['deceased_at', 'timestamptz'], ['sex_code', 'text'], ['race', 'jsonb'], ['ethnicity', 'jsonb'],
   ],
   patient_care_teams: [['patient_id', 'uuid'], ['care_team_id', 'uuid']],
   encounters: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['class', 'text'], ['status', 'text'], ['type_system', 'text'], ['type_code', 'text'],
     ['type_display', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['reason_display', 'text'],
     ['start_at', 'timestamptz'], ['end_at', 'timestamptz'], ['disposition', 'text'],
-    ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'], ['class_code', 'text'],
+    ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'], ['class_code', 'text'], ['type_other_codings', 'jsonb'],
   ],
   observations: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['panel_id', 'uuid'], ['category', 'text'], ['status', 'text'],
     ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['value_numeric', 'numeric'], ['value_text', 'text'], ['unit', 'text'],
     ['reference_low', 'numeric'], ['reference_high', 'numeric'], ['reference_text', 'text'], ['interpretation', 'text'],
     ['effective_at', 'timestamptz'], ['effective_end_at', 'timestamptz'], ['value_system', 'text'], ['value_code', 'text'],
-    ['data_absent_reason', 'text'], ['effective_period_open', 'boolean'], ['category_system', 'text'],
+    ['data_absent_reason', 'text'], ['effective_period_open', 'boolean'], ['category_system', 'text'], ['part_of_procedure_id', 'uuid'],
+    ['issued_at', 'timestamptz'], ['not_done_reason_system', 'text'], ['not_done_reason_code', 'text'],
   ],
   conditions: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
     ['onset_date', 'date'], ['abatement_date', 'date'], ['recorded_at', 'timestamptz'], ['verification_status', 'text'],
-    ['category', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'],
+    ['category', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'], ['onset_at', 'timestamptz'], ['abatement_at', 'timestamptz'],
+    ['other_codings', 'jsonb'], ['severity_system', 'text'], ['severity_code', 'text'],
   ],
   medications: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'],
@@ -35,6 +37,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
     ['status', 'text'], ['performed_at', 'timestamptz'], ['performed_end_at', 'timestamptz'], ['status_reason_system', 'text'],
     ['status_reason_code', 'text'], ['body_site_system', 'text'], ['body_site_code', 'text'], ['performed_period_open', 'boolean'],
+    ['reason_system', 'text'], ['reason_code', 'text'],
   ],
   allergies: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
@@ -43,7 +46,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
   clinical_requests: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['kind', 'text'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
     ['status', 'text'], ['intent', 'text'], ['do_not_perform', 'boolean'], ['authored_at', 'timestamptz'], ['reason_system', 'text'],
-    ['reason_code', 'text'],
+    ['reason_code', 'text'], ['refusal_reason_system', 'text'], ['refusal_reason_code', 'text'],
   ],
   adverse_events: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],

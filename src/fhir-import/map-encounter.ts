@@ -1,5 +1,5 @@
 import { EncounterStatus } from '../cohort/enum';
-import { ENCOUNTER_CLASSES, FALLBACK_ENCOUNTER_CLASS, firstCode } from './codes';
+import { ENCOUNTER_CLASSES, FALLBACK_ENCOUNTER_CLASS, firstCode, otherCodings } from './codes';
 import { asArray, asObject, asObjects } from './json';
 import { afterDeath, identity, idOf, MapContext, mappedStatus, optionalCode, optionalInstant, patientOf, requiredInstant, SourceResource } from './map-context';
 import { EncounterTarget, keysOf } from './references';
@@ -58,6 +58,7 @@ export function mapEncounter(source: SourceResource, context: MapContext): { map
           type_system: type?.system ?? null,
           type_code: type?.code ?? null,
           type_display: type?.display ?? null,
+          type_other_codings: otherCodings(asArray(resource.type), type),
           reason_system: reason?.system ?? null,
           reason_code: reason?.code ?? null,
           reason_display: reason?.display ?? null,

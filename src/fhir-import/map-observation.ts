@@ -6,15 +6,18 @@ import {
   encounterOf,
   identity,
   idOf,
+  lenientInstant,
   MapContext,
   mappedStatus,
   openPeriod,
+  optionalCode,
   optionalInstant,
   patientOf,
   requiredCode,
   SourceResource,
 } from './map-context';
 import { MappedResource, Row, SkipResource } from './fhir-import.types';
+import { referenceOf, rowIdIn } from './references';
 import { cleanText, parseFhirDate } from './text';
 
 /** Every R4 status is stored: `registered` and `unknown` too (a test ordered, a result not yet known). */
@@ -23,6 +26,9 @@ const STATUSES = identity(ObservationStatus);
 const INTERPRETATIONS = new Set<string>(Object.values(Interpretation));
 
 const UCUM = 'http://unitsofmeasure.org';
+
+/** QI-Core's reason a cancelled Observation was not done (ObservationCancelled's `notDoneReason`). */
+const NOT_DONE_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-notDoneReason';
 
 /**
  * What is stored when the source gives neither a value nor a `dataAbsentReason`: FHIR's own
@@ -141,6 +147,21 @@ function effectiveOf(resource: Json, warnings: string[]) {
 }
 
 /**
+ * The Procedure an observation is `partOf`, as the row id that Procedure has (or will have) in this
+ * source: procedures are written in the same pass, so there is no index to resolve it in, and a
+ * Procedure's row id is a function of its reference. The chart reads it back only when that
+ * Procedure is stored. A `urn:uuid:` reference names a Bundle entry by its uuid, which is its id.
+ */
+function partOfProcedure(context: MapContext, resource: Json): string | null {
+  for (const element of asObjects(resource.partOf)) {
+    const reference = referenceOf(element);
+    const id = reference && (/^Procedure\/(.+)$/.exec(reference)?.[1] ?? /^urn:uuid:(.+)$/.exec(reference)?.[1]);
+    if (id) return rowIdIn(context.namespace, `Procedure/${id}`);
+  }
+  return null;
+}
+
+/**
  * One row per observation; a panel (a blood pressure 55284-4 with systolic 8480-6 and diastolic
  * 8462-4 components) is one row per component with a value, all sharing a `panel_id`, plus a row
  * for the panel's own value if it has one. Component row ids derive from the component's code, so
@@ -159,9 +180,14 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
   const encounterId = encounterOf(context, resource.encounter, patient, warnings);
   if (afterDeath(patient, effective.start.millis)) warnings.push("dated after the patient's death (kept)");
 
+  const notDone = optionalCode(context, asObjects(resource.extension).find((extension) => extension.url === NOT_DONE_REASON)?.valueCodeableConcept, 'notDoneReason', warnings);
   const common = {
     patient_id: patient.rowId,
     encounter_id: encounterId,
+    part_of_procedure_id: partOfProcedure(context, resource),
+    issued_at: lenientInstant(resource.issued, 'issued', warnings)?.instant ?? null,
+    not_done_reason_system: notDone?.system ?? null,
+    not_done_reason_code: notDone?.code ?? null,
     category: category?.code ?? null,
     category_system: category?.system ?? null,
     status,

@@ -1,12 +1,39 @@
 import { Sex } from '../cohort/enum';
-import { firstCode } from './codes';
-import { Json, asObjects, asString } from './json';
+import { firstCode, normaliseSystem } from './codes';
+import { Json, asObject, asObjects, asString } from './json';
 import { MapContext, SourceResource, idOf, optionalInstant } from './map-context';
 import { keysOf, PatientTarget } from './references';
 import { MappedResource, SkipResource } from './fhir-import.types';
 import { cleanText, parseFhirDate } from './text';
 
 const SEXES: Record<string, Sex> = { female: Sex.Female, male: Sex.Male, other: Sex.Other, unknown: Sex.Unknown };
+
+/** US Core's sex extension (6.1: `valueCode`; 7: `valueCoding`), which QI-Core 6 measures read as `Patient.sex`. */
+const US_CORE_SEX = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-sex';
+
+const US_CORE_RACE = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race';
+const US_CORE_ETHNICITY = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity';
+
+/** The codings of US Core's race or ethnicity extension (`ombCategory` and `detailed`), as JSON; null when none. */
+function demographicCodings(resource: Json, url: string): string | null {
+  const codings = asObjects(resource.extension)
+    .filter((extension) => extension.url === url)
+    .flatMap((extension) => asObjects(extension.extension))
+    .filter((part) => part.url === 'ombCategory' || part.url === 'detailed')
+    .flatMap((part) => {
+      const coding = asObject(part.valueCoding);
+      const system = normaliseSystem(coding?.system);
+      const code = cleanText(coding?.code);
+      return system && code ? [{ part: part.url, system, code }] : [];
+    });
+  return codings.length > 0 ? JSON.stringify(codings) : null;
+}
+
+function sexCodeOf(resource: Json): string | null {
+  const extension = asObjects(resource.extension).find((candidate) => candidate.url === US_CORE_SEX);
+  const code = cleanText(extension?.valueCode) ?? cleanText(asObject(extension?.valueCoding)?.code);
+  return code !== null && /^\S+( \S+)*$/.test(code) ? code : null;
+}
 
 /**
  * The medical record number: the identifier typed `MR` (HL7 v2-0203). Without one, `fhir:<id>`,
@@ -63,6 +90,9 @@ export function mapPatient(source: SourceResource, context: MapContext): { mappe
           family_name: name.family,
           birth_date: birth.day,
           sex: sex ?? Sex.Unknown,
+          sex_code: sexCodeOf(resource),
+          race: demographicCodings(resource, US_CORE_RACE),
+          ethnicity: demographicCodings(resource, US_CORE_ETHNICITY),
           phone: telecom(resource, 'phone'),
           email: telecom(resource, 'email'),
           address_line: lines.length ? lines.join(', ') : null,

@@ -5,7 +5,7 @@ import {
   ConditionVerificationStatus,
   ProcedureStatus,
 } from '../cohort/enum';
-import { firstCode } from './codes';
+import { firstCode, otherCodings } from './codes';
 import { asArray, asObject, asObjects, asString } from './json';
 import {
   encounterOf,
@@ -66,14 +66,19 @@ function conditionDay(resource: Record<string, unknown>, element: 'onset' | 'aba
   const period = asObject(resource[`${element}Period`]);
   const [first, second] = element === 'onset' ? [period?.start, period?.end] : [period?.end, period?.start];
   const value = firstPresent(resource[`${element}DateTime`], first, second);
-  if (value !== undefined) return lenientInstant(value, `${element}[x]`, warnings);
+  if (value !== undefined) {
+    const parsed = lenientInstant(value, `${element}[x]`, warnings);
+    // The instant too when a time was written: a bare date is a day, not its first moment.
+    return parsed && { ...parsed, timed: typeof value === 'string' && value.includes('T') };
+  }
   const unstored = ['Age', 'Range', 'String'].find((kind) => resource[`${element}${kind}`] !== undefined);
   if (unstored) warnings.push(`${element}${unstored} names no day (left empty)`);
   return null;
 }
 
 /**
- * Conditions keep their code in whatever system the source used, and their verification status:
+ * Conditions keep their code in whatever system the source used (the code's other codings too, for
+ * the value sets that know only one of them), and their verification status:
  * refuted and entered-in-error conditions are stored as such (the measure logic decides what counts).
  * `recorded_at` is `recordedDate`, else onset, else abatement; a condition with none of them is a skip.
  */
@@ -92,6 +97,7 @@ export function mapCondition(source: SourceResource, context: MapContext): Mappe
   if (!recorded) throw new SkipResource('neither recordedDate, onset[x] nor abatement[x] gives a day');
   if (resource.recordedDate === undefined && !onset) warnings.push('recordedDate and onset missing (recorded at the abatement)');
   const bodySite = optionalCode(context, asArray(resource.bodySite), 'bodySite', warnings);
+  const severity = optionalCode(context, resource.severity, 'severity', warnings);
   return one(
     source,
     'conditions',
@@ -108,6 +114,11 @@ export function mapCondition(source: SourceResource, context: MapContext): Mappe
       body_site_code: bodySite?.code ?? null,
       onset_date: onset?.day ?? null,
       abatement_date: abatement?.day ?? null,
+      onset_at: onset?.timed ? onset.instant : null,
+      abatement_at: abatement?.timed ? abatement.instant : null,
+      other_codings: otherCodings(resource.code, code),
+      severity_system: severity?.system ?? null,
+      severity_code: severity?.code ?? null,
       recorded_at: recorded.instant,
     },
     warnings,
@@ -137,6 +148,7 @@ export function mapProcedure(source: SourceResource, context: MapContext): Mappe
   if (end && end.millis < performed.millis) throw new SkipResource('performedPeriod.end is before its start');
   const statusReason = optionalCode(context, resource.statusReason, 'statusReason', warnings);
   const bodySite = optionalCode(context, asArray(resource.bodySite), 'bodySite', warnings);
+  const reason = optionalCode(context, asArray(resource.reasonCode), 'reasonCode', warnings);
   return one(
     source,
     'procedures',
@@ -155,6 +167,8 @@ export function mapProcedure(source: SourceResource, context: MapContext): Mappe
       status_reason_code: statusReason?.code ?? null,
       body_site_system: bodySite?.system ?? null,
       body_site_code: bodySite?.code ?? null,
+      reason_system: reason?.system ?? null,
+      reason_code: reason?.code ?? null,
     },
     warnings,
   );
@@ -173,8 +187,9 @@ export function mapAllergyIntolerance(source: SourceResource, context: MapContex
   if (verification === 'refuted' || verification === 'entered-in-error') throw new SkipResource(`verificationStatus is ${verification}`);
   const code = requiredCode(context, resource.code);
   const period = asObject(resource.onsetPeriod);
-  const onset = optionalInstant(firstPresent(resource.onsetDateTime, period?.start), 'onset[x]');
-  const onsetEnd = optionalInstant(period?.end, 'onsetPeriod.end');
+  // A partial onset (a year: `2005`) names no instant: left empty with a warning, the allergy kept.
+  const onset = lenientInstant(firstPresent(resource.onsetDateTime, period?.start), 'onset[x]', warnings);
+  const onsetEnd = lenientInstant(period?.end, 'onsetPeriod.end', warnings);
   const recorded = optionalInstant(resource.recordedDate, 'recordedDate') ?? onset ?? onsetEnd;
   if (!recorded) throw new SkipResource('neither recordedDate nor onset[x] given');
   let clinicalStatus: string = AllergyClinicalStatus.Active;

@@ -103,6 +103,9 @@ export function mapMedicationRequest(source: SourceResource, context: MapContext
  * it has gone by is read: the QI-Core one, the misspelt one the stewards' test cases use, and the
  * R5 cross-version extension.
  */
+/** QI-Core's reason a request is not to be done (ServiceNotRequested's `reasonRefused`). */
+const DO_NOT_PERFORM_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerformReason';
+
 const DEVICE_DO_NOT_PERFORM = new Set([
   'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerform',
   'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPeform',
@@ -132,6 +135,7 @@ export function mapRequest(source: SourceResource, context: MapContext) {
       : asObjects(resource.modifierExtension).some((extension) => DEVICE_DO_NOT_PERFORM.has(asString(extension.url) ?? '') && extension.valueBoolean === true);
   const authored = optionalInstant(resource.authoredOn, 'authoredOn');
   const reason = reasonOf(context, resource, warnings);
+  const refusal = optionalCode(context, asObjects(resource.extension).find((extension) => extension.url === DO_NOT_PERFORM_REASON)?.valueCodeableConcept, 'doNotPerformReason', warnings);
   return one(
     source,
     'clinical_requests',
@@ -148,6 +152,8 @@ export function mapRequest(source: SourceResource, context: MapContext) {
       authored_at: authored?.instant ?? null,
       reason_system: reason?.system ?? null,
       reason_code: reason?.code ?? null,
+      refusal_reason_system: refusal?.system ?? null,
+      refusal_reason_code: refusal?.code ?? null,
     },
     warnings,
   );

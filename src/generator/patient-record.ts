@@ -45,6 +45,9 @@ export function generatePatientRecord(context: CohortContext, index: number): Pa
       familyName: profile.identity.familyName,
       birthDate: dayString(profile.birthMs),
       sex: profile.sex,
+      sexCode: null,
+      race: [],
+      ethnicity: [],
       phone: random.chance(0.9) ? profile.identity.phone : null,
       email: random.chance(0.7) ? profile.identity.email : null,
       addressLine: profile.identity.addressLine,
@@ -84,6 +87,7 @@ export function generatePatientRecord(context: CohortContext, index: number): Pa
       typeSystem: encounter.type.system,
       typeCode: encounter.type.code,
       typeDisplay: encounter.type.display,
+      typeOtherCodings: [],
       reasonSystem: reason?.system ?? null,
       reasonCode: reason?.code ?? null,
       reasonDisplay: reason?.display ?? null,
@@ -163,6 +167,8 @@ function addProcedure(
     statusReasonCode: null,
     bodySiteSystem: null,
     bodySiteCode: null,
+    reasonSystem: null,
+    reasonCode: null,
   });
 }
 

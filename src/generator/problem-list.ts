@@ -101,6 +101,11 @@ function addCondition(
     clinicalStatus: options.status ?? ConditionClinicalStatus.Active,
     onsetDate: options.onset === null ? null : dayString(options.onset),
     abatementDate: options.abatement ? dayString(options.abatement) : null,
+    onsetAt: null,
+    abatementAt: null,
+    otherCodings: [],
+    severitySystem: null,
+    severityCode: null,
     recordedAt: options.recordedAt,
     // A generated problem is a confirmed problem-list entry, as a clinician keeps it.
     verificationStatus: ConditionVerificationStatus.Confirmed,

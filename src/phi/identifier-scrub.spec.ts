@@ -15,6 +15,9 @@ const base: PatientRow = {
   city: 'Maple Hollow',
   state: 'MA',
   postalCode: '02110',
+  sexCode: null,
+  race: [],
+  ethnicity: [],
   deceasedAt: null,
 };
 

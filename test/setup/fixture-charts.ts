@@ -28,12 +28,14 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
   const patient = rows.patients.find((row) => row.id === patientId);
   if (!patient) throw new Error(`No fixture patient with id ${patientId}`);
   return {
-    patient: plain(patient),
-    encounters: byPatient(rows.encounters, patientId).map((row) => plain(row)),
+    // The repository reads a patient without race or ethnicity as empty lists (coalesce).
+    patient: { ...plain<PatientChart['patient']>(patient), race: patient.race ?? [], ethnicity: patient.ethnicity ?? [] },
+    encounters: byPatient(rows.encounters, patientId).map((row) => ({ ...plain<PatientChart['encounters'][number]>(row), typeOtherCodings: row.typeOtherCodings ?? [] })),
     observations: byPatient(rows.observations, patientId).map((row) =>
       plain(row, ['valueNumeric', 'referenceLow', 'referenceHigh']),
     ),
-    conditions: byPatient(rows.conditions, patientId).map((row) => plain(row)),
+    // The repository reads a condition without other codings as an empty list (coalesce).
+    conditions: byPatient(rows.conditions, patientId).map((row) => ({ ...plain<PatientChart['conditions'][number]>(row), otherCodings: row.otherCodings ?? [] })),
     medications: byPatient(rows.medications, patientId).map((row) => plain(row)),
     procedures: byPatient(rows.procedures, patientId).map((row) => plain(row)),
     allergies: byPatient(rows.allergies, patientId).map((row) => plain(row)),

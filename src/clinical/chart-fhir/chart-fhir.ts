@@ -2,6 +2,7 @@ import {
   AdverseEventRow,
   AllergyRow,
   ConditionRow,
+  DemographicCoding,
   EncounterRow,
   MedicationRow,
   MedicationSupply,
@@ -12,7 +13,7 @@ import {
 } from '../../cohort/chart.types';
 import { ConditionCategory, ENCOUNTER_CLASS_V3_CODE, RequestKind } from '../../cohort/enum';
 import type { FhirResource } from '../elm';
-import { codeable, encounterReference, Json, optionalCodeable, patientReference, period } from './fhir-elements';
+import { codeable, coding, encounterReference, instant, Json, optionalCodeable, patientReference, period } from './fhir-elements';
 import { observationResources } from './fhir-observations';
 
 /**
@@ -23,10 +24,10 @@ import { observationResources } from './fhir-observations';
  * inferred from (category, status, doNotPerform, a vital sign's code).
  *
  * What the rows do not keep is not invented: a patient's name, address and identifiers (no measure
- * reads them), race, ethnicity and the US Core birth-sex extension (not stored), an
+ * reads them), the US Core birth-sex extension (not stored; race, ethnicity and the sex extension are), an
  * AllergyIntolerance's verification status (refuted and entered-in-error ones are not imported),
  * MedicationDispense, Immunization, Coverage (not imported), and every coding of a CodeableConcept
- * but the one stored.
+ * but the one stored (a Condition's code keeps them all).
  */
 
 const CLASS_SYSTEM = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
@@ -42,14 +43,34 @@ const CONDITION_CATEGORY_SYSTEM: Readonly<Record<ConditionCategory, string>> = {
 };
 /** QI-Core's modifier extension for a DeviceRequest not to be made (R4 has no DeviceRequest.doNotPerform). */
 const DEVICE_DO_NOT_PERFORM = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerform';
+/** QI-Core's reason a ServiceRequest is not to be done (ServiceNotRequested's `reasonRefused`). */
+const DO_NOT_PERFORM_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerformReason';
+
+/** US Core's sex extension, which QI-Core 6 measures read as `Patient.sex`. */
+const US_CORE_SEX = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-sex';
+const US_CORE_RACE = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race';
+const US_CORE_ETHNICITY = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity';
+
+/** A race or ethnicity extension of the stored codings (none when there are none). */
+function demographic(url: string, codings: readonly DemographicCoding[]): Json[] {
+  if (codings.length === 0) return [];
+  return [{ url, extension: codings.map(({ part, system, code }) => ({ url: part, valueCoding: { system, code } })) }];
+}
+
+const extensions = (list: Json[]): Json => (list.length > 0 ? { extension: list } : {});
 
 function patient(row: PatientRow): FhirResource {
   return {
     resourceType: 'Patient',
     id: row.id,
+    ...extensions([
+      ...demographic(US_CORE_RACE, row.race),
+      ...demographic(US_CORE_ETHNICITY, row.ethnicity),
+      ...(row.sexCode !== null ? [{ url: US_CORE_SEX, valueCode: row.sexCode }] : []),
+    ]),
     gender: row.sex,
     birthDate: row.birthDate,
-    ...(row.deceasedAt !== null ? { deceasedDateTime: row.deceasedAt } : {}),
+    ...(row.deceasedAt !== null ? { deceasedDateTime: instant(row.deceasedAt) } : {}),
   };
 }
 
@@ -60,7 +81,8 @@ function encounter(row: EncounterRow, patientId: string): FhirResource {
     status: row.status,
     // The class as the source coded it, else the v3 code Vigil's class stands for (the code a measure compares).
     class: { system: CLASS_SYSTEM, code: row.classCode ?? ENCOUNTER_CLASS_V3_CODE[row.class] },
-    ...(row.typeCode !== null ? { type: [codeable(row.typeSystem, row.typeCode, row.typeDisplay)] } : {}),
+    // The stored coding, then the source's others (one CodeableConcept: the measures ask whether any coding is in a value set).
+    ...(row.typeCode !== null ? { type: [{ coding: [coding(row.typeSystem, row.typeCode, row.typeDisplay), ...row.typeOtherCodings.map((other) => coding(other.system, other.code))] }] } : {}),
     ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode, row.reasonDisplay)] } : {}),
     subject: patientReference(patientId),
     period: period(row.startAt, row.endAt),
@@ -77,21 +99,24 @@ function condition(row: ConditionRow, patientId: string, offset: string): FhirRe
     ...optionalCodeable('clinicalStatus', CONDITION_CLINICAL, row.clinicalStatus),
     ...optionalCodeable('verificationStatus', CONDITION_VERIFICATION, row.verificationStatus),
     ...(row.category !== null ? { category: [codeable(CONDITION_CATEGORY_SYSTEM[row.category], row.category)] } : {}),
-    code: codeable(row.codeSystem, row.code, row.display),
+    // The stored coding first, then the source's others: a value set may know only one of them.
+    code: { coding: [coding(row.codeSystem, row.code, row.display), ...row.otherCodings.map((other) => coding(other.system, other.code))] },
+    ...optionalCodeable('severity', row.severitySystem, row.severityCode),
     ...(row.bodySiteCode !== null ? { bodySite: [codeable(row.bodySiteSystem, row.bodySiteCode)] } : {}),
     subject: patientReference(patientId),
-    // Stored as calendar days (the importer kept the day as written): the whole day, onset from its first
+    // The instant, when the source wrote a time (a diagnosis compared with an encounter of the same day).
+    // Else the stored calendar days (the importer kept the day as written): the whole day, onset from its first
     // moment and abatement to its last, so the ELM compares them as the hand-written measures compare days.
     // A bare date would compare as uncertain against a boundary inside that day (CMS165's "start of the
     // period + 6 months" is an instant), where the source's own dateTime was certain.
-    ...(row.onsetDate !== null ? { onsetDateTime: `${row.onsetDate}T00:00:00.000${offset}` } : {}),
-    ...(row.abatementDate !== null ? { abatementDateTime: `${row.abatementDate}T23:59:59.999${offset}` } : {}),
-    recordedDate: row.recordedAt,
+    ...(row.onsetAt !== null ? { onsetDateTime: instant(row.onsetAt) } : row.onsetDate !== null ? { onsetDateTime: `${row.onsetDate}T00:00:00.000${offset}` } : {}),
+    ...(row.abatementAt !== null ? { abatementDateTime: instant(row.abatementAt) } : row.abatementDate !== null ? { abatementDateTime: `${row.abatementDate}T23:59:59.999${offset}` } : {}),
+    recordedDate: instant(row.recordedAt),
   };
 }
 
 function procedure(row: ProcedureRow, patientId: string): FhirResource {
-  const performed = row.performedEndAt !== null || row.performedPeriodOpen ? { performedPeriod: period(row.performedAt, row.performedEndAt) } : { performedDateTime: row.performedAt };
+  const performed = row.performedEndAt !== null || row.performedPeriodOpen ? { performedPeriod: period(row.performedAt, row.performedEndAt) } : { performedDateTime: instant(row.performedAt) };
   return {
     resourceType: 'Procedure',
     id: row.id,
@@ -102,6 +127,7 @@ function procedure(row: ProcedureRow, patientId: string): FhirResource {
     ...(row.encounterId !== null ? { encounter: encounterReference(row.encounterId) } : {}),
     ...performed,
     ...(row.bodySiteCode !== null ? { bodySite: [codeable(row.bodySiteSystem, row.bodySiteCode)] } : {}),
+    ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode)] } : {}),
   };
 }
 
@@ -143,7 +169,7 @@ function medicationRequest(row: MedicationRow, patientId: string): FhirResource 
     ...(row.intent !== null ? { intent: row.intent } : {}),
     ...(row.doNotPerform ? { doNotPerform: true } : {}),
     subject: patientReference(patientId),
-    ...(row.authoredAt !== null ? { authoredOn: row.authoredAt } : {}),
+    ...(row.authoredAt !== null ? { authoredOn: instant(row.authoredAt) } : {}),
     ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode)] } : {}),
     ...supplyElements(row.supply, row.dosageText),
   };
@@ -155,11 +181,14 @@ function request(row: RequestRow, patientId: string): FhirResource {
     status: row.status,
     intent: row.intent,
     subject: patientReference(patientId),
-    ...(row.authoredAt !== null ? { authoredOn: row.authoredAt } : {}),
+    ...(row.authoredAt !== null ? { authoredOn: instant(row.authoredAt) } : {}),
     ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode)] } : {}),
   };
   const code = codeable(row.codeSystem, row.code, row.display);
-  if (row.kind === RequestKind.Service) return { resourceType: 'ServiceRequest', ...common, code, ...(row.doNotPerform ? { doNotPerform: true } : {}) };
+  if (row.kind === RequestKind.Service) {
+    const refusal = row.refusalReasonCode !== null ? { extension: [{ url: DO_NOT_PERFORM_REASON, valueCodeableConcept: codeable(row.refusalReasonSystem, row.refusalReasonCode) }] } : {};
+    return { resourceType: 'ServiceRequest', ...refusal, ...common, code, ...(row.doNotPerform ? { doNotPerform: true } : {}) };
+  }
   return {
     resourceType: 'DeviceRequest',
     ...common,
@@ -169,7 +198,7 @@ function request(row: RequestRow, patientId: string): FhirResource {
 }
 
 function allergy(row: AllergyRow, patientId: string): FhirResource {
-  const onset = row.onsetAt === null ? {} : row.onsetEndAt !== null || row.onsetPeriodOpen ? { onsetPeriod: period(row.onsetAt, row.onsetEndAt) } : { onsetDateTime: row.onsetAt };
+  const onset = row.onsetAt === null ? {} : row.onsetEndAt !== null || row.onsetPeriodOpen ? { onsetPeriod: period(row.onsetAt, row.onsetEndAt) } : { onsetDateTime: instant(row.onsetAt) };
   return {
     resourceType: 'AllergyIntolerance',
     id: row.id,
@@ -177,7 +206,7 @@ function allergy(row: AllergyRow, patientId: string): FhirResource {
     code: codeable(row.codeSystem, row.code, row.display),
     patient: patientReference(patientId),
     ...onset,
-    recordedDate: row.recordedAt,
+    recordedDate: instant(row.recordedAt),
   };
 }
 
@@ -188,8 +217,8 @@ function adverseEvent(row: AdverseEventRow, patientId: string): FhirResource {
     actuality: 'actual',
     event: codeable(row.codeSystem, row.code, row.display),
     subject: patientReference(patientId),
-    ...(row.occurredAt !== null ? { date: row.occurredAt } : {}),
-    recordedDate: row.recordedAt,
+    ...(row.occurredAt !== null ? { date: instant(row.occurredAt) } : {}),
+    recordedDate: instant(row.recordedAt),
   };
 }
 
@@ -216,7 +245,7 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     patient(chart.patient),
     ...chart.encounters.map((row) => encounter(row, id)),
     ...chart.conditions.map((row) => condition(row, id, offset)),
-    ...observationResources(chart.observations, id),
+    ...observationResources(chart.observations, id, new Set(chart.procedures.map((row) => row.id))),
     ...chart.procedures.map((row) => procedure(row, id)),
     ...chart.medications.map((row) => medicationRequest(row, id)),
     ...chart.requests.map((row) => request(row, id)),

@@ -16,9 +16,21 @@ export function optionalCodeable(field: string, system: string | null, code: str
   return code === null ? {} : { [field]: codeable(system, code, display) };
 }
 
-/** A Period; an open one (started, still going) has no end. */
+/**
+ * A stored instant as a FHIR dateTime to the millisecond. The rows keep an exact instant and read it
+ * to the second; a dateTime of seconds' precision is uncertain, in CQL, against the measurement
+ * period's millisecond bounds within its boundary second (an encounter starting at the period's
+ * first instant would be neither in the period nor out of it), where the source's instant was not.
+ */
+export function instant(text: string): string;
+export function instant(text: string | null): string | null;
+export function instant(text: string | null): string | null {
+  return text !== null && /T\d{2}:\d{2}:\d{2}Z$/.test(text) ? `${text.slice(0, -1)}.000Z` : text;
+}
+
+/** A Period of stored instants; an open one (started, still going) has no end. */
 export function period(start: string | null, end: string | null): Json {
-  return { ...(start !== null ? { start } : {}), ...(end !== null ? { end } : {}) };
+  return { ...(start !== null ? { start: instant(start) } : {}), ...(end !== null ? { end: instant(end) } : {}) };
 }
 
 export const patientReference = (id: string): Json => ({ reference: `Patient/${id}` });

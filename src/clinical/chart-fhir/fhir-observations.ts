@@ -1,10 +1,12 @@
 import { ObservationRow } from '../../cohort/chart.types';
 import type { FhirResource } from '../elm';
-import { codeable, coding, encounterReference, Json, patientReference, period } from './fhir-elements';
+import { codeable, coding, encounterReference, instant, Json, patientReference, period } from './fhir-elements';
 
 const UCUM = 'http://unitsofmeasure.org';
 const LOINC = 'http://loinc.org';
 const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
+/** QI-Core's reason a cancelled Observation was not done (ObservationCancelled's `notDoneReason`). */
+const NOT_DONE_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-notDoneReason';
 
 /**
  * The components a blood pressure is stored as (rows sharing a `panelId`), and the code of the panel
@@ -18,13 +20,16 @@ const isBloodPressureComponent = (row: ObservationRow) => row.panelId !== null &
 
 /**
  * `value[x]` as the importer stored it: a number is a Quantity in its unit as written (the importer
- * kept the UCUM code when there was one), a coded answer a CodeableConcept with its display, any other
+ * kept the UCUM code when there was one), a whole number without a unit an integer, a coded answer a CodeableConcept with its display, any other
  * text a string (a comparator quantity such as `<5` was stored as text, because it is not the number);
  * without a value, the `dataAbsentReason` stored in its place.
  */
 function value(row: ObservationRow): Json {
   if (row.valueNumeric !== null) {
     const unit = row.unit?.trim() || null;
+    // A whole number without a unit was a `valueInteger` (a score: PHQ-9, Gleason); the measures read it
+    // `as Integer`, which a Quantity is not (US Core gives every Quantity a unit).
+    if (!unit && Number.isInteger(row.valueNumeric)) return { valueInteger: row.valueNumeric };
     return { valueQuantity: { value: row.valueNumeric, ...(unit ? { unit, system: UCUM, code: unit } : {}) } };
   }
   if (row.valueCode !== null) return { valueCodeableConcept: codeable(row.valueSystem, row.valueCode, row.valueText) };
@@ -35,7 +40,7 @@ function value(row: ObservationRow): Json {
 /** `effective[x]`: a period when one was stored (with an end, or started and still going), else a dateTime. */
 function effective(row: ObservationRow): Json {
   if (row.effectiveEndAt !== null || row.effectivePeriodOpen) return { effectivePeriod: period(row.effectiveAt, row.effectiveEndAt) };
-  return { effectiveDateTime: row.effectiveAt };
+  return { effectiveDateTime: instant(row.effectiveAt) };
 }
 
 function referenceRange(row: ObservationRow): Json {
@@ -52,14 +57,18 @@ function referenceRange(row: ObservationRow): Json {
   };
 }
 
-/** What one stored row and the resource it came from share: subject, encounter, status, category, effective. */
-function common(row: ObservationRow, patientId: string): Json {
+/** What one stored row and the resource it came from share: why not done, partOf, subject, encounter, status, category, effective, issued. */
+function common(row: ObservationRow, patientId: string, procedureIds: ReadonlySet<string>): Json {
   return {
+    ...(row.notDoneReasonCode !== null ? { extension: [{ url: NOT_DONE_REASON, valueCodeableConcept: codeable(row.notDoneReasonSystem, row.notDoneReasonCode) }] } : {}),
+    // Only a Procedure the chart holds: the measures follow the reference to it (CMS646's staging procedure).
+    ...(row.partOfProcedureId !== null && procedureIds.has(row.partOfProcedureId) ? { partOf: [{ reference: `Procedure/${row.partOfProcedureId}` }] } : {}),
     status: row.status,
     ...(row.category !== null ? { category: [{ coding: [coding(row.categorySystem, row.category)] }] } : {}),
     subject: patientReference(patientId),
     ...(row.encounterId !== null ? { encounter: encounterReference(row.encounterId) } : {}),
     ...effective(row),
+    ...(row.issuedAt !== null ? { issued: instant(row.issuedAt) } : {}),
   };
 }
 
@@ -68,7 +77,7 @@ function common(row: ObservationRow, patientId: string): Json {
  * systolic and diastolic rows, which are put back together as the components of one panel (the
  * resource they were imported from, whose id is the panel id).
  */
-export function observationResources(rows: readonly ObservationRow[], patientId: string): FhirResource[] {
+export function observationResources(rows: readonly ObservationRow[], patientId: string, procedureIds: ReadonlySet<string> = new Set()): FhirResource[] {
   const resources: FhirResource[] = [];
   const panels = new Map<string, { resource: FhirResource; components: Json[] }>();
   for (const row of rows) {
@@ -76,7 +85,7 @@ export function observationResources(rows: readonly ObservationRow[], patientId:
       resources.push({
         resourceType: 'Observation',
         id: row.id,
-        ...common(row, patientId),
+        ...common(row, patientId, procedureIds),
         code: codeable(row.codeSystem, row.code, row.display),
         ...value(row),
         ...referenceRange(row),
@@ -87,7 +96,7 @@ export function observationResources(rows: readonly ObservationRow[], patientId:
     let panel = panels.get(row.panelId!);
     if (!panel) {
       const components: Json[] = [];
-      const resource: FhirResource = { resourceType: 'Observation', id: row.panelId!, ...common(row, patientId), code: codeable(BLOOD_PRESSURE_PANEL.system, BLOOD_PRESSURE_PANEL.code, BLOOD_PRESSURE_PANEL.display), component: components };
+      const resource: FhirResource = { resourceType: 'Observation', id: row.panelId!, ...common(row, patientId, procedureIds), code: codeable(BLOOD_PRESSURE_PANEL.system, BLOOD_PRESSURE_PANEL.code, BLOOD_PRESSURE_PANEL.display), component: components };
       panels.set(row.panelId!, (panel = { resource, components }));
       resources.push(resource);
     }

@@ -15,6 +15,7 @@ import { PatientRecord } from './patient-record.base';
 @Check('CHK_clinical_requests_intent', enumCheck('intent', RequestIntent))
 @Check('CHK_clinical_requests_code_system', codeSystemCheck('code_system'))
 @Check('CHK_clinical_requests_reason_system', codeSystemCheck('reason_system', true))
+@Check('CHK_clinical_requests_refusal_reason_system', codeSystemCheck('refusal_reason_system', true))
 export class ClinicalRequest extends PatientRecord {
   @Column('text')
   kind: RequestKind;
@@ -46,4 +47,11 @@ export class ClinicalRequest extends PatientRecord {
 
   @Column('text', { name: 'reason_code', nullable: true })
   reasonCode: string | null;
+
+  /** Why it is not to be done: QI-Core's `doNotPerformReason` extension (`reasonRefused`) of a ServiceRequest. */
+  @Column('text', { name: 'refusal_reason_system', nullable: true })
+  refusalReasonSystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'refusal_reason_code', nullable: true })
+  refusalReasonCode: string | null;
 }

@@ -15,6 +15,7 @@ import { PatientRecord } from './patient-record.base';
 @Check('CHK_conditions_verification_status', enumCheck('verification_status', ConditionVerificationStatus, true))
 @Check('CHK_conditions_category', enumCheck('category', ConditionCategory, true))
 @Check('CHK_conditions_body_site_system', codeSystemCheck('body_site_system', true))
+@Check('CHK_conditions_severity_system', codeSystemCheck('severity_system', true))
 export class Condition extends PatientRecord {
   @Column('text', { name: 'code_system' })
   codeSystem: CodeSystemUri;
@@ -46,6 +47,24 @@ export class Condition extends PatientRecord {
 
   @Column('date', { name: 'abatement_date', nullable: true })
   abatementDate: string | null;
+
+  /** `severity` (the AHA measures count a moderate or severe LVSD), as its stored coding. */
+  @Column('text', { name: 'severity_system', nullable: true })
+  severitySystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'severity_code', nullable: true })
+  severityCode: string | null;
+
+  /** The onset and abatement instants, when the source wrote a time (the days above are their calendar days). */
+  @Column('timestamptz', { name: 'onset_at', nullable: true })
+  onsetAt: Date | null;
+
+  @Column('timestamptz', { name: 'abatement_at', nullable: true })
+  abatementAt: Date | null;
+
+  /** The code's other codings (`[{system, code}]`), beyond the one stored in `code_system`/`code`; null when it had none. */
+  @Column('jsonb', { name: 'other_codings', nullable: true })
+  otherCodings: { system: string; code: string }[] | null;
 
   @Column('timestamptz', { name: 'recorded_at' })
   recordedAt: Date;

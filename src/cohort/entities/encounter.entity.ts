@@ -31,6 +31,10 @@ export class Encounter extends PatientRecord {
   @Column('text', { name: 'type_display', nullable: true })
   typeDisplay: string | null;
 
+  /** Every `type` coding beyond the stored one (`[{system, code}]`); null when there was none. */
+  @Column('jsonb', { name: 'type_other_codings', nullable: true })
+  typeOtherCodings: { system: string; code: string }[] | null;
+
   @Column('text', { name: 'reason_system', nullable: true })
   reasonSystem: CodeSystemUri | null;
 

@@ -16,6 +16,7 @@ import { PatientRecord } from './patient-record.base';
 @Index('IDX_observations_encounter', ['encounterId'])
 @Check('CHK_observations_category', `"category" IS NULL OR "category" ~ '${CATEGORY_CODE_PATTERN}'`)
 @Check('CHK_observations_category_system', codeSystemCheck('category_system', true))
+@Check('CHK_observations_not_done_reason_system', codeSystemCheck('not_done_reason_system', true))
 @Check('CHK_observations_category_pair', '("category" IS NULL) = ("category_system" IS NULL)')
 @Check('CHK_observations_status', enumCheck('status', ObservationStatus))
 @Check('CHK_observations_interpretation', enumCheck('interpretation', Interpretation, true))
@@ -102,4 +103,19 @@ export class Observation extends PatientRecord {
 
   @Column('text', { name: 'data_absent_reason', nullable: true })
   dataAbsentReason: string | null;
+
+  /** `issued`: when the result was made available (a cancelled observation's exceptions are dated by it). */
+  @Column('timestamptz', { name: 'issued_at', nullable: true })
+  issuedAt: Date | null;
+
+  /** Why it was not done: QI-Core's `notDoneReason` extension of a cancelled Observation. */
+  @Column('text', { name: 'not_done_reason_system', nullable: true })
+  notDoneReasonSystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'not_done_reason_code', nullable: true })
+  notDoneReasonCode: string | null;
+
+  /** The Procedure this observation is `partOf`: the row id it has or will have (no foreign key: it may come later, or never). */
+  @Column('uuid', { name: 'part_of_procedure_id', nullable: true })
+  partOfProcedureId: string | null;
 }

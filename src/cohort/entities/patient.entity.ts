@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Sex } from '../enum';
+import type { DemographicCoding } from '../chart.types';
+import { CATEGORY_CODE_PATTERN, Sex } from '../enum';
 import { enumCheck } from './check';
 
 /** Demographics and contact details: nearly every column here is a direct identifier (PHI). */
@@ -14,6 +15,7 @@ import { enumCheck } from './check';
 @Index('IDX_patients_given_family_key', { synchronize: false })
 @Index('IDX_patients_mrn_upper', { synchronize: false })
 @Check('CHK_patients_sex', enumCheck('sex', Sex))
+@Check('CHK_patients_sex_code', `"sex_code" IS NULL OR "sex_code" ~ '${CATEGORY_CODE_PATTERN}'`)
 @Check('CHK_patients_deceased_after_birth', '"deceased_at" IS NULL OR "deceased_at" >= "birth_date"')
 export class Patient {
   @PrimaryGeneratedColumn('uuid')
@@ -38,6 +40,17 @@ export class Patient {
 
   @Column('text')
   sex: Sex;
+
+  /** US Core's sex extension (a SNOMED CT code), which QI-Core 6 measures read as `Patient.sex`; null when the source gave none. */
+  @Column('text', { name: 'sex_code', nullable: true })
+  sexCode: string | null;
+
+  /** US Core's race and ethnicity extensions, as their codings (`part`: `ombCategory` or `detailed`); null when none given. */
+  @Column('jsonb', { nullable: true })
+  race: DemographicCoding[] | null;
+
+  @Column('jsonb', { nullable: true })
+  ethnicity: DemographicCoding[] | null;
 
   @Column('text', { nullable: true })
   phone: string | null;

@@ -13,6 +13,7 @@ import { PatientRecord } from './patient-record.base';
 @Check('CHK_procedures_status', enumCheck('status', ProcedureStatus))
 @Check('CHK_procedures_status_reason_system', codeSystemCheck('status_reason_system', true))
 @Check('CHK_procedures_body_site_system', codeSystemCheck('body_site_system', true))
+@Check('CHK_procedures_reason_system', codeSystemCheck('reason_system', true))
 export class Procedure extends PatientRecord {
   @Column('uuid', { name: 'encounter_id', nullable: true })
   encounterId: string | null;
@@ -56,4 +57,11 @@ export class Procedure extends PatientRecord {
 
   @Column('text', { name: 'body_site_code', nullable: true })
   bodySiteCode: string | null;
+
+  /** Why it was done (`reasonCode`): a dietary regime counts as follow-up of a high BMI only for it. */
+  @Column('text', { name: 'reason_system', nullable: true })
+  reasonSystem: CodeSystemUri | null;
+
+  @Column('text', { name: 'reason_code', nullable: true })
+  reasonCode: string | null;
 }

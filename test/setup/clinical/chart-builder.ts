@@ -47,6 +47,9 @@ export function patient(overrides: Partial<PatientRow> = {}): PatientRow {
     familyName: 'Patient',
     birthDate: '1966-06-30',
     sex: Sex.Female,
+    sexCode: null,
+    race: [],
+    ethnicity: [],
     phone: '555-0000',
     email: 'test@example.org',
     addressLine: '1 Test Street',
@@ -82,6 +85,7 @@ export function encounter(cls: EncounterClass, start: string, end: string | null
     typeSystem: null,
     typeCode: null,
     typeDisplay: null,
+    typeOtherCodings: [],
     reasonSystem: null,
     reasonCode: null,
     reasonDisplay: null,
@@ -122,6 +126,10 @@ export function observation(code: string, value: number | string, at: string, ov
     valueSystem: null,
     valueCode: null,
     dataAbsentReason: null,
+    partOfProcedureId: null,
+    issuedAt: null,
+    notDoneReasonSystem: null,
+    notDoneReasonCode: null,
     ...overrides,
   };
 }
@@ -144,6 +152,11 @@ export function condition(system: CodeSystemUri, code: string, onset: string, ov
     bodySiteCode: null,
     onsetDate: onset,
     abatementDate: null,
+    onsetAt: null,
+    abatementAt: null,
+    otherCodings: [],
+    severitySystem: null,
+    severityCode: null,
     recordedAt: ts(onset),
     ...overrides,
   };
@@ -192,6 +205,8 @@ export function procedure(system: CodeSystemUri, code: string, at: string, overr
     statusReasonCode: null,
     bodySiteSystem: null,
     bodySiteCode: null,
+    reasonSystem: null,
+    reasonCode: null,
     ...overrides,
   };
 }
@@ -225,6 +240,8 @@ export function request(system: CodeSystemUri, code: string, authored: string, o
     authoredAt: ts(authored),
     reasonSystem: null,
     reasonCode: null,
+    refusalReasonSystem: null,
+    refusalReasonCode: null,
     ...overrides,
   };
 }
