@@ -83,7 +83,7 @@ const RULES: Record<string, readonly string[] | '*'> = {
   population: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results'],
   // DEQM's $care-gaps answers care_gap_lookup (read through the tools' audited read) as FHIR documents,
   // a care team in pages whose cursors are sealed as the worklist's are.
-  deqm: ['access', 'auth', 'clinical', 'cohort', 'common', 'phi', 'tools'],
+  deqm: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-packages', 'phi', 'tools'],
   'fhir-import': ['cohort', 'common', 'config', 'phi', 'terminology'],
   generator: ['cohort', 'common', 'config', 'terminology'],
   // The fixture cohort is data in cohort's shapes.

@@ -1,10 +1,10 @@
+import { MAX_CARE_GAP_MEASURES } from '../tools/dto/care-gaps-query.dto';
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateBy, ValidateIf } from 'class-validator';
 import { CARE_TEAM_CODE } from '../common/care-team-code';
 import { IntegerQueryField, isCalendarDate } from '../common/validation/fields';
-import { MEASURE_IDS } from '../clinical/care-gaps';
 import { SEALED_CURSOR } from '../phi/sealed-cursor';
 import { GAP_STATUSES } from './gaps-document';
 
@@ -33,11 +33,11 @@ function RequiredDate(description: string, example: string): PropertyDecorator {
 
 function MeasureList(description: string, example: string[]): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'array', maxItems: MEASURE_IDS.length, items: { type: 'string', maxLength: MEASURE_NAME_MAX }, description, example }),
+    ApiPropertyOptional({ type: 'array', maxItems: MAX_CARE_GAP_MEASURES, items: { type: 'string', maxLength: MEASURE_NAME_MAX }, description, example }),
     listOf(),
     IsOptional(),
     ArrayMinSize(1),
-    ArrayMaxSize(MEASURE_IDS.length),
+    ArrayMaxSize(MAX_CARE_GAP_MEASURES),
     IsString({ each: true }),
     Length(1, MEASURE_NAME_MAX, { each: true }),
   );
@@ -99,13 +99,13 @@ export class CareGapsOperationQueryDto {
   })
   status: string[];
 
-  @MeasureList('Measures by id: Vigil’s (`CMS122`, …, `KHE`) or the stewards’ Measure resource id. Default (no measure parameter): all six.', ['CMS122'])
+  @MeasureList('Measures by id: Vigil’s (`CMS122`, …, `KHE`), the stewards’ Measure resource id, or the key of a measure loaded as data that `GET /measures` lists as evaluable (`CMS139`). Default (no measure parameter): the six built-in measures.', ['CMS122'])
   measureId?: string[];
 
   @MeasureList('Measures by business identifier: the short name (`CMS125FHIR`, or `https://madie.cms.gov/measure/shortName|CMS125FHIR`).', ['CMS125FHIR'])
   measureIdentifier?: string[];
 
-  @MeasureList('Measures by canonical URL, optionally with `|version` (which must be the version Vigil evaluates).', ['https://madie.cms.gov/Measure/BreastCancerScreeningFHIR'])
+  @MeasureList('Measures by canonical URL, optionally with `|version` (which must be the version Vigil evaluates, or a loaded edition’s).', ['https://madie.cms.gov/Measure/BreastCancerScreeningFHIR'])
   measureUrl?: string[];
 
   @IntegerQueryField({

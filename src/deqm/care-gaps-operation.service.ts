@@ -12,7 +12,8 @@ import { CareGapsQueryDto } from '../tools/dto/care-gaps-query.dto';
 import { CareGapsOperationQueryDto, MAX_PAGE_PATIENTS } from './care-gaps-operation.dto';
 import { FhirResource } from './fhir-profiles';
 import { GapStatus, gapsDocument } from './gaps-document';
-import { measureById, measureByIdentifier, measureByUrl } from './measure-canon';
+import { loadedCanon, measureById, measureByIdentifier, measureByUrl } from './measure-canon';
+import { chooseEdition, LoadedMeasureDto, MeasureCatalogueService } from '../measure-packages';
 
 /** A FHIR `Parameters` answer: one `return` Bundle per patient with a gap of a status asked for. */
 export interface CareGapsParameters {
@@ -43,13 +44,20 @@ export class CareGapsOperationService {
     private readonly access: AccessService,
     private readonly cohort: CohortRepository,
     private readonly cursors: CursorSealer,
+    private readonly catalogue: MeasureCatalogueService,
   ) {}
 
   async careGaps(context: AccessContext, query: CareGapsOperationQueryDto): Promise<CareGapsAnswer> {
-    const { toolQuery, statuses } = operationQuery(query);
+    const loaded = await this.catalogue.loaded();
+    const { toolQuery, statuses } = operationQuery(query, loaded);
     const now = new Date().toISOString();
+    const loadedMeasure = (row: { measureId: string; periodStart: string; periodEnd: string }) => {
+      const choice = chooseEdition(loaded.filter((edition) => edition.key === row.measureId).map(asEdition), { start: row.periodStart, end: row.periodEnd });
+      if (!('chosen' in choice)) throw new Error('a loaded measure answered for a period no edition covers');
+      return loadedCanon(choice.chosen.entry);
+    };
     const present = (report: CareGapReport): ShownReport<FhirResource | null> => {
-      const document = gapsDocument(report, { statuses, now });
+      const document = gapsDocument(report, { statuses, now, loadedMeasure });
       if (!document) return { value: null, fields: [], rowCount: 0 };
       return { value: document.bundle, fields: documentFields(document.bundle), rowCount: document.measures.length };
     };
@@ -122,23 +130,45 @@ function nextPageQuery(query: CareGapsOperationQueryDto, cursor: string): string
   return params.toString();
 }
 
-/** The tool's query (period checked as the tool checks it, measures resolved) and the statuses asked for; a bad value is a 400 naming its parameter. */
-export function operationQuery(query: CareGapsOperationQueryDto): { toolQuery: CareGapsQueryDto; statuses: GapStatus[] } {
+/** A catalogue entry as edition choice reads it (the entry kept beside). */
+const asEdition = (entry: LoadedMeasureDto) => ({
+  key: entry.key, version: entry.version, periodStart: entry.measurementPeriod?.start ?? null, periodEnd: entry.measurementPeriod?.end ?? null, loadedAt: entry.loadedAt, entry,
+});
+
+/**
+ * The tool's query (period checked as the tool checks it, measures resolved) and the statuses asked
+ * for; a bad value is a 400 naming its parameter. A measure is a built-in one (by Vigil's id, the
+ * stewards' resource id, short name or canonical) or one loaded as data that care_gap_lookup reads
+ * as a care gap (by its key, or its canonical URL with or without `|version`).
+ */
+export function operationQuery(query: CareGapsOperationQueryDto, loaded: readonly LoadedMeasureDto[] = []): { toolQuery: CareGapsQueryDto; statuses: GapStatus[] } {
   measurementPeriod({ periodStart: query.periodStart, periodEnd: query.periodEnd });
   const problems: FieldProblem[] = [];
-  const measures = new Set<MeasureId>();
+  const builtIn = new Set<MeasureId>();
+  const others: string[] = [];
+  const evaluable = loaded.filter((entry) => entry.evaluable);
+  const loadedKey = (field: 'measureId' | 'measureIdentifier' | 'measureUrl', value: string): string | undefined => {
+    if (field === 'measureId') return evaluable.find((entry) => entry.key === value)?.key;
+    if (field === 'measureUrl') {
+      const [url, version] = value.split('|', 2);
+      return evaluable.find((entry) => entry.url === url && (version === undefined || entry.version === version))?.key;
+    }
+    return undefined;
+  };
   const resolve = (field: 'measureId' | 'measureIdentifier' | 'measureUrl', by: (value: string) => MeasureId | undefined) => {
     for (const value of query[field] ?? []) {
       const id = by(value);
-      if (id) measures.add(id);
-      else problems.push({ field, reason: 'unknown_measure', message: `${field} names no measure Vigil evaluates (${MEASURE_IDS.join(', ')})` });
+      const key = id ? undefined : loadedKey(field, value);
+      if (id) builtIn.add(id);
+      else if (key) others.push(key);
+      else problems.push({ field, reason: 'unknown_measure', message: `${field} names no measure Vigil evaluates (${MEASURE_IDS.join(', ')}, or a loaded measure GET /measures lists as evaluable)` });
     }
   };
   resolve('measureId', measureById);
   resolve('measureIdentifier', measureByIdentifier);
   resolve('measureUrl', measureByUrl);
   if (problems.length > 0) throw invalid(problems);
-  const measure = measures.size > 0 ? MEASURE_IDS.filter((id) => measures.has(id)) : undefined;
+  const measure = builtIn.size + others.length > 0 ? [...MEASURE_IDS.filter((id) => builtIn.has(id)), ...new Set(others)] : undefined;
   return {
     toolQuery: Object.assign(new CareGapsQueryDto(), { periodStart: query.periodStart, periodEnd: query.periodEnd, ...(measure ? { measure } : {}) }),
     statuses: [...new Set(query.status)] as GapStatus[],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CohortModule } from '../cohort/cohort.module';
+import { MeasurePackagesModule } from '../measure-packages';
 import { CursorSealer } from '../phi/sealed-cursor';
 import { ToolsModule } from '../tools/tools.module';
 import { CareGapsOperationController } from './care-gaps-operation.controller';
@@ -10,7 +11,7 @@ import { CareGapsOperationService } from './care-gaps-operation.service';
  * answering `care_gap_lookup`'s results as gaps-in-care documents through the same audited read.
  */
 @Module({
-  imports: [ToolsModule, CohortModule],
+  imports: [ToolsModule, CohortModule, MeasurePackagesModule],
   controllers: [CareGapsOperationController],
   providers: [CareGapsOperationService, CursorSealer],
 })

@@ -4,7 +4,7 @@ import { citationFormOf } from '../clinical/citation-grammar';
 import type { CareGapReport } from '../tools/tool-read.service';
 import { DEQM, FhirResource, GAP_STATUS_SYSTEM } from './fhir-profiles';
 import { conditionResource, encounterResource, observationResource, patientResource, REPORTER_ID, reporterResource, unknownElement, urn } from './fhir-records';
-import { MEASURE_CANON, measureCanonical, PopulationCode } from './measure-canon';
+import { MEASURE_CANON, PopulationCode, ReportedMeasure } from './measure-canon';
 
 /** The gap statuses a DEQM caller may ask for and Vigil computes (a prospective gap it does not). */
 export const GAP_STATUSES = ['open-gap', 'closed-gap'] as const;
@@ -13,7 +13,8 @@ export type GapStatus = (typeof GAP_STATUSES)[number];
 /** The one care_gap_lookup row shape this module reads (a projected row; a field may be absent). */
 interface GapRow {
   citation: string;
-  measureId: MeasureId;
+  /** A built-in measure's id, or a loaded measure's key. */
+  measureId: string;
   title?: string;
   periodStart: string;
   periodEnd: string;
@@ -44,6 +45,8 @@ export interface DocumentOptions {
   /** The instant the answer is made (`Bundle.timestamp`, `MeasureReport.date`, `Composition.date`). */
   now: string;
   newId?: () => string;
+  /** How a MeasureReport names a measure that is not built in (a loaded measure, by its row's key and period). */
+  loadedMeasure?: (row: { measureId: string; periodStart: string; periodEnd: string }) => ReportedMeasure;
 }
 
 /**
@@ -54,7 +57,7 @@ export interface DocumentOptions {
  * the patient is never a gap, open or closed. Null when no measure is reported (a document needs a
  * section).
  */
-export function gapsDocument(report: CareGapReport, options: DocumentOptions): { bundle: FhirResource; measures: MeasureId[] } | null {
+export function gapsDocument(report: CareGapReport, options: DocumentOptions): { bundle: FhirResource; measures: string[] } | null {
   const newId = options.newId ?? randomUUID;
   const rows = (report.envelope.rows as unknown as GapRow[]).filter((row) => (options.statuses as readonly string[]).includes(row.status));
   if (rows.length === 0) return null;
@@ -71,7 +74,8 @@ export function gapsDocument(report: CareGapReport, options: DocumentOptions): {
   const reported: FhirResource[] = [];
   const cited = new Set<FhirResource>([patient]);
   for (const row of rows) {
-    const measureReport = measureReportOf(row, { id: newId(), patientRef, reporterRef, now: options.now, records, cited });
+    const measure = reportedMeasure(row, options);
+    const measureReport = measureReportOf(row, measure, { id: newId(), patientRef, reporterRef, now: options.now, records, cited });
     const issue = detectedIssueOf(row, { id: newId(), patientRef, measureReportRef: urn(String(measureReport.id)), now: options.now });
     reported.push(measureReport, issue);
     sections.push({
@@ -106,11 +110,19 @@ export function gapsDocument(report: CareGapReport, options: DocumentOptions): {
   return { bundle, measures: rows.map((row) => row.measureId) };
 }
 
+/** The built-in catalogue's canon of a built-in measure, else what the caller says of a loaded one. */
+function reportedMeasure(row: GapRow, options: DocumentOptions): ReportedMeasure {
+  const builtIn = MEASURE_CANON[row.measureId as MeasureId];
+  if (builtIn) return builtIn;
+  if (!options.loadedMeasure) throw new Error('a loaded measure reported without its canon');
+  return options.loadedMeasure(row);
+}
+
 function measureReportOf(
   row: GapRow,
+  canon: ReportedMeasure,
   context: { id: string; patientRef: string; reporterRef: string; now: string; records: Map<string, FhirResource>; cited: Set<FhirResource> },
 ): FhirResource {
-  const canon = MEASURE_CANON[row.measureId];
   // Which populations each cited row put the patient in (or was read for), as DEQM's populationReference says.
   const populationsOf = new Map<string, Set<PopulationCode>>();
   row.groups.forEach((group) => {
@@ -132,7 +144,7 @@ function measureReportOf(
     extension: [{ url: DEQM.measureScoring, valueCodeableConcept: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/measure-scoring', code: 'proportion' }] } }],
     status: 'complete',
     type: 'individual',
-    measure: measureCanonical(row.measureId),
+    measure: `${canon.url}|${canon.version}`,
     subject: { reference: context.patientRef },
     date: context.now,
     reporter: { reference: context.reporterRef },

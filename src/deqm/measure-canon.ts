@@ -22,6 +22,9 @@ export interface MeasureCanon {
   improvementNotation: 'increase' | 'decrease';
 }
 
+/** What a MeasureReport says of its measure: the canonical, the groups' ids and populations, the improvement notation. */
+export type ReportedMeasure = Pick<MeasureCanon, 'url' | 'version' | 'groupIds' | 'populations' | 'improvementNotation'>;
+
 export type PopulationCode = 'initial-population' | 'denominator' | 'denominator-exclusion' | 'denominator-exception' | 'numerator';
 
 export const SHORT_NAME_SYSTEM = 'https://madie.cms.gov/measure/shortName';
@@ -85,9 +88,6 @@ export const MEASURE_CANON: Readonly<Record<MeasureId, MeasureCanon>> = {
   },
 };
 
-/** The canonical reference a MeasureReport gives (`url|version`). */
-export const measureCanonical = (id: MeasureId): string => `${MEASURE_CANON[id].url}|${MEASURE_CANON[id].version}`;
-
 /** What `measureId` may name: Vigil's id (`CMS122`, `KHE`) or the stewards' resource id. */
 export function measureById(value: string): MeasureId | undefined {
   if ((MEASURE_IDS as readonly string[]).includes(value)) return value as MeasureId;
@@ -108,4 +108,25 @@ export function measureByIdentifier(value: string): MeasureId | undefined {
 export function measureByUrl(value: string): MeasureId | undefined {
   const [url, version] = value.split('|', 2);
   return MEASURE_IDS.find((id) => MEASURE_CANON[id].url === url && (version === undefined || MEASURE_CANON[id].version === version));
+}
+
+/** A loaded edition's groups, as the measure catalogue lists them. */
+export interface LoadedEditionCanon {
+  url: string;
+  version: string;
+  groups: readonly { id: string | null; improvementNotation: string | null; populations: readonly { code: string }[] }[];
+}
+
+const REPORTED_POPULATIONS: readonly PopulationCode[] = ['initial-population', 'denominator', 'denominator-exclusion', 'denominator-exception', 'numerator'];
+
+/** A measure loaded as data, as a MeasureReport names it: its package's canonical and groups (ids `group-n` where the Measure gives none). */
+export function loadedCanon(edition: LoadedEditionCanon): ReportedMeasure {
+  const declared = new Set(edition.groups.flatMap((group) => group.populations.map((population) => population.code)));
+  return {
+    url: edition.url,
+    version: edition.version,
+    groupIds: edition.groups.map((group, index) => group.id ?? `group-${index + 1}`),
+    populations: REPORTED_POPULATIONS.filter((code) => declared.has(code)),
+    improvementNotation: edition.groups[0]?.improvementNotation === 'decrease' ? 'decrease' : 'increase',
+  };
 }

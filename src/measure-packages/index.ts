@@ -7,6 +7,7 @@ export type { CatalogueRow, LoadedEdition, StoreOutcome } from './measure-packag
 export { chooseEdition } from './edition-selection';
 export type { EditionChoice, Period } from './edition-selection';
 export { readMeasureSource } from './measure-source';
+export type { LoadedMeasureDto } from './measure-catalogue.dto';
 export type { MeasureSource, SourceMeasure } from './measure-source';
 export { resolvePackage } from './package-resolver';
 export type { RefusedPackage, ResolvedPackage, Resolution } from './package-resolver';

@@ -37,7 +37,7 @@ export class PublishedCareGapsService {
     const results: CareGapResult<string>[] = [];
     for (const edition of editions) {
       const { measure, main } = await this.compile(edition.id);
-      results.push(evaluateOrExplain(edition, () => publishedCareGap(edition, measure, main, resources, period, options)));
+      results.push(evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, resources, period, options })));
     }
     return results;
   }

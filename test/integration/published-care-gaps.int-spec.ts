@@ -181,6 +181,43 @@ const available = corpusAvailable();
       expect(other.body.errors).toEqual([expect.objectContaining({ field: 'citations', reason: 'unknownCitation' })]);
     });
 
+    it('answers DEQM $care-gaps for a loaded measure, by key or canonical, with a MeasureReport naming the edition the period picked', async () => {
+      // A case of each status the operation reports, and the populations care_gap_lookup gives it.
+      const found = new Map<string, { patientId: string; row: GapRow }>();
+      for (const testCase of cases.get('2025-qicore6 CMS139')!) {
+        const patientId = patientOf(testCase);
+        const [row] = (await lookup(patientId, { measure: 'CMS139', ...periodOf(testCase) })).body.rows as GapRow[];
+        if (!found.has(row.status)) found.set(row.status, { patientId, row });
+      }
+      const period = periodOf(cases.get('2025-qicore6 CMS139')![0]);
+      const edition = JSON.parse(readFileSync(join(ECQM_MEASURES_DIR, '2025-qicore6', 'measures', 'CMS139.Measure.json'), 'utf8')) as { url: string; version: string };
+      for (const status of ['open-gap', 'closed-gap'] as const) {
+        const { patientId, row } = found.get(status)!;
+        for (const named of [{ measureId: 'CMS139' }, { measureUrl: `${edition.url}|${edition.version}` }]) {
+          const res = await request(sut.app.getHttpServer())
+            .get('/fhir/Measure/$care-gaps')
+            .query({ subject: `Patient/${patientId}`, ...period, status, ...named })
+            .set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`);
+          expect(res.status).toBe(200);
+          const entries = (res.body.parameter[0].resource.entry as { resource: Record<string, any> }[]).map((entry) => entry.resource);
+          const reports = entries.filter((resource) => resource.resourceType === 'MeasureReport');
+          expect(reports).toHaveLength(1);
+          expect(reports[0].measure).toBe(`${edition.url}|${edition.version}`);
+          expect(reports[0].improvementNotation.coding[0].code).toBe('increase');
+          const counts = Object.fromEntries(reports[0].group[0].population.map((p: { code: { coding: { code: string }[] }; count: number }) => [p.code.coding[0].code, p.count]));
+          expect(counts).toEqual(Object.fromEntries(POPULATIONS.filter((name) => name !== 'denominatorException').map((name) => [CODE[name], row.groups[0].populations[name] ? 1 : 0])));
+          expect(entries.filter((resource) => resource.resourceType === 'DetectedIssue')).toHaveLength(1);
+        }
+      }
+      // A loaded measure with no gap is no measure $care-gaps evaluates: refused by name.
+      const refused = await request(sut.app.getHttpServer())
+        .get('/fhir/Measure/$care-gaps')
+        .query({ subject: `Patient/${found.get('open-gap')!.patientId}`, ...period, status: 'open-gap', measureId: EPISODE_BASED })
+        .set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'measureId', reason: 'unknown_measure' })]);
+    });
+
     it('refuses by name a measure neither built in nor loaded, a period no edition covers, and a loaded measure with no gap', async () => {
       const patientId = patientOf(cases.get('2025-qicore6 CMS139')![0]);
       const refusals = [

@@ -1,6 +1,6 @@
 import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateDefines, evaluateMeasure, FhirResource, GroupResult as ElmGroupResult, PopulationCode, ResourceRef, resourcesIn } from '../elm';
 import { Period } from '../shared/clinical-dates';
-import { CareGapResult, PopulationName, POPULATIONS } from './care-gap.types';
+import { CareGapResult, CareGapStatus, PopulationName, POPULATIONS } from './care-gap.types';
 import { Criterion, scoreGroup } from './population-rules';
 
 /**
@@ -68,53 +68,57 @@ export interface PublishedEvaluation {
   now: Date;
 }
 
-/** One patient's care gap under a loaded measure: `resources` are the patient's chart as FHIR (`chartToFhir`). */
-export function publishedCareGap(
-  measure: PublishedMeasure,
-  compiled: CompiledMeasure,
-  mainLibrary: ElmLibrary,
-  resources: readonly FhirResource[],
-  period: Period,
-  options: PublishedEvaluation,
-): CareGapResult<string> {
-  const evaluation = evaluateMeasure(compiled, resources, period, options);
-  const evidence = populationEvidence(measure, compiled, mainLibrary, resources, period, options);
+/** What one evaluation reads: the compiled edition, its main library's ELM, the patient's chart as FHIR (`chartToFhir`). */
+export interface PublishedInput {
+  compiled: CompiledMeasure;
+  mainLibrary: ElmLibrary;
+  resources: readonly FhirResource[];
+  period: Period;
+  options: PublishedEvaluation;
+}
+
+/** One patient's care gap under a loaded measure. */
+export function publishedCareGap(measure: PublishedMeasure, input: PublishedInput): CareGapResult<string> {
+  const evaluation = evaluateMeasure(input.compiled, input.resources, input.period, input.options);
+  const evidence = populationEvidence(measure, input);
   const groups = measure.groups.map((group, index) => scoreGroup(criteriaOf(group, evaluation.groups[index], evidence), group.improvementNotation === 'decrease'));
   const deciding = groups.find((group) => group.populations.denominator) ?? groups[0];
-  const numerator = measure.groups[groups.indexOf(deciding)].populations.find((population) => population.code === 'numerator')?.expression ?? 'Numerator';
+  const decidingGroup = measure.groups[groups.indexOf(deciding)];
   return {
     measureId: measure.key,
     version: `${measure.key} (${measure.version})`,
     title: measure.title,
-    period: { ...period },
+    period: { ...input.period },
     status: deciding.status,
     reason: deciding.reason,
     evidence: [...new Set(POPULATIONS.flatMap((population) => deciding.evidence[population]))],
-    toClose:
-      deciding.status === 'open-gap'
-        ? `What the measure's "${numerator}" asks for, recorded in the measurement period, changes this result (see the published measure for its criteria).`
-        : deciding.status === 'closed-gap'
-          ? `Nothing: the record meets the measure as published.`
-          : 'Nothing: the measure does not apply to this patient in the period.',
+    toClose: toClose(deciding.status, decidingGroup),
     groups: groups.map((group, index) => ({ ...group, id: measure.groups[index].id ?? `group-${index + 1}` })),
     dataQuality: [],
   };
 }
 
+/** What would change the result, in the measure's own words (its numerator's define), read through its improvement notation. */
+function toClose(status: CareGapStatus, group: PublishedGroup): string {
+  const numerator = group.populations.find((population) => population.code === 'numerator')?.expression ?? 'Numerator';
+  if (status === 'not-applicable') return 'Nothing: the measure does not apply to this patient in the period.';
+  if (group.improvementNotation === 'decrease') {
+    return status === 'open-gap'
+      ? `The record meets the measure's "${numerator}", which counts against it (a lower score is better): what the published measure asks for in the period changes this result.`
+      : `Nothing: the record does not meet the measure's "${numerator}", which would count against it.`;
+  }
+  return status === 'open-gap'
+    ? `What the measure's "${numerator}" asks for, recorded in the measurement period, changes this result (see the published measure for its criteria).`
+    : 'Nothing: the record meets the measure as published.';
+}
+
 /** Per define name: the citations of the stored rows it and the defines it reads select. */
 type EvidenceByDefine = ReadonlyMap<string, string[]>;
 
-function populationEvidence(
-  measure: PublishedMeasure,
-  compiled: CompiledMeasure,
-  mainLibrary: ElmLibrary,
-  resources: readonly FhirResource[],
-  period: Period,
-  options: PublishedEvaluation,
-): EvidenceByDefine {
+function populationEvidence(measure: PublishedMeasure, input: PublishedInput): EvidenceByDefine {
   const criteria = [...new Set(measure.groups.flatMap((group) => group.populations.map((population) => population.expression).filter((name): name is string => name !== null)))];
-  const reads = new Map(criteria.map((name) => [name, definesReferencedBy(mainLibrary, name)]));
-  const values = evaluateDefines(compiled, [...new Set([...reads.values()].flat())], resources, period, options);
+  const reads = new Map(criteria.map((name) => [name, definesReferencedBy(input.mainLibrary, name)]));
+  const values = evaluateDefines(input.compiled, [...new Set([...reads.values()].flat())], input.resources, input.period, input.options);
   const cited = (name: string) => resourcesIn(values[name]).map(citationOf).filter((citation): citation is string => citation !== null);
   return new Map(criteria.map((name) => [name, [...new Set(reads.get(name)!.flatMap(cited))]]));
 }

@@ -4,7 +4,7 @@ import { MEASURE_NAMES } from '../../clinical/care-gaps';
 /** A measure key a care gap can carry (`gap:<key>@…`): a built-in name or a loaded measure's key. */
 export const CARE_GAP_MEASURE_KEY = /^[A-Z0-9]{2,12}$/;
 /** Measures in one call: the built-in six and a clinic's loaded ones. */
-const MAX_MEASURES = 20;
+export const MAX_CARE_GAP_MEASURES = 20;
 
 export class CareGapsQueryDto {
   @DateOnlyField(
@@ -20,7 +20,7 @@ export class CareGapsQueryDto {
 
   @CodeListField({
     pattern: CARE_GAP_MEASURE_KEY,
-    max: MAX_MEASURES,
+    max: MAX_CARE_GAP_MEASURES,
     maxLength: 12,
     description:
       `Only these measures: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data ` +
