@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MeasureId, POPULATIONS, PopulationName } from '../clinical/care-gaps';
+import { MeasureId, POPULATION_CODE, POPULATIONS, PopulationName } from '../clinical/care-gaps';
 import { citationFormOf } from '../clinical/citation-grammar';
 import type { CareGapReport } from '../tools/tool-read.service';
 import { DEQM, FhirResource, GAP_STATUS_SYSTEM } from './fhir-profiles';
@@ -24,14 +24,6 @@ interface GapRow {
   evidence?: string[];
   groups: { populations: Record<PopulationName, boolean>; evidence?: Record<PopulationName, string[]> }[];
 }
-
-const POPULATION_CODE: Record<PopulationName, PopulationCode> = {
-  initialPopulation: 'initial-population',
-  denominator: 'denominator',
-  denominatorExclusion: 'denominator-exclusion',
-  denominatorException: 'denominator-exception',
-  numerator: 'numerator',
-};
 
 /** Citations of kinds that are not resources here: named by their Vigil citation, resolvable through Vigil's tools. */
 export const CITATION_SYSTEM = 'urn:vigil:citation';

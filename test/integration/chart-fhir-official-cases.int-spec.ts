@@ -1,9 +1,9 @@
 // cql-execution reads a date-time written without an offset in the process's zone: fix it first.
 process.env.TZ = 'UTC';
 
-import { evaluateCareGaps, MeasureId, POPULATIONS } from '../../src/clinical/care-gaps';
+import { evaluateCareGaps, MeasureId, POPULATION_CODE, POPULATIONS } from '../../src/clinical/care-gaps';
 import { chartToFhir } from '../../src/clinical/chart-fhir';
-import { compileMeasure, CompiledMeasure, evaluateMeasure, PopulationCode } from '../../src/clinical/elm';
+import { compileMeasure, CompiledMeasure, evaluateMeasure } from '../../src/clinical/elm';
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { rowId } from '../../src/fhir-import/references';
 import { corpusAvailable, corpusMissingMessage, measureContent } from '../elm/ecqm-measures';
@@ -21,14 +21,6 @@ import { importFhir } from '../setup/fhir-import';
  * compiler bug; the list is empty.
  */
 jest.setTimeout(300_000);
-
-const CODE = {
-  initialPopulation: 'initial-population',
-  denominator: 'denominator',
-  denominatorExclusion: 'denominator-exclusion',
-  denominatorException: 'denominator-exception',
-  numerator: 'numerator',
-} as const satisfies Record<(typeof POPULATIONS)[number], PopulationCode>;
 
 const available = ecqmAvailable() && corpusAvailable();
 const run = available ? describe : describe.skip;
@@ -71,9 +63,9 @@ run(available ? title : `${title} [skipped: ${corpusMissingMessage}, or ../share
       hand.groups.forEach((group, index) => {
         for (const population of POPULATIONS) {
           compared++;
-          const elm = (compiled.groups[index]?.populations[CODE[population]] ?? 0) > 0;
-          if (elm !== group.populations[population]) withHandWritten.push(`${label} g${index + 1} ${CODE[population]}: hand ${group.populations[population]}, elm ${elm}`);
-          if (elm !== want[index][population]) withExpected.push(`${label} g${index + 1} ${CODE[population]}: expected ${want[index][population]}, elm ${elm}`);
+          const elm = (compiled.groups[index]?.populations[POPULATION_CODE[population]] ?? 0) > 0;
+          if (elm !== group.populations[population]) withHandWritten.push(`${label} g${index + 1} ${POPULATION_CODE[population]}: hand ${group.populations[population]}, elm ${elm}`);
+          if (elm !== want[index][population]) withExpected.push(`${label} g${index + 1} ${POPULATION_CODE[population]}: expected ${want[index][population]}, elm ${elm}`);
         }
       });
     }

@@ -3,7 +3,10 @@ import { PublicationChange, auditChange, auditPublication } from '../setup/popul
 import { CohortPatient, FIXTURE_PERIOD, cohortPatientOf, fixtureCohort } from '../setup/population-fixture';
 import { CHANGE_KEY_DRAWS, publish, publishTwice, replacedRule } from '../setup/population-disclosure-cases';
 
-jest.setTimeout(300_000);
+// One key draw publishes up to three times, each checked with the one before: 40 s of integer programs
+// per checked draw on a quiet two-core machine, several times that on a loaded one (the limit guards
+// against a hang, not a slow solver).
+jest.setTimeout(900_000);
 
 /**
  * The population rule across two consecutive publications, against the independent auditor (an

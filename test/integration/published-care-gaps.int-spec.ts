@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { MEASURE_NAMES, POPULATIONS, PopulationName } from '../../src/clinical/care-gaps';
+import { MEASURE_NAMES, POPULATION_CODE, POPULATIONS, PopulationName } from '../../src/clinical/care-gaps';
 import { gapUnevaluableReason } from '../../src/clinical/care-gaps';
 import { COMMANDS } from '../../src/cli/commands';
 import { rowId } from '../../src/fhir-import/references';
@@ -31,13 +31,13 @@ const BASELINE_FILE = join(__dirname, '..', 'elm', 'published-care-gaps.baseline
 /** A loaded measure with no care gap: Cesarean birth counts encounters (episode-based). */
 const EPISODE_BASED = 'CMS334';
 
-const CODE: Readonly<Record<PopulationName, string>> = {
-  initialPopulation: 'initial-population',
-  denominator: 'denominator',
-  denominatorExclusion: 'denominator-exclusion',
-  denominatorException: 'denominator-exception',
-  numerator: 'numerator',
-};
+/** What the test reads of a gaps-in-care document's resources. */
+interface ReportResource {
+  resourceType: string;
+  measure?: string;
+  improvementNotation?: { coding: { code: string }[] };
+  group?: { population: { code: { coding: { code: string }[] }; count: number }[] }[];
+}
 
 interface GapRow {
   measureId: string;
@@ -114,7 +114,7 @@ const available = corpusAvailable();
           testCase.expected.groups.forEach((group, index) => {
             for (const population of POPULATIONS) {
               compared++;
-              if (row.groups[index].populations[population] === (group.populations[CODE[population]] ?? 0) > 0) agreed.set(measure, (agreed.get(measure) ?? 0) + 1);
+              if (row.groups[index].populations[population] === (group.populations[POPULATION_CODE[population]] ?? 0) > 0) agreed.set(measure, (agreed.get(measure) ?? 0) + 1);
             }
           });
         }
@@ -199,13 +199,13 @@ const available = corpusAvailable();
             .query({ subject: `Patient/${patientId}`, ...period, status, ...named })
             .set('authorization', `Bearer ${await sut.tokenFor('dr.okafor')}`);
           expect(res.status).toBe(200);
-          const entries = (res.body.parameter[0].resource.entry as { resource: Record<string, any> }[]).map((entry) => entry.resource);
+          const entries = (res.body.parameter[0].resource.entry as { resource: ReportResource }[]).map((entry) => entry.resource);
           const reports = entries.filter((resource) => resource.resourceType === 'MeasureReport');
           expect(reports).toHaveLength(1);
           expect(reports[0].measure).toBe(`${edition.url}|${edition.version}`);
-          expect(reports[0].improvementNotation.coding[0].code).toBe('increase');
-          const counts = Object.fromEntries(reports[0].group[0].population.map((p: { code: { coding: { code: string }[] }; count: number }) => [p.code.coding[0].code, p.count]));
-          expect(counts).toEqual(Object.fromEntries(POPULATIONS.filter((name) => name !== 'denominatorException').map((name) => [CODE[name], row.groups[0].populations[name] ? 1 : 0])));
+          expect(reports[0].improvementNotation!.coding[0].code).toBe('increase');
+          const counts = Object.fromEntries(reports[0].group![0].population.map((p) => [p.code.coding[0].code, p.count]));
+          expect(counts).toEqual(Object.fromEntries(POPULATIONS.filter((name) => name !== 'denominatorException').map((name) => [POPULATION_CODE[name], row.groups[0].populations[name] ? 1 : 0])));
           expect(entries.filter((resource) => resource.resourceType === 'DetectedIssue')).toHaveLength(1);
         }
       }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
-import { MEASURE_IDS, POPULATIONS } from '../../src/clinical/care-gaps';
+import { MEASURE_IDS, POPULATION_CODE, POPULATIONS } from '../../src/clinical/care-gaps';
 import { MEASURE_CANON } from '../../src/deqm/measure-canon';
 
 /** FHIR JSON as the tests walk it: any shape, read by path. */
@@ -32,7 +32,7 @@ export function measuresIn(bundle: Json): Map<string, { status: string; groups: 
   return out;
 }
 
-const CODE = { initialPopulation: 'initial-population', denominator: 'denominator', denominatorExclusion: 'denominator-exclusion', denominatorException: 'denominator-exception', numerator: 'numerator' } as const;
+const CODE = POPULATION_CODE;
 
 /**
  * Where `$care-gaps` and `care_gap_lookup` disagree for one patient: every measure the lookup

@@ -18,6 +18,15 @@ export type CareGapStatus = 'open-gap' | 'closed-gap' | 'not-applicable';
 export const POPULATIONS = ['initialPopulation', 'denominator', 'denominatorExclusion', 'denominatorException', 'numerator'] as const;
 export type PopulationName = (typeof POPULATIONS)[number];
 
+/** Each population's code in the stewards' Measure and MeasureReport (the `measure-population` code system). */
+export const POPULATION_CODE = {
+  initialPopulation: 'initial-population',
+  denominator: 'denominator',
+  denominatorExclusion: 'denominator-exclusion',
+  denominatorException: 'denominator-exception',
+  numerator: 'numerator',
+} as const satisfies Record<PopulationName, string>;
+
 export type Populations = Record<PopulationName, boolean>;
 
 /**

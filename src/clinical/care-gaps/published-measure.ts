@@ -1,6 +1,6 @@
 import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateDefines, evaluateMeasure, FhirResource, GroupResult as ElmGroupResult, PopulationCode, ResourceRef, resourcesIn } from '../elm';
 import { Period } from '../shared/clinical-dates';
-import { CareGapResult, CareGapStatus, PopulationName, POPULATIONS } from './care-gap.types';
+import { CareGapResult, CareGapStatus, POPULATION_CODE, PopulationName, POPULATIONS } from './care-gap.types';
 import { Criterion, scoreGroup } from './population-rules';
 
 /**
@@ -52,14 +52,6 @@ const CITATION_KIND: Readonly<Record<string, string>> = {
   AdverseEvent: 'ae',
 };
 const citationOf = (ref: ResourceRef): string | null => (CITATION_KIND[ref.resourceType] ? `${CITATION_KIND[ref.resourceType]}:${ref.id}` : null);
-
-const CODE: Readonly<Record<PopulationName, PopulationCode>> = {
-  initialPopulation: 'initial-population',
-  denominator: 'denominator',
-  denominatorExclusion: 'denominator-exclusion',
-  denominatorException: 'denominator-exception',
-  numerator: 'numerator',
-};
 
 export interface PublishedEvaluation {
   /** The practice's offset east of UTC, in hours, for the period (see EvaluateOptions.timezoneOffset). */
@@ -124,7 +116,7 @@ function populationEvidence(measure: PublishedMeasure, input: PublishedInput): E
 }
 
 function criteriaOf(group: PublishedGroup, result: ElmGroupResult, evidence: EvidenceByDefine) {
-  const criterion = (population: PopulationName, code: PopulationCode = CODE[population]): Criterion | undefined => {
+  const criterion = (population: PopulationName, code: PopulationCode = POPULATION_CODE[population]): Criterion | undefined => {
     const expression = group.populations.find((candidate) => candidate.code === code)?.expression;
     if (!expression) return undefined;
     const met = (result.populations[code] ?? 0) > 0 && !(code === 'numerator' && (result.populations['numerator-exclusion'] ?? 0) > 0);

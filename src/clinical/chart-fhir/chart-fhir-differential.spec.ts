@@ -2,8 +2,8 @@
 process.env.TZ = 'UTC';
 
 import { PatientChart } from '../../cohort/chart.types';
-import { CareGapResult, evaluateCareGaps, MEASURE_IDS, MeasureId, PopulationName, POPULATIONS } from '../care-gaps';
-import { compileMeasure, CompiledMeasure, evaluateMeasure, PopulationCode } from '../elm';
+import { CareGapResult, evaluateCareGaps, MEASURE_IDS, MeasureId, POPULATION_CODE, POPULATIONS } from '../care-gaps';
+import { compileMeasure, CompiledMeasure, evaluateMeasure } from '../elm';
 import { Period, trailingYear } from '../shared/clinical-dates';
 import { corpusAvailable, corpusMissingMessage, measureContent } from '../../../test/elm/ecqm-measures';
 import { buildFixtureCharts, FIXTURE_ANCHOR } from '../../../test/setup/fixture-charts';
@@ -28,14 +28,6 @@ const KNOWN_DISAGREEMENTS: Readonly<Record<string, string>> = {};
 
 const GENERATED = { count: 60, seed: 20250101, anchor: '2026-01-01' } as const;
 const CALENDAR_2025: Period = { start: '2025-01-01', end: '2025-12-31' };
-
-const CODE: Readonly<Record<PopulationName, PopulationCode>> = {
-  initialPopulation: 'initial-population',
-  denominator: 'denominator',
-  denominatorExclusion: 'denominator-exclusion',
-  denominatorException: 'denominator-exception',
-  numerator: 'numerator',
-};
 
 interface Run {
   label: string;
@@ -82,8 +74,8 @@ function compare(measures: ReadonlyMap<MeasureId, CompiledMeasure>, all: readonl
         for (const population of POPULATIONS) {
           result.compared++;
           const expected = group.populations[population] ? 1 : 0;
-          const actual = compiled.groups[index].populations[CODE[population]] ?? 0;
-          const where = `${hand.measureId} ${group.id} ${CODE[population]}`;
+          const actual = compiled.groups[index].populations[POPULATION_CODE[population]] ?? 0;
+          const where = `${hand.measureId} ${group.id} ${POPULATION_CODE[population]}`;
           if (expected === actual) {
             if (expected) result.reached.set(where, (result.reached.get(where) ?? 0) + 1);
             continue;
