@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpus, totalmem } from 'node:os';
 import { AgentTurnResult } from './agent-turns';
 import { ApprovalPathResult } from './approval-path';
@@ -8,6 +10,7 @@ import { ImportResult } from './import-throughput';
 import { Cell } from './load';
 import { BenchOptions } from './options';
 import { quantile } from './stats';
+import { ROOT } from './harness';
 import { TARGET_LABELS, TARGETS, ToolLatencyResult } from './tool-latency';
 import { LAB_CODE } from './tool-reads';
 import { measuresSection, MeasuresPart, worklistSection } from './population-report';
@@ -68,6 +71,7 @@ export function renderReport(run: BenchRun): string {
   lines.push(...scaleoutSection(run.scaleout, run.tools));
   if (run.explain) lines.push(...explainSection(run.explain));
   lines.push(...otherSections(run));
+  lines.push(...carriedSection(CARE_GAP_ENGINES, 'Care-gap engines: hand-written against compiled ELM'));
   lines.push(...methodSection(o));
   return lines.join('\n');
 }
@@ -226,6 +230,16 @@ function explainSection(explain: NonNullable<BenchRun['explain']>): string[] {
     '',
   ];
   return lines;
+}
+
+/** `npm run bench:care-gap-engines`'s last results: a benchmark with its own command, carried into this report as written. */
+const CARE_GAP_ENGINES = join(ROOT, 'bench', 'results', 'care-gap-engines.md');
+
+/** A results file of a benchmark run on its own, as a section of this report (its title replaced, its headings one level down). */
+function carriedSection(file: string, title: string): string[] {
+  if (!existsSync(file)) return [];
+  const body = readFileSync(file, 'utf8').split('\n').filter((line, index) => !(index === 0 && line.startsWith('# ')));
+  return [`## ${title}`, '', `From \`${file.slice(file.indexOf('bench/'))}\` (its own command; not rerun by \`npm run bench\`).`, ...body.map((line) => (line.startsWith('#') ? `#${line}` : line)), ''];
 }
 
 function otherSections(run: BenchRun): string[] {

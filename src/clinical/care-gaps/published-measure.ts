@@ -1,4 +1,4 @@
-import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateDefines, evaluateMeasure, FhirResource, GroupResult as ElmGroupResult, PopulationCode, ResourceRef, resourcesIn } from '../elm';
+import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateMeasureExplained, FhirResource, GroupResult as ElmGroupResult, MeasureEvaluation, PopulationCode, ResourceRef, resourcesIn } from '../elm';
 import { Period } from '../shared/clinical-dates';
 import { CareGapResult, CareGapStatus, POPULATION_CODE, PopulationName, POPULATIONS } from './care-gap.types';
 import { Criterion, scoreGroup } from './population-rules';
@@ -71,8 +71,7 @@ export interface PublishedInput {
 
 /** One patient's care gap under a loaded measure. */
 export function publishedCareGap(measure: PublishedMeasure, input: PublishedInput): CareGapResult<string> {
-  const evaluation = evaluateMeasure(input.compiled, input.resources, input.period, input.options);
-  const evidence = populationEvidence(measure, input);
+  const { evaluation, evidence } = evaluateWithEvidence(measure, input);
   const groups = measure.groups.map((group, index) => scoreGroup(criteriaOf(group, evaluation.groups[index], evidence), group.improvementNotation === 'decrease'));
   const deciding = groups.find((group) => group.populations.denominator) ?? groups[0];
   const decidingGroup = measure.groups[groups.indexOf(deciding)];
@@ -107,12 +106,13 @@ function toClose(status: CareGapStatus, group: PublishedGroup): string {
 /** Per define name: the citations of the stored rows it and the defines it reads select. */
 type EvidenceByDefine = ReadonlyMap<string, string[]>;
 
-function populationEvidence(measure: PublishedMeasure, input: PublishedInput): EvidenceByDefine {
+/** The populations and, from the same evaluation, the rows each population's criterion and the defines it reads select. */
+function evaluateWithEvidence(measure: PublishedMeasure, input: PublishedInput): { evaluation: MeasureEvaluation; evidence: EvidenceByDefine } {
   const criteria = [...new Set(measure.groups.flatMap((group) => group.populations.map((population) => population.expression).filter((name): name is string => name !== null)))];
   const reads = new Map(criteria.map((name) => [name, definesReferencedBy(input.mainLibrary, name)]));
-  const values = evaluateDefines(input.compiled, [...new Set([...reads.values()].flat())], input.resources, input.period, input.options);
-  const cited = (name: string) => resourcesIn(values[name]).map(citationOf).filter((citation): citation is string => citation !== null);
-  return new Map(criteria.map((name) => [name, [...new Set(reads.get(name)!.flatMap(cited))]]));
+  const { evaluation, defines } = evaluateMeasureExplained(input.compiled, [...new Set([...reads.values()].flat())], input.resources, input.period, input.options);
+  const cited = (name: string) => resourcesIn(defines[name]).map(citationOf).filter((citation): citation is string => citation !== null);
+  return { evaluation, evidence: new Map(criteria.map((name) => [name, [...new Set(reads.get(name)!.flatMap(cited))]])) };
 }
 
 function criteriaOf(group: PublishedGroup, result: ElmGroupResult, evidence: EvidenceByDefine) {

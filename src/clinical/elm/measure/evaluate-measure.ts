@@ -188,6 +188,22 @@ export function evaluateMeasure(measure: CompiledMeasure, resources: readonly Fh
   return { groups: measure.groups.map((group) => evaluateGroup(group, c)) };
 }
 
+/**
+ * The measure's result and the values of some defines of the main library, from one evaluation of
+ * one patient: each define is evaluated once, for the populations and for the explanation alike.
+ */
+export function evaluateMeasureExplained(
+  measure: CompiledMeasure,
+  names: readonly string[],
+  resources: readonly FhirResource[],
+  period: MeasurementPeriod,
+  options: EvaluateOptions = {},
+): { evaluation: MeasureEvaluation; defines: Record<string, unknown> } {
+  const c = context(measure, resources, period, options);
+  const evaluation = { groups: measure.groups.map((group) => evaluateGroup(group, c)) };
+  return { evaluation, defines: Object.fromEntries(names.map((name) => [name, measure.defines.get(name)?.(c, []) ?? null])) };
+}
+
 /** The values of some defines of the main library for one patient (to explain a result). */
 export function evaluateDefines(measure: CompiledMeasure, names: readonly string[], resources: readonly FhirResource[], period: MeasurementPeriod, options: EvaluateOptions = {}): Record<string, unknown> {
   const c = context(measure, resources, period, options);

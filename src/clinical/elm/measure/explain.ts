@@ -10,8 +10,19 @@ import { FhirValue } from '../runtime/fhir-value';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
+/** Per library, per define: what `definesReferencedBy` found (a library never changes once compiled). */
+const referenced = new WeakMap<ElmLibrary, Map<string, readonly string[]>>();
+
 /** `name` and every define of `library` it references, directly or through another, in first-seen order. */
-export function definesReferencedBy(library: ElmLibrary, name: string): string[] {
+export function definesReferencedBy(library: ElmLibrary, name: string): readonly string[] {
+  let byName = referenced.get(library);
+  if (!byName) referenced.set(library, (byName = new Map()));
+  let found = byName.get(name);
+  if (!found) byName.set(name, (found = walkReferences(library, name)));
+  return found;
+}
+
+function walkReferences(library: ElmLibrary, name: string): string[] {
   const statements = new Map((library.library.statements?.def ?? []).filter((def) => def.type !== 'FunctionDef').map((def) => [def.name, def]));
   const seen: string[] = [];
   const visit = (define: string) => {
