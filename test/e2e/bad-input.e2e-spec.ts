@@ -1,3 +1,4 @@
+import { MAX_CARE_GAP_MEASURES } from '../../src/tools/dto/care-gaps-query.dto';
 import request from 'supertest';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { createTestApp, TestApp } from '../setup/app';
@@ -48,7 +49,7 @@ describe('bad input', () => {
       'codes=4548-4',
       'sql=SELECT%20*%20FROM%20patients',
     ],
-    care_gap_lookup: ['measure=CMS999', 'measure=CMS122,CMS122,CMS122,CMS122,CMS122,CMS122,CMS122', 'asOf=2026-06-31', 'asOf[]=x'],
+    care_gap_lookup: ['measure=CMS999', `measure=${Array(MAX_CARE_GAP_MEASURES + 1).fill('CMS122').join(',')}`, 'measure=cms122', 'asOf=2026-06-31', 'asOf[]=x'],
     missing_data_check: ['asOf=tomorrow', 'asOf=2026-06-30T00:00:00Z', 'verbose=true'],
     feature_attribution: ['asOf=0', 'model=other', 'asOf=2026-06-30&asOf=2026-06-29'],
   };
