@@ -36,7 +36,10 @@ const incompleteIn = (index: Index) => Object.keys(index.measures).filter((key) 
   const counts = async () =>
     (await query(`SELECT (SELECT count(*)::int FROM measure_packages) AS packages, (SELECT count(*)::int FROM measure_libraries) AS libraries,
       (SELECT count(*)::int FROM value_set_expansions) AS "valueSets", (SELECT count(*)::int FROM value_set_codes) AS codes`))[0];
-  const index = { 2024: readJson<Index>(join(EDITIONS[2024], 'index.json')), 2025: readJson<Index>(join(EDITIONS[2025], 'index.json')) };
+  // Read only where the corpus is: a describe body runs even when the describe is skipped.
+  const index = available
+    ? { 2024: readJson<Index>(join(EDITIONS[2024], 'index.json')), 2025: readJson<Index>(join(EDITIONS[2025], 'index.json')) }
+    : { 2024: { measures: {} }, 2025: { measures: {} } };
   const timings: string[] = [];
 
   it('loads each edition, refusing by name every measure with a value set cut short or missing (71 and 74 measures)', async () => {
