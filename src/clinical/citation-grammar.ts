@@ -24,6 +24,12 @@ export interface CitationForm {
 }
 
 const DAY_LENGTH = 10;
+
+/** A measure key a care-gap citation carries (`gap:<key>@…`): a built-in name or a loaded measure's key. */
+const GAP_SUBJECT = '[A-Z0-9]{2,12}';
+export const CARE_GAP_MEASURE_KEY = new RegExp(`^${GAP_SUBJECT}$`);
+/** The longest such key. */
+export const CARE_GAP_MEASURE_KEY_MAX = 12;
 const stored = (kind: string, names: string): CitationForm => ({ kind, pattern: UUID, shape: `${kind}:<uuid>`, names, source: 'stored', maxLength: kind.length + 1 + 36 });
 /** A computed row: `<kind>:<subject of up to subjectMax characters>@<day>` (a care gap: `@<day>..<day>`). */
 const derived = (kind: string, subject: string, subjectMax: number, days: 1 | 2, shape: string, names: string): CitationForm => ({
@@ -46,7 +52,7 @@ export const CITATION_FORMS: readonly CitationForm[] = [
   stored('req', 'clinical request'),
   stored('ae', 'adverse event'),
   stored('pat', 'the patient record'),
-  derived('gap', '[A-Z0-9]{2,12}', 12, 2, 'gap:<measure>@<start>..<end>', 'care gap'),
+  derived('gap', GAP_SUBJECT, CARE_GAP_MEASURE_KEY_MAX, 2, 'gap:<measure>@<start>..<end>', 'care gap'),
   derived('missing', '[a-z0-9-]{1,32}', 32, 1, 'missing:<element>@<day>', 'missing-data row'),
   derived('risk', '[a-z0-9_]{1,40}', 40, 1, 'risk:<feature>@<day>', 'risk driver'),
   derived('prediction', '[a-z0-9-]{1,40}', 40, 1, 'prediction:<model>@<day>', 'risk prediction'),

@@ -1,4 +1,5 @@
 import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateMeasureExplained, FhirResource, GroupResult as ElmGroupResult, MeasureEvaluation, PopulationCode, ResourceRef, resourcesIn } from '../elm';
+import { CARE_GAP_MEASURE_KEY } from '../citation-grammar';
 import { Period } from '../shared/clinical-dates';
 import { CareGapResult, CareGapStatus, POPULATION_CODE, PopulationName, POPULATIONS } from './care-gap.types';
 import { Criterion, scoreGroup } from './population-rules';
@@ -27,12 +28,9 @@ export interface PublishedGroup {
   populations: readonly { code: string; expression: string | null }[];
 }
 
-/** Every key a care-gap citation can carry (`gap:<key>@…`, the citation grammar's subject). */
-const CITABLE_KEY = /^[A-Z0-9]{2,12}$/;
-
 /** Why a loaded edition has no care gap to read, or null when it has: each group a patient-based proportion group. */
 export function gapUnevaluableReason(measure: Pick<PublishedMeasure, 'key' | 'groups'>): string | null {
-  if (!CITABLE_KEY.test(measure.key)) return `its key ${measure.key} is not a care-gap measure key (2–12 capital letters and digits)`;
+  if (!CARE_GAP_MEASURE_KEY.test(measure.key)) return `its key ${measure.key} is not a care-gap measure key (2–12 capital letters and digits)`;
   if (measure.groups.length === 0) return 'it has no population group';
   const other = measure.groups.find((group) => group.scoring !== 'proportion' || group.basis !== 'boolean');
   if (other) return `a ${other.basis === 'boolean' ? 'patient-based' : `${other.basis}-based`} ${other.scoring} group has no open or closed gap (only patient-based proportion measures do)`;

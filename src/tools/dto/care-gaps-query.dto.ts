@@ -1,8 +1,7 @@
 import { CodeListField, DateOnlyField } from '../../common/validation/fields';
 import { MEASURE_NAMES } from '../../clinical/care-gaps';
+import { CARE_GAP_MEASURE_KEY, CARE_GAP_MEASURE_KEY_MAX } from '../../clinical/citation-grammar';
 
-/** A measure key a care gap can carry (`gap:<key>@…`): a built-in name or a loaded measure's key. */
-export const CARE_GAP_MEASURE_KEY = /^[A-Z0-9]{2,12}$/;
 /** Measures in one call: the built-in six and a clinic's loaded ones. */
 export const MAX_CARE_GAP_MEASURES = 20;
 
@@ -21,7 +20,7 @@ export class CareGapsQueryDto {
   @CodeListField({
     pattern: CARE_GAP_MEASURE_KEY,
     max: MAX_CARE_GAP_MEASURES,
-    maxLength: 12,
+    maxLength: CARE_GAP_MEASURE_KEY_MAX,
     description:
       `Only these measures: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data ` +
       '(`GET /measures` lists them; the measurement period picks its edition, and one that covers no edition, or a measure with no gap to read, is refused by name). Default: the built-in measures.',
