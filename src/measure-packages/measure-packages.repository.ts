@@ -23,6 +23,12 @@ export interface LoadedEdition {
   loadedAt: string;
 }
 
+/** A loaded edition with what evaluating it needs: its title and groups. */
+export interface EvaluableEdition extends LoadedEdition {
+  title: string;
+  groups: MeasureGroupDefinition[];
+}
+
 export interface CatalogueRow extends LoadedEdition {
   title: string;
   scoring: string;
@@ -70,6 +76,11 @@ export class MeasurePackagesRepository {
 
   editionsOf(key: string): Promise<LoadedEdition[]> {
     return this.dataSource.query<LoadedEdition[]>(SQL.editionsOfKey, [key]);
+  }
+
+  /** Every loaded edition of `keys`, with its title and groups: the catalogue's rows without its counts. */
+  editionsOfKeys(keys: readonly string[]): Promise<EvaluableEdition[]> {
+    return this.dataSource.query<EvaluableEdition[]>(SQL.editionsOfKeys, [keys]);
   }
 
   /** The content of the loaded edition `packageId` (null when none is stored under that id). */

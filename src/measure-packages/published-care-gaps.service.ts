@@ -6,7 +6,7 @@ import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary } from 
 import type { PatientChart } from '../cohort/chart.types';
 import { ProblemException } from '../common/http/problem';
 import { chooseEdition, Period } from './edition-selection';
-import { CatalogueRow, MeasurePackagesRepository } from './measure-packages.repository';
+import { EvaluableEdition, MeasurePackagesRepository } from './measure-packages.repository';
 
 /** Compiled editions kept per process: a measure's closures and value sets take a few megabytes. */
 const COMPILED_CACHE_SIZE = 32;
@@ -30,8 +30,9 @@ export class PublishedCareGapsService {
 
   async evaluate(chart: PatientChart, keys: readonly string[], period: Period, timeZone: string): Promise<CareGapResult<string>[]> {
     if (keys.length === 0) return [];
-    const catalogue = await this.packages.catalogue();
-    const editions = keys.map((key) => this.editionFor(catalogue, key, period));
+    // Only the asked keys' editions, each call: a measure loaded a moment ago answers at once.
+    const loaded = await this.packages.editionsOfKeys(keys);
+    const editions = keys.map((key) => this.editionFor(loaded, key, period));
     const options = { timezoneOffset: practiceOffsetHours(timeZone, period), now: new Date() };
     const resources = chartToFhir(chart, { timezoneOffset: options.timezoneOffset });
     const results: CareGapResult<string>[] = [];
@@ -42,8 +43,8 @@ export class PublishedCareGapsService {
     return results;
   }
 
-  private editionFor(catalogue: CatalogueRow[], key: string, period: Period): CatalogueRow & PublishedMeasure {
-    const choice = chooseEdition(catalogue.filter((row) => row.key === key), period);
+  private editionFor(loaded: EvaluableEdition[], key: string, period: Period): EvaluableEdition & PublishedMeasure {
+    const choice = chooseEdition(loaded.filter((row) => row.key === key), period);
     if ('refused' in choice) {
       const loaded = choice.editions.map((edition) => `${edition.version} (${edition.periodStart ?? '?'}..${edition.periodEnd ?? '?'})`).join(', ');
       const detail =

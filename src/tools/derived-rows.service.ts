@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MEASURE_NAMES } from '../clinical/care-gaps';
+import { isBuiltInMeasureName } from '../clinical/care-gaps';
 import { careGapRow } from '../clinical/care-gaps/care-gap-row';
 import { DerivedShape, derivedRows, DERIVED_TOOL, gapCitationParts } from '../clinical/derived-rows';
 import type { PatientChart } from '../cohort/chart.types';
@@ -27,7 +27,7 @@ export class DerivedRowsService {
     const found: Map<string, DerivedRow> = derivedRows(chart, citations, timeZone);
     for (const citation of new Set(citations)) {
       const gap = gapCitationParts(citation);
-      if (!gap || found.has(citation) || (MEASURE_NAMES as readonly string[]).includes(gap.measure)) continue;
+      if (!gap || found.has(citation) || isBuiltInMeasureName(gap.measure)) continue;
       try {
         const [result] = await this.published.evaluate(chart, [gap.measure], gap.period, timeZone);
         const row = careGapRow(result);

@@ -12,6 +12,9 @@ export const MEASURE_NAMES = [...MEASURE_IDS, ...Object.keys(MEASURE_ALIASES)] a
 
 export const resolveMeasureId = (name: string): MeasureId => (MEASURE_ALIASES[name] ?? name) as MeasureId;
 
+/** Whether `name` names a built-in measure (hand-written logic) rather than one loaded as data. */
+export const isBuiltInMeasureName = (name: string): boolean => (MEASURE_NAMES as readonly string[]).includes(name);
+
 export type CareGapStatus = 'open-gap' | 'closed-gap' | 'not-applicable';
 
 /** The populations of an eCQM population group, in the order the stewards define them. */

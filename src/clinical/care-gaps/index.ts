@@ -3,7 +3,7 @@ export type { CareGapOptions } from './evaluate-care-gaps';
 export { MEASURES } from './measure-catalogue';
 export { gapUnevaluableReason, publishedCareGap } from './published-measure';
 export type { PublishedEvaluation, PublishedGroup, PublishedInput, PublishedMeasure } from './published-measure';
-export { MEASURE_ALIASES, MEASURE_IDS, MEASURE_NAMES, POPULATION_CODE, POPULATIONS, resolveMeasureId } from './care-gap.types';
+export { isBuiltInMeasureName, MEASURE_ALIASES, MEASURE_IDS, MEASURE_NAMES, POPULATION_CODE, POPULATIONS, resolveMeasureId } from './care-gap.types';
 export type {
   CareGapReason,
   CareGapResult,

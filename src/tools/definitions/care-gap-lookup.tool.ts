@@ -2,7 +2,7 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { ProblemException } from '../../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { evaluateCareGaps, MEASURE_NAMES, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
+import { evaluateCareGaps, isBuiltInMeasureName as isBuiltIn, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
 import { PublishedCareGapsService } from '../../measure-packages';
 import { Period, trailingYear } from '../../clinical/shared/clinical-dates';
 import type { CareGapResult } from '../../clinical/care-gaps';
@@ -73,8 +73,6 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
     return unique.map((name) => results.get(name)!);
   }
 }
-
-const isBuiltIn = (name: string): boolean => (MEASURE_NAMES as readonly string[]).includes(name);
 
 /**
  * `periodStart` + `periodEnd` (DEQM) when given, else the 12 months ending on `asOf` (default today).
