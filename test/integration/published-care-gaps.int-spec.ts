@@ -225,12 +225,20 @@ const available = corpusAvailable();
         [{ measure: 'CMS139', periodStart: '2024-01-01', periodEnd: '2024-12-31' }, 'no_edition_for_period'],
         [{ measure: EPISODE_BASED, periodStart: '2026-01-01', periodEnd: '2026-12-31' }, 'not_a_care_gap_measure'],
       ] as const;
+      const auditOf = async (correlationId: string) =>
+        database().dataSource.query(`SELECT outcome, patient_id AS "patientId", row_count AS "rowCount" FROM audit_events WHERE correlation_id = $1`, [correlationId]);
       for (const [query, reason] of refusals) {
         const res = await lookup(patientId, query);
         expect(res.status).toBe(400);
         expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(res.body.errors).toEqual([expect.objectContaining({ field: 'measure', reason })]);
+        // Refused after the access was granted: one audit row, naming the patient, no rows read.
+        expect(await auditOf(res.headers['x-correlation-id'])).toEqual([{ outcome: 'invalid', patientId, rowCount: 0 }]);
       }
+      // And an answered lookup of a loaded measure is one audit row too, with the rows it returned.
+      const answered = await lookup(patientId, { measure: 'CMS139', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
+      expect(answered.status).toBe(200);
+      expect(await auditOf(answered.headers['x-correlation-id'])).toEqual([{ outcome: 'success', patientId, rowCount: 1 }]);
     });
 
     it('lists the loaded measures it evaluates as evaluable in the catalogue, and the episode-based one as not', async () => {
