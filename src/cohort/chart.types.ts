@@ -7,6 +7,7 @@ import {
   EncounterClass,
   EncounterStatus,
   Interpretation,
+  MedicationDispenseStatus,
   MedicationStatus,
   NoteType,
   OBSERVATION_CATEGORY_SYSTEM,
@@ -169,8 +170,25 @@ export interface MedicationRow {
   supply: MedicationSupply | null;
 }
 
+/**
+ * The first dosage's timing and dose as given (no derived values): what CumulativeMedicationDuration
+ * reads of a MedicationRequest's or a MedicationDispense's `dosageInstruction`.
+ */
+export interface DosageTiming {
+  /** `timing.repeat.frequencyMax` ?? `frequency`, `period`, `periodUnit` (UCUM: s, min, h, d, wk, mo, a). */
+  frequency: number | null;
+  period: number | null;
+  periodUnit: string | null;
+  /** How many `timing.repeat.timeOfDay` entries. */
+  timesOfDay: number;
+  /** `doseAndRate[0].doseQuantity.value`, or the high of `doseRange`. */
+  dose: number | null;
+  /** How many `dosageInstruction` entries the resource has (the library reads exactly one). */
+  dosageCount: number;
+}
+
 /** The raw dispense and timing elements of one MedicationRequest (no derived values). */
-export interface MedicationSupply {
+export interface MedicationSupply extends DosageTiming {
   /** `dosageInstruction[0].timing.repeat.boundsPeriod` as days. */
   boundsStart: string | null;
   boundsEnd: string | null;
@@ -182,16 +200,29 @@ export interface MedicationSupply {
   quantity: number | null;
   /** `dispenseRequest.numberOfRepeatsAllowed`. */
   refills: number | null;
-  /** `timing.repeat.frequencyMax` ?? `frequency`, `period`, `periodUnit` (UCUM: s, min, h, d, wk, mo, a). */
-  frequency: number | null;
-  period: number | null;
-  periodUnit: string | null;
-  /** How many `timing.repeat.timeOfDay` entries. */
-  timesOfDay: number;
-  /** `doseAndRate[0].doseQuantity.value`, or the high of `doseRange`. */
-  dose: number | null;
-  /** How many `dosageInstruction` entries the request has (the library reads exactly one). */
-  dosageCount: number;
+}
+
+/**
+ * A MedicationDispense: a supply handed to the patient (the antidepressant and other adherence
+ * measures count days covered by dispenses). Read by the measures, not yet by a tool.
+ */
+export interface MedicationDispenseRow {
+  id: string;
+  codeSystem: CodeSystemUri;
+  code: string;
+  display: string;
+  status: MedicationDispenseStatus;
+  /** The code came from a referenced Medication (`medicationReference`): the eCQM retrieves do not read it. */
+  codeFromReference: boolean;
+  /** `whenHandedOver`, `whenPrepared`: where CumulativeMedicationDuration starts the period a dispense covers. */
+  handedOverAt: string | null;
+  preparedAt: string | null;
+  /** `daysSupply` converted to days. */
+  daysSupply: number | null;
+  /** `quantity.value`. */
+  quantity: number | null;
+  /** The first dosage's timing and dose; null when the dispense has no dosage. */
+  dosage: DosageTiming | null;
 }
 
 export interface ProcedureRow {
@@ -277,6 +308,7 @@ export interface PatientChart {
   observations: ObservationRow[];
   conditions: ConditionRow[];
   medications: MedicationRow[];
+  dispenses: MedicationDispenseRow[];
   procedures: ProcedureRow[];
   allergies: AllergyRow[];
   requests: RequestRow[];

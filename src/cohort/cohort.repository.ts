@@ -7,6 +7,7 @@ import {
   CitationKind,
   ConditionRow,
   EncounterRow,
+  MedicationDispenseRow,
   MedicationRow,
   NoteRow,
   ObservationRow,
@@ -220,6 +221,7 @@ export class CohortRepository {
         observations: cut(await run<ObservationRow>('chartObservations', [patientId, limit]), CHART_ROW_CAP),
         conditions: cut(await run<ConditionRow>('chartConditions', [patientId, limit]), CHART_ROW_CAP),
         medications: cut(await run<MedicationRow>('chartMedications', [patientId, limit]), CHART_ROW_CAP),
+        dispenses: cut(await run<MedicationDispenseRow>('chartDispenses', [patientId, limit]), CHART_ROW_CAP),
         procedures: cut(await run<ProcedureRow>('chartProcedures', [patientId, limit]), CHART_ROW_CAP),
         allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
         requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
@@ -231,6 +233,7 @@ export class CohortRepository {
         observations: parts.observations.rows,
         conditions: parts.conditions.rows,
         medications: parts.medications.rows,
+        dispenses: parts.dispenses.rows,
         procedures: parts.procedures.rows,
         allergies: parts.allergies.rows,
         requests: parts.requests.rows,
@@ -241,7 +244,7 @@ export class CohortRepository {
   }
 
   /**
-   * The charts of many patients, read in one REPEATABLE READ snapshot with nine statements in all
+   * The charts of many patients, read in one REPEATABLE READ snapshot with ten statements in all
    * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
@@ -265,6 +268,7 @@ export class CohortRepository {
         observations: coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
         conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
         medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
+        dispenses: byPatient(await run<OfPatient<MedicationDispenseRow>>('chartsDispenses', [ids])),
         procedures: byPatient(await run<OfPatient<ProcedureRow>>('chartsProcedures', [ids])),
         allergies: byPatient(await run<OfPatient<AllergyRow>>('chartsAllergies', [ids])),
         requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
@@ -283,6 +287,7 @@ export class CohortRepository {
           observations: take(parts.observations),
           conditions: take(parts.conditions),
           medications: take(parts.medications),
+          dispenses: take(parts.dispenses),
           procedures: take(parts.procedures),
           allergies: take(parts.allergies),
           requests: take(parts.requests),

@@ -54,6 +54,12 @@ const CHART_PARTS = {
     table: 'medications',
     order: 'start_date DESC, id',
   },
+  dispenses: {
+    columns: `id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
+  ${ISO('handed_over_at', 'handedOverAt')}, ${ISO('prepared_at', 'preparedAt')}, days_supply AS "daysSupply", quantity, dosage`,
+    table: 'medication_dispenses',
+    order: 'handed_over_at DESC NULLS LAST, prepared_at DESC NULLS LAST, id',
+  },
   procedures: {
     columns: `id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   ${ISO('performed_at', 'performedAt')}, ${ISO('performed_end_at', 'performedEndAt')}, performed_period_open AS "performedPeriodOpen",
@@ -83,6 +89,9 @@ const CHART_PARTS = {
 } as const;
 
 export type ChartPart = keyof typeof CHART_PARTS;
+
+/** Every table a chart reads: a change to any of them is a change to the patient's data (`patients.data_version`). */
+export const CHART_TABLES: readonly string[] = Object.values(CHART_PARTS).map((part) => part.table);
 
 /** One patient's records of one type, newest first, up to a cap ($2). */
 const chartOf = (part: ChartPart) => {
@@ -199,6 +208,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
 
   chartMedications: chartOf('medications'),
 
+  chartDispenses: chartOf('dispenses'),
+
   chartProcedures: chartOf('procedures'),
 
   chartAllergies: chartOf('allergies'),
@@ -221,6 +232,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartsConditions: chartsOf('conditions'),
 
   chartsMedications: chartsOf('medications'),
+
+  chartsDispenses: chartsOf('dispenses'),
 
   chartsProcedures: chartsOf('procedures'),
 

@@ -138,6 +138,19 @@ export enum MedicationStatus {
   Unknown = 'unknown',
 }
 
+/** FHIR R4 MedicationDispense.status (all of it). */
+export enum MedicationDispenseStatus {
+  Preparation = 'preparation',
+  InProgress = 'in-progress',
+  Cancelled = 'cancelled',
+  OnHold = 'on-hold',
+  Completed = 'completed',
+  EnteredInError = 'entered-in-error',
+  Stopped = 'stopped',
+  Declined = 'declined',
+  Unknown = 'unknown',
+}
+
 /** FHIR R4 Procedure.status (all of it). */
 export enum ProcedureStatus {
   Preparation = 'preparation',

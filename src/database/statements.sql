@@ -144,6 +144,11 @@ SELECT id, code_system AS "codeSystem", code, display, status,
   intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
 FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2;
 
+-- name: chartDispenses
+SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
+  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage
+FROM medication_dispenses WHERE patient_id = $1 ORDER BY handed_over_at DESC NULLS LAST, prepared_at DESC NULLS LAST, id LIMIT $2;
+
 -- name: chartProcedures
 SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
@@ -204,6 +209,12 @@ SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_date DESC,
 FROM medications t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status,
   to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
   intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply) r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsDispenses
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.handed_over_at DESC NULLS LAST, t.prepared_at DESC NULLS LAST, t.id) AS rows
+FROM medication_dispenses t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
+  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsProcedures

@@ -33,6 +33,11 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['start_date', 'date'], ['end_date', 'date'], ['dosage_text', 'text'], ['intent', 'text'], ['do_not_perform', 'boolean'],
     ['authored_at', 'timestamptz'], ['reason_system', 'text'], ['reason_code', 'text'], ['supply', 'jsonb'], ['code_from_reference', 'boolean'],
   ],
+  medication_dispenses: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'],
+    ['code_from_reference', 'boolean'], ['handed_over_at', 'timestamptz'], ['prepared_at', 'timestamptz'], ['days_supply', 'float8'],
+    ['quantity', 'float8'], ['dosage', 'jsonb'],
+  ],
   procedures: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
     ['status', 'text'], ['performed_at', 'timestamptz'], ['performed_end_at', 'timestamptz'], ['status_reason_system', 'text'],
@@ -56,7 +61,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
 
 /** Tables in the order a resource's rows are written (a patient before its care-team link). */
 export const WRITE_ORDER: readonly TableName[] = [
-  'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'procedures', 'allergies',
+  'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'medication_dispenses', 'procedures', 'allergies',
   'clinical_requests', 'adverse_events',
 ];
 
@@ -90,6 +95,7 @@ RETURNING "patient_id"::text AS "id", true AS "inserted"`,
   upsertObservations: upsert('observations'),
   upsertConditions: upsert('conditions'),
   upsertMedications: upsert('medications'),
+  upsertMedicationDispenses: upsert('medication_dispenses'),
   upsertProcedures: upsert('procedures'),
   upsertAllergies: upsert('allergies'),
   upsertRequests: upsert('clinical_requests'),
@@ -114,6 +120,7 @@ export const STATEMENT_OF_TABLE: Record<TableName, string> = {
   observations: IMPORT_STATEMENTS.upsertObservations,
   conditions: IMPORT_STATEMENTS.upsertConditions,
   medications: IMPORT_STATEMENTS.upsertMedications,
+  medication_dispenses: IMPORT_STATEMENTS.upsertMedicationDispenses,
   procedures: IMPORT_STATEMENTS.upsertProcedures,
   allergies: IMPORT_STATEMENTS.upsertAllergies,
   clinical_requests: IMPORT_STATEMENTS.upsertRequests,

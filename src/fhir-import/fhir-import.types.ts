@@ -21,6 +21,7 @@ export const SUPPORTED_TYPES = [
   'Observation',
   'Condition',
   'MedicationRequest',
+  'MedicationDispense',
   'Procedure',
   'AllergyIntolerance',
   'ServiceRequest',
@@ -85,6 +86,7 @@ export type TableName =
   | 'observations'
   | 'conditions'
   | 'medications'
+  | 'medication_dispenses'
   | 'procedures'
   | 'allergies'
   | 'clinical_requests'

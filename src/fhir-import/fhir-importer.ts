@@ -11,7 +11,7 @@ import { mapEncounter } from './map-encounter';
 import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
 import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
-import { codeTargetOf, mapMedicationRequest, mapRequest } from './map-requests';
+import { codeTargetOf, mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
 import { CodeTarget, DEFAULT_SOURCE, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceIdOf, sourceNamespace, TargetIndex } from './references';
 import { ResourceWriter } from './resource-writer';
 import { listSourceFiles, readSourceFile, SourceFile } from './source-reader';
@@ -81,7 +81,7 @@ const PASSES: { label: string; types: readonly SupportedType[]; people: Director
   { label: 'encounters', types: ['Encounter'], people: 'Practitioner', accepted: 'indexed' },
   {
     label: 'clinical records',
-    types: ['Observation', 'Condition', 'MedicationRequest', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent'],
+    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent'],
     people: 'CareTeam',
     accepted: 'other',
   },
@@ -276,6 +276,8 @@ export class FhirImporter {
           return { mapped: mapCondition(source, context) };
         case 'MedicationRequest':
           return { mapped: mapMedicationRequest(source, context) };
+        case 'MedicationDispense':
+          return { mapped: mapMedicationDispense(source, context) };
         case 'Procedure':
           return { mapped: mapProcedure(source, context) };
         case 'AllergyIntolerance':

@@ -1,9 +1,10 @@
-import { MedicationStatus, RequestIntent, RequestKind, RequestStatus } from '../cohort/enum';
-import { asArray, asObject, asObjects, asString, Json } from './json';
+import { MedicationDispenseStatus, MedicationStatus, RequestIntent, RequestKind, RequestStatus } from '../cohort/enum';
+import { asArray, asNumber, asObject, asObjects, asString, Json } from './json';
 import {
   firstPresent,
   identity,
   idOf,
+  lenientInstant,
   MapContext,
   mappedStatus,
   optionalCode,
@@ -13,7 +14,7 @@ import {
   requiredInstant,
   SourceResource,
 } from './map-context';
-import { medicationSupply } from './medication-supply';
+import { dosageTiming, durationDays, medicationSupply } from './medication-supply';
 import { one } from './map-records';
 import { referenceOf, TargetIndex, CodeTarget } from './references';
 import { SkipResource } from './fhir-import.types';
@@ -93,6 +94,49 @@ export function mapMedicationRequest(source: SourceResource, context: MapContext
       reason_system: reason?.system ?? null,
       reason_code: reason?.code ?? null,
       supply: supply === null ? null : JSON.stringify(supply),
+    },
+    warnings,
+  );
+}
+
+/**
+ * A supply handed over (MedicationDispense) → `medication_dispenses`, by the medication it names
+ * (`medicationCodeableConcept`, or a Medication referenced or contained, flagged as for requests).
+ * The elements CumulativeMedicationDuration reads are kept as given: when it was handed over or
+ * prepared, days supplied (in days; another unit is left empty, with a warning), quantity and the
+ * first dosage's timing. A status outside FHIR's codes is a skip.
+ */
+export function mapMedicationDispense(source: SourceResource, context: MapContext) {
+  const { resource } = source;
+  const warnings: string[] = [];
+  const patient = patientOf(context, resource.subject);
+  const fromReference = resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined;
+  const concept = fromReference
+    ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
+    : resource.medicationCodeableConcept;
+  const code = requiredCode(context, concept, 'medication code');
+  const status = mappedStatus(resource.status, identity(MedicationDispenseStatus), Object.values(MedicationDispenseStatus));
+  const handedOver = lenientInstant(resource.whenHandedOver, 'whenHandedOver', warnings);
+  const prepared = lenientInstant(resource.whenPrepared, 'whenPrepared', warnings);
+  const days = durationDays(asObject(resource.daysSupply));
+  if (days === undefined) warnings.push('daysSupply in a unit that is no duration (left empty)');
+  const dosage = dosageTiming(resource);
+  return one(
+    source,
+    'medication_dispenses',
+    {
+      id: idOf(context, source),
+      patient_id: patient.rowId,
+      code_system: code.system,
+      code: code.code,
+      display: code.display,
+      status,
+      code_from_reference: String(fromReference),
+      handed_over_at: handedOver?.instant ?? null,
+      prepared_at: prepared?.instant ?? null,
+      days_supply: days === null || days === undefined ? null : String(days),
+      quantity: asNumber(asObject(resource.quantity)?.value)?.toString() ?? null,
+      dosage: dosage === null ? null : JSON.stringify(dosage),
     },
     warnings,
   );

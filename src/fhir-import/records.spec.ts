@@ -1,6 +1,6 @@
 import { Json } from './json';
 import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
-import { mapMedicationRequest, mapRequest } from './map-requests';
+import { mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
 import { medicationSupply } from './medication-supply';
 import { normaliseSystem, preferredCoding } from './codes';
 import { code, context, PATIENT, reasonOf, RXNORM, SNOMED, source } from './testing/mapper-context';
@@ -145,6 +145,42 @@ describe(mapMedicationRequest.name, () => {
     const warnings: string[] = [];
     expect(medicationSupply({ dispenseRequest: { expectedSupplyDuration: { value: 5, code: 'h' } } }, warnings)?.expectedSupplyDays).toBeNull();
     expect(warnings).toEqual(['expectedSupplyDuration in a unit that is no duration (left empty)']);
+  });
+});
+
+describe(mapMedicationDispense.name, () => {
+  const dispense = (extra: Json) =>
+    mapMedicationDispense(
+      source('MedicationDispense', { ...subject, status: 'completed', medicationCodeableConcept: code(RXNORM, '1099316', 'desipramine 75 MG'), whenHandedOver: '2026-01-01T01:00:00.000+00:00', ...extra }),
+      context(),
+    );
+  const row = (extra: Json) => dispense(extra).rows.medication_dispenses?.[0];
+
+  it('keeps what CumulativeMedicationDuration reads: handed over, prepared, days supplied, quantity', () => {
+    expect(row({ daysSupply: { value: 10, system: 'http://unitsofmeasure.org', code: 'd' }, quantity: { value: 30 }, whenPrepared: '2025-12-31T09:00:00Z' })).toEqual({
+      id: expect.any(String), patient_id: PATIENT.rowId, code_system: RXNORM, code: '1099316', display: 'desipramine 75 MG', status: 'completed', code_from_reference: 'false',
+      handed_over_at: '2026-01-01T01:00:00.000+00:00', prepared_at: '2025-12-31T09:00:00Z', days_supply: '10', quantity: '30', dosage: null,
+    });
+  });
+
+  it('converts daysSupply to days, and leaves one in hours empty with a warning', () => {
+    expect(row({ daysSupply: { value: 2, code: 'wk' } })?.days_supply).toBe('14');
+    const hours = dispense({ daysSupply: { value: 5, code: 'h' } });
+    expect([hours.rows.medication_dispenses?.[0].days_supply, hours.warnings]).toEqual([null, ['daysSupply in a unit that is no duration (left empty)']]);
+  });
+
+  it('keeps the first dosage\'s timing and dose as a request\'s', () => {
+    const dosage = [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] }, { text: 'second' }];
+    expect(JSON.parse(row({ dosageInstruction: dosage })?.dosage ?? 'null')).toEqual({ frequency: 2, period: 1, periodUnit: 'd', timesOfDay: 0, dose: 1, dosageCount: 2 });
+  });
+
+  it('resolves a referenced Medication (flagged), keeps a dispense with no date, and skips a status outside FHIR\'s', () => {
+    expect(row({ medicationCodeableConcept: undefined, medicationReference: { reference: 'Medication/m1' } })).toMatchObject({ code: '312836', code_from_reference: 'true' });
+    expect(row({ whenHandedOver: undefined })).toMatchObject({ handed_over_at: null, prepared_at: null });
+    const partial = dispense({ whenHandedOver: '2026' });
+    expect([partial.rows.medication_dispenses?.[0].handed_over_at, partial.warnings]).toEqual([null, ['whenHandedOver is partial (left empty)']]);
+    expect(reasonOf(() => dispense({ status: 'given' }))).toBe('status outside the schema (unrecognised code)');
+    expect(row({ status: 'declined' })?.status).toBe('declined');
   });
 });
 

@@ -42,6 +42,7 @@ function toChart(record: PatientRecord): PatientChart {
     observations: record.observations.map((row) => ({ ...row, effectiveAt: iso(row.effectiveAt), effectiveEndAt: isoOrNull(row.effectiveEndAt) })),
     conditions: record.conditions.map((row) => ({ ...row, recordedAt: iso(row.recordedAt) })),
     medications: record.medications.map((row) => ({ ...row, authoredAt: isoOrNull(row.authoredAt) })),
+    dispenses: [],
     procedures: record.procedures.map((row) => ({ ...row, performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...row, recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     requests: [],

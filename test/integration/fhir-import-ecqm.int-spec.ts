@@ -59,6 +59,7 @@ const SHARED_MRN = 'Patient: MRN also held by another patient (imported; MRN is 
       Observation: [92, 0, 0, 1],
       Condition: [172, 0, 0, 0],
       MedicationRequest: [46, 0, 0, 0],
+      MedicationDispense: [0, 0, 0, 0],
       Procedure: [29, 0, 0, 0],
       AllergyIntolerance: [6, 0, 0, 0],
       ServiceRequest: [6, 0, 0, 0],

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../src/cli/commands';
 import { EncounterRow, ObservationRow } from '../../src/cohort/chart.types';
 import { CHART_ROW_CAP, CohortRepository } from '../../src/cohort/cohort.repository';
+import { CHART_TABLES } from '../../src/cohort/cohort.statements';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { loadConfig } from '../../src/config/load-config';
 import { VERSIONED_TABLES } from '../../src/database/migrations/1764545000000-measure-results-store';
@@ -277,6 +278,16 @@ describe('measure results store (real Postgres)', () => {
       }
       // Every table the chart reads has fixture rows; the executed-proposal test covers an effect table.
       expect(covered).toEqual(expect.arrayContaining(['encounters', 'observations', 'conditions', 'medications', 'procedures', 'allergies']));
+    });
+
+    it('is kept by the three statement triggers on every table a chart reads (a table added later included)', async () => {
+      const rows = await database().dataSource.query<{ table: string; triggers: string[] }[]>(
+        `SELECT c.relname AS table, array_agg(t.tgname::text ORDER BY t.tgname) FILTER (WHERE t.tgname IS NOT NULL) AS triggers
+         FROM pg_class c LEFT JOIN pg_trigger t ON t.tgrelid = c.oid AND t.tgname LIKE 'TRG\\_%\\_data\\_version\\_%'
+         WHERE c.relname = ANY($1) AND c.relkind = 'r' GROUP BY c.relname ORDER BY c.relname`,
+        [CHART_TABLES],
+      );
+      expect(rows).toEqual([...CHART_TABLES].sort().map((table) => ({ table, triggers: ['del', 'ins', 'upd'].map((suffix) => `TRG_${table}_data_version_${suffix}`) })));
     });
 
     it('changes with the patient row itself, and makes the stored results stale', async () => {

@@ -27,6 +27,7 @@ const TABLES = [
   'measure_results',
   'measure_run_chunks',
   'measure_runs',
+  'medication_dispenses',
   'medications',
   'observations',
   'outreach_tasks',

@@ -37,6 +37,7 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
     // The repository reads a condition without other codings as an empty list (coalesce).
     conditions: byPatient(rows.conditions, patientId).map((row) => ({ ...plain<PatientChart['conditions'][number]>(row), otherCodings: row.otherCodings ?? [] })),
     medications: byPatient(rows.medications, patientId).map((row) => plain(row)),
+    dispenses: [],
     procedures: byPatient(rows.procedures, patientId).map((row) => plain(row)),
     allergies: byPatient(rows.allergies, patientId).map((row) => plain(row)),
     // The fixture cohort has no service/device requests or adverse events.

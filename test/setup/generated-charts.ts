@@ -24,6 +24,7 @@ function chartOf(record: PatientRecord): PatientChart {
     observations: record.observations.map((row) => ({ ...drop(row), effectiveAt: iso(row.effectiveAt), effectiveEndAt: isoOrNull(row.effectiveEndAt) })),
     conditions: record.conditions.map((row) => ({ ...drop(row), recordedAt: iso(row.recordedAt) })),
     medications: record.medications.map((row) => ({ ...drop(row), authoredAt: isoOrNull(row.authoredAt) })),
+    dispenses: [],
     procedures: record.procedures.map((row) => ({ ...drop(row), performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...drop(row), recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     // The generator writes no service or device requests and no adverse events.

@@ -1,4 +1,4 @@
-import { CodeSystem, MedicationStatus, RequestKind } from '../../cohort/enum';
+import { CodeSystem, MedicationDispenseStatus, MedicationStatus, RequestKind } from '../../cohort/enum';
 import { bloodPressure, chart, condition, medication, observation, request } from '../../../test/setup/clinical/chart-builder';
 import type { FhirResource } from '../elm';
 import { profilesOf } from '../elm/runtime/profiles';
@@ -46,5 +46,21 @@ describe(chartToFhir.name, () => {
     const [resource] = ofType(chartToFhir(chart({ medications: [byReference] })), 'MedicationRequest');
     expect(resource.medicationCodeableConcept).toBeUndefined();
     expect(resource).toMatchObject({ medicationReference: { reference: '#medication' }, contained: [{ resourceType: 'Medication', code: { coding: [{ code: '197904' }] } }] });
+  });
+
+  it('gives a dispense back the elements CumulativeMedicationDuration reads, and the QI-Core dispense profile', () => {
+    const dispense = {
+      id: 'disp-1', codeSystem: CodeSystem.RxNorm, code: '1099316', display: 'desipramine 75 MG', status: MedicationDispenseStatus.Completed, codeFromReference: false,
+      handedOverAt: '2026-01-01T01:00:00.000Z', preparedAt: null, daysSupply: 10, quantity: 30,
+      dosage: { frequency: 2, period: 1, periodUnit: 'd', timesOfDay: 0, dose: 1, dosageCount: 1 },
+    };
+    const [resource] = ofType(chartToFhir(chart({ dispenses: [dispense] })), 'MedicationDispense');
+    expect(resource).toEqual({
+      resourceType: 'MedicationDispense', id: 'disp-1', status: 'completed', subject: expect.any(Object),
+      medicationCodeableConcept: { coding: [{ system: CodeSystem.RxNorm, code: '1099316', display: 'desipramine 75 MG' }] },
+      quantity: { value: 30 }, daysSupply: { value: 10, unit: 'd', system: 'http://unitsofmeasure.org', code: 'd' }, whenHandedOver: '2026-01-01T01:00:00.000Z',
+      dosageInstruction: [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] }],
+    });
+    expect(profilesOf(resource, true)).toEqual([`${QICORE}qicore-medicationdispense`]);
   });
 });

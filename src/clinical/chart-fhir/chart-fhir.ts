@@ -3,7 +3,9 @@ import {
   AllergyRow,
   ConditionRow,
   DemographicCoding,
+  DosageTiming,
   EncounterRow,
+  MedicationDispenseRow,
   MedicationRow,
   MedicationSupply,
   PatientChart,
@@ -26,7 +28,7 @@ import { observationResources } from './fhir-observations';
  * What the rows do not keep is not invented: a patient's name, address and identifiers (no measure
  * reads them), the US Core birth-sex extension (not stored; race, ethnicity and the sex extension are), an
  * AllergyIntolerance's verification status (refuted and entered-in-error ones are not imported),
- * MedicationDispense, Immunization, Coverage (not imported), and every coding of a CodeableConcept
+ * Immunization, Coverage (not imported), and every coding of a CodeableConcept
  * but the one stored (a Condition's code keeps them all).
  */
 
@@ -131,24 +133,29 @@ function procedure(row: ProcedureRow, patientId: string): FhirResource {
   };
 }
 
-/** `dosageInstruction` and `dispenseRequest` from the raw elements the importer kept (`MedicationSupply`). */
-function supplyElements(supply: MedicationSupply | null, dosageText: string | null): Json {
-  if (!supply) return dosageText !== null ? { dosageInstruction: [{ text: dosageText }] } : {};
+/** `dosageInstruction` from the kept timing and dose (`DosageTiming`), with a request's bounds and text. */
+function dosageInstruction(timing: DosageTiming, dosageText: string | null, bounds: { start: string | null; end: string | null } | null): Json[] {
   const repeat: Json = {
-    ...(supply.boundsStart !== null || supply.boundsEnd !== null ? { boundsPeriod: period(supply.boundsStart, supply.boundsEnd) } : {}),
-    ...(supply.frequency !== null ? { frequency: supply.frequency } : {}),
-    ...(supply.period !== null ? { period: supply.period } : {}),
-    ...(supply.periodUnit !== null ? { periodUnit: supply.periodUnit } : {}),
+    ...(bounds !== null && (bounds.start !== null || bounds.end !== null) ? { boundsPeriod: period(bounds.start, bounds.end) } : {}),
+    ...(timing.frequency !== null ? { frequency: timing.frequency } : {}),
+    ...(timing.period !== null ? { period: timing.period } : {}),
+    ...(timing.periodUnit !== null ? { periodUnit: timing.periodUnit } : {}),
     // Only how many times of day were given is kept; the times themselves count for nothing the measures compute.
-    ...(supply.timesOfDay > 0 ? { timeOfDay: Array.from({ length: supply.timesOfDay }, (_, i) => `${String(8 + i).padStart(2, '0')}:00:00`) } : {}),
+    ...(timing.timesOfDay > 0 ? { timeOfDay: Array.from({ length: timing.timesOfDay }, (_, i) => `${String(8 + i).padStart(2, '0')}:00:00`) } : {}),
   };
   const first: Json = {
     ...(dosageText !== null ? { text: dosageText } : {}),
     ...(Object.keys(repeat).length > 0 ? { timing: { repeat } } : {}),
-    ...(supply.dose !== null ? { doseAndRate: [{ doseQuantity: { value: supply.dose } }] } : {}),
+    ...(timing.dose !== null ? { doseAndRate: [{ doseQuantity: { value: timing.dose } }] } : {}),
   };
   // The library reads exactly one dosage: the others' count is kept, not their content.
-  const dosages = supply.dosageCount > 0 ? [first, ...Array.from({ length: supply.dosageCount - 1 }, () => ({}))] : [];
+  return timing.dosageCount > 0 ? [first, ...Array.from({ length: timing.dosageCount - 1 }, () => ({}))] : [];
+}
+
+/** `dosageInstruction` and `dispenseRequest` from the raw elements the importer kept (`MedicationSupply`). */
+function supplyElements(supply: MedicationSupply | null, dosageText: string | null): Json {
+  if (!supply) return dosageText !== null ? { dosageInstruction: [{ text: dosageText }] } : {};
+  const dosages = dosageInstruction(supply, dosageText, { start: supply.boundsStart, end: supply.boundsEnd });
   const dispense: Json = {
     ...(supply.validityStart !== null ? { validityPeriod: { start: supply.validityStart } } : {}),
     ...(supply.quantity !== null ? { quantity: { value: supply.quantity } } : {}),
@@ -172,6 +179,23 @@ function medicationRequest(row: MedicationRow, patientId: string): FhirResource 
     ...(row.authoredAt !== null ? { authoredOn: instant(row.authoredAt) } : {}),
     ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode)] } : {}),
     ...supplyElements(row.supply, row.dosageText),
+  };
+}
+
+function medicationDispense(row: MedicationDispenseRow, patientId: string): FhirResource {
+  const medication = codeable(row.codeSystem, row.code, row.display);
+  const dosages = row.dosage !== null ? dosageInstruction(row.dosage, null, null) : [];
+  return {
+    resourceType: 'MedicationDispense',
+    id: row.id,
+    ...(row.codeFromReference ? { contained: [{ resourceType: 'Medication', id: 'medication', code: medication }], medicationReference: { reference: '#medication' } } : { medicationCodeableConcept: medication }),
+    status: row.status,
+    subject: patientReference(patientId),
+    ...(row.quantity !== null ? { quantity: { value: row.quantity } } : {}),
+    ...(row.daysSupply !== null ? { daysSupply: { value: row.daysSupply, unit: 'd', system: UCUM, code: 'd' } } : {}),
+    ...(row.preparedAt !== null ? { whenPrepared: instant(row.preparedAt) } : {}),
+    ...(row.handedOverAt !== null ? { whenHandedOver: instant(row.handedOverAt) } : {}),
+    ...(dosages.length > 0 ? { dosageInstruction: dosages } : {}),
   };
 }
 
@@ -248,6 +272,7 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     ...observationResources(chart.observations, id, new Set(chart.procedures.map((row) => row.id))),
     ...chart.procedures.map((row) => procedure(row, id)),
     ...chart.medications.map((row) => medicationRequest(row, id)),
+    ...chart.dispenses.map((row) => medicationDispense(row, id)),
     ...chart.requests.map((row) => request(row, id)),
     ...chart.allergies.map((row) => allergy(row, id)),
     ...chart.adverseEvents.map((row) => adverseEvent(row, id)),

@@ -6,6 +6,7 @@ import { ClinicalNote } from './clinical-note.entity';
 import { ClinicalRequest } from './clinical-request.entity';
 import { Condition } from './condition.entity';
 import { Encounter } from './encounter.entity';
+import { MedicationDispense } from './medication-dispense.entity';
 import { Medication } from './medication.entity';
 import { Observation } from './observation.entity';
 import { PatientCareTeam } from './patient-care-team.entity';
@@ -23,6 +24,7 @@ export {
   Condition,
   Encounter,
   Medication,
+  MedicationDispense,
   Observation,
   Patient,
   PatientCareTeam,
@@ -41,6 +43,7 @@ export const COHORT_ENTITIES = [
   Observation,
   Condition,
   Medication,
+  MedicationDispense,
   Procedure,
   ClinicalNote,
   Allergy,

@@ -68,6 +68,7 @@ export function chart(rows: Partial<PatientChart> = {}): PatientChart {
     observations: [],
     conditions: [],
     medications: [],
+    dispenses: [],
     procedures: [],
     allergies: [],
     requests: [],

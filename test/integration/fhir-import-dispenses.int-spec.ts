@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chartToFhir } from '../../src/clinical/chart-fhir';
+import { CohortRepository } from '../../src/cohort/cohort.repository';
+import { rowId } from '../../src/fhir-import/references';
+import { useSeededDatabase } from '../setup/database';
+import { countsOf, importFhir } from '../setup/fhir-import';
+
+const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+const UCUM = 'http://unitsofmeasure.org';
+const subject = { reference: 'Patient/disp-pat' };
+const desipramine = { coding: [{ system: RXNORM, code: '1099316', display: 'desipramine hydrochloride 75 MG Oral Tablet' }] };
+const sertraline = { coding: [{ system: RXNORM, code: '312940', display: 'sertraline 50 MG Oral Tablet' }] };
+
+/** As the stewards' antidepressant cases write a dispense, and one coded through a Medication with a dosage instead of days supplied. */
+const byDays = { resourceType: 'MedicationDispense', id: 'disp-days', status: 'completed', medicationCodeableConcept: desipramine, subject, daysSupply: { value: 10, system: UCUM, code: 'd' }, whenHandedOver: '2026-01-01T01:00:00.000+00:00' };
+const byDosage = {
+  resourceType: 'MedicationDispense', id: 'disp-dosage', status: 'completed', medicationReference: { reference: 'Medication/sertraline' }, subject,
+  quantity: { value: 60 }, whenPrepared: '2026-02-01T09:00:00Z',
+  dosageInstruction: [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] }],
+};
+
+function bundle() {
+  return {
+    resourceType: 'Bundle',
+    type: 'collection',
+    entry: [
+      { resource: { resourceType: 'Patient', id: 'disp-pat', gender: 'female', birthDate: '1980-05-01', name: [{ family: 'Dispense', given: ['Test'] }] } },
+      { resource: { resourceType: 'Medication', id: 'sertraline', code: sertraline } },
+      { resource: byDays },
+      { resource: byDosage },
+      { resource: { ...byDays, id: 'disp-bad-status', status: 'given' } },
+    ],
+  };
+}
+
+/**
+ * MedicationDispense through the importer, the chart and back to FHIR: what the adherence measures'
+ * CumulativeMedicationDuration reads (when handed over or prepared, days supplied, quantity, the first
+ * dosage) survives the round trip, a status outside FHIR's codes is skipped by name, and a
+ * re-import changes nothing.
+ */
+describe('FHIR import of MedicationDispense', () => {
+  const database = useSeededDatabase();
+  const patientId = rowId('Patient/disp-pat');
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'vigil-dispenses-'));
+    writeFileSync(join(folder, 'bundle.json'), JSON.stringify(bundle()));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('stores each dispense, skips one whose status is outside FHIR R4 by name, and loads nothing again on a re-import', async () => {
+    const first = await importFhir(database().dataSource, folder);
+    expect(countsOf(first).MedicationDispense).toEqual([2, 0, 0, 1]);
+    expect([...first.skips.keys()]).toEqual(['MedicationDispense: status outside the schema (unrecognised code)']);
+    const again = await importFhir(database().dataSource, folder);
+    expect(countsOf(again).MedicationDispense).toEqual([0, 0, 2, 1]);
+  });
+
+  it('gives the chart the dispenses and chartToFhir the elements CumulativeMedicationDuration reads, as the source gave them', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    expect(chart!.dispenses.map((row) => row.code).sort()).toEqual(['1099316', '312940']);
+    const resources = chartToFhir(chart!).filter((resource) => resource.resourceType === 'MedicationDispense');
+    const byCode = (code: string) => resources.find((resource) => JSON.stringify(resource).includes(`"code":"${code}"`))!;
+    expect(byCode('1099316')).toMatchObject({ status: 'completed', medicationCodeableConcept: desipramine, daysSupply: { value: 10, code: 'd', system: UCUM }, whenHandedOver: '2026-01-01T01:00:00.000Z' });
+    expect(byCode('312940')).toMatchObject({
+      medicationReference: { reference: '#medication' }, contained: [{ resourceType: 'Medication', code: sertraline }],
+      quantity: { value: 60 }, whenPrepared: '2026-02-01T09:00:00.000Z', dosageInstruction: byDosage.dosageInstruction,
+    });
+    expect(byCode('312940').whenHandedOver).toBeUndefined();
+    expect(byCode('312940').daysSupply).toBeUndefined();
+  });
+});
