@@ -7,6 +7,7 @@ import {
   EncounterClass,
   EncounterStatus,
   Interpretation,
+  ImmunizationStatus,
   MedicationDispenseStatus,
   MedicationStatus,
   NoteType,
@@ -225,6 +226,23 @@ export interface MedicationDispenseRow {
   dosage: DosageTiming | null;
 }
 
+/** An Immunization: a vaccine given, or not given and why (the childhood immunization measures). Read by the measures, not yet by a tool. */
+export interface ImmunizationRow {
+  id: string;
+  codeSystem: CodeSystemUri;
+  code: string;
+  display: string;
+  status: ImmunizationStatus;
+  /** `occurrenceDateTime`; null when the source gave only `occurrenceString`. */
+  occurredAt: string | null;
+  /** `recorded`. */
+  recordedAt: string | null;
+  primarySource: boolean | null;
+  /** `statusReason` (why a vaccine was not given). */
+  statusReasonSystem: CodeSystemUri | null;
+  statusReasonCode: string | null;
+}
+
 export interface ProcedureRow {
   id: string;
   encounterId: string | null;
@@ -309,6 +327,7 @@ export interface PatientChart {
   conditions: ConditionRow[];
   medications: MedicationRow[];
   dispenses: MedicationDispenseRow[];
+  immunizations: ImmunizationRow[];
   procedures: ProcedureRow[];
   allergies: AllergyRow[];
   requests: RequestRow[];

@@ -7,6 +7,7 @@ import {
   CitationKind,
   ConditionRow,
   EncounterRow,
+  ImmunizationRow,
   MedicationDispenseRow,
   MedicationRow,
   NoteRow,
@@ -226,6 +227,7 @@ export class CohortRepository {
         allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
         requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
         adverseEvents: cut(await run<AdverseEventRow>('chartAdverseEvents', [patientId, limit]), CHART_ROW_CAP),
+        immunizations: cut(await run<ImmunizationRow>('chartImmunizations', [patientId, limit]), CHART_ROW_CAP),
       };
       const chart: PatientChart = {
         patient,
@@ -238,13 +240,14 @@ export class CohortRepository {
         allergies: parts.allergies.rows,
         requests: parts.requests.rows,
         adverseEvents: parts.adverseEvents.rows,
+        immunizations: parts.immunizations.rows,
       };
       return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
     });
   }
 
   /**
-   * The charts of many patients, read in one REPEATABLE READ snapshot with ten statements in all
+   * The charts of many patients, read in one REPEATABLE READ snapshot with eleven statements in all
    * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
@@ -273,6 +276,7 @@ export class CohortRepository {
         allergies: byPatient(await run<OfPatient<AllergyRow>>('chartsAllergies', [ids])),
         requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
         adverseEvents: byPatient(await run<OfPatient<AdverseEventRow>>('chartsAdverseEvents', [ids])),
+        immunizations: byPatient(await run<OfPatient<ImmunizationRow>>('chartsImmunizations', [ids])),
       };
       for (const { dataVersion, ...patient } of patients) {
         let truncated = false;
@@ -292,6 +296,7 @@ export class CohortRepository {
           allergies: take(parts.allergies),
           requests: take(parts.requests),
           adverseEvents: take(parts.adverseEvents),
+          immunizations: take(parts.immunizations),
         };
         if (coded?.overCap.has(patient.id) || windowed?.overCap.has(patient.id)) truncated = true;
         charts.set(patient.id, { chart, truncated, dataVersion });

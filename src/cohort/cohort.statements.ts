@@ -86,6 +86,12 @@ const CHART_PARTS = {
     table: 'adverse_events',
     order: 'recorded_at DESC, id',
   },
+  immunizations: {
+    columns: `id, code_system AS "codeSystem", code, display, status, ${ISO('occurred_at', 'occurredAt')}, ${ISO('recorded_at', 'recordedAt')},
+  primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode"`,
+    table: 'immunizations',
+    order: 'occurred_at DESC NULLS LAST, id',
+  },
 } as const;
 
 export type ChartPart = keyof typeof CHART_PARTS;
@@ -218,6 +224,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
 
   chartAdverseEvents: chartOf('adverseEvents'),
 
+  chartImmunizations: chartOf('immunizations'),
+
   /**
    * The same records for many patients at once ($1: patient ids), for the measure-results
    * recompute: per patient, the rows the one-patient statement gives, in its order (the caller
@@ -242,6 +250,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartsRequests: chartsOf('requests'),
 
   chartsAdverseEvents: chartsOf('adverseEvents'),
+
+  chartsImmunizations: chartsOf('immunizations'),
 
   /**
    * `chartsObservations` restricted to codes $2 (any system), and of those with codes $3 to rows

@@ -138,6 +138,13 @@ export enum MedicationStatus {
   Unknown = 'unknown',
 }
 
+/** FHIR R4 Immunization.status (all of it). */
+export enum ImmunizationStatus {
+  Completed = 'completed',
+  EnteredInError = 'entered-in-error',
+  NotDone = 'not-done',
+}
+
 /** FHIR R4 MedicationDispense.status (all of it). */
 export enum MedicationDispenseStatus {
   Preparation = 'preparation',

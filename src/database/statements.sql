@@ -171,6 +171,11 @@ FROM clinical_requests WHERE patient_id = $1 ORDER BY authored_at DESC NULLS LAS
 SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt"
 FROM adverse_events WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
+-- name: chartImmunizations
+SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode"
+FROM immunizations WHERE patient_id = $1 ORDER BY occurred_at DESC NULLS LAST, id LIMIT $2;
+
 -- name: patientsByIds
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
   coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
@@ -241,6 +246,12 @@ WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 -- name: chartsAdverseEvents
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
 FROM adverse_events t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsImmunizations
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.occurred_at DESC NULLS LAST, t.id) AS rows
+FROM immunizations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsEncountersWindowed

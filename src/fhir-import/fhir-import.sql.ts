@@ -57,12 +57,17 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'],
     ['recorded_at', 'timestamptz'], ['occurred_at', 'timestamptz'],
   ],
+  immunizations: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'],
+    ['occurred_at', 'timestamptz'], ['recorded_at', 'timestamptz'], ['primary_source', 'boolean'], ['status_reason_system', 'text'],
+    ['status_reason_code', 'text'],
+  ],
 };
 
 /** Tables in the order a resource's rows are written (a patient before its care-team link). */
 export const WRITE_ORDER: readonly TableName[] = [
   'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'medication_dispenses', 'procedures', 'allergies',
-  'clinical_requests', 'adverse_events',
+  'clinical_requests', 'adverse_events', 'immunizations',
 ];
 
 /**
@@ -100,6 +105,7 @@ RETURNING "patient_id"::text AS "id", true AS "inserted"`,
   upsertAllergies: upsert('allergies'),
   upsertRequests: upsert('clinical_requests'),
   upsertAdverseEvents: upsert('adverse_events'),
+  upsertImmunizations: upsert('immunizations'),
   /**
    * Which of these patients share their MRN with another patient: a data-quality warning, never a
    * refusal (two sources, or two test decks, can give two people one MRN). The `fhir:<id>` stand-ins
@@ -125,4 +131,5 @@ export const STATEMENT_OF_TABLE: Record<TableName, string> = {
   allergies: IMPORT_STATEMENTS.upsertAllergies,
   clinical_requests: IMPORT_STATEMENTS.upsertRequests,
   adverse_events: IMPORT_STATEMENTS.upsertAdverseEvents,
+  immunizations: IMPORT_STATEMENTS.upsertImmunizations,
 };

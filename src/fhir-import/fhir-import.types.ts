@@ -27,6 +27,7 @@ export const SUPPORTED_TYPES = [
   'ServiceRequest',
   'DeviceRequest',
   'AdverseEvent',
+  'Immunization',
 ] as const;
 export type SupportedType = (typeof SUPPORTED_TYPES)[number];
 
@@ -90,7 +91,8 @@ export type TableName =
   | 'procedures'
   | 'allergies'
   | 'clinical_requests'
-  | 'adverse_events';
+  | 'adverse_events'
+  | 'immunizations';
 
 /** One row as column → value; every value goes to Postgres as text (or null) and is cast there. */
 export type Row = Record<string, string | null>;

@@ -3,6 +3,7 @@ import {
   ConditionCategory,
   ConditionClinicalStatus,
   ConditionVerificationStatus,
+  ImmunizationStatus,
   ProcedureStatus,
 } from '../cohort/enum';
 import { firstCode, otherCodings } from './codes';
@@ -235,5 +236,40 @@ export function mapAdverseEvent(source: SourceResource, context: MapContext): Ma
       occurred_at: occurred?.instant ?? null,
     },
     [],
+  );
+}
+
+/**
+ * An Immunization by its `vaccineCode` (CVX, or any system): status (outside FHIR's a skip), when it
+ * occurred (`occurrenceDateTime`; a free-text `occurrenceString` names no day and is left empty, with a
+ * warning), when it was recorded, `primarySource`, and why it was not given (`statusReason`).
+ */
+export function mapImmunization(source: SourceResource, context: MapContext): MappedResource {
+  const { resource } = source;
+  const warnings: string[] = [];
+  const patient = patientOf(context, resource.patient);
+  const code = requiredCode(context, resource.vaccineCode, 'vaccineCode');
+  const status = mappedStatus(resource.status, identity(ImmunizationStatus), Object.values(ImmunizationStatus));
+  if (resource.occurrenceDateTime === undefined && resource.occurrenceString !== undefined) warnings.push('occurrenceString names no day (left empty)');
+  const occurred = lenientInstant(resource.occurrenceDateTime, 'occurrenceDateTime', warnings);
+  const recorded = lenientInstant(resource.recorded, 'recorded', warnings);
+  const reason = optionalCode(context, resource.statusReason, 'statusReason', warnings);
+  return one(
+    source,
+    'immunizations',
+    {
+      id: idOf(context, source),
+      patient_id: patient.rowId,
+      code_system: code.system,
+      code: code.code,
+      display: code.display,
+      status,
+      occurred_at: occurred?.instant ?? null,
+      recorded_at: recorded?.instant ?? null,
+      primary_source: typeof resource.primarySource === 'boolean' ? String(resource.primarySource) : null,
+      status_reason_system: reason?.system ?? null,
+      status_reason_code: reason?.code ?? null,
+    },
+    warnings,
   );
 }

@@ -1,5 +1,5 @@
 import { Json } from './json';
-import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapProcedure } from './map-records';
+import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapImmunization, mapProcedure } from './map-records';
 import { mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
 import { medicationSupply } from './medication-supply';
 import { normaliseSystem, preferredCoding } from './codes';
@@ -181,6 +181,27 @@ describe(mapMedicationDispense.name, () => {
     expect([partial.rows.medication_dispenses?.[0].handed_over_at, partial.warnings]).toEqual([null, ['whenHandedOver is partial (left empty)']]);
     expect(reasonOf(() => dispense({ status: 'given' }))).toBe('status outside the schema (unrecognised code)');
     expect(row({ status: 'declined' })?.status).toBe('declined');
+  });
+});
+
+describe(mapImmunization.name, () => {
+  const CVX = 'http://hl7.org/fhir/sid/cvx';
+  const given = (extra: Json) =>
+    mapImmunization(source('Immunization', { patient: subject.subject, status: 'completed', vaccineCode: code(CVX, '51', 'Hib-HepB'), occurrenceDateTime: '2025-01-10T00:00:00.000+00:00', recorded: '2025-01-02', primarySource: true, ...extra }), context());
+  const row = (extra: Json) => given(extra).rows.immunizations?.[0];
+
+  it('keeps the vaccine, status, occurrence, recorded and primary source', () => {
+    expect(row({})).toEqual({
+      id: expect.any(String), patient_id: PATIENT.rowId, code_system: CVX, code: '51', display: 'Hib-HepB', status: 'completed',
+      occurred_at: '2025-01-10T00:00:00.000+00:00', recorded_at: '2025-01-02T00:00:00Z', primary_source: 'true', status_reason_system: null, status_reason_code: null,
+    });
+  });
+
+  it('keeps a vaccine not given with its reason, and an occurrence only in words as none, with a warning', () => {
+    expect(row({ status: 'not-done', statusReason: code(SNOMED, '591000119102', 'Vaccine refused by patient') })).toMatchObject({ status: 'not-done', status_reason_system: SNOMED, status_reason_code: '591000119102' });
+    const words = given({ occurrenceDateTime: undefined, occurrenceString: 'as a child' });
+    expect([words.rows.immunizations?.[0].occurred_at, words.warnings]).toEqual([null, ['occurrenceString names no day (left empty)']]);
+    expect(reasonOf(() => given({ status: 'given' }))).toBe('status outside the schema (unrecognised code)');
   });
 });
 

@@ -43,6 +43,7 @@ function toChart(record: PatientRecord): PatientChart {
     conditions: record.conditions.map((row) => ({ ...row, recordedAt: iso(row.recordedAt) })),
     medications: record.medications.map((row) => ({ ...row, authoredAt: isoOrNull(row.authoredAt) })),
     dispenses: [],
+    immunizations: [],
     procedures: record.procedures.map((row) => ({ ...row, performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...row, recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     requests: [],

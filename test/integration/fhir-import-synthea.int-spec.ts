@@ -30,11 +30,13 @@ const EXPECTED = {
   Observation: [17554 - SKIPPED_OBSERVATIONS, 0, 0, SKIPPED_OBSERVATIONS],
   Condition: [927, 0, 0, 0],
   MedicationRequest: [775, 0, 0, 0],
+  MedicationDispense: [0, 0, 0, 0],
   Procedure: [0, 0, 0, 0],
   AllergyIntolerance: [0, 0, 0, 0],
   ServiceRequest: [0, 0, 0, 0],
   DeviceRequest: [0, 0, 0, 0],
   AdverseEvent: [0, 0, 0, 0],
+  Immunization: [0, 0, 0, 0],
 };
 const EXPECTED_OBSERVATION_ROWS = 18303 - SKIPPED_OBSERVATIONS;
 

@@ -18,6 +18,7 @@ const TABLES = [
   'clinical_requests',
   'conditions',
   'encounters',
+  'immunizations',
   'lab_orders',
   'mcp_sessions',
   'measure_libraries',

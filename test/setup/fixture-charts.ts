@@ -38,6 +38,7 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
     conditions: byPatient(rows.conditions, patientId).map((row) => ({ ...plain<PatientChart['conditions'][number]>(row), otherCodings: row.otherCodings ?? [] })),
     medications: byPatient(rows.medications, patientId).map((row) => plain(row)),
     dispenses: [],
+    immunizations: [],
     procedures: byPatient(rows.procedures, patientId).map((row) => plain(row)),
     allergies: byPatient(rows.allergies, patientId).map((row) => plain(row)),
     // The fixture cohort has no service/device requests or adverse events.

@@ -1,4 +1,4 @@
-import { CodeSystem, MedicationDispenseStatus, MedicationStatus, RequestKind } from '../../cohort/enum';
+import { CodeSystem, ImmunizationStatus, MedicationDispenseStatus, MedicationStatus, RequestKind } from '../../cohort/enum';
 import { bloodPressure, chart, condition, medication, observation, request } from '../../../test/setup/clinical/chart-builder';
 import type { FhirResource } from '../elm';
 import { profilesOf } from '../elm/runtime/profiles';
@@ -62,5 +62,19 @@ describe(chartToFhir.name, () => {
       dosageInstruction: [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] }],
     });
     expect(profilesOf(resource, true)).toEqual([`${QICORE}qicore-medicationdispense`]);
+  });
+
+  it('gives an immunization back its vaccine, occurrence and why it was not given, under the QI-Core not-done profile when not given', () => {
+    const row = {
+      id: 'imm-1', codeSystem: 'http://hl7.org/fhir/sid/cvx', code: '51', display: 'Hib-HepB', status: ImmunizationStatus.NotDone,
+      occurredAt: '2025-01-10T00:00:00.000Z', recordedAt: null, primarySource: true, statusReasonSystem: CodeSystem.SnomedCt, statusReasonCode: '591000119102',
+    };
+    const [resource] = ofType(chartToFhir(chart({ immunizations: [row] })), 'Immunization');
+    expect(resource).toEqual({
+      resourceType: 'Immunization', id: 'imm-1', status: 'not-done', statusReason: { coding: [{ system: CodeSystem.SnomedCt, code: '591000119102' }] },
+      vaccineCode: { coding: [{ system: 'http://hl7.org/fhir/sid/cvx', code: '51', display: 'Hib-HepB' }] }, patient: expect.any(Object),
+      occurrenceDateTime: '2025-01-10T00:00:00.000Z', primarySource: true,
+    });
+    expect(profilesOf(resource, true)).toEqual([`${QICORE}qicore-immunizationnotdone`]);
   });
 });

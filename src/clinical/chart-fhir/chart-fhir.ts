@@ -5,6 +5,7 @@ import {
   DemographicCoding,
   DosageTiming,
   EncounterRow,
+  ImmunizationRow,
   MedicationDispenseRow,
   MedicationRow,
   MedicationSupply,
@@ -28,7 +29,7 @@ import { observationResources } from './fhir-observations';
  * What the rows do not keep is not invented: a patient's name, address and identifiers (no measure
  * reads them), the US Core birth-sex extension (not stored; race, ethnicity and the sex extension are), an
  * AllergyIntolerance's verification status (refuted and entered-in-error ones are not imported),
- * Immunization, Coverage (not imported), and every coding of a CodeableConcept
+ * Coverage (not imported), and every coding of a CodeableConcept
  * but the one stored (a Condition's code keeps them all).
  */
 
@@ -199,6 +200,20 @@ function medicationDispense(row: MedicationDispenseRow, patientId: string): Fhir
   };
 }
 
+function immunization(row: ImmunizationRow, patientId: string): FhirResource {
+  return {
+    resourceType: 'Immunization',
+    id: row.id,
+    status: row.status,
+    ...(row.statusReasonCode !== null ? { statusReason: codeable(row.statusReasonSystem, row.statusReasonCode) } : {}),
+    vaccineCode: codeable(row.codeSystem, row.code, row.display),
+    patient: patientReference(patientId),
+    ...(row.occurredAt !== null ? { occurrenceDateTime: instant(row.occurredAt) } : {}),
+    ...(row.recordedAt !== null ? { recorded: instant(row.recordedAt) } : {}),
+    ...(row.primarySource !== null ? { primarySource: row.primarySource } : {}),
+  };
+}
+
 function request(row: RequestRow, patientId: string): FhirResource {
   const common = {
     id: row.id,
@@ -276,5 +291,6 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     ...chart.requests.map((row) => request(row, id)),
     ...chart.allergies.map((row) => allergy(row, id)),
     ...chart.adverseEvents.map((row) => adverseEvent(row, id)),
+    ...chart.immunizations.map((row) => immunization(row, id)),
   ];
 }

@@ -4,6 +4,7 @@ import { CareTeamMember } from './care-team-member.entity';
 import { CareTeam } from './care-team.entity';
 import { ClinicalNote } from './clinical-note.entity';
 import { ClinicalRequest } from './clinical-request.entity';
+import { Immunization } from './immunization.entity';
 import { Condition } from './condition.entity';
 import { Encounter } from './encounter.entity';
 import { MedicationDispense } from './medication-dispense.entity';
@@ -23,6 +24,7 @@ export {
   ClinicalRequest,
   Condition,
   Encounter,
+  Immunization,
   Medication,
   MedicationDispense,
   Observation,
@@ -49,4 +51,5 @@ export const COHORT_ENTITIES = [
   Allergy,
   ClinicalRequest,
   AdverseEvent,
+  Immunization,
 ];

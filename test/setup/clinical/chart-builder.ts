@@ -69,6 +69,7 @@ export function chart(rows: Partial<PatientChart> = {}): PatientChart {
     conditions: [],
     medications: [],
     dispenses: [],
+    immunizations: [],
     procedures: [],
     allergies: [],
     requests: [],

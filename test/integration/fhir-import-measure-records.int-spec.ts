@@ -21,6 +21,10 @@ const byDosage = {
   dosageInstruction: [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] }],
 };
 
+const CVX = 'http://hl7.org/fhir/sid/cvx';
+const vaccine = { resourceType: 'Immunization', id: 'imm-given', status: 'completed', vaccineCode: { coding: [{ system: CVX, code: '51' }] }, patient: subject, occurrenceDateTime: '2025-01-10T00:00:00.000+00:00', recorded: '2025-01-02T00:00:00.000+00:00', primarySource: true };
+const refused = { coding: [{ system: 'http://snomed.info/sct', code: '591000119102' }] };
+
 function bundle() {
   return {
     resourceType: 'Bundle',
@@ -31,17 +35,19 @@ function bundle() {
       { resource: byDays },
       { resource: byDosage },
       { resource: { ...byDays, id: 'disp-bad-status', status: 'given' } },
+      { resource: vaccine },
+      { resource: { ...vaccine, id: 'imm-refused', status: 'not-done', statusReason: refused, occurrenceDateTime: undefined, occurrenceString: 'at school' } },
     ],
   };
 }
 
 /**
- * MedicationDispense through the importer, the chart and back to FHIR: what the adherence measures'
+ * MedicationDispense and Immunization through the importer, the chart and back to FHIR: what the adherence measures'
  * CumulativeMedicationDuration reads (when handed over or prepared, days supplied, quantity, the first
  * dosage) survives the round trip, a status outside FHIR's codes is skipped by name, and a
  * re-import changes nothing.
  */
-describe('FHIR import of MedicationDispense', () => {
+describe('FHIR import of MedicationDispense and Immunization', () => {
   const database = useSeededDatabase();
   const patientId = rowId('Patient/disp-pat');
   let folder: string;
@@ -52,12 +58,14 @@ describe('FHIR import of MedicationDispense', () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('stores each dispense, skips one whose status is outside FHIR R4 by name, and loads nothing again on a re-import', async () => {
+  it('stores each dispense and immunization, skips a dispense whose status is outside FHIR R4 by name, and loads nothing again on a re-import', async () => {
     const first = await importFhir(database().dataSource, folder);
     expect(countsOf(first).MedicationDispense).toEqual([2, 0, 0, 1]);
+    expect(countsOf(first).Immunization).toEqual([2, 0, 0, 0]);
     expect([...first.skips.keys()]).toEqual(['MedicationDispense: status outside the schema (unrecognised code)']);
     const again = await importFhir(database().dataSource, folder);
     expect(countsOf(again).MedicationDispense).toEqual([0, 0, 2, 1]);
+    expect(countsOf(again).Immunization).toEqual([0, 0, 2, 0]);
   });
 
   it('gives the chart the dispenses and chartToFhir the elements CumulativeMedicationDuration reads, as the source gave them', async () => {
@@ -72,5 +80,14 @@ describe('FHIR import of MedicationDispense', () => {
     });
     expect(byCode('312940').whenHandedOver).toBeUndefined();
     expect(byCode('312940').daysSupply).toBeUndefined();
+  });
+
+  it('gives the chart the immunizations, given and not given, and chartToFhir their vaccine, occurrence and reason', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!).filter((resource) => resource.resourceType === 'Immunization');
+    const byStatus = (status: string) => resources.find((resource) => resource.status === status)!;
+    expect(byStatus('completed')).toMatchObject({ vaccineCode: vaccine.vaccineCode, occurrenceDateTime: '2025-01-10T00:00:00.000Z', recorded: '2025-01-02T00:00:00.000Z', primarySource: true });
+    expect(byStatus('not-done')).toMatchObject({ vaccineCode: vaccine.vaccineCode, statusReason: refused });
+    expect(byStatus('not-done').occurrenceDateTime).toBeUndefined();
   });
 });
