@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,8 @@ const available = corpusAvailable();
     const load = async (...args: string[]) => COMMANDS['measures-load'].run(database().dataSource, args, () => undefined);
 
     beforeAll(async () => {
+      // The sweep's and the recompute's log lines (runs started) are not this file's subject.
+      jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
       const { dataSource } = database();
       const config = loadConfig({ NODE_ENV: 'test' });
       const cohort = new CohortRepository(dataSource);
