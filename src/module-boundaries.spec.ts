@@ -78,8 +78,10 @@ const RULES: Record<string, readonly string[] | '*'> = {
   agent: ['access', 'approvals', 'audit', 'auth', 'common', 'config', 'model-tools', 'phi', 'schema', 'tools'],
   // A session's patient picker lists the person's team patients through the patients module's search.
   mcp: ['access', 'approvals', 'audit', 'auth', 'clinical', 'common', 'config', 'measure-packages', 'model-tools', 'patients', 'phi', 'terminology', 'tools'],
-  'measure-results': ['clinical', 'cohort', 'common', 'config', 'queue', 'redis', 'schema', 'tracing'],
-  patients: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results', 'phi', 'population', 'tools'],
+  // Stored results include the loaded measures a period has a care gap for, evaluated by the measure packages' evaluator.
+  'measure-results': ['clinical', 'cohort', 'common', 'config', 'measure-packages', 'queue', 'redis', 'schema', 'tracing'],
+  // A worklist's loaded-measure filter is refused by the same edition rule as care_gap_lookup.
+  patients: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-packages', 'measure-results', 'phi', 'population', 'tools'],
   population: ['access', 'auth', 'clinical', 'cohort', 'common', 'measure-results'],
   // DEQM's $care-gaps answers care_gap_lookup (read through the tools' audited read) as FHIR documents,
   // a care team in pages whose cursors are sealed as the worklist's are.

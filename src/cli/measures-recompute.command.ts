@@ -1,5 +1,7 @@
 import { isUuid } from '../common/validation/uuid';
 import { loadConfig } from '../config/load-config';
+import { MeasurePackagesRepository, PublishedCareGapsService } from '../measure-packages';
+import type { EvaluableMeasures } from '../measure-packages';
 import { MeasureRunReason } from '../measure-results/enum';
 import { MeasureRunsRepository } from '../measure-results/measure-runs.repository';
 import { storePeriod } from '../measure-results/store-period';
@@ -41,6 +43,18 @@ function parseArgs(args: string[]): Options | string {
   return options;
 }
 
+/** Which loaded measures the period's stored results include (the edition the period picks, as care_gap_lookup), and which not, and why. */
+export function loadedMeasuresLine(measures: EvaluableMeasures): string {
+  const stored = measures.editions.map((edition) => `${edition.key} (${edition.edition} ${edition.version})`);
+  const left = (reason: EvaluableMeasures['left'][number]['reason']) => measures.left.filter((entry) => entry.reason === reason).map((entry) => entry.key);
+  const parts = [
+    `Built-in measures and ${stored.length > 0 ? `the loaded ${stored.join(', ')}` : 'no loaded measure'}.`,
+    ...(left('no_edition_for_period').length > 0 ? [`Loaded with no edition covering the period, not stored: ${left('no_edition_for_period').join(', ')}.`] : []),
+    ...(left('not_a_care_gap_measure').length > 0 ? [`Loaded with no care gap to read, not stored: ${left('not_a_care_gap_measure').join(', ')}.`] : []),
+  ];
+  return parts.join(' ');
+}
+
 /**
  * `measures-recompute` (`npm run measures:recompute`): records a recompute run of the store's
  * current period (the trailing year ending today) for every patient or the named ones; the workers
@@ -61,6 +75,7 @@ export const measuresRecomputeCommand: Command = {
     const period = storePeriod();
     const runId = await runs.request({ reason: MeasureRunReason.OnDemand, period, patientIds: parsed.patientIds, force: parsed.force, chunkSize: loadConfig().queues.measures.chunkSize });
     out(`Recompute run ${runId} recorded for ${period.start} to ${period.end}${parsed.force ? ' (forced)' : ''}; the workers pick it up.`);
+    out(loadedMeasuresLine(await new PublishedCareGapsService(new MeasurePackagesRepository(dataSource)).evaluableFor(period)));
     if (!parsed.wait || !runId) return 0;
     const started = Date.now();
     let last = '';

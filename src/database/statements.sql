@@ -1360,6 +1360,9 @@ SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "period
 -- name: editionsOfKeys
 SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt", p.title, p.groups FROM measure_packages p WHERE p.key = ANY($1::text[]);
 
+-- name: evaluableEditions
+SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt", p.title, p.groups FROM measure_packages p ORDER BY p.key;
+
 -- name: packageLibraries
 SELECT p.measure, l.elm FROM measure_packages p
 JOIN measure_package_libraries pl ON pl.measure_package_id = p.id

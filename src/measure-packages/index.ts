@@ -2,6 +2,7 @@
 export { MeasurePackagesModule } from './measure-packages.module';
 export { MeasureCatalogueService } from './measure-catalogue.service';
 export { PublishedCareGapsService } from './published-care-gaps.service';
+export type { ChosenEdition, EditionOutcome, EvaluableMeasures } from './published-care-gaps.service';
 export { MeasurePackagesRepository } from './measure-packages.repository';
 export type { CatalogueRow, LoadedEdition, StoreOutcome } from './measure-packages.repository';
 export { chooseEdition } from './edition-selection';

@@ -83,6 +83,11 @@ export class MeasurePackagesRepository {
     return this.dataSource.query<EvaluableEdition[]>(SQL.editionsOfKeys, [keys]);
   }
 
+  /** Every loaded edition, with its title and groups, by key. */
+  allEditions(): Promise<EvaluableEdition[]> {
+    return this.dataSource.query<EvaluableEdition[]>(SQL.evaluableEditions, []);
+  }
+
   /** The content of the loaded edition `packageId` (null when none is stored under that id). */
   async contentOf(packageId: string): Promise<PackageContent | null> {
     const libraries = await this.dataSource.query<{ measure: FhirMeasure; elm: ElmLibrary }[]>(SQL.packageLibraries, [packageId]);

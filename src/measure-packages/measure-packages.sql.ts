@@ -22,6 +22,9 @@ ORDER BY p.key, p.period_start NULLS LAST, p.version`,
   /** $1 keys: every loaded edition of those measures, with what evaluating one needs (no counts). */
   editionsOfKeys: `SELECT ${EDITION_COLUMNS}, p.title, p.groups FROM measure_packages p WHERE p.key = ANY($1::text[])`,
 
+  /** Every loaded edition with what evaluating one needs: which measures a stored-results run of a period evaluates. */
+  evaluableEditions: `SELECT ${EDITION_COLUMNS}, p.title, p.groups FROM measure_packages p ORDER BY p.key`,
+
   /** $1 package id: its Measure and the ELM of every library of its include closure. */
   packageLibraries: `SELECT p.measure, l.elm FROM measure_packages p
 JOIN measure_package_libraries pl ON pl.measure_package_id = p.id

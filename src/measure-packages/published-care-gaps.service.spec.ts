@@ -1,6 +1,7 @@
 import { ProblemException } from '../common/http/problem';
 import { ElmEvaluationError } from '../clinical/elm';
-import { evaluateOrExplain, practiceOffsetHours, zoneOffsetHours } from './published-care-gaps.service';
+import type { MeasurePackagesRepository } from './measure-packages.repository';
+import { evaluateOrExplain, practiceOffsetHours, PublishedCareGapsService, zoneOffsetHours } from './published-care-gaps.service';
 
 /** A process whose zone is `timeZone` (the real process's zone cannot be changed from inside a test). */
 const processIn = (timeZone: string) => (at: Date) => zoneOffsetHours(timeZone, at);
@@ -50,5 +51,30 @@ describe(evaluateOrExplain.name, () => {
     const bug = new TypeError('a bug');
     expect(() => evaluateOrExplain(edition, () => { throw bug; })).toThrow(bug);
     expect(evaluateOrExplain(edition, () => 42)).toBe(42);
+  });
+});
+
+describe(`${PublishedCareGapsService.name}.evaluableFor`, () => {
+  const group = (scoring: string, basis: string) => ({ id: 'Group_1', scoring, basis, improvementNotation: 'increase', populations: [], stratifiers: [] });
+  const edition = (key: string, version: string, period: [string, string], groups = [group('proportion', 'boolean')]) => ({
+    id: `${key}-${version}`, key, url: `https://example.org/Measure/${key}`, version, edition: `e${version}`, periodStart: period[0], periodEnd: period[1], loadedAt: '2026-01-01T00:00:00.000Z', title: key, groups,
+  });
+  const sutWith = (editions: ReturnType<typeof edition>[]) => new PublishedCareGapsService({ allEditions: async () => editions } as unknown as MeasurePackagesRepository);
+
+  it('gives, per loaded key, the edition the period picks, and each other key with why; built-in names are never read as loaded', async () => {
+    const sut = sutWith([
+      edition('CMS139', '2024', ['2025-01-01', '2025-12-31']),
+      edition('CMS139', '2025', ['2026-01-01', '2026-12-31']),
+      edition('CMS2', '2024', ['2025-01-01', '2025-12-31']),
+      edition('CMS334', '2025', ['2026-01-01', '2026-12-31'], [group('proportion', 'Encounter')]),
+      edition('CMS122', '2025', ['2026-01-01', '2026-12-31']),
+    ]);
+    const measures = await sut.evaluableFor({ start: '2026-01-01', end: '2026-12-31' });
+    expect(measures.editions.map((chosen) => `${chosen.key} ${chosen.version}`)).toEqual(['CMS139 2025']);
+    expect(measures.left).toEqual([{ key: 'CMS2', reason: 'no_edition_for_period' }, { key: 'CMS334', reason: 'not_a_care_gap_measure' }]);
+    // A trailing year across two editions: neither covers it.
+    const trailing = await sut.evaluableFor({ start: '2025-07-01', end: '2026-06-30' });
+    expect(trailing.editions).toEqual([]);
+    expect(trailing.left.map((entry) => entry.reason)).toEqual(['no_edition_for_period', 'no_edition_for_period', 'no_edition_for_period']);
   });
 });

@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { gapUnevaluableReason, publishedCareGap, PublishedMeasure } from '../clinical/care-gaps';
+import { gapUnevaluableReason, isBuiltInMeasureName, publishedCareGap, PublishedMeasure } from '../clinical/care-gaps';
 import type { CareGapResult } from '../clinical/care-gaps';
 import { chartToFhir } from '../clinical/chart-fhir';
 import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary } from '../clinical/elm';
@@ -14,6 +14,20 @@ const COMPILED_CACHE_SIZE = 32;
 interface Compiled {
   measure: CompiledMeasure;
   main: ElmLibrary;
+}
+
+/** A loaded edition chosen for a period, with what evaluating it needs. */
+export type ChosenEdition = EvaluableEdition & PublishedMeasure;
+
+/** One edition over one chart: its care gap, or the problem its logic raised on this record (naming the measure, never the record's values). */
+export type EditionOutcome = { key: string; result: CareGapResult<string> } | { key: string; failure: ProblemException };
+
+/** Which loaded measures a period has a care gap for (`chooseEdition`, as the live tool), and which it has not, and why. */
+export interface EvaluableMeasures {
+  /** By key: the edition the period picks, for each loaded key that is no built-in name and whose chosen edition has a gap to read. */
+  editions: ChosenEdition[];
+  /** The other loaded keys (built-in names aside), by key. */
+  left: { key: string; reason: 'no_edition_for_period' | 'not_a_care_gap_measure' }[];
 }
 
 /**
@@ -33,17 +47,61 @@ export class PublishedCareGapsService {
     // Only the asked keys' editions, each call: a measure loaded a moment ago answers at once.
     const loaded = await this.packages.editionsOfKeys(keys);
     const editions = keys.map((key) => this.editionFor(loaded, key, period));
-    const options = { timezoneOffset: practiceOffsetHours(timeZone, period), now: new Date() };
-    const resources = chartToFhir(chart, { timezoneOffset: options.timezoneOffset });
-    const results: CareGapResult<string>[] = [];
-    for (const edition of editions) {
-      const { measure, main } = await this.compile(edition.id);
-      results.push(evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, resources, period, options })));
-    }
-    return results;
+    return (await this.evaluateEach(chart, editions, period, timeZone)).map((outcome) => {
+      if ('failure' in outcome) throw outcome.failure;
+      return outcome.result;
+    });
   }
 
-  private editionFor(loaded: EvaluableEdition[], key: string, period: Period): EvaluableEdition & PublishedMeasure {
+  /** Refuses, as `evaluate` would (a `400` naming the key), a loaded key the period has no care gap for. */
+  async requireCareGap(key: string, period: Period): Promise<void> {
+    this.editionFor(await this.packages.editionsOfKeys([key]), key, period);
+  }
+
+  /**
+   * Every loaded measure the period has a care gap for, read once (the stored-results recompute asks
+   * this per chunk, then evaluates each patient with `evaluateEach`): the same choice `evaluate` makes
+   * for one key, so a stored row and the live answer come from the same edition.
+   */
+  async evaluableFor(period: Period): Promise<EvaluableMeasures> {
+    const byKey = new Map<string, EvaluableEdition[]>();
+    for (const edition of await this.packages.allEditions()) {
+      if (isBuiltInMeasureName(edition.key)) continue;
+      byKey.set(edition.key, [...(byKey.get(edition.key) ?? []), edition]);
+    }
+    const result: EvaluableMeasures = { editions: [], left: [] };
+    for (const [key, editions] of [...byKey].sort(([a], [b]) => a.localeCompare(b))) {
+      const choice = chooseEdition(editions, period);
+      if ('refused' in choice) result.left.push({ key, reason: 'no_edition_for_period' });
+      else if (gapUnevaluableReason(choice.chosen) !== null) result.left.push({ key, reason: 'not_a_care_gap_measure' });
+      else result.editions.push(choice.chosen);
+    }
+    return result;
+  }
+
+  /**
+   * Each edition over one chart, in order. A measure whose logic fails on this record is that
+   * measure's outcome, the others still answer; anything else (a package that does not compile, the
+   * process's time zone, the database) is thrown.
+   */
+  async evaluateEach(chart: PatientChart, editions: readonly ChosenEdition[], period: Period, timeZone: string): Promise<EditionOutcome[]> {
+    if (editions.length === 0) return [];
+    const options = { timezoneOffset: practiceOffsetHours(timeZone, period), now: new Date() };
+    const resources = chartToFhir(chart, { timezoneOffset: options.timezoneOffset });
+    const outcomes: EditionOutcome[] = [];
+    for (const edition of editions) {
+      const { measure, main } = await this.compile(edition.id);
+      try {
+        outcomes.push({ key: edition.key, result: evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, resources, period, options })) });
+      } catch (error) {
+        if (!(error instanceof ProblemException) || error.code !== MEASURE_EVALUATION_FAILED) throw error;
+        outcomes.push({ key: edition.key, failure: error });
+      }
+    }
+    return outcomes;
+  }
+
+  private editionFor(loaded: EvaluableEdition[], key: string, period: Period): ChosenEdition {
     const choice = chooseEdition(loaded.filter((row) => row.key === key), period);
     if ('refused' in choice) {
       const loaded = choice.editions.map((edition) => `${edition.version} (${edition.periodStart ?? '?'}..${edition.periodEnd ?? '?'})`).join(', ');
@@ -87,6 +145,9 @@ export class PublishedCareGapsService {
   }
 }
 
+/** The problem code of a loaded measure whose logic failed on one record. */
+export const MEASURE_EVALUATION_FAILED = 'measure_evaluation_failed';
+
 /**
  * A loaded measure whose logic fails on this record (a FHIRHelpers conversion of a value it cannot
  * convert, a `Message` raised as an error): a problem naming the measure and the ELM statement, never
@@ -100,7 +161,7 @@ export function evaluateOrExplain<T>(edition: PublishedMeasure, evaluate: () => 
     const where = error.location ? ` in ${error.location.library}, ${error.location.statement}` : '';
     throw new ProblemException(
       HttpStatus.INTERNAL_SERVER_ERROR,
-      'measure_evaluation_failed',
+      MEASURE_EVALUATION_FAILED,
       'Measure evaluation failed',
       `${edition.key} (${edition.version}) could not be evaluated over this patient's record: its logic failed${where}. Other measures answer when asked for without it.`,
     );

@@ -23,6 +23,8 @@ export interface MeasureJobResult {
   state: 'written' | 'already-finished';
   computed: number;
   skipped: number;
+  /** Patient-measure pairs of a loaded measure whose logic failed on the record: nothing stored for them. */
+  failed: number;
 }
 
 /**

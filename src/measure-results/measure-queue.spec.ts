@@ -56,12 +56,16 @@ describe('recompute jobs', () => {
 });
 
 describe('result cursors', () => {
-  it('round-trip what they encode', () => {
-    expect(decodeResultCursor(encodeResultCursor({ patientId: A, measureId: 'CMS165' }))).toEqual({ patientId: A, measureId: 'CMS165' });
+  const measures = ['CMS122', 'CMS165', 'CMS139'];
+
+  it('round-trip what they encode, a loaded measure the period has included', () => {
+    expect(decodeResultCursor(encodeResultCursor({ patientId: A, measureId: 'CMS165' }), measures)).toEqual({ patientId: A, measureId: 'CMS165' });
+    expect(decodeResultCursor(encodeResultCursor({ patientId: A, measureId: 'CMS139' }), measures)).toEqual({ patientId: A, measureId: 'CMS139' });
   });
 
-  it('refuse anything else', () => {
+  it('refuse anything else, a measure the period does not have included', () => {
     const forged = ['', 'abc', Buffer.from('[1,2]').toString('base64url'), Buffer.from(`["${A}","CMS999"]`).toString('base64url'), Buffer.from(`["${A}"]`).toString('base64url')];
-    for (const cursor of forged) expect(() => decodeResultCursor(cursor)).toThrow(InvalidResultCursorError);
+    for (const cursor of forged) expect(() => decodeResultCursor(cursor, measures)).toThrow(InvalidResultCursorError);
+    expect(() => decodeResultCursor(encodeResultCursor({ patientId: A, measureId: 'CMS139' }), ['CMS122'])).toThrow(InvalidResultCursorError);
   });
 });

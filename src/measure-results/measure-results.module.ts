@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CohortModule } from '../cohort/cohort.module';
+import { MeasurePackagesModule } from '../measure-packages';
 import { PATIENT_CHANGE_NOTIFIER } from '../cohort/patient-changes';
 import type { MeasureSettings } from '../config/app-config';
 import { featureQueueProvider, FeatureQueueOptions } from '../queue/feature-queue';
@@ -26,7 +27,7 @@ export class MeasureResultsModule {
     return {
       module: MeasureResultsModule,
       global: true,
-      imports: [CohortModule],
+      imports: [CohortModule, MeasurePackagesModule],
       providers: [
         featureQueueProvider(MEASURE_QUEUE, MEASURE_QUEUE_NAME, (config) => config.queues.measures, options),
         MeasureResultsRepository,

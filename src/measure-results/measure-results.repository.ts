@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { MEASURE_IDS } from '../clinical/care-gaps';
 import { Period } from '../clinical/shared/clinical-dates';
+import { PublishedCareGapsService } from '../measure-packages';
 import { CompletePeriod, CompletePeriodMemo } from './complete-period-memo';
 import { decodeResultCursor, encodeResultCursor, InvalidResultCursorError } from './result-cursor';
 import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
+import { compareMeasures } from './period-measures';
 import { PlanChoices } from './plan-choices';
 import { StoredMeasureResult } from './stored-result';
 import { WorklistKeyset, worklistKeysetOf, WorklistPatientRow, WorklistPatientTupleRow, worklistResultOf, WorklistQuery } from './worklist-page';
@@ -107,8 +109,6 @@ function completePeriodOf([row]: CompletePeriodRow[]): CompletePeriod | null {
   return row ? { period: { start: row.periodStart, end: row.periodEnd }, finishedAt: row.finishedAt } : null;
 }
 
-const MEASURE_ORDER = new Map<string, number>(MEASURE_IDS.map((id, index) => [id, index]));
-
 /**
  * Reads of the stored measure results, for the surfaces built on them (worklists, search, analyst
  * counts). Every row says when it was computed (`computedAt`) and whether the patient's data has
@@ -124,18 +124,26 @@ export class MeasureResultsRepository {
   /** The newest complete period, reused for a second (`CompletePeriodMemo`). */
   private readonly completePeriod = new CompletePeriodMemo();
 
-  constructor(private readonly cohort: CohortRepository) {}
+  constructor(
+    private readonly cohort: CohortRepository,
+    private readonly published: PublishedCareGapsService,
+  ) {}
 
-  /** One patient's stored results for the period, in the live tool's measure order; empty when none are stored. */
+  /** The measures a period's stored results have: the built-in ones, then the loaded ones it has a care gap for. */
+  async measuresOf(period: Period): Promise<string[]> {
+    return [...MEASURE_IDS, ...(await this.published.evaluableFor(period)).editions.map((edition) => edition.key)];
+  }
+
+  /** One patient's stored results for the period, the built-in measures in the live tool's order, then loaded ones by key; empty when none are stored. */
   async patientResults(patientId: string, period: Period): Promise<StoredMeasureResult[]> {
     const rows = await this.read<StoredMeasureResult>(SQL.patientResults, [patientId, period.start, period.end]);
-    return rows.sort((a, b) => (MEASURE_ORDER.get(a.measureId) ?? 99) - (MEASURE_ORDER.get(b.measureId) ?? 99));
+    return rows.sort((a, b) => compareMeasures(a.measureId, b.measureId));
   }
 
   /** A page of a care team's stored results for the period, in (patient, measure) order. */
   async careTeamResults(query: CareTeamResultsQuery): Promise<CareTeamResultsPage> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 1000) throw new RangeError('limit must be an integer from 1 to 1000');
-    const after = query.cursor === undefined ? null : decodeResultCursor(query.cursor);
+    const after = query.cursor === undefined ? null : decodeResultCursor(query.cursor, await this.measuresOf(query.period));
     const rows = await this.read<StoredMeasureResult>(SQL.careTeamResults, [
       query.careTeamId,
       query.period.start,
@@ -159,8 +167,9 @@ export class MeasureResultsRepository {
    * results. Null before the first complete period. Raw rows: access, projection and audit are the
    * caller's (through the one PHI path), and so is turning `last` into a cursor: it holds the last
    * patient's name or birth date. An `after` not of the order's shape throws `InvalidResultCursorError`.
+   * `checkMeasure` is given the period once it is read, and may refuse the query's measure for it.
    */
-  async worklistPage(query: Omit<WorklistQuery, 'period'>): Promise<WorklistPage | null> {
+  async worklistPage(query: Omit<WorklistQuery, 'period'>, checkMeasure?: (period: Period) => Promise<void>): Promise<WorklistPage | null> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
     const after = query.after === undefined ? null : worklistKeysetOf(query.after, query.sort);
     if (query.after !== undefined && !after) throw new InvalidResultCursorError();
@@ -168,6 +177,8 @@ export class MeasureResultsRepository {
       const stored = await this.completePeriod.get(async () => completePeriodOf(await read<CompletePeriodRow>(SQL.latestCompletePeriod, [])));
       if (!stored) return null;
       const { period } = stored;
+      // A loaded measure's key is checked against the period read, before any statement over results.
+      await checkMeasure?.(period);
       const filters = [period.start, period.end, query.measureId ?? null, query.status ?? null, query.reason ? reasonPattern(query.reason) : null];
       const attestation = query.attestation ?? null;
       const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, attestation, stored.finishedAt], count);

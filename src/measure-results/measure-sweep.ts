@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MEASURE_IDS } from '../clinical/care-gaps';
+import { PublishedCareGapsService } from '../measure-packages';
 import type { MeasureSettings } from '../config/app-config';
 import { safeError } from '../queue/availability-log';
 import type { FeatureQueue } from '../queue/feature-queue';
@@ -8,6 +8,7 @@ import { MeasureRunReason } from './enum';
 import { MEASURE_QUEUE, MeasureJobData } from './measure-queue.constants';
 import { MeasureRunRelay } from './measure-run-relay';
 import { MeasureRunsRepository } from './measure-runs.repository';
+import { rowsPerPatient } from './period-measures';
 import { storePeriod } from './store-period';
 
 /** Patients one stale run takes; the next sweep takes the rest. */
@@ -32,7 +33,8 @@ export interface MeasureSweepResult {
  *   (one per period, however many processes sweep);
  * - stale sweep: once the period's results are complete and no run for it is going, patients whose
  *   data changed since their results were computed (a change whose notification was lost, a
- *   database edit outside Vigil, a generator load) get a run of their own;
+ *   database edit outside Vigil, a generator load), and all patients once a measure is loaded that
+ *   the period has a care gap for (`rowsPerPatient`), get a run of their own;
  * - recovery: chunks of runs planned long ago and still unfinished have their jobs added again
  *   (Redis lost them); an existing job collapses, so this never doubles work;
  * - pruning of past periods' results and of old runs.
@@ -47,6 +49,7 @@ export class MeasureSweep extends PeriodicSweep<MeasureSweepResult> {
   constructor(
     private readonly runs: MeasureRunsRepository,
     private readonly relay: MeasureRunRelay,
+    private readonly published: PublishedCareGapsService,
     @Inject(MEASURE_QUEUE) queue: FeatureQueue<MeasureJobData, MeasureSettings>,
   ) {
     super(queue, 'Measure sweep', 'the store');
@@ -60,7 +63,7 @@ export class MeasureSweep extends PeriodicSweep<MeasureSweepResult> {
       result.periodRunId = await this.runs.requestPeriodRun(period, this.settings.chunkSize);
       const state = await this.runs.periodState(period);
       if (state.rolledOver && !state.busy) {
-        const stale = await this.runs.stalePatients(period, MEASURE_IDS.length, STALE_BATCH);
+        const stale = await this.runs.stalePatients(period, rowsPerPatient(await this.published.evaluableFor(period)), STALE_BATCH);
         result.staleRunId = await this.runs.request({ reason: MeasureRunReason.Stale, period, patientIds: stale, chunkSize: this.settings.chunkSize });
       }
       if (state.rolledOver) {

@@ -1,5 +1,4 @@
 import { isUuid } from '../common/validation/uuid';
-import { MEASURE_IDS } from '../clinical/care-gaps';
 
 /** A cursor this module did not issue. Surfaces built on the store answer it as a 400 problem. */
 export class InvalidResultCursorError extends Error {
@@ -11,14 +10,15 @@ export class InvalidResultCursorError extends Error {
 
 /**
  * The keyset cursor of a care team's results: the last row's `(patientId, measureId)`, base64url
- * JSON. Opaque to callers, not trusted: a decoded cursor must be a UUID and a known measure id
- * before either reaches SQL.
+ * JSON. Opaque to callers, not trusted: a decoded cursor must be a UUID and one of `measureIds` (the
+ * measures the period has: the built-in ones and the loaded ones it has a care gap for) before
+ * either reaches SQL.
  */
 export function encodeResultCursor(row: { patientId: string; measureId: string }): string {
   return Buffer.from(JSON.stringify([row.patientId, row.measureId])).toString('base64url');
 }
 
-export function decodeResultCursor(cursor: string): { patientId: string; measureId: string } {
+export function decodeResultCursor(cursor: string, measureIds: readonly string[]): { patientId: string; measureId: string } {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -27,6 +27,6 @@ export function decodeResultCursor(cursor: string): { patientId: string; measure
   }
   if (!Array.isArray(decoded) || decoded.length !== 2) throw new InvalidResultCursorError();
   const [patientId, measureId] = decoded as unknown[];
-  if (!isUuid(patientId) || typeof measureId !== 'string' || !(MEASURE_IDS as readonly string[]).includes(measureId)) throw new InvalidResultCursorError();
+  if (!isUuid(patientId) || typeof measureId !== 'string' || !measureIds.includes(measureId)) throw new InvalidResultCursorError();
   return { patientId, measureId };
 }

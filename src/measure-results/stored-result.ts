@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { CareGapAttestation } from '../cohort/care-gap-attestations';
 import { VersionedChart } from '../cohort/cohort.repository';
 import { evaluateCareGaps } from '../clinical/care-gaps';
+import type { CareGapResult } from '../clinical/care-gaps';
 import { Period } from '../clinical/shared/clinical-dates';
 import { careGapRow, CareGapRow } from '../clinical/care-gaps/care-gap-row';
 import { evidenceDays, latestDay } from './evidence-days';
@@ -64,13 +65,16 @@ export interface StoredMeasureResult {
 export function resultContentHash(row: Omit<ResultRowInput, 'content_hash'>): string {
   const content = [row.patient_id, row.measure_id, row.period_start, row.period_end, row.status, row.reason_code, row.reason,
     row.populations, row.evidence, row.to_close, row.data_quality, row.partial, row.last_evidence_on];
-  // One-shot: no Hash object per row (the recompute hashes six rows per patient).
+  // One-shot: no Hash object per row (the recompute hashes six or more rows per patient).
   return hash('sha256', JSON.stringify(content), 'hex');
 }
 
-/** Every measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, as rows to store. */
-export function resultRows(loaded: VersionedChart, period: Period, timeZone: string): ResultRowInput[] {
-  const rows = evaluateCareGaps(loaded.chart, { period, timeZone }).map(careGapRow);
+/**
+ * Every built-in measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, and
+ * the results of the loaded measures evaluated for the same period (`published`), as rows to store.
+ */
+export function resultRows(loaded: VersionedChart, period: Period, timeZone: string, published: readonly CareGapResult<string>[] = []): ResultRowInput[] {
+  const rows = [...evaluateCareGaps(loaded.chart, { period, timeZone }), ...published].map(careGapRow);
   const days = evidenceDays(loaded.chart, rows.flatMap((row) => row.evidence));
   return rows.map((row) => withContentHash({
     patient_id: loaded.chart.patient.id,

@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { IntegerQueryField } from '../common/validation/fields';
 import { GAP_STATUSES } from '../population/microcells';
 import { MEASURE_NAMES } from '../clinical/care-gaps';
+import { CARE_GAP_MEASURE_KEY, CARE_GAP_MEASURE_KEY_MAX } from '../clinical/citation-grammar';
 import { REASON_FILTERS } from '../clinical/care-gaps/reason-codes';
 import { SEALED_CURSOR } from '../phi/sealed-cursor';
 import { WORKLIST_ATTESTATION_FILTERS, WorklistAttestationFilter } from '../measure-results/worklist-page';
@@ -16,9 +17,18 @@ export const WORKLIST_LIMIT_DEFAULT = 25;
 export const WORKLIST_CURSOR_MAX_LENGTH = 8192;
 
 export class WorklistQueryDto {
-  @ApiPropertyOptional({ enum: MEASURE_NAMES, description: 'Only this measure (KHE is accepted for CMS951).' })
+  @ApiPropertyOptional({
+    type: String,
+    pattern: CARE_GAP_MEASURE_KEY.source,
+    maxLength: CARE_GAP_MEASURE_KEY_MAX,
+    example: 'CMS122',
+    description:
+      `Only this measure: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data (\`GET /measures\` lists them) ` +
+      'that the stored period has a care gap for; one that is not loaded, has no edition covering the stored period, or has no gap to read is refused by name (`400`, `errors[].reason`).',
+  })
   @IsOptional()
-  @IsIn(MEASURE_NAMES as unknown as string[])
+  @IsString()
+  @Matches(CARE_GAP_MEASURE_KEY, { message: 'measure must be a measure key (CMS122, or a loaded measure’s key)' })
   measure?: string;
 
   @ApiPropertyOptional({ enum: GAP_STATUSES })

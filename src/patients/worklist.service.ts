@@ -9,7 +9,8 @@ import { InvalidResultCursorError } from '../measure-results/result-cursor';
 import { WorklistKeyset } from '../measure-results/worklist-page';
 import { project } from '../phi/projector';
 import { CursorBinding, CursorSealer, invalidCursor } from '../phi/sealed-cursor';
-import { resolveMeasureId } from '../clinical/care-gaps';
+import { isBuiltInMeasureName, resolveMeasureId } from '../clinical/care-gaps';
+import { PublishedCareGapsService } from '../measure-packages';
 import { todayUtc } from '../tools/envelope';
 import { patientHeader } from '../tools/patient-header';
 import { AuditedAccess } from '../access/audited-access.service';
@@ -19,9 +20,12 @@ const resultsNotReady = () =>
   new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'measure_results_not_ready', 'Service Unavailable', 'Measure results are still being computed for the first time; try again shortly.', undefined, { 'retry-after': '30' });
 
 
+/** The key a `measure` filter names: a built-in name resolved (KHE is CMS951), a loaded measure's key as given. */
+const measureKey = (name: string): string => (isBuiltInMeasureName(name) ? resolveMeasureId(name) : name);
+
 /** A worklist cursor opens only for the caller it was issued to and the same team, filters, sort and order. */
 function cursorBinding(context: AccessContext, code: string, query: WorklistQueryDto, sort: string, order: string): CursorBinding {
-  const measure = query.measure ? resolveMeasureId(query.measure) : null;
+  const measure = query.measure ? measureKey(query.measure) : null;
   return {
     list: 'worklist',
     userId: context.caller?.userId ?? '',
@@ -43,6 +47,7 @@ export class WorklistService {
     private readonly phi: AuditedAccess,
     private readonly cohort: CohortRepository,
     private readonly cursors: CursorSealer,
+    private readonly published: PublishedCareGapsService,
   ) {}
 
   page(context: AccessContext, code: string, query: WorklistQueryDto): Promise<WorklistPageDto> {
@@ -58,10 +63,15 @@ export class WorklistService {
           const access = this.access.worklistRead(context, code);
           // After the team check (another team's list is a 404 whatever the cursor), before any statement.
           const after = query.cursor === undefined ? undefined : this.openCursor(binding, query.cursor);
-          const read = await this.results.worklistPage({
-            careTeamId: access.careTeamId, sort, order, after, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
-            measureId: query.measure ? resolveMeasureId(query.measure) : undefined, status: query.status, reason: query.reason, attestation: query.attestation,
-          });
+          const loaded = query.measure !== undefined && !isBuiltInMeasureName(query.measure) ? query.measure : undefined;
+          const read = await this.results.worklistPage(
+            {
+              careTeamId: access.careTeamId, sort, order, after, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
+              measureId: query.measure ? measureKey(query.measure) : undefined, status: query.status, reason: query.reason, attestation: query.attestation,
+            },
+            // A loaded measure is one the stored period has a care gap for, or refused by name as care_gap_lookup refuses it.
+            loaded === undefined ? undefined : (period) => this.published.requireCareGap(loaded, period),
+          );
           return { page: read, role: access.role };
         }));
       } catch (error) {

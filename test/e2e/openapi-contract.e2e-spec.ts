@@ -188,6 +188,7 @@ describe('OpenAPI contract', () => {
     ['deqm_care_gaps_post as a form', 'deqm_care_gaps_post', 415, form('/fhir/Measure/$care-gaps', 'dr.okafor')],
     ['care_team_worklist pages', 'care_team_worklist', 200, get('/care-teams/primary-care-north/worklist?limit=3&status=open-gap', 'dr.okafor')],
     ['care_team_worklist with an unknown status', 'care_team_worklist', 400, get('/care-teams/primary-care-north/worklist?status=pending', 'dr.okafor')],
+    ['care_team_worklist by a measure that is not loaded', 'care_team_worklist', 400, get('/care-teams/primary-care-north/worklist?measure=CMS999', 'dr.okafor')],
     ['care_team_worklist without a token', 'care_team_worklist', 401, get('/care-teams/primary-care-north/worklist')],
     ['care_team_worklist by a reviewer', 'care_team_worklist', 403, get('/care-teams/primary-care-north/worklist', 'rev.santos')],
     ['care_team_worklist of another team', 'care_team_worklist', 404, get('/care-teams/primary-care-south/worklist', 'dr.okafor')],

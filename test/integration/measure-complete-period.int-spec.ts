@@ -1,3 +1,4 @@
+import { MeasurePackagesRepository, PublishedCareGapsService } from '../../src/measure-packages';
 import { CohortRepository } from '../../src/cohort/cohort.repository';
 import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { MeasureRunReason } from '../../src/measure-results/enum';
@@ -19,7 +20,7 @@ describe('latest complete period of the measure-results store (real Postgres)', 
   it('is none until a whole-cohort run finishes, whichever reason started it', async () => {
     const { dataSource } = db();
     const runs = new MeasureRunsRepository(dataSource);
-    const store = new MeasureResultsRepository(new CohortRepository(dataSource));
+    const store = new MeasureResultsRepository(new CohortRepository(dataSource), new PublishedCareGapsService(new MeasurePackagesRepository(dataSource)));
     expect(await store.latestCompletePeriod()).toBeNull();
 
     const listed = (await runs.request({ reason: MeasureRunReason.OnDemand, period: { start: '2025-01-02', end: '2026-01-01' }, patientIds: [fixtureId('patient', 'diabetes-a1c-stale')], force: true, chunkSize: 10 }))!;

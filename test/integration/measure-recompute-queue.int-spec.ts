@@ -1,3 +1,4 @@
+import { MeasurePackagesRepository, PublishedCareGapsService } from '../../src/measure-packages';
 import { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
@@ -245,7 +246,7 @@ describe('measure recompute through the queue (real Postgres and Redis)', () => 
           chunks.push(...jobs);
           await queue.addBulk(jobs.map((job) => ({ name: 'recompute-chunk', data: { runId: job.runId, chunkNo: job.chunkNo }, opts: { jobId: measureJobId(job) } })));
         });
-        const direct = new MeasureRecomputeService(new CohortRepository(dataSource), runs, loadConfig({ NODE_ENV: 'test' }));
+        const direct = new MeasureRecomputeService(new CohortRepository(dataSource), runs, new PublishedCareGapsService(new MeasurePackagesRepository(dataSource)), loadConfig({ NODE_ENV: 'test' }));
         for (const chunk of chunks.slice(0, 3)) expect((await direct.recomputeChunk(runId, chunk.chunkNo)).state).toBe('written');
 
         // Hold the results table: the child gets as far as its upsert and waits there.

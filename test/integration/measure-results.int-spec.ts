@@ -52,9 +52,10 @@ describe('measure results store (real Postgres)', () => {
     const config = loadConfig({ NODE_ENV: 'test' });
     cohort = new CohortRepository(dataSource);
     runs = new MeasureRunsRepository(dataSource);
-    store = new MeasureResultsRepository(cohort);
-    service = new MeasureRecomputeService(cohort, runs, config);
-    tool = new CareGapLookupTool(cohort, new PublishedCareGapsService(new MeasurePackagesRepository(dataSource)), config);
+    const published = new PublishedCareGapsService(new MeasurePackagesRepository(dataSource));
+    store = new MeasureResultsRepository(cohort, published);
+    service = new MeasureRecomputeService(cohort, runs, published, config);
+    tool = new CareGapLookupTool(cohort, published, config);
   });
 
   it('loads, in bulk, exactly the chart the one-patient read gives, for every patient (fixtures and generated)', async () => {
