@@ -49,7 +49,7 @@ export function loadedMeasuresLine(measures: EvaluableMeasures): string {
   const left = (reason: EvaluableMeasures['left'][number]['reason']) => measures.left.filter((entry) => entry.reason === reason).map((entry) => entry.key);
   const parts = [
     `Built-in measures and ${stored.length > 0 ? `the loaded ${stored.join(', ')}` : 'no loaded measure'}.`,
-    ...(left('no_edition_for_period').length > 0 ? [`Loaded with no edition covering the period, not stored: ${left('no_edition_for_period').join(', ')}.`] : []),
+    ...(left('no_edition_for_period').length > 0 ? [`Loaded with no edition in force on the period's last day, not stored: ${left('no_edition_for_period').join(', ')}.`] : []),
     ...(left('not_a_care_gap_measure').length > 0 ? [`Loaded with no care gap to read, not stored: ${left('not_a_care_gap_measure').join(', ')}.`] : []),
   ];
   return parts.join(' ');

@@ -15,15 +15,19 @@ describe(chooseEdition.name, () => {
   const v2025 = edition('1.0.000', '2026-01-01', '2026-12-31');
   const editions = [v2024, v2025];
 
-  it('picks the edition whose measurement period covers the requested one', () => {
+  it('picks the edition in force on the last day of the period: its own year, or the year a rolling year ends in', () => {
     expect(chooseEdition(editions, Y2025)).toEqual({ chosen: v2024 });
     expect(chooseEdition(editions, Y2026)).toEqual({ chosen: v2025 });
     expect(chooseEdition(editions, { start: '2026-03-01', end: '2026-03-31' })).toEqual({ chosen: v2025 });
+    expect(chooseEdition(editions, { start: '2025-07-01', end: '2026-06-30' })).toEqual({ chosen: v2025 });
+    expect(chooseEdition(editions, { start: '2025-01-01', end: '2026-01-01' })).toEqual({ chosen: v2025 });
+    expect(chooseEdition(editions, { start: '2024-12-31', end: '2025-12-30' })).toEqual({ chosen: v2024 });
   });
 
-  it('answers no edition for a period none covers whole, naming the editions there are (never the nearest)', () => {
-    expect(chooseEdition(editions, { start: '2025-07-01', end: '2026-06-30' })).toEqual({ refused: 'no-edition-for-period', editions });
+  it('answers no edition for a period ending on a day none is in force, naming the editions there are (never the nearest)', () => {
+    expect(chooseEdition(editions, { start: '2026-01-02', end: '2027-01-01' })).toEqual({ refused: 'no-edition-for-period', editions });
     expect(chooseEdition(editions, { start: '2027-01-01', end: '2027-12-31' })).toEqual({ refused: 'no-edition-for-period', editions });
+    expect(chooseEdition(editions, { start: '2024-01-01', end: '2024-12-31' })).toEqual({ refused: 'no-edition-for-period', editions });
   });
 
   it('takes a named version whatever the period, and refuses a version not loaded', () => {
@@ -42,7 +46,7 @@ describe(chooseEdition.name, () => {
     expect(chooseEdition([undated], Y2026, 'draft')).toEqual({ chosen: undated });
   });
 
-  it('of several that cover the period, the one whose period starts last, then the last loaded', () => {
+  it('of several in force on its last day, the one whose period starts last, then the last loaded', () => {
     const long = edition('long', '2025-07-01', '2026-12-31');
     const reissued = edition('1.0.001', '2026-01-01', '2026-12-31', '2026-02-01T00:00:00.000000Z');
     expect(chooseEdition([long, v2025], { start: '2026-02-01', end: '2026-02-28' })).toEqual({ chosen: v2025 });

@@ -72,9 +72,12 @@ describe(`${PublishedCareGapsService.name}.evaluableFor`, () => {
     const measures = await sut.evaluableFor({ start: '2026-01-01', end: '2026-12-31' });
     expect(measures.editions.map((chosen) => `${chosen.key} ${chosen.version}`)).toEqual(['CMS139 2025']);
     expect(measures.left).toEqual([{ key: 'CMS2', reason: 'no_edition_for_period' }, { key: 'CMS334', reason: 'not_a_care_gap_measure' }]);
-    // A trailing year across two editions: neither covers it.
+    // A trailing year across two editions: the edition of the year it ends in.
     const trailing = await sut.evaluableFor({ start: '2025-07-01', end: '2026-06-30' });
-    expect(trailing.editions).toEqual([]);
-    expect(trailing.left.map((entry) => entry.reason)).toEqual(['no_edition_for_period', 'no_edition_for_period', 'no_edition_for_period']);
+    expect(trailing.editions.map((chosen) => `${chosen.key} ${chosen.version}`)).toEqual(['CMS139 2025']);
+    // Ending after every edition's year: none.
+    const late = await sut.evaluableFor({ start: '2026-01-02', end: '2027-01-01' });
+    expect(late.editions).toEqual([]);
+    expect(late.left.map((entry) => entry.reason)).toEqual(['no_edition_for_period', 'no_edition_for_period', 'no_edition_for_period']);
   });
 });

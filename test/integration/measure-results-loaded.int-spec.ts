@@ -28,8 +28,9 @@ import { importFhir } from '../setup/fhir-import';
  * patient for each loaded measure the period picks an edition of, equal to what care_gap_lookup
  * answers; loading a measure makes the period's patients due and the stale sweep fills them in;
  * worklists filter by a loaded measure's key and refuse one the period has no care gap for, by name;
- * population counts keep to the six. The period is the calendar year 2026, which the 2025 edition
- * covers: the store's trailing year on 2026-12-31.
+ * population counts keep to the six. The period is the calendar year 2026 (the store's trailing year
+ * on 2026-12-31), in which the official cases give every status; a rolling year picks its edition by
+ * the same rule (the edition in force on its last day), tested with the rule and the live tool.
  */
 jest.setTimeout(600_000);
 
@@ -115,7 +116,7 @@ const available = corpusAvailable();
       const evaluable = await published.evaluableFor(PERIOD);
       expect(evaluable.editions.map((edition) => `${edition.key} ${edition.edition}`)).toEqual(['CMS139 2025-qicore6']);
       expect(evaluable.left).toEqual([{ key: 'CMS2', reason: 'no_edition_for_period' }]);
-      expect(loadedMeasuresLine(evaluable)).toBe('Built-in measures and the loaded CMS139 (2025-qicore6 1.0.000). Loaded with no edition covering the period, not stored: CMS2.');
+      expect(loadedMeasuresLine(evaluable)).toBe('Built-in measures and the loaded CMS139 (2025-qicore6 1.0.000). Loaded with no edition in force on the period\'s last day, not stored: CMS2.');
 
       const stale = await sweep.sweepNow();
       expect(stale.staleRunId).not.toBeNull();

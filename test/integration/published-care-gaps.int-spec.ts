@@ -218,7 +218,7 @@ const available = corpusAvailable();
       expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'measureId', reason: 'unknown_measure' })]);
     });
 
-    it('refuses by name a measure neither built in nor loaded, a period no edition covers, and a loaded measure with no gap', async () => {
+    it('refuses by name a measure neither built in nor loaded, a period ending where no edition is in force, and a loaded measure with no gap; a rolling year takes the edition of its last day', async () => {
       const patientId = patientOf(cases.get('2025-qicore6 CMS139')![0]);
       const refusals = [
         [{ measure: 'CMS999', periodStart: '2026-01-01', periodEnd: '2026-12-31' }, 'unknown_measure'],
@@ -239,6 +239,13 @@ const available = corpusAvailable();
       const answered = await lookup(patientId, { measure: 'CMS139', periodStart: '2026-01-01', periodEnd: '2026-12-31' });
       expect(answered.status).toBe(200);
       expect(await auditOf(answered.headers['x-correlation-id'])).toEqual([{ outcome: 'success', patientId, rowCount: 1 }]);
+      // A rolling year is evaluated under the edition in force on its last day (2024's covers 2025, 2025's 2026).
+      const versions = new Map((await database().dataSource.query<{ edition: string; version: string }[]>(`SELECT edition, version FROM measure_packages WHERE key = 'CMS139'`)).map((row) => [row.edition, row.version]));
+      for (const [periodStart, periodEnd, edition] of [['2025-07-01', '2026-06-30', '2025-qicore6'], ['2024-12-31', '2025-12-30', '2024-qicore4']]) {
+        const rolling = await lookup(patientId, { measure: 'CMS139', periodStart, periodEnd });
+        expect(rolling.status).toBe(200);
+        expect((rolling.body.rows as GapRow[] & { version: string }[])[0].version).toBe(`CMS139 (${versions.get(edition)})`);
+      }
     });
 
     it('lists the loaded measures it evaluates as evaluable in the catalogue, and the episode-based one as not', async () => {
