@@ -6,6 +6,7 @@ import {
   ConditionVerificationStatus,
   EncounterClass,
   EncounterStatus,
+  EventStatus,
   Interpretation,
   ImmunizationStatus,
   MedicationDispenseStatus,
@@ -243,6 +244,26 @@ export interface ImmunizationRow {
   statusReasonCode: string | null;
 }
 
+/**
+ * A Communication: something told to someone, or recorded as not told and why (the diabetic
+ * retinopathy measure counts findings communicated to the physician managing diabetes). Kept by its
+ * category, which is what the measures select it by. Read by the measures, not yet by a tool.
+ */
+export interface CommunicationRow {
+  id: string;
+  /** The category coding (null when the source gave none). */
+  categorySystem: CodeSystemUri | null;
+  categoryCode: string | null;
+  categoryDisplay: string | null;
+  status: EventStatus;
+  statusReasonSystem: CodeSystemUri | null;
+  statusReasonCode: string | null;
+  sentAt: string | null;
+  receivedAt: string | null;
+  /** QI-Core's `qicore-recorded` extension: when a communication not done was recorded. */
+  recordedAt: string | null;
+}
+
 export interface ProcedureRow {
   id: string;
   encounterId: string | null;
@@ -328,6 +349,7 @@ export interface PatientChart {
   medications: MedicationRow[];
   dispenses: MedicationDispenseRow[];
   immunizations: ImmunizationRow[];
+  communications: CommunicationRow[];
   procedures: ProcedureRow[];
   allergies: AllergyRow[];
   requests: RequestRow[];

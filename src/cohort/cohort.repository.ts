@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import {
   AdverseEventRow,
   AllergyRow,
+  CommunicationRow,
   CitationKind,
   ConditionRow,
   EncounterRow,
@@ -228,6 +229,7 @@ export class CohortRepository {
         requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
         adverseEvents: cut(await run<AdverseEventRow>('chartAdverseEvents', [patientId, limit]), CHART_ROW_CAP),
         immunizations: cut(await run<ImmunizationRow>('chartImmunizations', [patientId, limit]), CHART_ROW_CAP),
+        communications: cut(await run<CommunicationRow>('chartCommunications', [patientId, limit]), CHART_ROW_CAP),
       };
       const chart: PatientChart = {
         patient,
@@ -241,13 +243,14 @@ export class CohortRepository {
         requests: parts.requests.rows,
         adverseEvents: parts.adverseEvents.rows,
         immunizations: parts.immunizations.rows,
+        communications: parts.communications.rows,
       };
       return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
     });
   }
 
   /**
-   * The charts of many patients, read in one REPEATABLE READ snapshot with eleven statements in all
+   * The charts of many patients, read in one REPEATABLE READ snapshot with twelve statements in all
    * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
@@ -277,6 +280,7 @@ export class CohortRepository {
         requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
         adverseEvents: byPatient(await run<OfPatient<AdverseEventRow>>('chartsAdverseEvents', [ids])),
         immunizations: byPatient(await run<OfPatient<ImmunizationRow>>('chartsImmunizations', [ids])),
+        communications: byPatient(await run<OfPatient<CommunicationRow>>('chartsCommunications', [ids])),
       };
       for (const { dataVersion, ...patient } of patients) {
         let truncated = false;
@@ -297,6 +301,7 @@ export class CohortRepository {
           requests: take(parts.requests),
           adverseEvents: take(parts.adverseEvents),
           immunizations: take(parts.immunizations),
+          communications: take(parts.communications),
         };
         if (coded?.overCap.has(patient.id) || windowed?.overCap.has(patient.id)) truncated = true;
         charts.set(patient.id, { chart, truncated, dataVersion });

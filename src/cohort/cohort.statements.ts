@@ -92,6 +92,13 @@ const CHART_PARTS = {
     table: 'immunizations',
     order: 'occurred_at DESC NULLS LAST, id',
   },
+  communications: {
+    columns: `id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  ${ISO('sent_at', 'sentAt')}, ${ISO('received_at', 'receivedAt')}, ${ISO('recorded_at', 'recordedAt')}`,
+    table: 'communications',
+    order: 'sent_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id',
+  },
 } as const;
 
 export type ChartPart = keyof typeof CHART_PARTS;
@@ -226,6 +233,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
 
   chartImmunizations: chartOf('immunizations'),
 
+  chartCommunications: chartOf('communications'),
+
   /**
    * The same records for many patients at once ($1: patient ids), for the measure-results
    * recompute: per patient, the rows the one-patient statement gives, in its order (the caller
@@ -252,6 +261,8 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartsAdverseEvents: chartsOf('adverseEvents'),
 
   chartsImmunizations: chartsOf('immunizations'),
+
+  chartsCommunications: chartsOf('communications'),
 
   /**
    * `chartsObservations` restricted to codes $2 (any system), and of those with codes $3 to rows

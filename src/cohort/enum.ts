@@ -170,6 +170,10 @@ export enum ProcedureStatus {
   Unknown = 'unknown',
 }
 
+/** FHIR R4 EventStatus, which Procedure.status and Communication.status both take (the same codes as `ProcedureStatus`). */
+export const EventStatus = ProcedureStatus;
+export type EventStatus = ProcedureStatus;
+
 /** FHIR Condition.category as US Core / QI-Core name it. */
 export enum ConditionCategory {
   ProblemListItem = 'problem-list-item',

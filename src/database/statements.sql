@@ -176,6 +176,12 @@ SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_
   primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode"
 FROM immunizations WHERE patient_id = $1 ORDER BY occurred_at DESC NULLS LAST, id LIMIT $2;
 
+-- name: chartCommunications
+SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
+FROM communications WHERE patient_id = $1 ORDER BY sent_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id LIMIT $2;
+
 -- name: patientsByIds
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
   coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
@@ -252,6 +258,13 @@ WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.occurred_at DESC NULLS LAST, t.id) AS rows
 FROM immunizations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
   primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsCommunications
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
+FROM communications t CROSS JOIN LATERAL (SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsEncountersWindowed

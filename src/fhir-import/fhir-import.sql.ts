@@ -62,12 +62,16 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['occurred_at', 'timestamptz'], ['recorded_at', 'timestamptz'], ['primary_source', 'boolean'], ['status_reason_system', 'text'],
     ['status_reason_code', 'text'],
   ],
+  communications: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['category_system', 'text'], ['category_code', 'text'], ['category_display', 'text'], ['status', 'text'],
+    ['status_reason_system', 'text'], ['status_reason_code', 'text'], ['sent_at', 'timestamptz'], ['received_at', 'timestamptz'], ['recorded_at', 'timestamptz'],
+  ],
 };
 
 /** Tables in the order a resource's rows are written (a patient before its care-team link). */
 export const WRITE_ORDER: readonly TableName[] = [
   'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'medication_dispenses', 'procedures', 'allergies',
-  'clinical_requests', 'adverse_events', 'immunizations',
+  'clinical_requests', 'adverse_events', 'immunizations', 'communications',
 ];
 
 /**
@@ -106,6 +110,7 @@ RETURNING "patient_id"::text AS "id", true AS "inserted"`,
   upsertRequests: upsert('clinical_requests'),
   upsertAdverseEvents: upsert('adverse_events'),
   upsertImmunizations: upsert('immunizations'),
+  upsertCommunications: upsert('communications'),
   /**
    * Which of these patients share their MRN with another patient: a data-quality warning, never a
    * refusal (two sources, or two test decks, can give two people one MRN). The `fhir:<id>` stand-ins
@@ -132,4 +137,5 @@ export const STATEMENT_OF_TABLE: Record<TableName, string> = {
   clinical_requests: IMPORT_STATEMENTS.upsertRequests,
   adverse_events: IMPORT_STATEMENTS.upsertAdverseEvents,
   immunizations: IMPORT_STATEMENTS.upsertImmunizations,
+  communications: IMPORT_STATEMENTS.upsertCommunications,
 };

@@ -28,6 +28,7 @@ export const SUPPORTED_TYPES = [
   'DeviceRequest',
   'AdverseEvent',
   'Immunization',
+  'Communication',
 ] as const;
 export type SupportedType = (typeof SUPPORTED_TYPES)[number];
 
@@ -92,7 +93,8 @@ export type TableName =
   | 'allergies'
   | 'clinical_requests'
   | 'adverse_events'
-  | 'immunizations';
+  | 'immunizations'
+  | 'communications';
 
 /** One row as column → value; every value goes to Postgres as text (or null) and is cast there. */
 export type Row = Record<string, string | null>;

@@ -10,7 +10,7 @@ import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
 import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
-import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapImmunization, mapProcedure } from './map-records';
+import { mapAdverseEvent, mapAllergyIntolerance, mapCommunication, mapCondition, mapImmunization, mapProcedure } from './map-records';
 import { codeTargetOf, mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
 import { CodeTarget, DEFAULT_SOURCE, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceIdOf, sourceNamespace, TargetIndex } from './references';
 import { ResourceWriter } from './resource-writer';
@@ -81,7 +81,7 @@ const PASSES: { label: string; types: readonly SupportedType[]; people: Director
   { label: 'encounters', types: ['Encounter'], people: 'Practitioner', accepted: 'indexed' },
   {
     label: 'clinical records',
-    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent', 'Immunization'],
+    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent', 'Immunization', 'Communication'],
     people: 'CareTeam',
     accepted: 'other',
   },
@@ -289,6 +289,8 @@ export class FhirImporter {
           return { mapped: mapAdverseEvent(source, context) };
         case 'Immunization':
           return { mapped: mapImmunization(source, context) };
+        case 'Communication':
+          return { mapped: mapCommunication(source, context) };
       }
     } catch (error) {
       // Only the error's kind is reported: a message could quote the record.

@@ -3,6 +3,7 @@ import {
   ConditionCategory,
   ConditionClinicalStatus,
   ConditionVerificationStatus,
+  EventStatus,
   ImmunizationStatus,
   ProcedureStatus,
 } from '../cohort/enum';
@@ -269,6 +270,42 @@ export function mapImmunization(source: SourceResource, context: MapContext): Ma
       primary_source: typeof resource.primarySource === 'boolean' ? String(resource.primarySource) : null,
       status_reason_system: reason?.system ?? null,
       status_reason_code: reason?.code ?? null,
+    },
+    warnings,
+  );
+}
+
+/** QI-Core's extension for when an event (a communication not done) was recorded. */
+const RECORDED_EXTENSION = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
+
+/**
+ * A Communication by its category (the measures select it by category; none given is kept as none):
+ * status (outside FHIR's a skip), why it was not done (`statusReason`), `sent`, `received`, and
+ * QI-Core's `qicore-recorded` extension (when a communication not done was recorded).
+ */
+export function mapCommunication(source: SourceResource, context: MapContext): MappedResource {
+  const { resource } = source;
+  const warnings: string[] = [];
+  const patient = patientOf(context, resource.subject);
+  const category = optionalCode(context, asArray(resource.category), 'category', warnings);
+  const status = mappedStatus(resource.status, identity(EventStatus), Object.values(EventStatus));
+  const reason = optionalCode(context, resource.statusReason, 'statusReason', warnings);
+  const recorded = asObjects(resource.extension).find((extension) => extension.url === RECORDED_EXTENSION)?.valueDateTime;
+  return one(
+    source,
+    'communications',
+    {
+      id: idOf(context, source),
+      patient_id: patient.rowId,
+      category_system: category?.system ?? null,
+      category_code: category?.code ?? null,
+      category_display: category?.display ?? null,
+      status,
+      status_reason_system: reason?.system ?? null,
+      status_reason_code: reason?.code ?? null,
+      sent_at: lenientInstant(resource.sent, 'sent', warnings)?.instant ?? null,
+      received_at: lenientInstant(resource.received, 'received', warnings)?.instant ?? null,
+      recorded_at: lenientInstant(recorded, 'recorded', warnings)?.instant ?? null,
     },
     warnings,
   );

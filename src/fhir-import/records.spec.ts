@@ -1,5 +1,5 @@
 import { Json } from './json';
-import { mapAdverseEvent, mapAllergyIntolerance, mapCondition, mapImmunization, mapProcedure } from './map-records';
+import { mapAdverseEvent, mapAllergyIntolerance, mapCommunication, mapCondition, mapImmunization, mapProcedure } from './map-records';
 import { mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
 import { medicationSupply } from './medication-supply';
 import { normaliseSystem, preferredCoding } from './codes';
@@ -202,6 +202,27 @@ describe(mapImmunization.name, () => {
     const words = given({ occurrenceDateTime: undefined, occurrenceString: 'as a child' });
     expect([words.rows.immunizations?.[0].occurred_at, words.warnings]).toEqual([null, ['occurrenceString names no day (left empty)']]);
     expect(reasonOf(() => given({ status: 'given' }))).toBe('status outside the schema (unrecognised code)');
+  });
+});
+
+describe(mapCommunication.name, () => {
+  const RECORDED = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
+  const severity = code(SNOMED, '312903003', 'Mild nonproliferative retinopathy');
+  const told = (extra: Json) => mapCommunication(source('Communication', { ...subject, status: 'completed', category: [severity], sent: '2026-03-02T10:00:00Z', ...extra }), context());
+  const row = (extra: Json) => told(extra).rows.communications?.[0];
+
+  it('keeps a communication by its category, with its status and when it was sent and received', () => {
+    expect(row({ received: '2026-03-03T10:00:00Z' })).toEqual({
+      id: expect.any(String), patient_id: PATIENT.rowId, category_system: SNOMED, category_code: '312903003', category_display: 'Mild nonproliferative retinopathy', status: 'completed',
+      status_reason_system: null, status_reason_code: null, sent_at: '2026-03-02T10:00:00Z', received_at: '2026-03-03T10:00:00Z', recorded_at: null,
+    });
+  });
+
+  it('keeps one not done with its reason and QI-Core recorded extension, and one without a category as none', () => {
+    const notDone = row({ status: 'not-done', sent: undefined, statusReason: code(SNOMED, '713247000'), extension: [{ url: RECORDED, valueDateTime: '2026-07-09T08:00:00.000+00:00' }] });
+    expect(notDone).toMatchObject({ status: 'not-done', status_reason_code: '713247000', recorded_at: '2026-07-09T08:00:00.000+00:00', sent_at: null });
+    expect(row({ category: undefined })).toMatchObject({ category_system: null, category_code: null });
+    expect(reasonOf(() => told({ status: 'sent' }))).toBe('status outside the schema (unrecognised code)');
   });
 });
 

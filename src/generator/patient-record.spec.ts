@@ -44,6 +44,7 @@ function toChart(record: PatientRecord): PatientChart {
     medications: record.medications.map((row) => ({ ...row, authoredAt: isoOrNull(row.authoredAt) })),
     dispenses: [],
     immunizations: [],
+    communications: [],
     procedures: record.procedures.map((row) => ({ ...row, performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...row, recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     requests: [],

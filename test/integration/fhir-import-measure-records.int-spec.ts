@@ -24,6 +24,11 @@ const byDosage = {
 const CVX = 'http://hl7.org/fhir/sid/cvx';
 const vaccine = { resourceType: 'Immunization', id: 'imm-given', status: 'completed', vaccineCode: { coding: [{ system: CVX, code: '51' }] }, patient: subject, occurrenceDateTime: '2025-01-10T00:00:00.000+00:00', recorded: '2025-01-02T00:00:00.000+00:00', primarySource: true };
 const refused = { coding: [{ system: 'http://snomed.info/sct', code: '591000119102' }] };
+const communicated = {
+  resourceType: 'Communication', id: 'com-not-done', status: 'not-done', subject, statusReason: { coding: [{ system: 'http://snomed.info/sct', code: '713247000' }] },
+  category: [{ coding: [{ system: 'http://snomed.info/sct', code: '312903003' }] }],
+  extension: [{ url: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded', valueDateTime: '2026-07-09T08:00:00.000+00:00' }],
+};
 
 function bundle() {
   return {
@@ -36,18 +41,19 @@ function bundle() {
       { resource: byDosage },
       { resource: { ...byDays, id: 'disp-bad-status', status: 'given' } },
       { resource: vaccine },
+      { resource: communicated },
       { resource: { ...vaccine, id: 'imm-refused', status: 'not-done', statusReason: refused, occurrenceDateTime: undefined, occurrenceString: 'at school' } },
     ],
   };
 }
 
 /**
- * MedicationDispense and Immunization through the importer, the chart and back to FHIR: what the adherence measures'
+ * MedicationDispense, Immunization and Communication through the importer, the chart and back to FHIR: what the adherence measures'
  * CumulativeMedicationDuration reads (when handed over or prepared, days supplied, quantity, the first
  * dosage) survives the round trip, a status outside FHIR's codes is skipped by name, and a
  * re-import changes nothing.
  */
-describe('FHIR import of MedicationDispense and Immunization', () => {
+describe('FHIR import of MedicationDispense, Immunization and Communication', () => {
   const database = useSeededDatabase();
   const patientId = rowId('Patient/disp-pat');
   let folder: string;
@@ -58,14 +64,16 @@ describe('FHIR import of MedicationDispense and Immunization', () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('stores each dispense and immunization, skips a dispense whose status is outside FHIR R4 by name, and loads nothing again on a re-import', async () => {
+  it('stores each dispense, immunization and communication, skips a dispense whose status is outside FHIR R4 by name, and loads nothing again on a re-import', async () => {
     const first = await importFhir(database().dataSource, folder);
     expect(countsOf(first).MedicationDispense).toEqual([2, 0, 0, 1]);
     expect(countsOf(first).Immunization).toEqual([2, 0, 0, 0]);
+    expect(countsOf(first).Communication).toEqual([1, 0, 0, 0]);
     expect([...first.skips.keys()]).toEqual(['MedicationDispense: status outside the schema (unrecognised code)']);
     const again = await importFhir(database().dataSource, folder);
     expect(countsOf(again).MedicationDispense).toEqual([0, 0, 2, 1]);
     expect(countsOf(again).Immunization).toEqual([0, 0, 2, 0]);
+    expect(countsOf(again).Communication).toEqual([0, 0, 1, 0]);
   });
 
   it('gives the chart the dispenses and chartToFhir the elements CumulativeMedicationDuration reads, as the source gave them', async () => {
@@ -89,5 +97,11 @@ describe('FHIR import of MedicationDispense and Immunization', () => {
     expect(byStatus('completed')).toMatchObject({ vaccineCode: vaccine.vaccineCode, occurrenceDateTime: '2025-01-10T00:00:00.000Z', recorded: '2025-01-02T00:00:00.000Z', primarySource: true });
     expect(byStatus('not-done')).toMatchObject({ vaccineCode: vaccine.vaccineCode, statusReason: refused });
     expect(byStatus('not-done').occurrenceDateTime).toBeUndefined();
+  });
+
+  it('gives the chart a communication not done and chartToFhir its category, reason and recorded extension', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const [resource] = chartToFhir(chart!).filter((item) => item.resourceType === 'Communication');
+    expect(resource).toMatchObject({ status: 'not-done', statusReason: communicated.statusReason, category: communicated.category, extension: [{ ...communicated.extension[0], valueDateTime: '2026-07-09T08:00:00.000Z' }] });
   });
 });

@@ -37,6 +37,7 @@ const EXPECTED = {
   DeviceRequest: [0, 0, 0, 0],
   AdverseEvent: [0, 0, 0, 0],
   Immunization: [0, 0, 0, 0],
+  Communication: [0, 0, 0, 0],
 };
 const EXPECTED_OBSERVATION_ROWS = 18303 - SKIPPED_OBSERVATIONS;
 

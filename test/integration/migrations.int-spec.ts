@@ -16,6 +16,7 @@ const TABLES = [
   'care_teams',
   'clinical_notes',
   'clinical_requests',
+  'communications',
   'conditions',
   'encounters',
   'immunizations',

@@ -14,7 +14,7 @@ export function countsOf(summary: ImportSummary): Record<string, [number, number
   return Object.fromEntries([...summary.types.entries()].map(([type, c]) => [type, [c.loaded, c.updated, c.unchanged, c.skipped]]));
 }
 
-const TABLES = ['patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'medication_dispenses', 'procedures', 'allergies', 'clinical_requests', 'adverse_events', 'immunizations'];
+const TABLES = ['patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'medication_dispenses', 'procedures', 'allergies', 'clinical_requests', 'adverse_events', 'immunizations', 'communications'];
 
 /**
  * A fingerprint of every row of the cohort tables the import writes: per table, the row count and

@@ -39,6 +39,7 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
     medications: byPatient(rows.medications, patientId).map((row) => plain(row)),
     dispenses: [],
     immunizations: [],
+    communications: [],
     procedures: byPatient(rows.procedures, patientId).map((row) => plain(row)),
     allergies: byPatient(rows.allergies, patientId).map((row) => plain(row)),
     // The fixture cohort has no service/device requests or adverse events.

@@ -26,6 +26,7 @@ function chartOf(record: PatientRecord): PatientChart {
     medications: record.medications.map((row) => ({ ...drop(row), authoredAt: isoOrNull(row.authoredAt) })),
     dispenses: [],
     immunizations: [],
+    communications: [],
     procedures: record.procedures.map((row) => ({ ...drop(row), performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...drop(row), recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     // The generator writes no service or device requests and no adverse events.

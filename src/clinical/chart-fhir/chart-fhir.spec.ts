@@ -1,4 +1,4 @@
-import { CodeSystem, ImmunizationStatus, MedicationDispenseStatus, MedicationStatus, RequestKind } from '../../cohort/enum';
+import { CodeSystem, ImmunizationStatus, MedicationDispenseStatus, MedicationStatus, ProcedureStatus, RequestKind } from '../../cohort/enum';
 import { bloodPressure, chart, condition, medication, observation, request } from '../../../test/setup/clinical/chart-builder';
 import type { FhirResource } from '../elm';
 import { profilesOf } from '../elm/runtime/profiles';
@@ -76,5 +76,19 @@ describe(chartToFhir.name, () => {
       occurrenceDateTime: '2025-01-10T00:00:00.000Z', primarySource: true,
     });
     expect(profilesOf(resource, true)).toEqual([`${QICORE}qicore-immunizationnotdone`]);
+  });
+
+  it('gives a communication back its category, status, reason, sent and QI-Core recorded extension', () => {
+    const row = {
+      id: 'com-1', categorySystem: CodeSystem.SnomedCt, categoryCode: '312903003', categoryDisplay: null, status: ProcedureStatus.NotDone,
+      statusReasonSystem: CodeSystem.SnomedCt, statusReasonCode: '713247000', sentAt: null, receivedAt: null, recordedAt: '2026-07-09T08:00:00.000Z',
+    };
+    const [resource] = ofType(chartToFhir(chart({ communications: [row] })), 'Communication');
+    expect(resource).toEqual({
+      resourceType: 'Communication', id: 'com-1', status: 'not-done', subject: expect.any(Object),
+      extension: [{ url: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded', valueDateTime: '2026-07-09T08:00:00.000Z' }],
+      statusReason: { coding: [{ system: CodeSystem.SnomedCt, code: '713247000' }] }, category: [{ coding: [{ system: CodeSystem.SnomedCt, code: '312903003' }] }],
+    });
+    expect(profilesOf(resource, true)).toEqual([`${QICORE}qicore-communicationnotdone`]);
   });
 });

@@ -1,6 +1,7 @@
 import {
   AdverseEventRow,
   AllergyRow,
+  CommunicationRow,
   ConditionRow,
   DemographicCoding,
   DosageTiming,
@@ -214,6 +215,23 @@ function immunization(row: ImmunizationRow, patientId: string): FhirResource {
   };
 }
 
+/** QI-Core's extension for when an event (a communication not done) was recorded. */
+const RECORDED_EXTENSION = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
+
+function communication(row: CommunicationRow, patientId: string): FhirResource {
+  return {
+    resourceType: 'Communication',
+    id: row.id,
+    ...(row.recordedAt !== null ? { extension: [{ url: RECORDED_EXTENSION, valueDateTime: instant(row.recordedAt) }] } : {}),
+    status: row.status,
+    ...(row.statusReasonCode !== null ? { statusReason: codeable(row.statusReasonSystem, row.statusReasonCode) } : {}),
+    ...(row.categoryCode !== null ? { category: [codeable(row.categorySystem, row.categoryCode, row.categoryDisplay)] } : {}),
+    subject: patientReference(patientId),
+    ...(row.sentAt !== null ? { sent: instant(row.sentAt) } : {}),
+    ...(row.receivedAt !== null ? { received: instant(row.receivedAt) } : {}),
+  };
+}
+
 function request(row: RequestRow, patientId: string): FhirResource {
   const common = {
     id: row.id,
@@ -292,5 +310,6 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     ...chart.allergies.map((row) => allergy(row, id)),
     ...chart.adverseEvents.map((row) => adverseEvent(row, id)),
     ...chart.immunizations.map((row) => immunization(row, id)),
+    ...chart.communications.map((row) => communication(row, id)),
   ];
 }

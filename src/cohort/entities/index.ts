@@ -4,6 +4,7 @@ import { CareTeamMember } from './care-team-member.entity';
 import { CareTeam } from './care-team.entity';
 import { ClinicalNote } from './clinical-note.entity';
 import { ClinicalRequest } from './clinical-request.entity';
+import { Communication } from './communication.entity';
 import { Immunization } from './immunization.entity';
 import { Condition } from './condition.entity';
 import { Encounter } from './encounter.entity';
@@ -22,6 +23,7 @@ export {
   CareTeamMember,
   ClinicalNote,
   ClinicalRequest,
+  Communication,
   Condition,
   Encounter,
   Immunization,
@@ -52,4 +54,5 @@ export const COHORT_ENTITIES = [
   ClinicalRequest,
   AdverseEvent,
   Immunization,
+  Communication,
 ];

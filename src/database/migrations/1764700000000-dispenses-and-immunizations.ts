@@ -7,16 +7,18 @@ const DATA_VERSION_TRIGGERS = [
   { event: 'DELETE', suffix: 'del', referencing: 'OLD TABLE AS old_rows' },
 ];
 
-const TABLES = ['medication_dispenses', 'immunizations'];
+const TABLES = ['medication_dispenses', 'immunizations', 'communications'];
 
 /**
- * Two record types the published measures retrieve and the importer used to leave out:
+ * Record types the published measures retrieve and the importer used to leave out:
  * - `medication_dispenses`: QI-Core MedicationDispense, which the adherence measures (antidepressant
  *   continuation, CMS128, among them) turn into the days a dispense covers through
  *   CumulativeMedicationDuration;
  * - `immunizations`: QI-Core Immunization (and ImmunizationNotDone), which the childhood
- *   immunization measure (CMS117) counts.
- * Readable by `vigil_reader` like every cohort table, and a change to either is a change to the
+ *   immunization measure (CMS117) counts;
+ * - `communications`: QI-Core Communication (and CommunicationNotDone), kept by category, which the
+ *   diabetic retinopathy communication measure (CMS142) counts.
+ * Readable by `vigil_reader` like every cohort table, and a change to any of them is a change to the
  * patient's data (stored measure results go stale), as for the tables the measure-results store
  * versions. The SQL is literal so this migration means the same thing forever.
  */
@@ -32,20 +34,28 @@ export class DispensesAndImmunizations1764700000000 implements MigrationInterfac
     await queryRunner.query(`CREATE INDEX "IDX_immunizations_patient" ON "immunizations" ("patient_id")`);
     await queryRunner.query(`CREATE INDEX "IDX_immunizations_code" ON "immunizations" ("code_system", "code")`);
     await queryRunner.query(`ALTER TABLE "immunizations" ADD CONSTRAINT "FK_3484afecca0b55b0ac4b5fdfc12" FOREIGN KEY ("patient_id") REFERENCES "patients"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`CREATE TABLE "communications" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "patient_id" uuid NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "category_system" text, "category_code" text, "category_display" text, "status" text NOT NULL, "status_reason_system" text, "status_reason_code" text, "sent_at" TIMESTAMP WITH TIME ZONE, "received_at" TIMESTAMP WITH TIME ZONE, "recorded_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "CHK_communications_category_system" CHECK ("category_system" IS NULL OR "category_system" ~ '^[A-Za-z][A-Za-z0-9+.-]*:[^[:space:]]+$'), CONSTRAINT "CHK_communications_status" CHECK ("status" IN ('preparation', 'in-progress', 'not-done', 'on-hold', 'stopped', 'completed', 'entered-in-error', 'unknown')), CONSTRAINT "CHK_communications_status_reason_system" CHECK ("status_reason_system" IS NULL OR "status_reason_system" ~ '^[A-Za-z][A-Za-z0-9+.-]*:[^[:space:]]+$'), CONSTRAINT "PK_29ec793018d5d5ca19d40149e87" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "IDX_communications_patient" ON "communications" ("patient_id")`);
+    await queryRunner.query(`CREATE INDEX "IDX_communications_category" ON "communications" ("category_system", "category_code")`);
+    await queryRunner.query(`ALTER TABLE "communications" ADD CONSTRAINT "FK_feb3d41085288cf08d9e2241eda" FOREIGN KEY ("patient_id") REFERENCES "patients"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     for (const table of TABLES) {
       for (const trigger of DATA_VERSION_TRIGGERS) {
         await queryRunner.query(`CREATE TRIGGER "TRG_${table}_data_version_${trigger.suffix}" AFTER ${trigger.event} ON "${table}"
           REFERENCING ${trigger.referencing} FOR EACH STATEMENT EXECUTE FUNCTION vigil_bump_patient_data_version()`);
       }
     }
-    await queryRunner.query(`GRANT SELECT ON "medication_dispenses", "immunizations" TO vigil_reader`);
+    await queryRunner.query(`GRANT SELECT ON "medication_dispenses", "immunizations", "communications" TO vigil_reader`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`REVOKE SELECT ON "medication_dispenses", "immunizations" FROM vigil_reader`);
+    await queryRunner.query(`REVOKE SELECT ON "medication_dispenses", "immunizations", "communications" FROM vigil_reader`);
     for (const table of TABLES) {
       for (const trigger of DATA_VERSION_TRIGGERS) await queryRunner.query(`DROP TRIGGER "TRG_${table}_data_version_${trigger.suffix}" ON "${table}"`);
     }
+    await queryRunner.query(`ALTER TABLE "communications" DROP CONSTRAINT "FK_feb3d41085288cf08d9e2241eda"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_communications_category"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_communications_patient"`);
+    await queryRunner.query(`DROP TABLE "communications"`);
     await queryRunner.query(`ALTER TABLE "immunizations" DROP CONSTRAINT "FK_3484afecca0b55b0ac4b5fdfc12"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_immunizations_code"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_immunizations_patient"`);

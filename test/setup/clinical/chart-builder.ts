@@ -70,6 +70,7 @@ export function chart(rows: Partial<PatientChart> = {}): PatientChart {
     medications: [],
     dispenses: [],
     immunizations: [],
+    communications: [],
     procedures: [],
     allergies: [],
     requests: [],
