@@ -305,15 +305,21 @@ export class FhirImporter {
   }
 
   /**
-   * Under `patientBundles`: points a subject (or `patient`) that names no Patient, or one outside its
-   * Bundle, at the Bundle's only Patient; returns the warning. Without it, only warns of the second.
+   * Under `patientBundles`: points a subject (or `patient`) that is missing, names no Patient, or names
+   * one outside its Bundle, at the Bundle's only Patient, as the reference engine reads a test case's
+   * Bundle; returns the warning. Without it, only warns of the last.
    */
   private adoptBundlePatient(source: SourceResource, adopt: boolean): string | undefined {
     if (source.position.entry === undefined || source.type === 'Patient') return undefined;
     const only = this.bundlePatients.get(source.position.file);
-    const field = source.type === 'AllergyIntolerance' ? 'patient' : 'subject';
+    const field = source.type === 'AllergyIntolerance' || source.type === 'Immunization' ? 'patient' : 'subject';
     const reference = referenceOf(source.resource[field]);
-    if (!only || reference === undefined) return undefined;
+    if (!only) return undefined;
+    if (reference === undefined) {
+      if (!adopt) return undefined;
+      source.resource = { ...source.resource, [field]: { reference: only } };
+      return `${field} missing (read as the Bundle's only Patient, --patient-bundles)`;
+    }
     const named = this.patients.resolve(reference);
     if ('found' in named) {
       const own = this.patients.resolve(only);

@@ -104,4 +104,21 @@ describe('FHIR import of MedicationDispense, Immunization and Communication', ()
     const [resource] = chartToFhir(chart!).filter((item) => item.resourceType === 'Communication');
     expect(resource).toMatchObject({ status: 'not-done', statusReason: communicated.statusReason, category: communicated.category, extension: [{ ...communicated.extension[0], valueDateTime: '2026-07-09T08:00:00.000Z' }] });
   });
+
+  it('reads a record with no subject as its single-patient Bundle\'s Patient under --patient-bundles, as the reference engine reads a test case; skips it by name without', async () => {
+    const orphan = { ...communicated, id: 'com-orphan', subject: undefined };
+    const lone = mkdtempSync(join(tmpdir(), 'vigil-orphans-'));
+    try {
+      writeFileSync(join(lone, 'case.json'), JSON.stringify({ resourceType: 'Bundle', type: 'collection', entry: [bundle().entry[0], { resource: orphan }] }));
+      const without = await importFhir(database().dataSource, lone);
+      expect([countsOf(without).Communication, [...without.skips.keys()]]).toEqual([[0, 0, 0, 1], ['Communication: no subject reference']]);
+      const adopted = await importFhir(database().dataSource, lone, { patientBundles: true });
+      expect(countsOf(adopted).Communication).toEqual([1, 0, 0, 0]);
+      expect([...adopted.warnings.keys()]).toContain("Communication: subject missing (read as the Bundle's only Patient, --patient-bundles)");
+      const [stored] = await database().dataSource.query(`SELECT patient_id::text AS "patientId" FROM communications WHERE id = $1`, [rowId('Communication/com-orphan')]);
+      expect(stored).toEqual({ patientId });
+    } finally {
+      rmSync(lone, { recursive: true, force: true });
+    }
+  });
 });
