@@ -1,6 +1,7 @@
 import { AuditPatient, AuditedPublication, auditPublication } from '../setup/population-audit';
 import { fixtureCohort } from '../setup/population-fixture';
-import { KEY_DRAWS, NEAR_THRESHOLD_KEY_DRAWS, firstDraw, publish, recordKeyOf, replacedRule } from '../setup/population-disclosure-cases';
+import { KEY_DRAWS, NEAR_THRESHOLD_KEY_DRAWS, firstCheckedDraw, firstDraw, publish, recordKeyOf, replacedRule } from '../setup/population-disclosure-cases';
+import { determinedCounts } from '../../src/population/disclosure-check';
 import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { buildMicrocells } from '../../src/population/microcells';
 import { drawPopulationCounts, publishPopulationCounts } from '../../src/population/population-counts';
@@ -84,10 +85,14 @@ describe('population counts near the thresholds, against the same auditor', () =
     expect(published.tables.length).toBeGreaterThan(0);
     expect(await auditPublication(published, audited)).toEqual([]);
     const first = drawPopulationCounts(microcellsOfDraw(seed), domains) as unknown as AuditedPublication;
-    if (JSON.stringify(first.tables) !== JSON.stringify(published.tables)) {
+    const rejected = JSON.stringify(first.tables) !== JSON.stringify(published.tables);
+    if (rejected) {
       expect(await auditPublication(first, audited)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'determined' })]));
       brokenFirstDraws.push(seed);
     }
+    // The publisher's check (first pinned count only) rejected the first draw exactly when the full
+    // answer, every target asked, pins a count.
+    expect((await determinedCounts(firstCheckedDraw(microcellsOfDraw(seed), domains))).length > 0).toBe(rejected);
   });
 
   it('the key draws are not all lucky: the first draws of some pinned a count, and only the check kept them out', () => {

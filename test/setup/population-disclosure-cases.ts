@@ -3,7 +3,11 @@ import { AuditPatient, AuditedPublication } from './population-audit';
 import { CohortPatient } from './population-fixture';
 import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { buildMicrocells } from '../../src/population/microcells';
-import { PublicationRecord, drawPopulationCounts, publishPopulationCounts } from '../../src/population/population-counts';
+import { Microcell } from '../../src/population/microcells';
+import { CheckedDraw } from '../../src/population/disclosure-check';
+import { cellKeyOf, perturb } from '../../src/population/perturbation';
+import { StrataDomains, buildPublication } from '../../src/population/published-quantities';
+import { PublicationRecord, drawPopulationCounts, publicationSaltOf, publishPopulationCounts } from '../../src/population/population-counts';
 
 /**
  * What the population disclosure tests share (test/integration/population-disclosure*.int-spec.ts):
@@ -58,6 +62,13 @@ export const publishTwice = async (first: readonly CohortPatient[], second: read
 };
 /** The first draw, unchecked: what the route published before it checked its draws. */
 export const firstDraw = (patients: readonly CohortPatient[], seed: number) => drawPopulationCounts(microcellsOf(patients, seed), DOMAINS) as unknown as AuditedPublication;
+
+/** The first draw (every table shown) as the publisher's check reads it, to ask the check about it directly. */
+export function firstCheckedDraw(microcells: readonly Microcell[], domains: StrataDomains): CheckedDraw {
+  const publication = buildPublication(microcells, domains);
+  const salt = publicationSaltOf(microcells, domains);
+  return { microcells, publication, shown: new Map(publication.quantities.map((q) => [q.key, perturb(q.value, cellKeyOf(salt, q.keySum))])) };
+}
 
 /**
  * What the replaced rule published for the fixture cohort: exact counts, 1 to 10 withheld, and (as
