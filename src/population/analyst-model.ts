@@ -1,7 +1,8 @@
 import { GAP_STATUSES, Microcell, teamSetOf } from './microcells';
 import { LARGEST_PROTECTED_COUNT, PTABLE } from './perturbation';
 import { CountPredicate, Quantity } from './published-quantities';
-import { DisclosureTarget, Expression, add, textOf, valueOf } from './integer-solver';
+import { Expression, add, textOf, valueOf } from './integer-solver';
+import { DisclosureTarget, Solution } from './pinned-targets';
 
 /**
  * The analyst's integer program over one drawn publication (policy.attackerModel): per stratum
@@ -124,6 +125,28 @@ export class AnalystModel {
   readonly n = (m: string, s: number) => `${this.prefix}n${this.sizeGroupOf.get(m) ?? `m${this.measureIds.indexOf(m)}`}_${s}`;
   readonly y = (m: string, s: number, st: string) => `${this.prefix}y${this.measureIds.indexOf(m)}_${s}_${GAP_STATUSES.indexOf(st as never)}`;
   readonly r = (m: string, st: string, rc: string) => `${this.prefix}r${this.measureIds.indexOf(m)}_${GAP_STATUSES.indexOf(st as never)}_${this.reasonClasses.indexOf(rc)}`;
+
+  /**
+   * A solution of `other` (a model of the same publication over a larger frame, under its prefix)
+   * in this model's unknowns: its values of the same counts. Whether that is a solution of this model
+   * is for the search to check (`TargetSearch.offered`): patients the larger frame puts in strata this
+   * one does not have make it none.
+   */
+  solutionFrom(other: AnalystModel, solution: Solution): Map<string, number> {
+    const mine = new Map<string, number>();
+    const take = (name: string, from: string) => mine.set(name, solution.get(from) ?? 0);
+    const strata = new Map(other.strata.map((stratum, s) => [stratumKeyOf({ careTeams: stratum.teams, ageBand: stratum.ageBand, sex: stratum.sex }), s]));
+    for (const m of this.measureIds) {
+      this.strata.forEach((stratum, s) => {
+        const theirs = strata.get(stratumKeyOf({ careTeams: stratum.teams, ageBand: stratum.ageBand, sex: stratum.sex }));
+        if (theirs === undefined) return;
+        take(this.n(m, s), other.n(m, theirs));
+        for (const st of GAP_STATUSES) take(this.y(m, s, st), other.y(m, theirs, st));
+      });
+      for (const st of GAP_STATUSES) for (const rc of this.reasonClasses) take(this.r(m, st, rc), other.r(m, st, rc));
+    }
+    return mine;
+  }
 
   /** The patients a predicate counts, in the model's unknowns. */
   expressionOf(p: CountPredicate & { teamSet?: string }): Expression {

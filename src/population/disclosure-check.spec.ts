@@ -1,6 +1,6 @@
 import { buildMicrocells } from './microcells';
 import { countsPublishableAs } from './analyst-model';
-import { determinedAcrossPublications, determinedCounts } from './disclosure-check';
+import { determinedAcrossPublications, determinedByDraw, determinedCounts } from './disclosure-check';
 import { buildPublication } from './published-quantities';
 
 describe(countsPublishableAs.name, () => {
@@ -92,6 +92,17 @@ describe(determinedAcrossPublications.name, () => {
   it('finds nothing when the draws leave the patient room to be either', async () => {
     const after = draw(importedWoman, () => 0);
     expect(await determinedAcrossPublications(before, after)).toEqual([]);
+  });
+
+  it('the publisher\'s check (both publications first, first pinned target only) rejects and passes exactly the draws the full answers do', async () => {
+    for (const shift of [(sex: string | undefined) => (sex === undefined ? 0 : -2), () => 0]) {
+      const after = draw(importedWoman, shift);
+      const full = [...(await determinedCounts(after)), ...(await determinedAcrossPublications(before, after))];
+      const fast = await determinedByDraw(after, before);
+      expect(fast.length > 0).toBe(full.length > 0);
+      expect(fast.every((t) => full.some((f) => f.where === t.where))).toBe(true);
+      expect((await determinedByDraw(after, null)).length > 0).toBe((await determinedCounts(after)).length > 0);
+    }
   });
 
   it('does not count as disclosed what was known before a number was read (every change is on the only care team)', async () => {

@@ -1,9 +1,10 @@
 import { GAP_STATUSES, Microcell } from './microcells';
 import { Publication } from './published-quantities';
 import { AnalystModel, ModelFrame, frameOf, occupiedStrata } from './analyst-model';
-import { DisclosureTarget, Expression, IntegerProgram, add, pinnedTargets, solve, textOf, valueOf } from './integer-solver';
+import { Expression, IntegerProgram, add, textOf, valueOf } from './integer-solver';
+import { DisclosureTarget, Solution, TargetSearch, isSolutionOf, pinnedTargets } from './pinned-targets';
 
-export type { DisclosureTarget } from './integer-solver';
+export type { DisclosureTarget } from './pinned-targets';
 
 /**
  * The publisher's check of its own draw (docs/population-counts.md, "The check"): could an analyst
@@ -21,17 +22,42 @@ export interface CheckedDraw {
 
 const programOf = (rows: readonly string[], variables: readonly string[]): IntegerProgram => ({ rows: [...new Set(rows)], variables });
 
-async function assertTruthSolves(program: IntegerProgram): Promise<void> {
-  if (!(await solve(program))) throw new Error('disclosure check: the truth does not satisfy the model');
+/** The true counts are a solution of every model of them (checked by substitution, not by a solve): else the model is wrong. */
+function assertTruthSolves(program: IntegerProgram, truth: Solution): void {
+  if (!isSolutionOf(program, truth)) throw new Error('disclosure check: the truth does not satisfy the model');
 }
 
 /** The counts of 1 to 10 one drawn publication determines (empty: the draw may be published). */
-export async function determinedCounts(draw: CheckedDraw): Promise<DisclosureTarget[]> {
-  const model = new AnalystModel(draw.microcells, draw.publication.quantities, draw.shown);
+export async function determinedCounts(draw: CheckedDraw, search: TargetSearch = {}): Promise<DisclosureTarget[]> {
+  return await determinedAlone(new AnalystModel(draw.microcells, draw.publication.quantities, draw.shown), search);
+}
+
+async function determinedAlone(model: AnalystModel, search: TargetSearch): Promise<DisclosureTarget[]> {
   if (model.targets.length === 0) return [];
   const program = programOf(model.rows, model.variables);
-  await assertTruthSolves(program);
-  return await pinnedTargets(program, model.targets);
+  assertTruthSolves(program, model.truth);
+  return await pinnedTargets(program, model.targets, search);
+}
+
+/** Asks for one pinned target, not all: enough to reject a draw. */
+const firstOnly = { stopAt: async () => true };
+
+/**
+ * What the publisher asks of a draw: at least one count (or change) it determines, alone or with
+ * the previous publication, when it may not be published; none when it may. Exactly what
+ * `determinedCounts` and `determinedAcrossPublications` answer together, for less: it stops at the
+ * first pinned target, and asks the two publications first, since every solution of both together
+ * is, read on the draw's own unknowns, a solution of the draw alone (each target of the draw it
+ * moves is free alone too).
+ */
+export async function determinedByDraw(draw: CheckedDraw, previous: CheckedDraw | null): Promise<DisclosureTarget[]> {
+  const alone = new AnalystModel(draw.microcells, draw.publication.quantities, draw.shown);
+  if (!previous) return await determinedAlone(alone, firstOnly);
+  const change = new ChangeModel(previous, draw);
+  const found: Solution[] = [];
+  const across = await change.determinedAll({ ...firstOnly, found });
+  if (across.length > 0) return across;
+  return await determinedAlone(alone, { ...firstOnly, offered: found.map((solution) => change.laterSolution(alone, solution)) });
 }
 
 /**
@@ -44,10 +70,8 @@ export async function determinedCounts(draw: CheckedDraw): Promise<DisclosureTar
  * - how many results entered and left each status of each measure (without that);
  * - every count of 1 to 10 of either publication, now that two draws bound the counts that did not change.
  */
-export async function determinedAcrossPublications(before: CheckedDraw, after: CheckedDraw): Promise<DisclosureTarget[]> {
-  const change = new ChangeModel(before, after);
-  const pinned = await change.determined(change.statusMoveTotals(), [...change.attributeTargets(), ...change.countTargets()]);
-  return [...pinned, ...(await change.determined(change.measureMoveTotals(), change.statusTargets()))];
+export async function determinedAcrossPublications(before: CheckedDraw, after: CheckedDraw, search: TargetSearch = {}): Promise<DisclosureTarget[]> {
+  return await new ChangeModel(before, after).determinedAll(search);
 }
 
 const positive = (x: number) => Math.max(0, x);
@@ -94,18 +118,34 @@ class ChangeModel {
     this.variables = [...new Set([...this.a.variables, ...this.b.variables, ...this.truth.keys()])];
   }
 
+  /** Every question of `determinedAcrossPublications`; with `stopAt`, until the first pinned. */
+  async determinedAll(search: TargetSearch): Promise<DisclosureTarget[]> {
+    const pinned = await this.determined(this.statusMoveTotals(), [...this.attributeTargets(), ...this.countTargets()], search);
+    if (pinned.length > 0 && search.stopAt) return pinned;
+    return [...pinned, ...(await this.determined(this.measureMoveTotals(), this.statusTargets(), search))];
+  }
+
+  /** A solution of both publications, read on the later one's own model (`AnalystModel.solutionFrom`). */
+  laterSolution(later: AnalystModel, solution: Solution): Map<string, number> {
+    return later.solutionFrom(this.b, solution);
+  }
+
   /**
    * The targets the two publications pin, with the analyst told `knownTotals`, that were not
    * known before a number was read (a change on the only care team is all changes, whatever is
-   * published): only what the numbers give away is a disclosure.
+   * published): only what the numbers give away is a disclosure. With `stopAt`, the search ends at
+   * the first pinned target that was not known before.
    */
-  async determined(knownTotals: readonly string[], targets: readonly DisclosureTarget[]): Promise<DisclosureTarget[]> {
+  private async determined(knownTotals: readonly string[], targets: readonly DisclosureTarget[], search: TargetSearch): Promise<DisclosureTarget[]> {
     const published = programOf([...this.rows, ...knownTotals], this.variables);
-    await assertTruthSolves(published);
-    const pinned = await pinnedTargets(published, targets);
+    assertTruthSolves(published, new Map([...this.a.truth, ...this.b.truth, ...this.truth]));
+    const before = programOf([...this.structure, ...knownTotals], this.variables);
+    const knownBefore = async (target: DisclosureTarget) => (await pinnedTargets(before, [target])).length > 0;
+    const stopAt = search.stopAt && (async (target: DisclosureTarget) => !(await knownBefore(target)) && (await search.stopAt!(target)));
+    const pinned = await pinnedTargets(published, targets, { ...search, stopAt });
     if (pinned.length === 0) return [];
-    const knownBefore = new Set(await pinnedTargets(programOf([...this.structure, ...knownTotals], this.variables), pinned));
-    return pinned.filter((target) => !knownBefore.has(target));
+    const knownBeforeAll = new Set(await pinnedTargets(before, pinned));
+    return pinned.filter((target) => !knownBeforeAll.has(target));
   }
 
   /** The analyst knows how many results entered and left each status of each measure. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Microcell, microcellKey } from './microcells';
 import { LARGEST_PROTECTED_COUNT, MAX_PERTURBATION, PTABLE, SMALLEST_NON_ZERO_SHOWN, cellKeyOf, perturb } from './perturbation';
 import { Publication, StrataDomains, TableColumnDimension, TableLayout, TableRowDimension, buildPublication } from './published-quantities';
-import { CheckedDraw, DisclosureTarget, determinedAcrossPublications, determinedCounts } from './disclosure-check';
+import { CheckedDraw, DisclosureTarget, determinedByDraw } from './disclosure-check';
 
 /**
  * The de-identified counts an analyst may read for one period: every fixed table over the stored
@@ -159,10 +159,7 @@ export interface CheckedPublication {
 /** The counts of 1 to 10 a draw determines, alone or with the publication before it (empty: it may be published). */
 export type DrawCheck = (draw: CheckedDraw, previous: CheckedDraw | null) => Promise<DisclosureTarget[]>;
 
-export const checkDraw: DrawCheck = async (draw, previous) => {
-  const alone = await determinedCounts(draw);
-  return alone.length > 0 || !previous ? alone : await determinedAcrossPublications(previous, draw);
-};
+export const checkDraw: DrawCheck = determinedByDraw;
 
 export interface PublishOptions {
   maxDraws?: number;

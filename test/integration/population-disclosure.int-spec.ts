@@ -1,6 +1,7 @@
 import { AuditPatient, AuditedPublication, auditPublication } from '../setup/population-audit';
 import { fixtureCohort } from '../setup/population-fixture';
-import { KEY_DRAWS, NEAR_THRESHOLD_KEY_DRAWS, firstDraw, publish, recordKeyOf, replacedRule } from '../setup/population-disclosure-cases';
+import { KEY_DRAWS, NEAR_THRESHOLD_KEY_DRAWS, firstCheckedDraw, firstDraw, prefetch, publish, recordKeyOf, replacedRule } from '../setup/population-disclosure-cases';
+import { determinedCounts } from '../../src/population/disclosure-check';
 import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { buildMicrocells } from '../../src/population/microcells';
 import { drawPopulationCounts, publishPopulationCounts } from '../../src/population/population-counts';
@@ -29,6 +30,7 @@ describe('population counts against an analyst with an integer solver', () => {
   });
 
   it('the replaced rule: one publication determines CMS130 open-gap = 8 and CMS125 female not-applicable = 6', async () => {
+    prefetch(publish(patients, KEY_DRAWS[0])); // made on the publisher's thread while this auditor solves
     const findings = await auditPublication(replacedRule(patients), patients);
     expect(findings).toEqual(expect.arrayContaining([
       { kind: 'determined', where: 'measures [CMS130, open-gap]', value: 8 },
@@ -40,6 +42,7 @@ describe('population counts against an analyst with an integer solver', () => {
   const redrawn: number[] = [];
   it.each(KEY_DRAWS)('cell-key perturbation, key draw %i: one publication determines no count of 1 to 10 (nor any exact care-team set of 1 to 10)', async (seed) => {
     const published = await publish(patients, seed);
+    if (seed + 1 < KEY_DRAWS.length) prefetch(publish(patients, KEY_DRAWS[seed + 1]));
     expect(published.tables.length).toBeGreaterThan(0);
     expect(await auditPublication(published, patients)).toEqual([]);
     const first = firstDraw(patients, seed);
@@ -78,16 +81,24 @@ describe('population counts near the thresholds, against the same auditor', () =
       reasonCode: measureId === p.openFor ? 'not-numerator:x' : 'numerator:x', recordKey: recordKeyOf(seed, p.key),
     }))));
   const brokenFirstDraws: number[] = [];
+  // Each key draw's publication, started by the test before it (as in the fixture cohort's).
+  const publications = new Map<number, ReturnType<typeof publishPopulationCounts>>();
+  const publishedOf = (seed: number) => publications.get(seed) ?? publications.set(seed, publishPopulationCounts(microcellsOfDraw(seed), domains)).get(seed)!;
 
   it.each(NEAR_THRESHOLD_KEY_DRAWS)('key draw %i: the published draw determines nothing; a first draw the publisher rejected, the auditor breaks', async (seed) => {
-    const published = (await publishPopulationCounts(microcellsOfDraw(seed), domains)).counts as unknown as AuditedPublication;
+    const published = (await publishedOf(seed)).counts as unknown as AuditedPublication;
+    if (seed + 1 < NEAR_THRESHOLD_KEY_DRAWS.length) prefetch(publishedOf(NEAR_THRESHOLD_KEY_DRAWS[seed + 1]));
     expect(published.tables.length).toBeGreaterThan(0);
     expect(await auditPublication(published, audited)).toEqual([]);
     const first = drawPopulationCounts(microcellsOfDraw(seed), domains) as unknown as AuditedPublication;
-    if (JSON.stringify(first.tables) !== JSON.stringify(published.tables)) {
+    const rejected = JSON.stringify(first.tables) !== JSON.stringify(published.tables);
+    if (rejected) {
       expect(await auditPublication(first, audited)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'determined' })]));
       brokenFirstDraws.push(seed);
     }
+    // The publisher's check (first pinned count only) rejected the first draw exactly when the full
+    // answer, every target asked, pins a count.
+    expect((await determinedCounts(firstCheckedDraw(microcellsOfDraw(seed), domains))).length > 0).toBe(rejected);
   });
 
   it('the key draws are not all lucky: the first draws of some pinned a count, and only the check kept them out', () => {

@@ -214,8 +214,13 @@ let solver: Promise<Highs> | null = null;
 
 type Solution = Map<string, number> | null;
 
-/** An integer solution of the rows, or null when there is none. */
-function solve(highs: Highs, rows: readonly string[], integers: readonly string[], binaries: readonly string[] = []): Solution {
+/**
+ * An integer solution of the rows, or null when there is none. HiGHS runs on this thread; each
+ * program first lets the event loop turn, so that the publisher's solver thread, whose programs
+ * are dispatched from here, keeps working while the auditor solves.
+ */
+async function solve(highs: Highs, rows: readonly string[], integers: readonly string[], binaries: readonly string[] = []): Promise<Solution> {
+  await new Promise(setImmediate);
   const lp = ['Minimize', ' obj: 0 dummy', 'Subject To', ' d: 1 dummy = 0', ...[...new Set(rows)].map((row, i) => ` c${i}: ${row}`), 'General', ...integers.map((v) => ` ${v}`),
     ...(binaries.length ? ['Binary', ...binaries.map((v) => ` ${v}`)] : []), 'End'].join('\n');
   const result = highs.solve(lp, { mip_rel_gap: 0, output_flag: false } as never);
@@ -224,7 +229,7 @@ function solve(highs: Highs, rows: readonly string[], integers: readonly string[
   return new Map(Object.entries(result.Columns).map(([name, column]) => [name, Math.round((column as { Primal: number }).Primal)]));
 }
 
-const feasible = (...args: Parameters<typeof solve>) => solve(...args) !== null;
+const feasible = async (...args: Parameters<typeof solve>) => (await solve(...args)) !== null;
 const valueIn = (solution: Map<string, number>, expression: Expression) => [...expression].reduce((sum, [name, c]) => sum + c * (solution.get(name) ?? 0), 0);
 
 const perturbedOf = (publication: AuditedPublication) => publication.policy.method === 'cell-key-perturbation';
@@ -261,8 +266,8 @@ export async function auditPublication(publication: AuditedPublication, patients
   if (findings.length > 0) return findings;
   const base = [...model.rows, ...model.constraints(perturbedOf(publication))];
   const integers = model.variables();
-  if (!feasible(highs, base, integers)) throw new Error('the publication contradicts its own method: no counts yield it');
-  for (const target of undetermined(highs, base, integers, smallTargets(model))) findings.push({ kind: 'determined', where: target.where, value: target.truth });
+  if (!(await feasible(highs, base, integers))) throw new Error('the publication contradicts its own method: no counts yield it');
+  for (const target of await undetermined(highs, base, integers, smallTargets(model))) findings.push({ kind: 'determined', where: target.where, value: target.truth });
   return findings;
 }
 
@@ -272,7 +277,7 @@ export async function auditPublication(publication: AuditedPublication, patients
  * that move the sum of the open targets up (or down), which settles many at once, then ask about
  * each target that is left on its own.
  */
-function undetermined<T extends { expression: Expression; truth: number }>(highs: Highs, base: readonly string[], integers: readonly string[], targets: readonly T[]): T[] {
+async function undetermined<T extends { expression: Expression; truth: number }>(highs: Highs, base: readonly string[], integers: readonly string[], targets: readonly T[]): Promise<T[]> {
   let open = [...targets];
   const settle = (solution: Map<string, number>) => (open = open.filter((t) => valueIn(solution, t.expression) === t.truth));
   for (const direction of [1, -1]) {
@@ -281,20 +286,25 @@ function undetermined<T extends { expression: Expression; truth: number }>(highs
       const sum = new Map<string, number>();
       for (const t of open) for (const [name, c] of t.expression) sum.set(name, (sum.get(name) ?? 0) + c);
       const truth = open.reduce((total, t) => total + t.truth, 0);
-      const solution = solve(highs, [...base, `${exprOf(sum)} ${direction > 0 ? `>= ${truth + 1}` : `<= ${truth - 1}`}`], integers);
+      const solution = await solve(highs, [...base, `${exprOf(sum)} ${direction > 0 ? `>= ${truth + 1}` : `<= ${truth - 1}`}`], integers);
       if (!solution) break;
       const before = open.length;
       settle(solution);
       if (open.length === before) break;
     }
   }
-  return open.filter((t) => {
+  const left: T[] = [];
+  for (const t of open) {
+    if (!open.includes(t)) continue; // moved by a solution found for an earlier target
+    let moved = false;
     for (const bound of [`>= ${t.truth + 1}`, `<= ${t.truth - 1}`]) {
-      const solution = solve(highs, [...base, `${exprOf(t.expression)} ${bound}`], integers);
-      if (solution) return settle(solution), false;
+      if (moved) break;
+      const solution: Solution = await solve(highs, [...base, `${exprOf(t.expression)} ${bound}`], integers);
+      if (solution) moved = (settle(solution), true);
     }
-    return true;
-  });
+    if (!moved) left.push(t);
+  }
+  return left;
 }
 
 /** What happened between two consecutive publications, as the analyst is (generously) told it. */
@@ -367,19 +377,19 @@ export async function auditChange(before: AuditedPublication, after: AuditedPubl
   const seen = questions.map(() => new Set<string>());
   const record = (solution: Map<string, number>) =>
     questions.forEach((q, i) => q.options.forEach((o) => valueIn(solution, o.expression) === o.rhs && seen[i].add(o.value)));
-  const any = solve(highs, rows, integers, binaries);
+  const any = await solve(highs, rows, integers, binaries);
   if (!any) throw new Error('the two publications and the change admit no solution: the model is wrong');
   record(any);
   const findings: AuditFinding[] = [];
-  questions.forEach((question, i) => {
+  for (const [i, question] of questions.entries()) {
     for (const option of question.options) {
       if (seen[i].size >= 2) break;
       if (seen[i].has(option.value)) continue;
-      const solution = solve(highs, [...rows, `${exprOf(option.expression)} = ${option.rhs}`], integers, binaries);
+      const solution = await solve(highs, [...rows, `${exprOf(option.expression)} = ${option.rhs}`], integers, binaries);
       if (solution) record(solution);
     }
     if (seen[i].size < 2) findings.push({ kind: 'determined', where: `the changed patient's ${question.where} (${question.truth})` });
-  });
+  }
   return findings;
 }
 
