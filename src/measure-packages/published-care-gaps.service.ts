@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { gapUnevaluableReason, publishedCareGap, PublishedMeasure } from '../clinical/care-gaps';
 import type { CareGapResult } from '../clinical/care-gaps';
 import { chartToFhir } from '../clinical/chart-fhir';
-import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary } from '../clinical/elm';
+import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary, MeasurePatient } from '../clinical/elm';
 import type { PatientChart } from '../cohort/chart.types';
 import { ProblemException } from '../common/http/problem';
 import { chooseEdition, Period } from './edition-selection';
@@ -34,11 +34,12 @@ export class PublishedCareGapsService {
     const loaded = await this.packages.editionsOfKeys(keys);
     const editions = keys.map((key) => this.editionFor(loaded, key, period));
     const options = { timezoneOffset: practiceOffsetHours(timeZone, period), now: new Date() };
-    const resources = chartToFhir(chart, { timezoneOffset: options.timezoneOffset });
+    // The chart as FHIR, wrapped and indexed once for every measure asked (each keeps its own results).
+    const patient = new MeasurePatient(chartToFhir(chart, { timezoneOffset: options.timezoneOffset }), options);
     const results: CareGapResult<string>[] = [];
     for (const edition of editions) {
       const { measure, main } = await this.compile(edition.id);
-      results.push(evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, resources, period, options })));
+      results.push(evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, patient, period })));
     }
     return results;
   }
