@@ -8,7 +8,8 @@ import type { FhirMeasure } from './measure.types';
 /**
  * Several measures over one patient's prepared data (`MeasurePatient`): each answers what it answers
  * over data of its own, though the measures' retrieves read the same resources with different codes
- * and their defines share names and memo slots; a retrieve two measures both make is made once.
+ * and their defines share names and memo slots; a retrieve two measures both make is made once, and
+ * so is a define of a library both include, the same in both.
  */
 
 const QICORE = 'http://hl7.org/fhir/us/qicore/StructureDefinition/';
@@ -62,6 +63,37 @@ describe(MeasurePatient.name, () => {
     // Identity, compared as a boolean: a failure message would print the FHIR model each value points to.
     expect(encounters(renamed) === encounters(office)).toBe(true);
     expect(idsOf(encounters(inpatient))).toEqual(['stay']);
+  });
+
+  it('reads a define of a library two measures include from the first one’s evaluation, only where both copies are the same', () => {
+    // Library Shared: its visits, a query (a new list at each evaluation) over its value set's encounters.
+    const shared = (vs: { url: string }): ElmLibrary => ({
+      library: {
+        ...library({ Visits: { type: 'Query', source: [{ alias: 'E', expression: retrieveIn('Codes') }] } }, { valueSets: { def: [{ name: 'Codes', id: vs.url }] } }).library,
+        identifier: { id: 'Shared', version: '1' },
+      },
+    });
+    const visits: ElmNode = { type: 'ExpressionRef', libraryName: 'Shared', name: 'Visits' };
+    const includes = { def: [{ localIdentifier: 'Shared', path: 'Shared', version: '1' }] };
+    const measureOf = (main: Record<string, ElmNode>, sharedLibrary: ElmLibrary, valueSets: typeof OFFICE[]) => {
+      const population = { code: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/measure-population', code: 'initial-population' }] }, criteria: { language: 'text/cql-identifier', expression: 'Initial Population' } };
+      const measure: FhirMeasure = { resourceType: 'Measure', library: ['https://example.org/Library/T|1'], group: [{ id: 'g', population: [population] }] };
+      return compileMeasure(measure, [library(main, { includes }), sharedLibrary], valueSets);
+    };
+    const first = measureOf({ Visits: visits, 'Initial Population': op('Exists', visits) }, shared(OFFICE), [OFFICE]);
+    const second = measureOf({ Visits: visits, 'Initial Population': op('Not', op('Exists', visits)) }, shared(OFFICE), [OFFICE]);
+    // The same library and value-set URL, another expansion: not the same copy.
+    const otherCodes = measureOf({ Visits: visits, 'Initial Population': op('Exists', visits) }, shared(OFFICE), [{ ...INPATIENT, url: OFFICE.url }]);
+    const data = new MeasurePatient([patient, encounter('office-visit', '185463005')]);
+    const visitsOf = (measure: ReturnType<typeof compileMeasure>) => evaluateMeasureExplained(measure, ['Visits'], data, period).defines.Visits;
+    const firstVisits = visitsOf(first);
+    expect(idsOf(firstVisits)).toEqual(['office-visit']);
+    // Identity, compared as a boolean: a failure message would print the FHIR model each value points to.
+    expect(visitsOf(second) === firstVisits).toBe(true);
+    expect(idsOf(visitsOf(otherCodes))).toEqual([]);
+    expect(evaluateMeasure(second, data, period).groups[0].populations).toEqual({ 'initial-population': 0 });
+    // Another period is another evaluation: nothing read from the first.
+    expect(evaluateMeasureExplained(second, ['Visits'], data, { start: '2024-01-01', end: '2024-12-31' }).defines.Visits === firstVisits).toBe(false);
   });
 
   it('refuses a patient without a Patient resource at each evaluation, as over its resources (a measure’s own failure, named by its caller)', () => {

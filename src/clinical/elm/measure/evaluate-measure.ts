@@ -173,20 +173,31 @@ function evaluateGroup(group: CompiledGroup, c: EvalContext): GroupResult {
  * One patient's data prepared for evaluation under one set of options: its resources wrapped and
  * selected by profile, retrieve results and parsed date-times kept, `Now()` fixed. Evaluating
  * several measures for the same patient over one of these builds that data once instead of once
- * per measure; each evaluation still has its own defines' values, so nothing of one measure's
- * logic reaches another's result.
+ * per measure. Each evaluation has its own define values; a define of a library that another
+ * measure includes too is read from that measure's evaluation only when both copies of the library
+ * are the same in all its value depends on (`CompiledLibrary.contentKey`) and the period is the same.
  */
 export class MeasurePatient {
   readonly data: PatientData;
   readonly settings: DataSettings;
   readonly timezoneOffset: number;
   readonly now: DateTime;
+  /** Per measurement period: define values by library content (see `CompiledLibrary.contentKey`). */
+  private readonly defines = new Map<string, Map<string, unknown>>();
 
   constructor(resources: readonly FhirResource[], options: EvaluateOptions = {}) {
     this.timezoneOffset = options.timezoneOffset ?? 0;
     this.settings = { model: fhirModel(), timezoneOffset: this.timezoneOffset, dateTimes: new Map() };
     this.data = new PatientData(resources, this.settings, options.inferProfiles !== false);
     this.now = DateTime.fromJSDate(options.now ?? new Date(), this.timezoneOffset);
+  }
+
+  /** The define values shared by the evaluations of this patient in a period. */
+  sharedDefines(period: MeasurementPeriod): Map<string, unknown> {
+    const key = `${period.start}/${period.end}`;
+    let shared = this.defines.get(key);
+    if (!shared) this.defines.set(key, (shared = new Map()));
+    return shared;
   }
 }
 
@@ -201,6 +212,7 @@ function context(measure: CompiledMeasure, input: MeasureInput, period: Measurem
     settings: patient.settings,
     period: periodInterval(period, patient.timezoneOffset),
     now: patient.now,
+    shared: patient.sharedDefines(period),
   };
   if (isNil(context.data.patient)) throw new ElmEvaluationError('no Patient resource');
   return context;
