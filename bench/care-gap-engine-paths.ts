@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { evaluateCareGaps, MEASURE_IDS, MeasureId, publishedCareGap, PublishedMeasure } from '../src/clinical/care-gaps';
 import { chartToFhir } from '../src/clinical/chart-fhir';
-import { compileMeasure, CompiledMeasure, ElmLibrary, evaluateMeasure, FhirResource } from '../src/clinical/elm';
+import { compileMeasure, CompiledMeasure, ElmLibrary, evaluateMeasure, FhirResource, MeasurePatient } from '../src/clinical/elm';
 import { Period } from '../src/clinical/shared/clinical-dates';
 import { PatientChart } from '../src/cohort/chart.types';
 import { groupsOf } from '../src/measure-packages/measure-content';
@@ -9,7 +9,7 @@ import { measureContent } from '../test/elm/ecqm-measures';
 import { generatedCharts } from '../test/setup/generated-charts';
 
 /**
- * The four ways `bench:care-gap-engines` evaluates one patient over the six measures, and the
+ * The ways `bench:care-gap-engines` evaluates one patient over the six measures, and the
  * timing of a pass over many patients: shared by the single-thread run and its two worker processes,
  * so both time exactly the same code.
  */
@@ -19,15 +19,16 @@ export const PERIOD: Period = { start: '2025-01-01', end: '2025-12-31' };
 /** The evaluation's `Now()`: the day after the period (none of the six reads it; fixed so runs repeat). */
 export const NOW = new Date(Date.parse(`${PERIOD.end}T00:00:00Z`) + 86_400_000);
 
-export const PATHS = ['hand', 'compiled', 'evaluateOnly', 'adapter', 'published'] as const;
+export const PATHS = ['hand', 'compiled', 'evaluateOnly', 'adapter', 'published', 'publishedPerMeasure'] as const;
 export type PathName = (typeof PATHS)[number];
 
 export const PATH_LABELS: Readonly<Record<PathName, string>> = {
   hand: 'hand-written `evaluateCareGaps` (six measures, one call)',
-  compiled: 'compiled ELM: `chartToFhir` + `evaluateMeasure` × 6',
-  evaluateOnly: 'compiled ELM: `evaluateMeasure` × 6 alone (resources precomputed)',
+  compiled: 'compiled ELM: `chartToFhir` + one `MeasurePatient` + `evaluateMeasure` × 6',
+  evaluateOnly: 'compiled ELM: one `MeasurePatient` + `evaluateMeasure` × 6 (resources precomputed)',
   adapter: '`chartToFhir` alone (the adapter, once per patient)',
-  published: 'published-measure path: `chartToFhir` + `publishedCareGap` × 6 (populations and evidence)',
+  published: 'published-measure path: `chartToFhir` + one `MeasurePatient` + `publishedCareGap` × 6 (populations and evidence)',
+  publishedPerMeasure: 'the same, the patient\'s data built for each measure (before it was shared)',
 };
 
 export interface ChartSource {
@@ -85,25 +86,33 @@ export function patientRunner(work: Workload, path: PathName): (index: number) =
       return (i) => evaluateCareGaps(work.charts[i], { period: PERIOD, timeZone: 'UTC' }).length;
     case 'compiled':
       return (i) => {
-        const resources = chartToFhir(work.charts[i]);
+        const patient = new MeasurePatient(chartToFhir(work.charts[i]), options);
         let groups = 0;
-        for (const m of work.measures) groups += evaluateMeasure(m.compiled, resources, PERIOD, options).groups.length;
+        for (const m of work.measures) groups += evaluateMeasure(m.compiled, patient, PERIOD).groups.length;
         return groups;
       };
     case 'evaluateOnly':
       return (i) => {
+        const patient = new MeasurePatient(work.resources[i], options);
         let groups = 0;
-        for (const m of work.measures) groups += evaluateMeasure(m.compiled, work.resources[i], PERIOD, options).groups.length;
+        for (const m of work.measures) groups += evaluateMeasure(m.compiled, patient, PERIOD).groups.length;
         return groups;
       };
     case 'adapter':
       return (i) => chartToFhir(work.charts[i]).length;
     case 'published':
       return (i) => {
-        // As the service does for one request: the chart as FHIR once, then each measure over it.
+        // As the service does for one request: the chart as FHIR and its data once, then each measure over it.
+        const patient = new MeasurePatient(chartToFhir(work.charts[i], { timezoneOffset: 0 }), published);
+        let evidence = 0;
+        for (const m of work.measures) evidence += publishedCareGap(m.published, { compiled: m.compiled, mainLibrary: m.main, patient, period: PERIOD }).evidence.length;
+        return evidence;
+      };
+    case 'publishedPerMeasure':
+      return (i) => {
         const resources = chartToFhir(work.charts[i], { timezoneOffset: 0 });
         let evidence = 0;
-        for (const m of work.measures) evidence += publishedCareGap(m.published, { compiled: m.compiled, mainLibrary: m.main, resources, period: PERIOD, options: published }).evidence.length;
+        for (const m of work.measures) evidence += publishedCareGap(m.published, { compiled: m.compiled, mainLibrary: m.main, patient: new MeasurePatient(resources, published), period: PERIOD }).evidence.length;
         return evidence;
       };
   }

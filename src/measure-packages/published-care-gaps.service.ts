@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { gapUnevaluableReason, isBuiltInMeasureName, publishedCareGap, PublishedMeasure } from '../clinical/care-gaps';
 import type { CareGapResult } from '../clinical/care-gaps';
 import { chartToFhir } from '../clinical/chart-fhir';
-import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary } from '../clinical/elm';
+import { compileMeasure, CompiledMeasure, ElmEvaluationError, ElmLibrary, MeasurePatient } from '../clinical/elm';
 import type { PatientChart } from '../cohort/chart.types';
 import { ProblemException } from '../common/http/problem';
 import { chooseEdition, Period } from './edition-selection';
@@ -87,12 +87,13 @@ export class PublishedCareGapsService {
   async evaluateEach(chart: PatientChart, editions: readonly ChosenEdition[], period: Period, timeZone: string): Promise<EditionOutcome[]> {
     if (editions.length === 0) return [];
     const options = { timezoneOffset: practiceOffsetHours(timeZone, period), now: new Date() };
-    const resources = chartToFhir(chart, { timezoneOffset: options.timezoneOffset });
+    // The chart as FHIR, wrapped and indexed once for every measure asked (each keeps its own results).
+    const patient = new MeasurePatient(chartToFhir(chart, { timezoneOffset: options.timezoneOffset }), options);
     const outcomes: EditionOutcome[] = [];
     for (const edition of editions) {
       const { measure, main } = await this.compile(edition.id);
       try {
-        outcomes.push({ key: edition.key, result: evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, resources, period, options })) });
+        outcomes.push({ key: edition.key, result: evaluateOrExplain(edition, () => publishedCareGap(edition, { compiled: measure, mainLibrary: main, patient, period })) });
       } catch (error) {
         if (!(error instanceof ProblemException) || error.code !== MEASURE_EVALUATION_FAILED) throw error;
         outcomes.push({ key: edition.key, failure: error });
@@ -108,7 +109,7 @@ export class PublishedCareGapsService {
       const detail =
         choice.refused === 'unknown-measure'
           ? `No measure ${key} is built in or loaded (GET /measures lists them).`
-          : `No loaded edition of ${key} covers the measurement period ${period.start}..${period.end}; loaded: ${loaded}. Ask for a period within one edition's.`;
+          : `No loaded edition of ${key} is in force on ${period.end}, the last day of the measurement period ${period.start}..${period.end}; loaded: ${loaded}. Load the edition for that year, or ask for a period ending within a loaded edition's.`;
       throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', detail, [
         { field: 'measure', reason: choice.refused === 'unknown-measure' ? 'unknown_measure' : 'no_edition_for_period', message: detail },
       ]);

@@ -1,4 +1,4 @@
-import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateMeasureExplained, FhirResource, GroupResult as ElmGroupResult, MeasureEvaluation, PopulationCode, ResourceRef, resourcesIn } from '../elm';
+import { CompiledMeasure, definesReferencedBy, ElmLibrary, evaluateMeasureExplained, GroupResult as ElmGroupResult, MeasureEvaluation, MeasurePatient, PopulationCode, ResourceRef, resourcesIn } from '../elm';
 import { CARE_GAP_MEASURE_KEY } from '../citation-grammar';
 import { Period } from '../shared/clinical-dates';
 import { CareGapResult, CareGapStatus, POPULATION_CODE, PopulationName, POPULATIONS } from './care-gap.types';
@@ -51,20 +51,16 @@ const CITATION_KIND: Readonly<Record<string, string>> = {
 };
 const citationOf = (ref: ResourceRef): string | null => (CITATION_KIND[ref.resourceType] ? `${CITATION_KIND[ref.resourceType]}:${ref.id}` : null);
 
-export interface PublishedEvaluation {
-  /** The practice's offset east of UTC, in hours, for the period (see EvaluateOptions.timezoneOffset). */
-  timezoneOffset: number;
-  /** The evaluation's `Now()`. */
-  now: Date;
-}
-
-/** What one evaluation reads: the compiled edition, its main library's ELM, the patient's chart as FHIR (`chartToFhir`). */
+/**
+ * What one evaluation reads: the compiled edition, its main library's ELM, and the patient's chart
+ * as FHIR (`chartToFhir`) prepared with the practice's offset and `Now()` (`new MeasurePatient(resources,
+ * { timezoneOffset, now })`): one per patient and request, shared by every measure evaluated for it.
+ */
 export interface PublishedInput {
   compiled: CompiledMeasure;
   mainLibrary: ElmLibrary;
-  resources: readonly FhirResource[];
+  patient: MeasurePatient;
   period: Period;
-  options: PublishedEvaluation;
 }
 
 /** One patient's care gap under a loaded measure. */
@@ -108,7 +104,7 @@ type EvidenceByDefine = ReadonlyMap<string, string[]>;
 function evaluateWithEvidence(measure: PublishedMeasure, input: PublishedInput): { evaluation: MeasureEvaluation; evidence: EvidenceByDefine } {
   const criteria = [...new Set(measure.groups.flatMap((group) => group.populations.map((population) => population.expression).filter((name): name is string => name !== null)))];
   const reads = new Map(criteria.map((name) => [name, definesReferencedBy(input.mainLibrary, name)]));
-  const { evaluation, defines } = evaluateMeasureExplained(input.compiled, [...new Set([...reads.values()].flat())], input.resources, input.period, input.options);
+  const { evaluation, defines } = evaluateMeasureExplained(input.compiled, [...new Set([...reads.values()].flat())], input.patient, input.period);
   const cited = (name: string) => resourcesIn(defines[name]).map(citationOf).filter((citation): citation is string => citation !== null);
   return { evaluation, evidence: new Map(criteria.map((name) => [name, [...new Set(reads.get(name)!.flatMap(cited))]])) };
 }

@@ -22,6 +22,11 @@ export interface EvalContext {
   readonly period: Interval;
   /** The evaluation's `Now()` (its offset is the practice's). */
   readonly now: DateTime;
+  /**
+   * Define values of the patient's evaluations in this period, by library content and define name:
+   * what one measure's copy of a library computed, another measure's identical copy reads.
+   */
+  readonly shared: Map<string, unknown>;
 }
 
 export const UNSET: unique symbol = Symbol('unset');
@@ -89,6 +94,8 @@ export interface Compiler {
   unsupported(construct: string, scope: Scope): Run;
   /** The expansion of a value-set URL; a URL without one is recorded and matches nothing. */
   expansion(url: string): Expansion;
+  /** `Expansion.membership` of a value-set URL's expansion, recording nothing (`missing` without one). */
+  membershipOf(url: string): string;
   /** Whether FHIRHelpers functions run natively (true) or as their compiled ELM. */
   readonly nativeFhirHelpers: boolean;
 }

@@ -55,6 +55,10 @@ export class ExpressionCompiler implements Compiler {
     return new Expansion(url, []);
   }
 
+  membershipOf(url: string): string {
+    return this.valueSets.get(url)?.membership ?? 'missing';
+  }
+
   expr(node: unknown, scope: Scope): Run {
     if (!node || typeof node !== 'object' || typeof (node as ElmNode).type !== 'string') return this.unsupported('(missing operand)', scope);
     const handler = HANDLERS[(node as ElmNode).type];

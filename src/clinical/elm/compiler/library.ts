@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ElmEvaluationError } from '../elm-errors';
 import type { ElmLibrary, ElmStatement } from '../elm.types';
 import { CompiledFunction, Compiler, EvalContext, LibraryScope, Run, Scope, UNSET } from './compiler.types';
@@ -5,7 +6,8 @@ import { CompiledFunction, Compiler, EvalContext, LibraryScope, Run, Scope, UNSE
 /**
  * One library of a measure, compiled lazily: a define or function is compiled when something first
  * references it (the measure's populations, transitively), so an unused function of a shared
- * library never blocks a measure. Each define owns a memo slot of the patient's evaluation.
+ * library never blocks a measure. Each define owns a memo slot of the patient's evaluation, and its
+ * value is also kept by the library's content for the other measures evaluated for the patient.
  */
 
 export const MEASUREMENT_PERIOD = 'Measurement Period';
@@ -25,6 +27,7 @@ export class CompiledLibrary implements LibraryScope {
   private readonly defines = new Map<string, Run>();
   private readonly functionsByName = new Map<string, CompiledFunction[]>();
   private readonly parameters = new Map<string, Run>();
+  private key: string | undefined;
 
   constructor(
     readonly elm: ElmLibrary,
@@ -38,6 +41,20 @@ export class CompiledLibrary implements LibraryScope {
       list.push(statement);
       this.statements.set(statement.name, list);
     }
+  }
+
+  /**
+   * A digest of all a define's value depends on besides the patient, `Now()` and the period: this
+   * library's ELM, the expansions of its value sets, the same of every library it includes, and how
+   * FHIRHelpers runs. Two measures' copies of a library with the same key compute the same values.
+   */
+  contentKey(): string {
+    if (this.key === undefined) {
+      const includes = (this.elm.library.includes?.def ?? []).map((def) => this.include(def.localIdentifier)?.contentKey() ?? 'missing');
+      const valueSets = (this.elm.library.valueSets?.def ?? []).map((def) => this.set.compiler.membershipOf(def.id));
+      this.key = createHash('sha256').update(JSON.stringify([this.set.compiler.nativeFhirHelpers, includes, valueSets, this.elm])).digest('base64');
+    }
+    return this.key;
   }
 
   include(alias: string): CompiledLibrary | undefined {
@@ -60,9 +77,12 @@ export class CompiledLibrary implements LibraryScope {
     const location = { library: this.name, statement: `define "${name}"` };
     let body: Run | undefined;
     let frameSize = 0;
+    let sharedKey: string | undefined;
     const run: Run = (c) => {
       const memo = c.memo[slot];
       if (memo !== UNSET) return memo;
+      sharedKey ??= `${this.contentKey()}\n${name}`;
+      if (c.shared.has(sharedKey)) return (c.memo[slot] = c.shared.get(sharedKey));
       let value: unknown;
       try {
         value = body!(c, new Array(frameSize));
@@ -70,6 +90,7 @@ export class CompiledLibrary implements LibraryScope {
         throw annotate(error, location);
       }
       c.memo[slot] = value;
+      c.shared.set(sharedKey, value);
       return value;
     };
     this.defines.set(name, run);

@@ -3,7 +3,7 @@ import { ElmEvaluationError } from '../elm-errors';
 import { FHIR_NS } from '../runtime/fhir-model';
 import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
 import { periodToInterval } from '../runtime/fhir-helpers';
-import { inExpansion, matchesCode } from '../runtime/terminology';
+import { CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
 import type { Expansion } from '../runtime/value-sets';
 import type { ElmNode } from '../elm.types';
 import { libraryOf, codeOf } from './clinical';
@@ -16,17 +16,28 @@ import { Compiler, Handler, Run, Scope } from './compiler.types';
  * retrieve whose codes are constants is computed once per patient and shared by every define.
  */
 
-let nextRetrieveId = 0;
+type Matcher = (codes: CodeSet) => boolean;
+/** A matcher and what it selects, as text: two constant filters with the same text select the same resources. */
+type Filter = { matcher: Matcher; selects: string };
 
-type Matcher = (codes: unknown) => boolean;
+/** Per resource and code path, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
+const codeSets = new WeakMap<FhirValue, Map<string, CodeSet>>();
+
+function codesAt(resource: FhirValue, path: string): CodeSet {
+  let byPath = codeSets.get(resource);
+  if (!byPath) codeSets.set(resource, (byPath = new Map()));
+  let set = byPath.get(path);
+  if (!set) byPath.set(path, (set = new CodeSet(toCodes(resource.get(path)))));
+  return set;
+}
 
 /** A constant code filter: a value-set reference, or a code or list of codes. */
-function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Matcher | null | undefined {
+function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null | undefined {
   if (node.type === 'ValueSetRef') {
     const def = libraryOf(node, scope)?.valueSet(String(node.name));
     if (!def) return undefined;
     const expansion: Expansion = cx.expansion(def.url);
-    return (codes) => inExpansion(expansion, codes);
+    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}` };
   }
   const codeNodes = node.type === 'ToList' ? [node.operand] : node.type === 'List' ? ((node.element as unknown[]) ?? []) : node.type === 'CodeRef' ? [node] : null;
   if (!codeNodes) return null;
@@ -37,17 +48,18 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Matcher | null 
     if (!def) return undefined;
     codes.push(codeOf(def));
   }
-  return (value) => codes.some((code) => matchesCode(code, value));
+  // codesMatch reads a code's system and code only.
+  return { matcher: (set) => codes.some((code) => codesMatch(code, set.codes)), selects: `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}` };
 }
 
 /** A code filter known only at run time: a list of codes, or a value set. */
 function dynamicCodes(value: unknown, cx: Compiler): Matcher | null {
   if (isNil(value)) return null;
-  if (Array.isArray(value)) return (codes) => value.some((code) => (code instanceof Code ? matchesCode(code, codes) : false));
+  if (Array.isArray(value)) return (set) => value.some((code) => (code instanceof Code ? codesMatch(code, set.codes) : false));
   const vs = value as { isValueSet?: boolean; id?: string };
   if (vs.isValueSet && vs.id) {
     const expansion = cx.expansion(vs.id);
-    return (codes) => inExpansion(expansion, codes);
+    return (codes) => inCodeSet(expansion, codes);
   }
   throw new ElmEvaluationError('retrieve codes that are neither a list of codes nor a value set');
 }
@@ -77,25 +89,28 @@ export const retrieveHandlers: Record<string, Handler> = {
     const fixed = codesNode ? staticCodes(codesNode, scope, cx) : null;
     if (fixed === undefined) return cx.unsupported('Retrieve codes naming an unknown value set or code', scope);
     const dynamic: Run | undefined = codesNode && fixed === null ? cx.expr(codesNode, scope) : undefined;
+    const matcher = fixed?.matcher ?? null;
     const dateProperty = node.dateProperty as string | undefined;
     const dateRange: Run | undefined = node.dateRange ? cx.expr(node.dateRange, scope) : undefined;
-    const id = nextRetrieveId++;
+    // The key of a constant retrieve's result in the patient's data, which the measures evaluated for the patient share: every retrieve
+    // that selects the same resources (type, profile, code path, the codes' membership), in this measure or another, reads one result.
+    const key = JSON.stringify([resourceType, templateId ?? null, fixed ? codeProperty : null, fixed?.selects ?? null]);
 
-    const select = (records: FhirValue[], matcher: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
-      let out = matcher ? records.filter((r) => matcher(toCodes(r.get(codeProperty!)))) : records;
+    const select = (records: FhirValue[], by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
+      let out = by ? records.filter((r) => by(codesAt(r, codeProperty!))) : records;
       if (range && dateProperty) out = out.filter((r) => range.includes(dateOf(r, dateProperty)));
       return out;
     };
 
-    if (!dynamic && !dateRange) return (c) => c.data.cached(id, () => select(c.data.withProfile(resourceType, templateId), fixed, undefined));
+    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data.withProfile(resourceType, templateId), matcher, undefined));
     return (c, f) => {
-      let matcher = fixed;
+      let chosen = matcher;
       if (dynamic) {
         const value = dynamic(c, f);
         if (isNil(value)) return [];
-        matcher = dynamicCodes(value, cx);
+        chosen = dynamicCodes(value, cx);
       }
-      return select(c.data.withProfile(resourceType, templateId), matcher, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
+      return select(c.data.withProfile(resourceType, templateId), chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
     };
   },
 };

@@ -2,7 +2,7 @@ import { DateTime, Interval } from 'cql-execution';
 import { ElmEvaluationError } from '../elm-errors';
 import { EvalContext, UNSET } from '../compiler/compiler.types';
 import { fhirModel } from '../runtime/fhir-model';
-import { FhirValue, isNil } from '../runtime/fhir-value';
+import { DataSettings, FhirValue, isNil } from '../runtime/fhir-value';
 import { FhirResource, PatientData } from '../runtime/patient-data';
 import { applyPopulationRules, isTruthy, PopulationResult } from './population-rules';
 import type { CompiledGroup, CompiledMeasure, CompiledPopulation, GroupResult, MeasureEvaluation, PopulationCode } from './measure.types';
@@ -169,22 +169,59 @@ function evaluateGroup(group: CompiledGroup, c: EvalContext): GroupResult {
   return { id: group.id, populations: count(units), observations, stratifiers };
 }
 
-function context(measure: CompiledMeasure, resources: readonly FhirResource[], period: MeasurementPeriod, options: EvaluateOptions): EvalContext {
-  const offset = options.timezoneOffset ?? 0;
-  const settings = { model: fhirModel(), timezoneOffset: offset, dateTimes: new Map() };
+/**
+ * One patient's data prepared for evaluation under one set of options: its resources wrapped and
+ * selected by profile, retrieve results and parsed date-times kept, `Now()` fixed. Evaluating
+ * several measures for the same patient over one of these builds that data once instead of once
+ * per measure. Each evaluation has its own define values; a define of a library that another
+ * measure includes too is read from that measure's evaluation only when both copies of the library
+ * are the same in all its value depends on (`CompiledLibrary.contentKey`) and the period is the same.
+ */
+export class MeasurePatient {
+  readonly data: PatientData;
+  readonly settings: DataSettings;
+  readonly timezoneOffset: number;
+  readonly now: DateTime;
+  /** Per measurement period: define values by library content (see `CompiledLibrary.contentKey`). */
+  private readonly defines = new Map<string, Map<string, unknown>>();
+
+  constructor(resources: readonly FhirResource[], options: EvaluateOptions = {}) {
+    this.timezoneOffset = options.timezoneOffset ?? 0;
+    this.settings = { model: fhirModel(), timezoneOffset: this.timezoneOffset, dateTimes: new Map() };
+    this.data = new PatientData(resources, this.settings, options.inferProfiles !== false);
+    this.now = DateTime.fromJSDate(options.now ?? new Date(), this.timezoneOffset);
+  }
+
+  /** The define values shared by the evaluations of this patient in a period. */
+  sharedDefines(period: MeasurementPeriod): Map<string, unknown> {
+    const key = `${period.start}/${period.end}`;
+    let shared = this.defines.get(key);
+    if (!shared) this.defines.set(key, (shared = new Map()));
+    return shared;
+  }
+}
+
+/** A patient's resources with the evaluation's options, or a patient already prepared (whose options are its own). */
+export type MeasureInput = readonly FhirResource[] | MeasurePatient;
+
+function context(measure: CompiledMeasure, input: MeasureInput, period: MeasurementPeriod, options: EvaluateOptions): EvalContext {
+  const patient = input instanceof MeasurePatient ? input : new MeasurePatient(input, options);
   const context: EvalContext = {
     memo: new Array(measure.memoSize).fill(UNSET),
-    data: new PatientData(resources, settings, options.inferProfiles !== false),
-    settings,
-    period: periodInterval(period, offset),
-    now: DateTime.fromJSDate(options.now ?? new Date(), offset),
+    data: patient.data,
+    settings: patient.settings,
+    period: periodInterval(period, patient.timezoneOffset),
+    now: patient.now,
+    shared: patient.sharedDefines(period),
   };
   if (isNil(context.data.patient)) throw new ElmEvaluationError('no Patient resource');
   return context;
 }
 
-export function evaluateMeasure(measure: CompiledMeasure, resources: readonly FhirResource[], period: MeasurementPeriod, options: EvaluateOptions = {}): MeasureEvaluation {
-  const c = context(measure, resources, period, options);
+export function evaluateMeasure(measure: CompiledMeasure, resources: readonly FhirResource[], period: MeasurementPeriod, options?: EvaluateOptions): MeasureEvaluation;
+export function evaluateMeasure(measure: CompiledMeasure, patient: MeasurePatient, period: MeasurementPeriod): MeasureEvaluation;
+export function evaluateMeasure(measure: CompiledMeasure, input: MeasureInput, period: MeasurementPeriod, options: EvaluateOptions = {}): MeasureEvaluation {
+  const c = context(measure, input, period, options);
   return { groups: measure.groups.map((group) => evaluateGroup(group, c)) };
 }
 
@@ -197,9 +234,22 @@ export function evaluateMeasureExplained(
   names: readonly string[],
   resources: readonly FhirResource[],
   period: MeasurementPeriod,
+  options?: EvaluateOptions,
+): { evaluation: MeasureEvaluation; defines: Record<string, unknown> };
+export function evaluateMeasureExplained(
+  measure: CompiledMeasure,
+  names: readonly string[],
+  patient: MeasurePatient,
+  period: MeasurementPeriod,
+): { evaluation: MeasureEvaluation; defines: Record<string, unknown> };
+export function evaluateMeasureExplained(
+  measure: CompiledMeasure,
+  names: readonly string[],
+  input: MeasureInput,
+  period: MeasurementPeriod,
   options: EvaluateOptions = {},
 ): { evaluation: MeasureEvaluation; defines: Record<string, unknown> } {
-  const c = context(measure, resources, period, options);
+  const c = context(measure, input, period, options);
   const evaluation = { groups: measure.groups.map((group) => evaluateGroup(group, c)) };
   return { evaluation, defines: Object.fromEntries(names.map((name) => [name, measure.defines.get(name)?.(c, []) ?? null])) };
 }

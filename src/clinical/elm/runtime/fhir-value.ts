@@ -110,6 +110,9 @@ export class FhirValue {
     if (isNil(value) && isNil(extra)) return null;
     if (!isPrimitive(type)) return value;
     const list = type.kind === 'list';
+    // Most primitives carry no `_x`: the merge below then wraps each value alone and keeps a null item as it is
+    // (an empty list it pads to one undefined item: that case is left to it).
+    if (isNil(extra) && (!list || (Array.isArray(value) && value.length > 0))) return list ? (value as unknown[]).map((item) => (isNil(item) ? item : { value: item })) : { value };
     const values = list && Array.isArray(value) ? [...value] : [value];
     const extras = list && Array.isArray(extra) ? [...extra] : [extra];
     while (values.length > extras.length) extras.push(undefined);

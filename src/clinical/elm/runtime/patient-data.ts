@@ -10,15 +10,18 @@ export interface FhirResource {
 }
 
 /**
- * One patient's resources for one evaluation: grouped by type, wrapped once (so the same resource
- * is the same value in every retrieve), and selected by profile as the reference engine selects
- * them. Retrieve results are kept per compiled retrieve, since many defines repeat the same one.
+ * One patient's resources under one set of settings: grouped by type, wrapped once (so the same
+ * resource is the same value in every retrieve), and selected by profile as the reference engine
+ * selects them. Retrieve results are kept by what the retrieve selects, since many defines repeat the
+ * same one. Nothing here depends on the measure, so several measures evaluated for the same patient
+ * with the same settings share one, and a retrieve one measure made answers the same one of another.
  */
 export class PatientData {
   private readonly byType = new Map<string, FhirResource[]>();
   private readonly wrapped = new Map<string, FhirValue[]>();
   private readonly byProfile = new Map<string, FhirValue[]>();
-  private readonly retrieved = new Map<number, unknown>();
+  private readonly profiles = new Map<string, (readonly string[])[]>();
+  private readonly retrieved = new Map<string, unknown>();
   readonly patient: FhirResource | undefined;
 
   constructor(
@@ -53,17 +56,28 @@ export class PatientData {
     const key = `${resourceType}|${templateId}`;
     let list = this.byProfile.get(key);
     if (!list) {
-      list = this.all(resourceType).filter((value) => profilesOf(value.json as FhirResource, this.inferProfiles).includes(templateId));
+      const profiles = this.profilesOfType(resourceType);
+      list = this.all(resourceType).filter((_, i) => profiles[i].includes(templateId));
       this.byProfile.set(key, list);
     }
     return list;
   }
 
-  /** A retrieve's result, computed once per patient (keyed by the compiled retrieve). */
-  cached<T>(retrieveId: number, compute: () => T): T {
-    if (this.retrieved.has(retrieveId)) return this.retrieved.get(retrieveId) as T;
+  /** Each resource's profiles, in `all`'s order: inferred once per resource, however many profiles the measures retrieve by. */
+  private profilesOfType(resourceType: string): readonly (readonly string[])[] {
+    let profiles = this.profiles.get(resourceType);
+    if (!profiles) {
+      profiles = this.all(resourceType).map((value) => profilesOf(value.json as FhirResource, this.inferProfiles));
+      this.profiles.set(resourceType, profiles);
+    }
+    return profiles;
+  }
+
+  /** A retrieve's result, computed once per patient (keyed by what the retrieve selects: see retrieves.ts). */
+  cached<T>(retrieve: string, compute: () => T): T {
+    if (this.retrieved.has(retrieve)) return this.retrieved.get(retrieve) as T;
     const value = compute();
-    this.retrieved.set(retrieveId, value);
+    this.retrieved.set(retrieve, value);
     return value;
   }
 }

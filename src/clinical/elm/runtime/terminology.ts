@@ -26,8 +26,28 @@ export function codeList(value: unknown): unknown[] {
 
 const multipleSystems = new WeakMap<Expansion, boolean>();
 
+/**
+ * A value's codes flattened once (`codeList`), each code with its system-and-code key: a retrieve
+ * tests one resource's codes against several value sets, so they are made ready once per resource.
+ */
+export class CodeSet {
+  readonly codes: readonly unknown[];
+  /** `codeKey` of each code that is neither a string nor null (null where it is). */
+  readonly keys: readonly (string | null)[];
+
+  constructor(value: unknown) {
+    this.codes = codeList(value);
+    this.keys = this.codes.map((c) => (typeof c === 'string' || isNil(c) ? null : codeKey((c as CodeLike).system, (c as CodeLike).code)));
+  }
+}
+
 export function inExpansion(expansion: Expansion, value: unknown): boolean {
-  const codes = codeList(value);
+  return inCodeSet(expansion, new CodeSet(value));
+}
+
+/** `inExpansion` of the value the codes were made from. */
+export function inCodeSet(expansion: Expansion, set: CodeSet): boolean {
+  const codes = set.codes;
   if (codes.length === 1 && typeof codes[0] === 'string') {
     const text = codes[0];
     const found = expansion.codes.some((c) => c.code === text);
@@ -36,16 +56,21 @@ export function inExpansion(expansion: Expansion, value: unknown): boolean {
     if (found && mixed) throw new ElmEvaluationError('a string code tested against a value set of several code systems is ambiguous');
     return found;
   }
-  for (const c of codes) {
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i];
     if (typeof c === 'string') {
       if (expansion.codes.some((v) => v.code === c)) return true;
-    } else if (!isNil(c) && expansion.keys.has(codeKey((c as CodeLike).system, (c as CodeLike).code))) return true;
+    } else if (set.keys[i] !== null && expansion.keys.has(set.keys[i]!)) return true;
   }
   return false;
 }
 
 /** Code.hasMatch: the value (a code, concept, string or list) holds this code. */
 export function matchesCode(code: Code, value: unknown): boolean {
-  if (typeof value === 'string') return value === code.code;
-  return codeList(value).some((c) => (typeof c === 'string' ? c === code.code : !isNil(c) && (c as CodeLike).code === code.code && (c as CodeLike).system === code.system));
+  return codesMatch(code, codeList(value));
+}
+
+/** `matchesCode` over a value's codes already flattened (`codeList`, or a `CodeSet`'s). */
+export function codesMatch(code: Code, codes: readonly unknown[]): boolean {
+  return codes.some((c) => (typeof c === 'string' ? c === code.code : !isNil(c) && (c as CodeLike).code === code.code && (c as CodeLike).system === code.system));
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Code } from 'cql-execution';
 
 /**
@@ -27,12 +28,24 @@ interface Contains {
 
 export class Expansion {
   readonly keys: ReadonlySet<string>;
+  private digest: string | undefined;
 
   constructor(
     readonly url: string,
     readonly codes: readonly Code[],
   ) {
     this.keys = new Set(codes.map((code) => codeKey(code.system, code.code)));
+  }
+
+  /**
+   * A digest of all that membership reads (each code's system and code, `terminology.ts`): equal
+   * for two expansions exactly when every test answers alike, whichever measure compiled them.
+   */
+  get membership(): string {
+    this.digest ??= createHash('sha256')
+      .update(JSON.stringify([...new Set(this.codes.map((code) => JSON.stringify([code.system, code.code])))].sort()))
+      .digest('base64');
+    return this.digest;
   }
 
   has(system: unknown, code: unknown): boolean {
