@@ -13,11 +13,14 @@ const EXPECTED_COUNTS = {
   Observation: [11, 0, 0, 4],
   Condition: [3, 0, 0, 0],
   MedicationRequest: [1, 0, 0, 1],
+  MedicationDispense: [0, 0, 0, 0],
   Procedure: [1, 0, 0, 0],
   AllergyIntolerance: [1, 0, 0, 0],
   ServiceRequest: [0, 0, 0, 0],
   DeviceRequest: [0, 0, 0, 0],
   AdverseEvent: [0, 0, 0, 0],
+  Immunization: [0, 0, 0, 0],
+  Communication: [0, 0, 0, 0],
 };
 const ALREADY_PRESENT = Object.fromEntries(Object.entries(EXPECTED_COUNTS).map(([type, [loaded, , , skipped]]) => [type, [0, 0, loaded, skipped]]));
 
