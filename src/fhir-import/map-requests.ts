@@ -37,6 +37,19 @@ function referencedConcept(resource: Json, reference: unknown, index: TargetInde
   throw new SkipResource(`${type.toLowerCase()} reference does not resolve to a ${type} in this import`);
 }
 
+/**
+ * The medication a request or dispense names: `medicationCodeableConcept`, else `medicationReference`
+ * to a Medication of this import or a contained one. A referenced Medication's code is stored, and
+ * flagged (`fromReference`): the eCQM retrieves read only the resource's own concept.
+ */
+function medicationOf(resource: Json, context: MapContext) {
+  const fromReference = resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined;
+  const concept = fromReference
+    ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
+    : resource.medicationCodeableConcept;
+  return { code: requiredCode(context, concept, 'medication code'), fromReference };
+}
+
 /** A request's `reasonCode` (every one is a candidate, see `preferredCoding`). */
 const reasonOf = (context: MapContext, resource: Json, warnings: string[]) => optionalCode(context, asArray(resource.reasonCode), 'reasonCode', warnings);
 
@@ -52,12 +65,7 @@ export function mapMedicationRequest(source: SourceResource, context: MapContext
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  // A referenced Medication's code is stored, and flagged: the eCQM retrieves read only the request's own concept.
-  const fromReference = resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined;
-  const concept = fromReference
-    ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
-    : resource.medicationCodeableConcept;
-  const code = requiredCode(context, concept, 'medication code');
+  const { code, fromReference } = medicationOf(resource, context);
   const status = mappedStatus(resource.status, identity(MedicationStatus), Object.values(MedicationStatus));
   const intent = asString(resource.intent)?.trim();
   const knownIntent = intent !== undefined && (Object.values(RequestIntent) as string[]).includes(intent) ? intent : null;
@@ -110,11 +118,7 @@ export function mapMedicationDispense(source: SourceResource, context: MapContex
   const { resource } = source;
   const warnings: string[] = [];
   const patient = patientOf(context, resource.subject);
-  const fromReference = resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined;
-  const concept = fromReference
-    ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
-    : resource.medicationCodeableConcept;
-  const code = requiredCode(context, concept, 'medication code');
+  const { code, fromReference } = medicationOf(resource, context);
   const status = mappedStatus(resource.status, identity(MedicationDispenseStatus), Object.values(MedicationDispenseStatus));
   const handedOver = lenientInstant(resource.whenHandedOver, 'whenHandedOver', warnings);
   const prepared = lenientInstant(resource.whenPrepared, 'whenPrepared', warnings);
