@@ -24,7 +24,7 @@ export class WorklistQueryDto {
     example: 'CMS122',
     description:
       `Only this measure: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data (\`GET /measures\` lists them) ` +
-      'that the stored period has a care gap for; one that is not loaded, has no edition covering the stored period, or has no gap to read is refused by name (`400`, `errors[].reason`).',
+      'that the stored period has a care gap for; one that is not loaded, has no edition in force on the stored period’s last day, or has no gap to read is refused by name (`400`, `errors[].reason`).',
   })
   @IsOptional()
   @IsString()

@@ -23,7 +23,7 @@ export class CareGapsQueryDto {
     maxLength: CARE_GAP_MEASURE_KEY_MAX,
     description:
       `Only these measures: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data ` +
-      '(`GET /measures` lists them; the measurement period picks its edition, and one that covers no edition, or a measure with no gap to read, is refused by name). Default: the built-in measures.',
+      '(`GET /measures` lists them; the measurement period picks its edition, the one in force on the period’s last day; a period ending where no edition is loaded, or a measure with no gap to read, is refused by name). Default: the built-in measures.',
     example: ['CMS122', 'CMS165'],
     itemName: 'measure key (CMS122, or a loaded measure’s key)',
   })
