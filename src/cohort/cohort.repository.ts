@@ -218,18 +218,19 @@ export class CohortRepository {
       const [patient] = await run<PatientRow>('patientById', [patientId]);
       if (!patient) return { chart: null, truncated: false };
       const limit = CHART_ROW_CAP + 1;
+      const [measureRecords] = await run<MeasureRecords>('chartMeasureRecords', [patientId, limit]);
       const parts = {
         encounters: cut(await run<EncounterRow>('chartEncounters', [patientId, limit]), CHART_ROW_CAP),
         observations: cut(await run<ObservationRow>('chartObservations', [patientId, limit]), CHART_ROW_CAP),
         conditions: cut(await run<ConditionRow>('chartConditions', [patientId, limit]), CHART_ROW_CAP),
         medications: cut(await run<MedicationRow>('chartMedications', [patientId, limit]), CHART_ROW_CAP),
-        dispenses: cut(await run<MedicationDispenseRow>('chartDispenses', [patientId, limit]), CHART_ROW_CAP),
         procedures: cut(await run<ProcedureRow>('chartProcedures', [patientId, limit]), CHART_ROW_CAP),
         allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
         requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
         adverseEvents: cut(await run<AdverseEventRow>('chartAdverseEvents', [patientId, limit]), CHART_ROW_CAP),
-        immunizations: cut(await run<ImmunizationRow>('chartImmunizations', [patientId, limit]), CHART_ROW_CAP),
-        communications: cut(await run<CommunicationRow>('chartCommunications', [patientId, limit]), CHART_ROW_CAP),
+        dispenses: cut(measureRecords.dispenses, CHART_ROW_CAP),
+        immunizations: cut(measureRecords.immunizations, CHART_ROW_CAP),
+        communications: cut(measureRecords.communications, CHART_ROW_CAP),
       };
       const chart: PatientChart = {
         patient,
@@ -388,6 +389,8 @@ export class CohortRepository {
 }
 
 type OfPatient<T> = { patientId: string; rows: T[] };
+/** `chartMeasureRecords`' one row: each record type as a JSON array. */
+type MeasureRecords = { dispenses: MedicationDispenseRow[]; immunizations: ImmunizationRow[]; communications: CommunicationRow[] };
 type AttestationRow = { measureId: string; attestation: CareGapAttestation };
 
 /** One row per patient (`chartsOf`): the patient's records by patient id. */

@@ -112,6 +112,14 @@ const chartOf = (part: ChartPart) => {
   return `SELECT ${columns}\nFROM ${table} WHERE patient_id = $1 ORDER BY ${order} LIMIT $2`;
 };
 
+/** `chartOf` as one JSON array (the same columns, order and cap), for reading several record types in one statement. */
+const chartJsonOf = (part: ChartPart) => {
+  const { columns, table, order } = CHART_PARTS[part];
+  const qualified = order.split(', ').map((term) => `t.${term}`).join(', ');
+  return `(SELECT coalesce(json_agg(r ORDER BY ${qualified}), '[]') FROM (SELECT * FROM ${table} WHERE patient_id = $1 ORDER BY ${order} LIMIT $2) t
+  CROSS JOIN LATERAL (SELECT ${columns}) r)`;
+};
+
 /**
  * Many patients' records of one type ($1: ids): one row per patient, its records as a JSON array in
  * `chartOf`'s columns and order. One JSON value per patient parses far faster in the driver than a
@@ -221,8 +229,6 @@ ORDER BY effective_at DESC, id LIMIT $5`,
 
   chartMedications: chartOf('medications'),
 
-  chartDispenses: chartOf('dispenses'),
-
   chartProcedures: chartOf('procedures'),
 
   chartAllergies: chartOf('allergies'),
@@ -231,9 +237,13 @@ ORDER BY effective_at DESC, id LIMIT $5`,
 
   chartAdverseEvents: chartOf('adverseEvents'),
 
-  chartImmunizations: chartOf('immunizations'),
-
-  chartCommunications: chartOf('communications'),
+  /**
+   * The record types only the loaded measures read (dispenses, immunizations, communications), each
+   * as `chartOf` gives it, in one statement: a chart read costs one round trip for them, not three.
+   */
+  chartMeasureRecords: `SELECT ${chartJsonOf('dispenses')} AS dispenses,
+  ${chartJsonOf('immunizations')} AS immunizations,
+  ${chartJsonOf('communications')} AS communications`,
 
   /**
    * The same records for many patients at once ($1: patient ids), for the measure-results

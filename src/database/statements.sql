@@ -144,11 +144,6 @@ SELECT id, code_system AS "codeSystem", code, display, status,
   intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply
 FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $2;
 
--- name: chartDispenses
-SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
-  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage
-FROM medication_dispenses WHERE patient_id = $1 ORDER BY handed_over_at DESC NULLS LAST, prepared_at DESC NULLS LAST, id LIMIT $2;
-
 -- name: chartProcedures
 SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
@@ -171,16 +166,17 @@ FROM clinical_requests WHERE patient_id = $1 ORDER BY authored_at DESC NULLS LAS
 SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt"
 FROM adverse_events WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $2;
 
--- name: chartImmunizations
-SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
-  primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode"
-FROM immunizations WHERE patient_id = $1 ORDER BY occurred_at DESC NULLS LAST, id LIMIT $2;
-
--- name: chartCommunications
-SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
+-- name: chartMeasureRecords
+SELECT (SELECT coalesce(json_agg(r ORDER BY t.handed_over_at DESC NULLS LAST, t.prepared_at DESC NULLS LAST, t.id), '[]') FROM (SELECT * FROM medication_dispenses WHERE patient_id = $1 ORDER BY handed_over_at DESC NULLS LAST, prepared_at DESC NULLS LAST, id LIMIT $2) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
+  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage) r) AS dispenses,
+  (SELECT coalesce(json_agg(r ORDER BY t.occurred_at DESC NULLS LAST, t.id), '[]') FROM (SELECT * FROM immunizations WHERE patient_id = $1 ORDER BY occurred_at DESC NULLS LAST, id LIMIT $2) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode") r) AS immunizations,
+  (SELECT coalesce(json_agg(r ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id), '[]') FROM (SELECT * FROM communications WHERE patient_id = $1 ORDER BY sent_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id LIMIT $2) t
+  CROSS JOIN LATERAL (SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt"
-FROM communications WHERE patient_id = $1 ORDER BY sent_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id LIMIT $2;
+  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r) AS communications;
 
 -- name: patientsByIds
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",

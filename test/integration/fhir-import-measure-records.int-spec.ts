@@ -105,6 +105,16 @@ describe('FHIR import of MedicationDispense, Immunization and Communication', ()
     expect(resource).toMatchObject({ status: 'not-done', statusReason: communicated.statusReason, category: communicated.category, extension: [{ ...communicated.extension[0], valueDateTime: '2026-07-09T08:00:00.000Z' }] });
   });
 
+  it('reads the three record types alike one patient at a time and in bulk (the recompute\'s read)', async () => {
+    const cohort = new CohortRepository(database().dataSource);
+    const { chart } = await cohort.chart(patientId);
+    const bulk = (await cohort.charts([patientId])).get(patientId)!;
+    expect([chart!.dispenses.length, chart!.immunizations.length, chart!.communications.length]).toEqual([2, 2, 1]);
+    expect({ dispenses: bulk.chart.dispenses, immunizations: bulk.chart.immunizations, communications: bulk.chart.communications }).toEqual({
+      dispenses: chart!.dispenses, immunizations: chart!.immunizations, communications: chart!.communications,
+    });
+  });
+
   it('reads a record with no subject as its single-patient Bundle\'s Patient under --patient-bundles, as the reference engine reads a test case; skips it by name without', async () => {
     const orphan = { ...communicated, id: 'com-orphan', subject: undefined };
     const lone = mkdtempSync(join(tmpdir(), 'vigil-orphans-'));
