@@ -138,6 +138,19 @@ export enum MedicationStatus {
   Unknown = 'unknown',
 }
 
+/**
+ * The QI-Core extensions the importer reads and `chartToFhir` writes back: one list, so that what is
+ * read and what is given back to the measures cannot drift apart.
+ */
+export const QICORE_EXTENSION = {
+  /** When an event was recorded (a procedure without performed[x], a communication not done). */
+  recorded: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded',
+  /** Why a request is not to be done (ServiceNotRequested's `reasonRefused`). */
+  doNotPerformReason: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerformReason',
+  /** Why a cancelled Observation was not done (ObservationCancelled's `notDoneReason`). */
+  notDoneReason: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-notDoneReason',
+} as const;
+
 /** FHIR R4 Immunization.status (all of it). */
 export enum ImmunizationStatus {
   Completed = 'completed',

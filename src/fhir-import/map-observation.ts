@@ -1,4 +1,4 @@
-import { Interpretation, ObservationStatus } from '../cohort/enum';
+import { Interpretation, ObservationStatus, QICORE_EXTENSION } from '../cohort/enum';
 import { Coded, codingsOf, firstCode, observationCategory, preferredCoding } from './codes';
 import { asNumber, asObject, asObjects, asString, Json } from './json';
 import {
@@ -27,8 +27,6 @@ const INTERPRETATIONS = new Set<string>(Object.values(Interpretation));
 
 const UCUM = 'http://unitsofmeasure.org';
 
-/** QI-Core's reason a cancelled Observation was not done (ObservationCancelled's `notDoneReason`). */
-const NOT_DONE_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-notDoneReason';
 
 /**
  * What is stored when the source gives neither a value nor a `dataAbsentReason`: FHIR's own
@@ -180,7 +178,7 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
   const encounterId = encounterOf(context, resource.encounter, patient, warnings);
   if (afterDeath(patient, effective.start.millis)) warnings.push("dated after the patient's death (kept)");
 
-  const notDone = optionalCode(context, asObjects(resource.extension).find((extension) => extension.url === NOT_DONE_REASON)?.valueCodeableConcept, 'notDoneReason', warnings);
+  const notDone = optionalCode(context, asObjects(resource.extension).find((extension) => extension.url === QICORE_EXTENSION.notDoneReason)?.valueCodeableConcept, 'notDoneReason', warnings);
   const common = {
     patient_id: patient.rowId,
     encounter_id: encounterId,

@@ -6,6 +6,7 @@ import {
   EventStatus,
   ImmunizationStatus,
   ProcedureStatus,
+  QICORE_EXTENSION,
 } from '../cohort/enum';
 import { firstCode, otherCodings } from './codes';
 import { asArray, asObject, asObjects, asString } from './json';
@@ -127,8 +128,6 @@ export function mapCondition(source: SourceResource, context: MapContext): Mappe
   );
 }
 
-/** QI-Core's `recorded` extension: when the procedure was recorded, which dates it when performed[x] is absent. */
-const QICORE_RECORDED = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
 
 /**
  * Procedures in any system (CPT, HCPCS, ICD-10-PCS, SNOMED CT…), every R4 status; `not-done` keeps
@@ -143,7 +142,7 @@ export function mapProcedure(source: SourceResource, context: MapContext): Mappe
   const status = mappedStatus(resource.status, identity(ProcedureStatus), Object.values(ProcedureStatus));
   const period = asObject(resource.performedPeriod);
   const end = optionalInstant(period?.end, 'performedPeriod.end');
-  const recordedExtension = asObjects(resource.extension).find((extension) => extension.url === QICORE_RECORDED)?.valueDateTime;
+  const recordedExtension = asObjects(resource.extension).find((extension) => extension.url === QICORE_EXTENSION.recorded)?.valueDateTime;
   const performedValue = firstPresent(resource.performedDateTime, period?.start, period?.end);
   if (performedValue === undefined && recordedExtension !== undefined) warnings.push('performed[x] missing (dated by the QI-Core recorded extension)');
   const performed = requiredInstant(firstPresent(performedValue, recordedExtension), 'performed[x]');
@@ -275,9 +274,6 @@ export function mapImmunization(source: SourceResource, context: MapContext): Ma
   );
 }
 
-/** QI-Core's extension for when an event (a communication not done) was recorded. */
-const RECORDED_EXTENSION = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
-
 /**
  * A Communication by its category (the measures select it by category; none given is kept as none):
  * status (outside FHIR's a skip), why it was not done (`statusReason`), `sent`, `received`, and
@@ -290,7 +286,7 @@ export function mapCommunication(source: SourceResource, context: MapContext): M
   const category = optionalCode(context, asArray(resource.category), 'category', warnings);
   const status = mappedStatus(resource.status, identity(EventStatus), Object.values(EventStatus));
   const reason = optionalCode(context, resource.statusReason, 'statusReason', warnings);
-  const recorded = asObjects(resource.extension).find((extension) => extension.url === RECORDED_EXTENSION)?.valueDateTime;
+  const recorded = asObjects(resource.extension).find((extension) => extension.url === QICORE_EXTENSION.recorded)?.valueDateTime;
   return one(
     source,
     'communications',

@@ -1,4 +1,4 @@
-import { MedicationDispenseStatus, MedicationStatus, RequestIntent, RequestKind, RequestStatus } from '../cohort/enum';
+import { MedicationDispenseStatus, MedicationStatus, QICORE_EXTENSION, RequestIntent, RequestKind, RequestStatus } from '../cohort/enum';
 import { asArray, asNumber, asObject, asObjects, asString, Json } from './json';
 import {
   firstPresent,
@@ -151,8 +151,6 @@ export function mapMedicationDispense(source: SourceResource, context: MapContex
  * it has gone by is read: the QI-Core one, the misspelt one the stewards' test cases use, and the
  * R5 cross-version extension.
  */
-/** QI-Core's reason a request is not to be done (ServiceNotRequested's `reasonRefused`). */
-const DO_NOT_PERFORM_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerformReason';
 
 const DEVICE_DO_NOT_PERFORM = new Set([
   'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerform',
@@ -183,7 +181,7 @@ export function mapRequest(source: SourceResource, context: MapContext) {
       : asObjects(resource.modifierExtension).some((extension) => DEVICE_DO_NOT_PERFORM.has(asString(extension.url) ?? '') && extension.valueBoolean === true);
   const authored = optionalInstant(resource.authoredOn, 'authoredOn');
   const reason = reasonOf(context, resource, warnings);
-  const refusal = optionalCode(context, asObjects(resource.extension).find((extension) => extension.url === DO_NOT_PERFORM_REASON)?.valueCodeableConcept, 'doNotPerformReason', warnings);
+  const refusal = optionalCode(context, asObjects(resource.extension).find((extension) => extension.url === QICORE_EXTENSION.doNotPerformReason)?.valueCodeableConcept, 'doNotPerformReason', warnings);
   return one(
     source,
     'clinical_requests',

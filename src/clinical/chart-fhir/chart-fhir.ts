@@ -15,7 +15,7 @@ import {
   ProcedureRow,
   RequestRow,
 } from '../../cohort/chart.types';
-import { ConditionCategory, ENCOUNTER_CLASS_V3_CODE, RequestKind } from '../../cohort/enum';
+import { ConditionCategory, ENCOUNTER_CLASS_V3_CODE, QICORE_EXTENSION, RequestKind } from '../../cohort/enum';
 import type { FhirResource } from '../elm';
 import { codeable, coding, encounterReference, instant, Json, optionalCodeable, patientReference, period } from './fhir-elements';
 import { observationResources } from './fhir-observations';
@@ -47,8 +47,6 @@ const CONDITION_CATEGORY_SYSTEM: Readonly<Record<ConditionCategory, string>> = {
 };
 /** QI-Core's modifier extension for a DeviceRequest not to be made (R4 has no DeviceRequest.doNotPerform). */
 const DEVICE_DO_NOT_PERFORM = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerform';
-/** QI-Core's reason a ServiceRequest is not to be done (ServiceNotRequested's `reasonRefused`). */
-const DO_NOT_PERFORM_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-doNotPerformReason';
 
 /** US Core's sex extension, which QI-Core 6 measures read as `Patient.sex`. */
 const US_CORE_SEX = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-sex';
@@ -215,14 +213,11 @@ function immunization(row: ImmunizationRow, patientId: string): FhirResource {
   };
 }
 
-/** QI-Core's extension for when an event (a communication not done) was recorded. */
-const RECORDED_EXTENSION = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded';
-
 function communication(row: CommunicationRow, patientId: string): FhirResource {
   return {
     resourceType: 'Communication',
     id: row.id,
-    ...(row.recordedAt !== null ? { extension: [{ url: RECORDED_EXTENSION, valueDateTime: instant(row.recordedAt) }] } : {}),
+    ...(row.recordedAt !== null ? { extension: [{ url: QICORE_EXTENSION.recorded, valueDateTime: instant(row.recordedAt) }] } : {}),
     status: row.status,
     ...(row.statusReasonCode !== null ? { statusReason: codeable(row.statusReasonSystem, row.statusReasonCode) } : {}),
     ...(row.categoryCode !== null ? { category: [codeable(row.categorySystem, row.categoryCode, row.categoryDisplay)] } : {}),
@@ -243,7 +238,7 @@ function request(row: RequestRow, patientId: string): FhirResource {
   };
   const code = codeable(row.codeSystem, row.code, row.display);
   if (row.kind === RequestKind.Service) {
-    const refusal = row.refusalReasonCode !== null ? { extension: [{ url: DO_NOT_PERFORM_REASON, valueCodeableConcept: codeable(row.refusalReasonSystem, row.refusalReasonCode) }] } : {};
+    const refusal = row.refusalReasonCode !== null ? { extension: [{ url: QICORE_EXTENSION.doNotPerformReason, valueCodeableConcept: codeable(row.refusalReasonSystem, row.refusalReasonCode) }] } : {};
     return { resourceType: 'ServiceRequest', ...refusal, ...common, code, ...(row.doNotPerform ? { doNotPerform: true } : {}) };
   }
   return {

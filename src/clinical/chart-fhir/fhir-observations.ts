@@ -1,12 +1,11 @@
 import { ObservationRow } from '../../cohort/chart.types';
+import { QICORE_EXTENSION } from '../../cohort/enum';
 import type { FhirResource } from '../elm';
 import { codeable, coding, encounterReference, instant, Json, patientReference, period } from './fhir-elements';
 
 const UCUM = 'http://unitsofmeasure.org';
 const LOINC = 'http://loinc.org';
 const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
-/** QI-Core's reason a cancelled Observation was not done (ObservationCancelled's `notDoneReason`). */
-const NOT_DONE_REASON = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-notDoneReason';
 
 /**
  * The components a blood pressure is stored as (rows sharing a `panelId`), and the code of the panel
@@ -60,7 +59,7 @@ function referenceRange(row: ObservationRow): Json {
 /** What one stored row and the resource it came from share: why not done, partOf, subject, encounter, status, category, effective, issued. */
 function common(row: ObservationRow, patientId: string, procedureIds: ReadonlySet<string>): Json {
   return {
-    ...(row.notDoneReasonCode !== null ? { extension: [{ url: NOT_DONE_REASON, valueCodeableConcept: codeable(row.notDoneReasonSystem, row.notDoneReasonCode) }] } : {}),
+    ...(row.notDoneReasonCode !== null ? { extension: [{ url: QICORE_EXTENSION.notDoneReason, valueCodeableConcept: codeable(row.notDoneReasonSystem, row.notDoneReasonCode) }] } : {}),
     // Only a Procedure the chart holds: the measures follow the reference to it (CMS646's staging procedure).
     ...(row.partOfProcedureId !== null && procedureIds.has(row.partOfProcedureId) ? { partOf: [{ reference: `Procedure/${row.partOfProcedureId}` }] } : {}),
     status: row.status,
