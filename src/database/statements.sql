@@ -911,13 +911,19 @@ SELECT c.after_id::text AS "afterId", c.through_id::text AS "throughId", c.finis
 FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id WHERE c.run_id = $1 AND c.chunk_no = $2;
 
 -- name: rangeChunkPatients
-SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
-    AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $6::bigint)) AS current
+SELECT p.id::text AS id, ((SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
+    AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $6::bigint)
+    AND (s.measure_package_id = ANY($7::uuid[]) OR (s.measure_package_id IS NULL AND s.measure_id = ANY(ARRAY['CMS122', 'CMS165', 'CMS125', 'CMS130', 'CMS347', 'CMS951']::text[]))))
+  + (SELECT count(*)::int FROM measure_result_failures f WHERE f.patient_id = p.id AND f.period_start = $3 AND f.period_end = $4
+    AND f.data_version = p.data_version AND (NOT $5 OR f.run_id = $6::bigint) AND f.measure_package_id = ANY($7::uuid[]))) AS current
 FROM patients p WHERE p.id > coalesce($1::uuid, '00000000-0000-0000-0000-000000000000') AND p.id <= coalesce($2::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff') ORDER BY p.id;
 
 -- name: listedChunkPatients
-SELECT p.id::text AS id, (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
-    AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $2::bigint)) AS current
+SELECT p.id::text AS id, ((SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $3 AND s.period_end = $4
+    AND s.data_version = p.data_version AND (NOT $5 OR s.run_id = $2::bigint)
+    AND (s.measure_package_id = ANY($6::uuid[]) OR (s.measure_package_id IS NULL AND s.measure_id = ANY(ARRAY['CMS122', 'CMS165', 'CMS125', 'CMS130', 'CMS347', 'CMS951']::text[]))))
+  + (SELECT count(*)::int FROM measure_result_failures f WHERE f.patient_id = p.id AND f.period_start = $3 AND f.period_end = $4
+    AND f.data_version = p.data_version AND (NOT $5 OR f.run_id = $2::bigint) AND f.measure_package_id = ANY($6::uuid[]))) AS current
 FROM measure_runs r JOIN patients p ON p.id = ANY(r.patient_ids[($1::int * r.chunk_size + 1):(($1::int + 1) * r.chunk_size)])
 WHERE r.id = $2 ORDER BY p.id;
 
@@ -929,10 +935,10 @@ SELECT finished_at IS NOT NULL AS finished FROM measure_run_chunks WHERE run_id 
 
 -- name: stampUnchangedResults
 WITH x AS MATERIALIZED (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[]) WITH ORDINALITY
-    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, n)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[], $8::uuid[]) WITH ORDINALITY
+    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, measure_package_id, n)
 ), stamped AS (
-  UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version FROM x
+  UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version, measure_package_id = x.measure_package_id FROM x
   WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
     AND m.content_hash = decode(x.content_hash, 'hex')
   RETURNING x.n
@@ -941,17 +947,28 @@ SELECT (x.n - 1)::int AS "index" FROM x WHERE x.n NOT IN (SELECT n FROM stamped)
 
 -- name: upsertResults
 INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,
-  evidence, to_close, data_quality, partial, data_version, last_evidence_on, content_hash, run_id, computed_at)
+  evidence, to_close, data_quality, partial, data_version, last_evidence_on, content_hash, measure_package_id, run_id, computed_at)
 SELECT x.patient_id, x.measure_id, x.period_start, x.period_end, x.status, x.reason_code, x.reason, x.populations,
-  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, decode(x.content_hash, 'hex'), $2, now()
+  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, decode(x.content_hash, 'hex'), x.measure_package_id, $2, now()
 FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, measure_id text, period_start date, period_end date, status text, reason_code text,
   reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint, last_evidence_on date,
-  content_hash text)
+  content_hash text, measure_package_id uuid)
 ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET status = EXCLUDED.status, reason_code = EXCLUDED.reason_code,
   reason = EXCLUDED.reason, populations = EXCLUDED.populations, evidence = EXCLUDED.evidence, to_close = EXCLUDED.to_close,
   data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version,
-  last_evidence_on = EXCLUDED.last_evidence_on, content_hash = EXCLUDED.content_hash, run_id = EXCLUDED.run_id,
-  computed_at = EXCLUDED.computed_at;
+  last_evidence_on = EXCLUDED.last_evidence_on, content_hash = EXCLUDED.content_hash, measure_package_id = EXCLUDED.measure_package_id,
+  run_id = EXCLUDED.run_id, computed_at = EXCLUDED.computed_at;
+
+-- name: upsertFailures
+INSERT INTO measure_result_failures (patient_id, period_start, period_end, measure_id, measure_package_id, data_version, detail, run_id, failed_at)
+SELECT x.patient_id, x.period_start, x.period_end, x.measure_id, x.measure_package_id, x.data_version, x.detail, $2, now()
+FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, period_start date, period_end date, measure_id text, measure_package_id uuid, data_version bigint, detail text)
+ON CONFLICT (patient_id, period_start, period_end, measure_id) DO UPDATE SET measure_package_id = EXCLUDED.measure_package_id,
+  data_version = EXCLUDED.data_version, detail = EXCLUDED.detail, run_id = EXCLUDED.run_id, failed_at = EXCLUDED.failed_at;
+
+-- name: clearFailures
+DELETE FROM measure_result_failures f USING unnest($1::uuid[], $2::text[], $3::date[], $4::date[]) AS x(patient_id, measure_id, period_start, period_end)
+WHERE f.patient_id = x.patient_id AND f.measure_id = x.measure_id AND f.period_start = x.period_start AND f.period_end = x.period_end;
 
 -- name: finishChunk
 UPDATE measure_run_chunks SET finished_at = now(), computed = $3, skipped = $4 WHERE run_id = $1 AND chunk_no = $2;
@@ -982,12 +999,18 @@ SELECT EXISTS (SELECT 1 FROM measure_runs WHERE reason = 'period' AND period_sta
   EXISTS (SELECT 1 FROM measure_runs WHERE period_start = $1 AND period_end = $2 AND finished_at IS NULL) AS busy;
 
 -- name: stalePatients
-SELECT p.id::text AS id FROM patients p WHERE (SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $1 AND s.period_end = $2
-    AND s.data_version = p.data_version AND (NOT false OR s.run_id = NULL::bigint)) < $3 ORDER BY p.id LIMIT $4;
+SELECT p.id::text AS id FROM patients p WHERE ((SELECT count(*)::int FROM measure_results s WHERE s.patient_id = p.id AND s.period_start = $1 AND s.period_end = $2
+    AND s.data_version = p.data_version AND (NOT false OR s.run_id = NULL::bigint)
+    AND (s.measure_package_id = ANY($5::uuid[]) OR (s.measure_package_id IS NULL AND s.measure_id = ANY(ARRAY['CMS122', 'CMS165', 'CMS125', 'CMS130', 'CMS347', 'CMS951']::text[]))))
+  + (SELECT count(*)::int FROM measure_result_failures f WHERE f.patient_id = p.id AND f.period_start = $1 AND f.period_end = $2
+    AND f.data_version = p.data_version AND (NOT false OR f.run_id = NULL::bigint) AND f.measure_package_id = ANY($5::uuid[]))) < $3 ORDER BY p.id LIMIT $4;
 
 -- name: pruneResults
 WITH gone AS (DELETE FROM measure_results WHERE ctid = ANY(ARRAY(SELECT ctid FROM measure_results WHERE period_end < $1 LIMIT $2)) RETURNING 1)
 SELECT count(*)::int AS n FROM gone;
+
+-- name: pruneFailures
+DELETE FROM measure_result_failures WHERE period_end < $1;
 
 -- name: pruneRuns
 DELETE FROM measure_runs WHERE finished_at < now() - ($1::int * interval '1 day');

@@ -8,13 +8,13 @@ import type { CareGapResult } from '../clinical/care-gaps';
 import { ProblemException } from '../common/http/problem';
 import type { ChosenEdition, EditionOutcome, PublishedCareGapsService } from '../measure-packages';
 import { MeasureRecomputeService } from './measure-recompute.service';
-import type { MeasureRunsRepository } from './measure-runs.repository';
-import type { ResultRowInput } from './stored-result';
+import type { ChunkWrite, MeasureRunsRepository } from './measure-runs.repository';
 
 const PERIOD = { start: '2026-01-01', end: '2026-12-31' };
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
-const EDITION = { key: 'CMS139', version: '1.0.000', title: 'Falls screening', groups: [] } as unknown as ChosenEdition;
+const EDITION_ID = '00000000-0000-4000-8000-0000000000e1';
+const EDITION = { id: EDITION_ID, key: 'CMS139', version: '1.0.000', title: 'Falls screening', groups: [] } as unknown as ChosenEdition;
 
 const chartOf = (id: string): VersionedChart => ({
   chart: {
@@ -35,12 +35,12 @@ const failure = () =>
 
 /** A chunk of patients A and B, both due, CMS139 loaded for the period; `outcome` says how CMS139 goes for each. */
 function setUp(outcome: (chart: PatientChart) => EditionOutcome[] | Error) {
-  const written: { rows: ResultRowInput[]; counts: unknown }[] = [];
+  const written: (ChunkWrite & { counts: unknown })[] = [];
   const runs = {
     chunk: jest.fn().mockResolvedValue({ finished: false, periodStart: PERIOD.start, periodEnd: PERIOD.end, listed: false, force: false, afterId: null, throughId: null }),
     chunkPatients: jest.fn().mockResolvedValue([{ id: A, current: 0 }, { id: B, current: 0 }]),
-    writeChunk: jest.fn(async (_run: string, _chunk: number, rows: ResultRowInput[], counts: unknown) => {
-      written.push({ rows, counts });
+    writeChunk: jest.fn(async (_run: string, _chunk: number, write: ChunkWrite, counts: unknown) => {
+      written.push({ ...write, counts });
       return 'written';
     }),
   };
@@ -71,15 +71,22 @@ describe(MeasureRecomputeService.name, () => {
     // No filters: a loaded measure's retrieves are its own.
     expect(cohort.charts).toHaveBeenCalledWith([A, B]);
     expect(written[0].rows.map((row) => `${row.patient_id === A ? 'A' : 'B'} ${row.measure_id}`)).toEqual([...MEASURE_IDS.map((id) => `A ${id}`), 'A CMS139', ...MEASURE_IDS.map((id) => `B ${id}`), 'B CMS139']);
+    // Each loaded result names the edition it came from (a re-issued edition makes it due again); the built-in ones none.
+    expect(written[0].rows.map((row) => row.measure_package_id)).toEqual([...MEASURE_IDS.map(() => null), EDITION_ID, ...MEASURE_IDS.map(() => null), EDITION_ID]);
+    expect(written[0].failures).toEqual([]);
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('stores nothing for a patient and measure whose logic failed, counts it and logs the measure, never the patient; the rest of the chunk is stored', async () => {
+  it('stores a failure instead of a result for a patient and measure whose logic failed, counts it and logs the measure, never the patient; the rest of the chunk is stored', async () => {
     const { sut, written } = setUp((chart) => (chart.patient.id === A ? [{ key: 'CMS139', failure: failure() }] : [{ key: 'CMS139', result: gapOf(chart.patient.id) }]));
     expect(await sut.recomputeChunk('1', 0)).toEqual({ state: 'written', computed: 2, skipped: 0, failed: 1 });
     const stored = written[0].rows.map((row) => `${row.patient_id === A ? 'A' : 'B'} ${row.measure_id}`);
-    // A keeps its six (one short of the period's seven: still due, so the sweep tries it again); B has all seven.
+    // A gets its six and a failure for CMS139 in place of its seventh row (current until its record or the edition changes); B has all seven.
     expect(stored).toEqual([...MEASURE_IDS.map((id) => `A ${id}`), ...MEASURE_IDS.map((id) => `B ${id}`), 'B CMS139']);
+    expect(written[0].failures).toEqual([{
+      patient_id: A, period_start: PERIOD.start, period_end: PERIOD.end, measure_id: 'CMS139', measure_package_id: EDITION_ID, data_version: '1',
+      detail: failure().detail,
+    }]);
     expect(warn).toHaveBeenCalledTimes(1);
     const logged = JSON.stringify(warn.mock.calls[0]);
     expect(logged).toContain('CMS139 (1.0.000)');

@@ -4,6 +4,7 @@
  * READ ONLY `vigil_reader` session; the results upsert runs as `vigil_writer`; runs and chunks are
  * bookkeeping (ids, periods, counts) written as the service's own role, like the approval outbox.
  */
+import { MEASURE_IDS } from '../clinical/care-gaps';
 import { attestationsJson } from '../cohort/care-gap-attestations';
 
 const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${alias}"`;
@@ -20,10 +21,21 @@ const RESULT_COLUMNS = `r.patient_id::text AS "patientId", r.measure_id AS "meas
   r.data_version::text AS "dataVersion", r.run_id::text AS "runId", ${DAY('r.last_evidence_on', 'lastEvidenceOn')}, ${ISO('r.computed_at', 'computedAt')},
   (r.data_version <> p.data_version) AS stale`;
 
-/** How many of a patient's stored rows for the period are current: computed at the patient's data version (and, for a forced run, by that run). */
-const CURRENT_ROWS = (patient: string, start: string, end: string, force: string, run: string) =>
-  `(SELECT count(*)::int FROM measure_results s WHERE s.patient_id = ${patient}.id AND s.period_start = ${start} AND s.period_end = ${end}
-    AND s.data_version = ${patient}.data_version AND (NOT ${force} OR s.run_id = ${run}::bigint))`;
+/** The built-in measures' ids as an SQL array literal: their rows have no edition (`measure_package_id` NULL). */
+const BUILT_IN = `ARRAY[${MEASURE_IDS.map((id) => `'${id}'`).join(', ')}]::text[]`;
+
+/**
+ * How many of a patient's stored rows for the period are current: computed at the patient's data
+ * version (and, for a forced run, by that run), a built-in measure's or one of the loaded editions
+ * the period takes now (`editions`, a uuid[] parameter); a loaded measure that failed on that data and edition
+ * (`measure_result_failures`) counts too, so it is tried again only once either changes.
+ */
+const CURRENT_ROWS = (patient: string, start: string, end: string, force: string, run: string, editions: string) =>
+  `((SELECT count(*)::int FROM measure_results s WHERE s.patient_id = ${patient}.id AND s.period_start = ${start} AND s.period_end = ${end}
+    AND s.data_version = ${patient}.data_version AND (NOT ${force} OR s.run_id = ${run}::bigint)
+    AND (s.measure_package_id = ANY(${editions}::uuid[]) OR (s.measure_package_id IS NULL AND s.measure_id = ANY(${BUILT_IN}))))
+  + (SELECT count(*)::int FROM measure_result_failures f WHERE f.patient_id = ${patient}.id AND f.period_start = ${start} AND f.period_end = ${end}
+    AND f.data_version = ${patient}.data_version AND (NOT ${force} OR f.run_id = ${run}::bigint) AND f.measure_package_id = ANY(${editions}::uuid[])))`;
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const MAX_UUID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
@@ -58,15 +70,15 @@ SELECT $1, x.n - 1, x.after_id, x.through_id FROM unnest($2::uuid[], $3::uuid[])
 FROM measure_run_chunks c JOIN measure_runs r ON r.id = c.run_id WHERE c.run_id = $1 AND c.chunk_no = $2`,
 
   /**
-   * The patients of an id-range chunk ($1, $2], with how many of their rows for period $3..$4 are current ($5 force, $6 run).
+   * The patients of an id-range chunk ($1, $2], with how many of their rows for period $3..$4 are current ($5 force, $6 run, $7 editions).
    * Open ends are the lowest and highest uuid, not `$1 IS NULL OR …`: a range the planner can
    * take to the primary key (the OR form scanned every patient once per chunk).
    */
-  rangeChunkPatients: `SELECT p.id::text AS id, ${CURRENT_ROWS('p', '$3', '$4', '$5', '$6')} AS current
+  rangeChunkPatients: `SELECT p.id::text AS id, ${CURRENT_ROWS('p', '$3', '$4', '$5', '$6', '$7')} AS current
 FROM patients p WHERE p.id > coalesce($1::uuid, '${NIL_UUID}') AND p.id <= coalesce($2::uuid, '${MAX_UUID}') ORDER BY p.id`,
 
-  /** The same for chunk $1 of listed run $2: its slice of the run's sorted patient ids. */
-  listedChunkPatients: `SELECT p.id::text AS id, ${CURRENT_ROWS('p', '$3', '$4', '$5', '$2')} AS current
+  /** The same for chunk $1 of listed run $2 ($6 editions): its slice of the run's sorted patient ids. */
+  listedChunkPatients: `SELECT p.id::text AS id, ${CURRENT_ROWS('p', '$3', '$4', '$5', '$2', '$6')} AS current
 FROM measure_runs r JOIN patients p ON p.id = ANY(r.patient_ids[($1::int * r.chunk_size + 1):(($1::int + 1) * r.chunk_size)])
 WHERE r.id = $2 ORDER BY p.id`,
 
@@ -83,10 +95,10 @@ WHERE r.id = $2 ORDER BY p.id`,
    * heap-only update.
    */
   stampUnchangedResults: `WITH x AS MATERIALIZED (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[]) WITH ORDINALITY
-    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, n)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[], $8::uuid[]) WITH ORDINALITY
+    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, measure_package_id, n)
 ), stamped AS (
-  UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version FROM x
+  UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version, measure_package_id = x.measure_package_id FROM x
   WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
     AND m.content_hash = decode(x.content_hash, 'hex')
   RETURNING x.n
@@ -95,17 +107,31 @@ SELECT (x.n - 1)::int AS "index" FROM x WHERE x.n NOT IN (SELECT n FROM stamped)
 
   /** One batched upsert of a chunk's rows ($1: a JSON array of rows, $2: the run), as vigil_writer. */
   upsertResults: `INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations,
-  evidence, to_close, data_quality, partial, data_version, last_evidence_on, content_hash, run_id, computed_at)
+  evidence, to_close, data_quality, partial, data_version, last_evidence_on, content_hash, measure_package_id, run_id, computed_at)
 SELECT x.patient_id, x.measure_id, x.period_start, x.period_end, x.status, x.reason_code, x.reason, x.populations,
-  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, decode(x.content_hash, 'hex'), $2, now()
+  x.evidence, x.to_close, x.data_quality, x.partial, x.data_version, x.last_evidence_on, decode(x.content_hash, 'hex'), x.measure_package_id, $2, now()
 FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, measure_id text, period_start date, period_end date, status text, reason_code text,
   reason text, populations jsonb, evidence jsonb, to_close text, data_quality jsonb, partial boolean, data_version bigint, last_evidence_on date,
-  content_hash text)
+  content_hash text, measure_package_id uuid)
 ON CONFLICT (patient_id, measure_id, period_start, period_end) DO UPDATE SET status = EXCLUDED.status, reason_code = EXCLUDED.reason_code,
   reason = EXCLUDED.reason, populations = EXCLUDED.populations, evidence = EXCLUDED.evidence, to_close = EXCLUDED.to_close,
   data_quality = EXCLUDED.data_quality, partial = EXCLUDED.partial, data_version = EXCLUDED.data_version,
-  last_evidence_on = EXCLUDED.last_evidence_on, content_hash = EXCLUDED.content_hash, run_id = EXCLUDED.run_id,
-  computed_at = EXCLUDED.computed_at`,
+  last_evidence_on = EXCLUDED.last_evidence_on, content_hash = EXCLUDED.content_hash, measure_package_id = EXCLUDED.measure_package_id,
+  run_id = EXCLUDED.run_id, computed_at = EXCLUDED.computed_at`,
+
+  /**
+   * A chunk's loaded measures that failed ($1: JSON rows; $2: the run), as vigil_writer: one row per
+   * patient, measure and period, replacing an earlier failure.
+   */
+  upsertFailures: `INSERT INTO measure_result_failures (patient_id, period_start, period_end, measure_id, measure_package_id, data_version, detail, run_id, failed_at)
+SELECT x.patient_id, x.period_start, x.period_end, x.measure_id, x.measure_package_id, x.data_version, x.detail, $2, now()
+FROM jsonb_to_recordset($1::jsonb) AS x(patient_id uuid, period_start date, period_end date, measure_id text, measure_package_id uuid, data_version bigint, detail text)
+ON CONFLICT (patient_id, period_start, period_end, measure_id) DO UPDATE SET measure_package_id = EXCLUDED.measure_package_id,
+  data_version = EXCLUDED.data_version, detail = EXCLUDED.detail, run_id = EXCLUDED.run_id, failed_at = EXCLUDED.failed_at`,
+
+  /** The failures a chunk's results replace ($1..$4: parallel arrays of the results' keys), as vigil_writer. */
+  clearFailures: `DELETE FROM measure_result_failures f USING unnest($1::uuid[], $2::text[], $3::date[], $4::date[]) AS x(patient_id, measure_id, period_start, period_end)
+WHERE f.patient_id = x.patient_id AND f.measure_id = x.measure_id AND f.period_start = x.period_start AND f.period_end = x.period_end`,
 
   finishChunk: `UPDATE measure_run_chunks SET finished_at = now(), computed = $3, skipped = $4 WHERE run_id = $1 AND chunk_no = $2`,
 
@@ -133,12 +159,18 @@ FROM measure_runs r LEFT JOIN measure_run_chunks c ON c.run_id = r.id WHERE r.id
   periodState: `SELECT EXISTS (SELECT 1 FROM measure_runs WHERE reason = 'period' AND period_start = $1 AND period_end = $2 AND finished_at IS NOT NULL) AS "rolledOver",
   EXISTS (SELECT 1 FROM measure_runs WHERE period_start = $1 AND period_end = $2 AND finished_at IS NULL) AS busy`,
 
-  /** Up to $4 patients whose stored results for period $1..$2 are missing or older than their data ($3: rows per patient). */
-  stalePatients: `SELECT p.id::text AS id FROM patients p WHERE ${CURRENT_ROWS('p', '$1', '$2', 'false', 'NULL')} < $3 ORDER BY p.id LIMIT $4`,
+  /**
+   * Up to $4 patients whose stored results for period $1..$2 are missing, older than their data or
+   * of another edition ($3: rows per patient, $5: the editions the period takes).
+   */
+  stalePatients: `SELECT p.id::text AS id FROM patients p WHERE ${CURRENT_ROWS('p', '$1', '$2', 'false', 'NULL', '$5')} < $3 ORDER BY p.id LIMIT $4`,
 
   /** Results of periods before the current one, $2 at a time, once the current period is complete. */
   pruneResults: `WITH gone AS (DELETE FROM measure_results WHERE ctid = ANY(ARRAY(SELECT ctid FROM measure_results WHERE period_end < $1 LIMIT $2)) RETURNING 1)
 SELECT count(*)::int AS n FROM gone`,
+
+  /** Failures of periods ending before $1 (few rows: one statement). */
+  pruneFailures: `DELETE FROM measure_result_failures WHERE period_end < $1`,
 
   pruneRuns: `DELETE FROM measure_runs WHERE finished_at < now() - ($1::int * interval '1 day')`,
 

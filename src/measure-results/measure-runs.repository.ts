@@ -5,7 +5,14 @@ import { Period } from '../clinical/shared/clinical-dates';
 import { WRITER_SESSION } from '../cohort/cohort.statements';
 import { MeasureRunReason } from './enum';
 import { ChunkOfRun, ChunkRef, MEASURE_STATEMENTS as SQL, RunProgress, UnplannedRun } from './measure-results.sql';
-import { ResultRowInput } from './stored-result';
+import type { ExpectedResults } from './period-measures';
+import { FailureRowInput, ResultRowInput } from './stored-result';
+
+/** What one chunk writes: its results, and its loaded measures that failed. */
+export interface ChunkWrite {
+  rows: ResultRowInput[];
+  failures: FailureRowInput[];
+}
 
 export interface RunRequest {
   reason: MeasureRunReason;
@@ -79,28 +86,36 @@ export class MeasureRunsRepository {
   }
 
   /** The chunk's patients, each with how many of its stored rows are current for this run. */
-  async chunkPatients(runId: string, chunkNo: number, chunk: ChunkOfRun): Promise<ChunkPatient[]> {
+  /** The chunk's patients, each with how many of its rows are current (`editionIds`: the loaded editions the period takes). */
+  async chunkPatients(runId: string, chunkNo: number, chunk: ChunkOfRun, editionIds: readonly string[]): Promise<ChunkPatient[]> {
     const period = [chunk.periodStart, chunk.periodEnd, chunk.force];
     return chunk.listed
-      ? this.dataSource.query<ChunkPatient[]>(SQL.listedChunkPatients, [chunkNo, runId, ...period])
-      : this.dataSource.query<ChunkPatient[]>(SQL.rangeChunkPatients, [chunk.afterId, chunk.throughId, ...period, runId]);
+      ? this.dataSource.query<ChunkPatient[]>(SQL.listedChunkPatients, [chunkNo, runId, ...period, editionIds])
+      : this.dataSource.query<ChunkPatient[]>(SQL.rangeChunkPatients, [chunk.afterId, chunk.throughId, ...period, runId, editionIds]);
   }
 
   /**
    * The chunk's one write: its rows (as `vigil_writer`), the chunk marked finished with its counts,
    * and the run finished when it was its last chunk, in one transaction. A row whose content hash
    * matches the stored row's is only stamped with the run, the time and its data version; the others
-   * are upserted whole. A chunk already finished (another delivery of the same job got there first)
-   * writes nothing: `already-finished`.
+   * are upserted whole. A loaded measure's result replaces a failure recorded for it; a failure is
+   * recorded in place of the result it could not give. A chunk already finished (another delivery of
+   * the same job got there first) writes nothing: `already-finished`.
    */
-  async writeChunk(runId: string, chunkNo: number, rows: ResultRowInput[], counts: { computed: number; skipped: number }): Promise<'written' | 'already-finished'> {
+  async writeChunk(runId: string, chunkNo: number, written: ChunkWrite, counts: { computed: number; skipped: number }): Promise<'written' | 'already-finished'> {
+    const { rows, failures } = written;
     return this.dataSource.transaction(async (manager) => {
       const [chunk] = await manager.query<{ finished: boolean }[]>(SQL.lockChunk, [runId, chunkNo]);
       if (!chunk || chunk.finished) return 'already-finished';
-      if (rows.length > 0) {
+      if (rows.length + failures.length > 0) {
         await manager.query(WRITER_SESSION.become);
-        const changed = await this.stampUnchanged(manager, runId, rows);
+        const changed = rows.length > 0 ? await this.stampUnchanged(manager, runId, rows) : [];
         if (changed.length > 0) await manager.query(SQL.upsertResults, [JSON.stringify(changed), runId]);
+        const loaded = rows.filter((row) => row.measure_package_id !== null);
+        if (loaded.length > 0) {
+          await manager.query(SQL.clearFailures, [loaded.map((row) => row.patient_id), loaded.map((row) => row.measure_id), loaded.map((row) => row.period_start), loaded.map((row) => row.period_end)]);
+        }
+        if (failures.length > 0) await manager.query(SQL.upsertFailures, [JSON.stringify(failures), runId]);
         await manager.query(WRITER_SESSION.leave);
       }
       await manager.query(SQL.finishChunk, [runId, chunkNo, counts.computed, counts.skipped]);
@@ -126,6 +141,7 @@ export class MeasureRunsRepository {
       column('content_hash'),
       column('data_version'),
       runId,
+      column('measure_package_id'),
     ]);
     return unstamped.map(({ index }) => rows[index]);
   }
@@ -145,15 +161,16 @@ export class MeasureRunsRepository {
     return row;
   }
 
-  /** Patients whose stored results for the period are missing or older than their data. */
-  async stalePatients(period: Period, rowsPerPatient: number, limit: number): Promise<string[]> {
-    const rows = await this.dataSource.query<{ id: string }[]>(SQL.stalePatients, [period.start, period.end, rowsPerPatient, limit]);
+  /** Patients whose stored results for the period are missing, older than their data or of an edition the period no longer takes. */
+  async stalePatients(period: Period, expected: ExpectedResults, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(SQL.stalePatients, [period.start, period.end, expected.rows, limit, expected.editionIds]);
     return rows.map((row) => row.id);
   }
 
-  /** Deletes up to `limit` results of periods ending before `before`; returns how many. */
+  /** Deletes up to `limit` results of periods ending before `before`, and those periods' failures; returns how many results. */
   async pruneResults(before: string, limit: number): Promise<number> {
     const [row] = await this.dataSource.query<{ n: number }[]>(SQL.pruneResults, [before, limit]);
+    await this.dataSource.query(SQL.pruneFailures, [before]);
     return row.n;
   }
 

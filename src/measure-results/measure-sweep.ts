@@ -8,7 +8,7 @@ import { MeasureRunReason } from './enum';
 import { MEASURE_QUEUE, MeasureJobData } from './measure-queue.constants';
 import { MeasureRunRelay } from './measure-run-relay';
 import { MeasureRunsRepository } from './measure-runs.repository';
-import { rowsPerPatient } from './period-measures';
+import { expectedResults } from './period-measures';
 import { storePeriod } from './store-period';
 
 /** Patients one stale run takes; the next sweep takes the rest. */
@@ -33,8 +33,10 @@ export interface MeasureSweepResult {
  *   (one per period, however many processes sweep);
  * - stale sweep: once the period's results are complete and no run for it is going, patients whose
  *   data changed since their results were computed (a change whose notification was lost, a
- *   database edit outside Vigil, a generator load), and all patients once a measure is loaded that
- *   the period has a care gap for (`rowsPerPatient`), get a run of their own;
+ *   database edit outside Vigil, a generator load), and all patients once a measure (or another
+ *   edition of one) is loaded that the period has a care gap for (`expectedResults`), get a run of
+ *   their own; a loaded measure that failed on a patient is not tried again until the patient's
+ *   data or the edition changes;
  * - recovery: chunks of runs planned long ago and still unfinished have their jobs added again
  *   (Redis lost them); an existing job collapses, so this never doubles work;
  * - pruning of past periods' results and of old runs.
@@ -63,7 +65,7 @@ export class MeasureSweep extends PeriodicSweep<MeasureSweepResult> {
       result.periodRunId = await this.runs.requestPeriodRun(period, this.settings.chunkSize);
       const state = await this.runs.periodState(period);
       if (state.rolledOver && !state.busy) {
-        const stale = await this.runs.stalePatients(period, rowsPerPatient(await this.published.evaluableFor(period)), STALE_BATCH);
+        const stale = await this.runs.stalePatients(period, expectedResults(await this.published.evaluableFor(period)), STALE_BATCH);
         result.staleRunId = await this.runs.request({ reason: MeasureRunReason.Stale, period, patientIds: stale, chunkSize: this.settings.chunkSize });
       }
       if (state.rolledOver) {

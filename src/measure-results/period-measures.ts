@@ -1,14 +1,23 @@
 import { MEASURE_IDS } from '../clinical/care-gaps';
 import type { EvaluableMeasures } from '../measure-packages';
 
+/** What a patient's complete results for a period are: how many current rows, and the loaded editions they come from. */
+export interface ExpectedResults {
+  /** One per built-in measure and one per loaded measure the period has a care gap for. */
+  rows: number;
+  /** The `measure_packages` ids of the editions the period takes now. */
+  editionIds: string[];
+}
+
 /**
- * How many stored rows a patient has for a period when its results are complete: one per built-in
- * measure and one per loaded measure the period has a care gap for. A patient with fewer current
- * rows is due (the recompute's chunks and the stale sweep both count this way), so loading a measure
- * makes every patient of the periods it covers due, and the sweep fills them in.
+ * A patient with fewer current rows than `rows` is due (the recompute's chunks and the stale sweep
+ * both count this way; a row counts only if it came from a built-in measure or one of `editionIds`,
+ * and a loaded measure's recorded failure on the same data counts as its row). So loading a measure,
+ * or a re-issued edition of one, makes every patient of the periods it covers due, and the sweep
+ * fills them in.
  */
-export function rowsPerPatient(loaded: Pick<EvaluableMeasures, 'editions'>): number {
-  return MEASURE_IDS.length + loaded.editions.length;
+export function expectedResults(loaded: Pick<EvaluableMeasures, 'editions'>): ExpectedResults {
+  return { rows: MEASURE_IDS.length + loaded.editions.length, editionIds: loaded.editions.map((edition) => edition.id) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { resultContentHash, ResultRowInput } from './stored-result';
 
-type Hashed = Omit<ResultRowInput, 'content_hash'>;
+type Hashed = Omit<ResultRowInput, 'content_hash' | 'measure_package_id'>;
 
 const row: Hashed = {
   patient_id: '00000000-0000-4000-8000-000000000001',

@@ -23,8 +23,22 @@ export interface ResultRowInput {
   partial: boolean;
   data_version: string;
   last_evidence_on: string | null;
+  /** The loaded edition (`measure_packages.id`) the result came from; null for a built-in measure. */
+  measure_package_id: string | null;
   /** `resultContentHash` of this row, hex. */
   content_hash: string;
+}
+
+/** A loaded measure whose logic failed on the patient's record: stored in place of its result (`measure_result_failures`). */
+export interface FailureRowInput {
+  patient_id: string;
+  period_start: string;
+  period_end: string;
+  measure_id: string;
+  measure_package_id: string;
+  data_version: string;
+  /** The problem's detail: the measure, its edition and the ELM statement, never a patient or a value. */
+  detail: string;
 }
 
 /**
@@ -62,21 +76,29 @@ export interface StoredMeasureResult {
  * version it was computed from). A recompute that gets the same hash as the stored row's only
  * stamps that row; any difference in any field gives another hash, and a full write.
  */
-export function resultContentHash(row: Omit<ResultRowInput, 'content_hash'>): string {
+export function resultContentHash(row: Omit<ResultRowInput, 'content_hash' | 'measure_package_id'>): string {
   const content = [row.patient_id, row.measure_id, row.period_start, row.period_end, row.status, row.reason_code, row.reason,
     row.populations, row.evidence, row.to_close, row.data_quality, row.partial, row.last_evidence_on];
   // One-shot: no Hash object per row (the recompute hashes six or more rows per patient).
   return hash('sha256', JSON.stringify(content), 'hex');
 }
 
+/** A loaded measure's result with the edition it came from. */
+export interface PublishedResult {
+  result: CareGapResult<string>;
+  editionId: string;
+}
+
 /**
  * Every built-in measure for one patient, evaluated exactly as `care_gap_lookup` evaluates it, and
  * the results of the loaded measures evaluated for the same period (`published`), as rows to store.
  */
-export function resultRows(loaded: VersionedChart, period: Period, timeZone: string, published: readonly CareGapResult<string>[] = []): ResultRowInput[] {
-  const rows = [...evaluateCareGaps(loaded.chart, { period, timeZone }), ...published].map(careGapRow);
+export function resultRows(loaded: VersionedChart, period: Period, timeZone: string, published: readonly PublishedResult[] = []): ResultRowInput[] {
+  const builtIn = evaluateCareGaps(loaded.chart, { period, timeZone });
+  const rows = [...builtIn, ...published.map((entry) => entry.result)].map(careGapRow);
+  const editionOf = (index: number) => (index < builtIn.length ? null : published[index - builtIn.length].editionId);
   const days = evidenceDays(loaded.chart, rows.flatMap((row) => row.evidence));
-  return rows.map((row) => withContentHash({
+  return rows.map((row, index) => withContentHash(editionOf(index), {
     patient_id: loaded.chart.patient.id,
     measure_id: row.measureId,
     period_start: row.periodStart,
@@ -94,6 +116,6 @@ export function resultRows(loaded: VersionedChart, period: Period, timeZone: str
   }));
 }
 
-function withContentHash(row: Omit<ResultRowInput, 'content_hash'>): ResultRowInput {
-  return { ...row, content_hash: resultContentHash(row) };
+function withContentHash(editionId: string | null, row: Omit<ResultRowInput, 'content_hash' | 'measure_package_id'>): ResultRowInput {
+  return { ...row, measure_package_id: editionId, content_hash: resultContentHash(row) };
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -17,6 +17,7 @@ import { MeasureResultsRepository } from '../../src/measure-results/measure-resu
 import { MeasureRunRelay } from '../../src/measure-results/measure-run-relay';
 import { MeasureRunsRepository } from '../../src/measure-results/measure-runs.repository';
 import { MeasureSweep } from '../../src/measure-results/measure-sweep';
+import { expectedResults } from '../../src/measure-results/period-measures';
 import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
 import { corpusAvailable, corpusMissingMessage, ECQM_MEASURES_DIR } from '../elm/ecqm-measures';
 import { createTestApp, TestApp } from '../setup/app';
@@ -209,6 +210,77 @@ const available = corpusAvailable();
         const ids = (res.body.tables as { id: string }[]).map((table) => table.id);
         expect(ids.some((id) => id.startsWith('CMS139'))).toBe(false);
         expect(ids.some((id) => id.startsWith('CMS122'))).toBe(true);
+      });
+    });
+
+    describe('failures and re-issued editions', () => {
+      const cms139Of = async (patient: string) =>
+        database().dataSource.query<{ measurePackageId: string }[]>(
+          `SELECT measure_package_id::text AS "measurePackageId" FROM measure_results WHERE patient_id = $1 AND measure_id = 'CMS139' AND period_start = $2 AND period_end = $3`,
+          [patient, PERIOD.start, PERIOD.end],
+        );
+      const failuresOf = async (patient: string) =>
+        database().dataSource.query<{ measureId: string; detail: string }[]>(
+          `SELECT measure_id AS "measureId", detail FROM measure_result_failures WHERE patient_id = $1 AND period_start = $2 AND period_end = $3`,
+          [patient, PERIOD.start, PERIOD.end],
+        );
+
+      it('keeps a failed loaded measure from being evaluated every sweep: its failure stands for the result until the record changes, and a success replaces it', async () => {
+        const { dataSource } = database();
+        const [patient] = await allPatients(dataSource);
+        const [{ measurePackageId }] = await cms139Of(patient);
+        const { editions } = await published.evaluableFor(PERIOD);
+        expect(measurePackageId).toBe(editions[0].id);
+        // What a chunk writes for a patient whose CMS139 logic failed: its six, and a failure in place of the seventh.
+        await dataSource.query(`DELETE FROM measure_results WHERE patient_id = $1 AND measure_id = 'CMS139'`, [patient]);
+        expect(await runs.stalePatients(PERIOD, expectedResults({ editions }), 100)).toEqual([patient]);
+        const runId = await runs.request({ reason: MeasureRunReason.OnDemand, period: PERIOD, patientIds: [patient], chunkSize: 250 });
+        await runs.planRuns(100, async () => undefined);
+        const [{ dataVersion }] = await dataSource.query<{ dataVersion: string }[]>(`SELECT data_version::text AS "dataVersion" FROM patients WHERE id = $1`, [patient]);
+        const failure = { patient_id: patient, period_start: PERIOD.start, period_end: PERIOD.end, measure_id: 'CMS139', measure_package_id: editions[0].id, data_version: dataVersion, detail: 'CMS139 (1.0.000) could not be evaluated: its logic failed in FHIRHelpers, function ToQuantity.' };
+        expect(await runs.writeChunk(runId as string, 0, { rows: [], failures: [failure] }, { computed: 1, skipped: 0 })).toBe('written');
+
+        expect(await runs.stalePatients(PERIOD, expectedResults({ editions }), 100)).toEqual([]);
+        expect((await sweep.sweepNow()).staleRunId).toBeNull();
+        // The record changes: due again, evaluated, and the success replaces the failure in the same write.
+        await dataSource.query(`UPDATE patients SET city = coalesce(city, '') || ' ' WHERE id = $1`, [patient]);
+        expect(await runs.stalePatients(PERIOD, expectedResults({ editions }), 100)).toEqual([patient]);
+        expect((await sweep.sweepNow()).staleRunId).not.toBeNull();
+        await runAll();
+        expect(await failuresOf(patient)).toEqual([]);
+        expect(await cms139Of(patient)).toEqual([{ measurePackageId: editions[0].id }]);
+        expect((await sweep.sweepNow()).staleRunId).toBeNull();
+      });
+
+      it('makes every patient due when a re-issued edition of a loaded measure is loaded, and stores its rows under the new edition', async () => {
+        const { dataSource } = database();
+        const patients = await allPatients(dataSource);
+        // The 2025 CMS139 re-issued as 1.0.001: the same content under a new version, loaded last, so the period takes it.
+        const folder = mkdtempSync(join(tmpdir(), 'vigil-reissued-'));
+        try {
+          for (const dir of ['libraries', 'valuesets', 'valuesets-supplement']) symlinkSync(join(EDITION_2025, dir), join(folder, dir));
+          mkdirSync(join(folder, 'measures'));
+          const index = JSON.parse(readFileSync(join(EDITION_2025, 'index.json'), 'utf8')) as { measures: Record<string, { version: string }> };
+          const measure = JSON.parse(readFileSync(join(EDITION_2025, 'measures', 'CMS139.Measure.json'), 'utf8')) as { version: string };
+          writeFileSync(join(folder, 'index.json'), JSON.stringify({ ...index, measures: { CMS139: { ...index.measures.CMS139, version: '1.0.001' } } }));
+          writeFileSync(join(folder, 'measures', 'CMS139.Measure.json'), JSON.stringify({ ...measure, version: '1.0.001' }));
+          expect(await load(folder, '--measure', 'CMS139')).toBe(0);
+        } finally {
+          rmSync(folder, { recursive: true, force: true });
+        }
+        const { editions } = await published.evaluableFor(PERIOD);
+        expect(editions.map((edition) => `${edition.key} ${edition.version}`)).toEqual(['CMS139 1.0.001']);
+        expect((await runs.stalePatients(PERIOD, expectedResults({ editions }), patients.length + 1)).length).toBe(patients.length);
+        const stale = await sweep.sweepNow();
+        expect(stale.staleRunId).not.toBeNull();
+        await runAll();
+        expect(await rowsPerPatient(dataSource)).toEqual([[MEASURE_IDS.length + 1, patients.length]]);
+        const [{ n }] = await dataSource.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM measure_results WHERE measure_id = 'CMS139' AND period_start = $1 AND period_end = $2 AND measure_package_id = $3`,
+          [PERIOD.start, PERIOD.end, editions[0].id],
+        );
+        expect(n).toBe(patients.length);
+        expect((await sweep.sweepNow()).staleRunId).toBeNull();
       });
     });
   },

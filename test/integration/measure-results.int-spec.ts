@@ -297,7 +297,7 @@ describe('measure results store (real Postgres)', () => {
       expect((await store.patientResults(patient, PERIOD)).map((row) => row.stale)).toEqual(MEASURE_IDS.map(() => false));
       await dataSource.query(`UPDATE patients SET city = coalesce(city, '') || ' ' WHERE id = $1`, [patient]);
       expect((await store.patientResults(patient, PERIOD)).map((row) => row.stale)).toEqual(MEASURE_IDS.map(() => true));
-      expect(await runs.stalePatients(PERIOD, MEASURE_IDS.length, 100)).toContain(patient);
+      expect(await runs.stalePatients(PERIOD, { rows: MEASURE_IDS.length, editionIds: [] }, 100)).toContain(patient);
     });
   });
 

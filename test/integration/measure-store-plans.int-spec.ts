@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { generateCommand } from '../../src/cli/generate.command';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { storePeriod } from '../../src/measure-results/store-period';
@@ -220,14 +221,14 @@ describe('measure-results store statement plans (real Postgres, no statistics on
   );
 
   for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
-    it(`rangeChunkPatients (${mode}): patients by an id range, stored rows by the primary key`, async () => {
+    it(`rangeChunkPatients (${mode}): patients by an id range, stored rows and failures by their primary keys`, async () => {
       const { dataSource } = db();
       // Values we read ourselves (uuids and days), written as literals: EXECUTE takes no bind parameters.
       const args = [...bounds, period.start, period.end].map((value) => `'${value}'`).join(', ');
       const plan = await dataSource.transaction(async (manager) => {
         await manager.query(`SET LOCAL plan_cache_mode = ${mode}`);
-        await manager.query(`PREPARE chunk_plan (uuid, uuid, date, date, boolean, bigint) AS ${MEASURE_STATEMENTS.rangeChunkPatients}`);
-        const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE chunk_plan (${args}, true, 1)`);
+        await manager.query(`PREPARE chunk_plan (uuid, uuid, date, date, boolean, bigint, uuid[]) AS ${MEASURE_STATEMENTS.rangeChunkPatients}`);
+        const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (FORMAT JSON) EXECUTE chunk_plan (${args}, true, 1, '{${randomUUID()}}')`);
         await manager.query(`DEALLOCATE chunk_plan`);
         return row['QUERY PLAN'][0].Plan;
       });
@@ -237,6 +238,9 @@ describe('measure-results store statement plans (real Postgres, no statistics on
       const results = nodes.filter((node) => node['Relation Name'] === 'measure_results');
       expect(results.length).toBeGreaterThan(0);
       expect(results.map((node) => node['Index Name'])).toEqual(results.map(() => 'PK_4a2e93d5b75456c0a8a7f2f2193'));
+      const failures = nodes.filter((node) => node['Relation Name'] === 'measure_result_failures');
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.map((node) => node['Index Name'])).toEqual(failures.map(() => 'PK_measure_result_failures'));
     });
   }
 });

@@ -26,6 +26,7 @@ const TABLES = [
   'measure_package_libraries',
   'measure_package_value_sets',
   'measure_packages',
+  'measure_result_failures',
   'measure_results',
   'measure_run_chunks',
   'measure_runs',

@@ -1,6 +1,7 @@
+import { MeasureResultFailure } from './measure-result-failure.entity';
 import { MeasureResult } from './measure-result.entity';
 import { MeasureRun, MeasureRunChunk } from './measure-run.entity';
 
-export { MeasureResult, MeasureRun, MeasureRunChunk };
+export { MeasureResult, MeasureResultFailure, MeasureRun, MeasureRunChunk };
 
-export const MEASURE_RESULT_ENTITIES = [MeasureResult, MeasureRun, MeasureRunChunk];
+export const MEASURE_RESULT_ENTITIES = [MeasureResult, MeasureResultFailure, MeasureRun, MeasureRunChunk];

@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Patient } from '../../cohort/entities/patient.entity';
+import { MeasurePackageRecord } from '../../measure-packages/entities/measure-package.entity';
 import { enumCheck } from '../../schema/enum-check';
 import { StoredGapStatus } from '../enum';
 
@@ -77,7 +78,18 @@ export class MeasureResult {
   @Column('bytea', { name: 'content_hash', nullable: true })
   contentHash: Buffer | null;
 
+  /**
+   * The loaded edition (`measure_packages` row) a loaded measure's result was computed with; NULL for
+   * the built-in measures. Current only while the period still takes that edition.
+   */
+  @Column('uuid', { name: 'measure_package_id', nullable: true })
+  measurePackageId: string | null;
+
   @ManyToOne(() => Patient, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'patient_id' })
   patient?: Patient;
+
+  @ManyToOne(() => MeasurePackageRecord, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'measure_package_id', foreignKeyConstraintName: 'FK_measure_results_package' })
+  measurePackage?: MeasurePackageRecord;
 }
