@@ -47,7 +47,26 @@ function compareGroup(index: number, expected: ExpectedGroup, actual: MeasureEva
     const got = actual.populations[code as keyof typeof actual.populations] ?? 0;
     if (got !== count) differences.push({ group: index, code, expected: count, actual: got });
   }
+  (expected.stratifiers ?? []).forEach((stratifier, position) => {
+    // By the stratifier's id (the Measure's), else by position where the Measure gives none.
+    const got = (actual.stratifiers.find((s) => s.id === stratifier.id) ?? actual.stratifiers[position])?.populations ?? {};
+    for (const [code, count] of Object.entries(stratumCounts(stratifier))) {
+      const value = got[code as keyof typeof got] ?? 0;
+      if (value !== count) differences.push({ group: index, code: `${stratifier.id}/${code}`, expected: count, actual: value });
+    }
+  });
   return differences;
+}
+
+/**
+ * What a case's report says the case counts in one stratifier: the populations of its stratum other
+ * than `false` (a boolean stratifier's `true`, or the labelled stratum the case falls in; measure
+ * observations aside), or nothing in it (zeros) when only `false` is reported.
+ */
+export function stratumCounts(stratifier: NonNullable<ExpectedGroup['stratifiers']>[number]): Record<string, number> {
+  const reported = stratifier.strata.find((stratum) => stratum.value !== 'false');
+  const codes = new Set(stratifier.strata.flatMap((stratum) => Object.keys(stratum.populations)).filter((code) => !code.endsWith('observation')));
+  return Object.fromEntries([...codes].map((code) => [code, reported?.populations[code] ?? 0]));
 }
 
 /** Evaluates one case (profiles as tagged: MADiE runs the stewards' cases with profile checking on) and compares. */

@@ -73,6 +73,12 @@ export interface ExpectedGroup {
   id: string | null;
   populations: Record<string, number>;
   populationList?: { id: string | null; code: string; count: number }[];
+  /**
+   * The group's stratifiers in the Measure's order, each with its strata as MADiE reports them:
+   * `true`/`false` for a boolean stratifier (the `false` stratum's counts are not the complement of
+   * the group's and are not compared), or a label (`Strata 1`) for the stratum the case falls in.
+   */
+  stratifiers?: { id: string; strata: { value: string; populations: Record<string, number> }[] }[];
 }
 
 export interface OfficialCase {

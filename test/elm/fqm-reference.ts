@@ -25,12 +25,23 @@ interface PopulationResult {
   criteriaReferenceId?: string;
   observations?: unknown[] | null;
 }
+interface StratifierResult {
+  strataCode: string;
+  result: boolean;
+  appliesResult?: boolean;
+}
 interface Detailed {
   populationResults: PopulationResult[];
-  episodeResults?: { populationResults: PopulationResult[] }[];
+  stratifierResults?: StratifierResult[];
+  episodeResults?: { populationResults: PopulationResult[]; stratifierResults?: StratifierResult[] }[];
+}
+interface StratifierJson {
+  id?: string;
+  code?: { text?: string };
+  extension?: { url: string; valueCodeableConcept?: { coding?: { code?: string }[] } }[];
 }
 interface MeasureJson {
-  group?: { population?: { id?: string; code?: { coding?: { code?: string }[] } }[] }[];
+  group?: { population?: { id?: string; code?: { coding?: { code?: string }[] } }[]; stratifier?: StratifierJson[] }[];
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -103,5 +114,32 @@ function toGroup(group: NonNullable<MeasureJson['group']>[number], detailed: Det
   const observations = units
     .flatMap((unit) => unit.filter((r) => r.populationType === 'measure-observation'))
     .map((r) => ({ populationId: undefined, observes: (codeOf(r.criteriaReferenceId) ?? 'measure-population') as never, values: r.observations ?? [] }));
-  return { id: null, populations, observations, stratifiers: [] };
+  return { id: null, populations, observations, stratifiers: (group.stratifier ?? []).map((stratifier) => strataOf(stratifier, detailed)) };
+}
+
+const APPLIES_TO = ['http://hl7.org/fhir/us/cqfmeasures/StructureDefinition/cqfm-appliesTo', 'http://hl7.org/fhir/uv/cqm/StructureDefinition/cqm-appliesTo'];
+
+/**
+ * One stratifier's populations as fqm-execution decides membership: the patient (or each episode)
+ * counts in the stratum when its stratifier result is true and, under `cqfm-appliesTo`, the
+ * population it names is true for that patient (episode) as well.
+ */
+function strataOf(stratifier: StratifierJson, detailed: Detailed): MeasureEvaluation['groups'][number]['stratifiers'][number] {
+  const matches = (result: StratifierResult) => result.strataCode === stratifier.id || result.strataCode === stratifier.code?.text;
+  const appliesTo = stratifier.extension?.find((e) => APPLIES_TO.includes(e.url))?.valueCodeableConcept?.coding?.[0]?.code;
+  const units = detailed.episodeResults?.length
+    ? detailed.episodeResults.map((episode) => ({ results: episode.populationResults, strata: episode.stratifierResults ?? [] }))
+    : [{ results: detailed.populationResults, strata: detailed.stratifierResults ?? [] }];
+  const populations: Record<string, number> = {};
+  for (const unit of units) {
+    const inStratum = unit.strata.some((result) => matches(result) && result.result);
+    const applies = !appliesTo || unit.results.some((r) => r.populationType === appliesTo && r.result);
+    const seen = new Set<string>();
+    for (const r of unit.results) {
+      if (seen.has(r.populationType)) continue;
+      seen.add(r.populationType);
+      populations[r.populationType] = (populations[r.populationType] ?? 0) + (inStratum && applies && r.result ? 1 : 0);
+    }
+  }
+  return { id: stratifier.id, code: stratifier.code?.text ?? stratifier.id ?? '', populations };
 }
