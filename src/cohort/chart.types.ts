@@ -9,6 +9,7 @@ import {
   EventStatus,
   Interpretation,
   ImmunizationStatus,
+  MedicationAdministrationStatus,
   MedicationDispenseStatus,
   MedicationStatus,
   NoteType,
@@ -21,6 +22,7 @@ import {
   RequestKind,
   RequestStatus,
   Sex,
+  TaskStatus,
 } from './enum';
 
 /**
@@ -77,6 +79,18 @@ export interface EncounterRow {
   /** `hospitalization.dischargeDisposition` as a code (the eCQMs compare it, e.g. hospice discharge). */
   dischargeDispositionSystem: CodeSystemUri | null;
   dischargeDispositionCode: string | null;
+  /** `diagnosis`: the conditions the encounter names, with role and rank (empty when it named none). */
+  diagnoses: EncounterDiagnosis[];
+  /** `reasonReference`, each as `Type/<row id>` (empty when there was none). */
+  reasonReferences: string[];
+}
+
+/** One `Encounter.diagnosis`: the condition as `Type/<row id>` (the row it has in this import), its role (`use`) and rank. */
+export interface EncounterDiagnosis {
+  condition: string;
+  useSystem: string | null;
+  useCode: string | null;
+  rank: number | null;
 }
 
 /**
@@ -91,6 +105,8 @@ export interface ObservationRow {
   id: string;
   encounterId: string | null;
   panelId: string | null;
+  /** True for the row of a panel itself (its own code and value), which its components' rows (same `panelId`) belong to. */
+  panelOwnValue: boolean;
   /** The category code as the source gave it, and its system; both null when it gave none. */
   category: ObservationCategoryCode | null;
   categorySystem: CodeSystemUri | null;
@@ -264,6 +280,48 @@ export interface CommunicationRow {
   recordedAt: string | null;
 }
 
+/**
+ * A Task about a request (QI-Core Task, TaskRejected): the measures select it by code, follow
+ * `focus` and `basedOn` to the request, and read its status, reasons and execution period. Read by
+ * the measures, not yet by a tool.
+ */
+export interface TaskRow {
+  id: string;
+  codeSystem: CodeSystemUri | null;
+  code: string | null;
+  display: string | null;
+  status: TaskStatus;
+  intent: string | null;
+  statusReasonSystem: CodeSystemUri | null;
+  statusReasonCode: string | null;
+  reasonSystem: CodeSystemUri | null;
+  reasonCode: string | null;
+  /** `Type/<row id>` of the focal request. */
+  focus: string | null;
+  basedOn: string[];
+  authoredAt: string | null;
+  executionStartAt: string | null;
+  executionEndAt: string | null;
+}
+
+/** A MedicationAdministration: a medication given, or not given and why. Read by the measures, not yet by a tool. */
+export interface MedicationAdministrationRow {
+  id: string;
+  codeSystem: CodeSystemUri;
+  code: string;
+  display: string;
+  codeFromReference: boolean;
+  status: MedicationAdministrationStatus;
+  statusReasonSystem: CodeSystemUri | null;
+  statusReasonCode: string | null;
+  effectiveAt: string | null;
+  effectiveEndAt: string | null;
+  /** `effective` was a Period (given back as one even without an end). */
+  effectiveIsPeriod: boolean;
+  /** QI-Core's `qicore-recorded` extension. */
+  recordedAt: string | null;
+}
+
 export interface ProcedureRow {
   id: string;
   encounterId: string | null;
@@ -350,6 +408,8 @@ export interface PatientChart {
   dispenses: MedicationDispenseRow[];
   immunizations: ImmunizationRow[];
   communications: CommunicationRow[];
+  administrations: MedicationAdministrationRow[];
+  tasks: TaskRow[];
   procedures: ProcedureRow[];
   allergies: AllergyRow[];
   requests: RequestRow[];

@@ -12,6 +12,7 @@ import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
 import { mapAdverseEvent, mapAllergyIntolerance, mapCommunication, mapCondition, mapImmunization, mapProcedure } from './map-records';
 import { codeTargetOf, mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
+import { mapMedicationAdministration, mapTask } from './map-measure-records';
 import { CodeTarget, DEFAULT_SOURCE, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceIdOf, sourceNamespace, TargetIndex } from './references';
 import { ResourceWriter } from './resource-writer';
 import { listSourceFiles, readSourceFile, SourceFile } from './source-reader';
@@ -81,7 +82,7 @@ const PASSES: { label: string; types: readonly SupportedType[]; people: Director
   { label: 'encounters', types: ['Encounter'], people: 'Practitioner', accepted: 'indexed' },
   {
     label: 'clinical records',
-    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent', 'Immunization', 'Communication'],
+    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent', 'Immunization', 'Communication', 'MedicationAdministration', 'Task'],
     people: 'CareTeam',
     accepted: 'other',
   },
@@ -291,6 +292,10 @@ export class FhirImporter {
           return { mapped: mapImmunization(source, context) };
         case 'Communication':
           return { mapped: mapCommunication(source, context) };
+        case 'MedicationAdministration':
+          return { mapped: mapMedicationAdministration(source, context) };
+        case 'Task':
+          return { mapped: mapTask(source, context) };
       }
     } catch (error) {
       // Only the error's kind is reported: a message could quote the record.
@@ -305,14 +310,14 @@ export class FhirImporter {
   }
 
   /**
-   * Under `patientBundles`: points a subject (or `patient`) that is missing, names no Patient, or names
+   * Under `patientBundles`: points a subject (or `patient`, or a Task's `for`) that is missing, names no Patient, or names
    * one outside its Bundle, at the Bundle's only Patient, as the reference engine reads a test case's
    * Bundle; returns the warning. Without it, only warns of the last.
    */
   private adoptBundlePatient(source: SourceResource, adopt: boolean): string | undefined {
     if (source.position.entry === undefined || source.type === 'Patient') return undefined;
     const only = this.bundlePatients.get(source.position.file);
-    const field = source.type === 'AllergyIntolerance' || source.type === 'Immunization' ? 'patient' : 'subject';
+    const field = source.type === 'Task' ? 'for' : source.type === 'AllergyIntolerance' || source.type === 'Immunization' ? 'patient' : 'subject';
     const reference = referenceOf(source.resource[field]);
     if (!only) return undefined;
     if (reference === undefined) {

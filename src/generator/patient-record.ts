@@ -88,6 +88,8 @@ export function generatePatientRecord(context: CohortContext, index: number): Pa
       typeCode: encounter.type.code,
       typeDisplay: encounter.type.display,
       typeOtherCodings: [],
+      diagnoses: [],
+      reasonReferences: [],
       reasonSystem: reason?.system ?? null,
       reasonCode: reason?.code ?? null,
       reasonDisplay: reason?.display ?? null,

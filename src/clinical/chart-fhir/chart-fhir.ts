@@ -18,6 +18,7 @@ import {
 import { ConditionCategory, ENCOUNTER_CLASS_V3_CODE, QICORE_EXTENSION, RequestKind } from '../../cohort/enum';
 import type { FhirResource } from '../elm';
 import { codeable, coding, encounterReference, instant, Json, optionalCodeable, patientReference, period } from './fhir-elements';
+import { medicationAdministration, medicationElements, task } from './fhir-measure-records';
 import { observationResources } from './fhir-observations';
 
 /**
@@ -88,6 +89,17 @@ function encounter(row: EncounterRow, patientId: string): FhirResource {
     ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode, row.reasonDisplay)] } : {}),
     subject: patientReference(patientId),
     period: period(row.startAt, row.endAt),
+    // The conditions it names, as references to their rows (the measures follow them by id).
+    ...(row.diagnoses.length > 0
+      ? {
+          diagnosis: row.diagnoses.map((diagnosis) => ({
+            condition: { reference: diagnosis.condition },
+            ...(diagnosis.useCode !== null ? { use: codeable(diagnosis.useSystem, diagnosis.useCode) } : {}),
+            ...(diagnosis.rank !== null ? { rank: diagnosis.rank } : {}),
+          })),
+        }
+      : {}),
+    ...(row.reasonReferences.length > 0 ? { reasonReference: row.reasonReferences.map((reference) => ({ reference })) } : {}),
     ...(row.dischargeDispositionCode !== null
       ? { hospitalization: { dischargeDisposition: codeable(row.dischargeDispositionSystem, row.dischargeDispositionCode, row.disposition) } }
       : {}),
@@ -166,12 +178,10 @@ function supplyElements(supply: MedicationSupply | null, dosageText: string | nu
 }
 
 function medicationRequest(row: MedicationRow, patientId: string): FhirResource {
-  const medication = codeable(row.codeSystem, row.code, row.display);
   return {
     resourceType: 'MedicationRequest',
     id: row.id,
-    // Coded through a referenced Medication: kept as one (contained), so a retrieve by the request's own concept passes it over, as it did the source.
-    ...(row.codeFromReference ? { contained: [{ resourceType: 'Medication', id: 'medication', code: medication }], medicationReference: { reference: '#medication' } } : { medicationCodeableConcept: medication }),
+    ...medicationElements(row),
     status: row.status,
     ...(row.intent !== null ? { intent: row.intent } : {}),
     ...(row.doNotPerform ? { doNotPerform: true } : {}),
@@ -183,12 +193,11 @@ function medicationRequest(row: MedicationRow, patientId: string): FhirResource 
 }
 
 function medicationDispense(row: MedicationDispenseRow, patientId: string): FhirResource {
-  const medication = codeable(row.codeSystem, row.code, row.display);
   const dosages = row.dosage !== null ? dosageInstruction(row.dosage, null, null) : [];
   return {
     resourceType: 'MedicationDispense',
     id: row.id,
-    ...(row.codeFromReference ? { contained: [{ resourceType: 'Medication', id: 'medication', code: medication }], medicationReference: { reference: '#medication' } } : { medicationCodeableConcept: medication }),
+    ...medicationElements(row),
     status: row.status,
     subject: patientReference(patientId),
     ...(row.quantity !== null ? { quantity: { value: row.quantity } } : {}),
@@ -306,5 +315,7 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     ...chart.adverseEvents.map((row) => adverseEvent(row, id)),
     ...chart.immunizations.map((row) => immunization(row, id)),
     ...chart.communications.map((row) => communication(row, id)),
+    ...chart.administrations.map((row) => medicationAdministration(row, id)),
+    ...chart.tasks.map((row) => task(row, id)),
   ];
 }
