@@ -83,6 +83,17 @@ export interface EncounterRow {
   diagnoses: EncounterDiagnosis[];
   /** `reasonReference`, each as `Type/<row id>` (empty when there was none). */
   reasonReferences: string[];
+  /** `location`: where it took place, with the Location's type (empty when it named none). */
+  locations: EncounterLocation[];
+}
+
+/** One `Encounter.location`: the Location as `Type/<row id>`, its type codings (empty when the import did not hold it), status and period. */
+export interface EncounterLocation {
+  location: string;
+  types: { system: string; code: string }[];
+  status: string | null;
+  start: string | null;
+  end: string | null;
 }
 
 /** One `Encounter.diagnosis`: the condition as `Type/<row id>` (the row it has in this import), its role (`use`) and rank. */

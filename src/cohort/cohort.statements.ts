@@ -22,7 +22,8 @@ const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_sy
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition,
   discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
-  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences"`;
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations`;
 
 const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,

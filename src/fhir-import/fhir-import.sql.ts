@@ -13,7 +13,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['type_display', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['reason_display', 'text'],
     ['start_at', 'timestamptz'], ['end_at', 'timestamptz'], ['disposition', 'text'],
     ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'], ['class_code', 'text'], ['type_other_codings', 'jsonb'],
-    ['diagnoses', 'jsonb'], ['reason_references', 'jsonb'],
+    ['diagnoses', 'jsonb'], ['reason_references', 'jsonb'], ['locations', 'jsonb'],
   ],
   observations: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['panel_id', 'uuid'], ['category', 'text'], ['status', 'text'],

@@ -71,7 +71,20 @@ describe(mapEncounter.name, () => {
       [condition],
     ]);
     expect(mapped.warnings).toEqual(['diagnosis.condition reference names no resource type (left out)']);
-    expect(encounter({}).rows.encounters?.[0]).toMatchObject({ diagnoses: null, reason_references: null });
+    expect(encounter({}).rows.encounters?.[0]).toMatchObject({ diagnoses: null, reason_references: null, locations: null });
+  });
+
+  it('keeps where it took place: each location as a reference to its row, with the type of a Location the import holds, its status and period', () => {
+    const row = encounter({
+      location: [
+        { location: { reference: 'Location/l1' }, status: 'completed', period: { start: '2019-05-01T10:00:00Z', end: '2019-05-01T11:00:00Z' } },
+        { location: { reference: 'Location/elsewhere' } },
+      ],
+    }).rows.encounters?.[0];
+    expect(JSON.parse(String(row?.locations))).toEqual([
+      { location: `Location/${rowId('Location/l1')}`, types: [{ system: SNOMED, code: '35971002' }], status: 'completed', start: '2019-05-01T10:00:00Z', end: '2019-05-01T11:00:00Z' },
+      { location: `Location/${rowId('Location/elsewhere')}`, types: [], status: null, start: null, end: null },
+    ]);
   });
 
   it.each([

@@ -90,6 +90,7 @@ export function generatePatientRecord(context: CohortContext, index: number): Pa
       typeOtherCodings: [],
       diagnoses: [],
       reasonReferences: [],
+      locations: [],
       reasonSystem: reason?.system ?? null,
       reasonCode: reason?.code ?? null,
       reasonDisplay: reason?.display ?? null,

@@ -56,7 +56,10 @@ const telephoneVisit = {
   resourceType: 'Encounter', id: 'enc-dx', status: 'finished', class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB' }, subject,
   period: { start: '2026-05-05T02:00:01.000+00:00', end: '2026-05-05T03:00:01.000+00:00' }, reasonReference: [{ reference: 'Condition/cond-sud' }],
   diagnosis: [{ condition: { reference: 'Condition/cond-sud' }, use: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/diagnosis-role', code: 'billing' }] }, rank: 1 }],
+  location: [{ location: { reference: 'Location/loc-amb' } }],
 };
+/** As the stewards' ADHD cases (CMS136) write where a visit took place: a Location read by its type. */
+const ambulatorySite = { resourceType: 'Location', id: 'loc-amb', name: 'Example Hospital', type: [{ coding: [{ system: SNOMED, code: '35971002' }] }] };
 /** As the stewards' CT dose cases (CMS1056) write a scan: a panel with a value of its own and two components. */
 const ctScan = {
   resourceType: 'Observation', id: 'obs-ct', status: 'final', category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'imaging' }] }],
@@ -85,7 +88,7 @@ function bundle() {
       { resource: vaccine },
       { resource: communicated },
       { resource: { ...vaccine, id: 'imm-refused', status: 'not-done', statusReason: refused, occurrenceDateTime: undefined, occurrenceString: 'at school' } },
-      ...[referral, reported, rejected, administered, notAdministered, substanceUse, telephoneVisit, ctScan, boundsOnly].map((resource) => ({ resource })),
+      ...[referral, reported, rejected, administered, notAdministered, substanceUse, telephoneVisit, ambulatorySite, ctScan, boundsOnly].map((resource) => ({ resource })),
     ],
   };
 }
@@ -184,6 +187,14 @@ describe('FHIR import of MedicationDispense, Immunization and Communication', ()
     const byStatus = (status: string) => resources.find((resource) => resource.status === status)!;
     expect(byStatus('in-progress')).toMatchObject({ medicationCodeableConcept: bcg, effectiveDateTime: '2026-01-01T08:00:00.000Z' });
     expect(byStatus('not-done')).toMatchObject({ statusReason: notAdministered.statusReason, extension: [{ ...notAdministered.extension[0], valueDateTime: '2026-02-01T08:00:00.000Z' }] });
+  });
+
+  it('gives chartToFhir an encounter naming its Location, and that Location with its type under the id the encounter names', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!);
+    const [entry] = resources.find((resource) => resource.resourceType === 'Encounter')!.location as { location: { reference: string } }[];
+    const named = resources.filter((resource) => `${resource.resourceType}/${resource.id}` === entry.location.reference);
+    expect(named).toEqual([{ resourceType: 'Location', id: expect.any(String), type: ambulatorySite.type }]);
   });
 
   it('gives chartToFhir an encounter naming its condition as reason and diagnosis, under the id the condition has', async () => {

@@ -35,6 +35,7 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
       typeOtherCodings: row.typeOtherCodings ?? [],
       diagnoses: row.diagnoses ?? [],
       reasonReferences: row.reasonReferences ?? [],
+      locations: row.locations ?? [],
     })),
     observations: byPatient(rows.observations, patientId).map((row) =>
       plain(row, ['valueNumeric', 'referenceLow', 'referenceHigh']),

@@ -100,6 +100,15 @@ function encounter(row: EncounterRow, patientId: string): FhirResource {
         }
       : {}),
     ...(row.reasonReferences.length > 0 ? { reasonReference: row.reasonReferences.map((reference) => ({ reference })) } : {}),
+    ...(row.locations.length > 0
+      ? {
+          location: row.locations.map((entry) => ({
+            location: { reference: entry.location },
+            ...(entry.status !== null ? { status: entry.status } : {}),
+            ...(entry.start !== null || entry.end !== null ? { period: period(entry.start, entry.end) } : {}),
+          })),
+        }
+      : {}),
     ...(row.dischargeDispositionCode !== null
       ? { hospitalization: { dischargeDisposition: codeable(row.dischargeDispositionSystem, row.dischargeDispositionCode, row.disposition) } }
       : {}),
@@ -283,6 +292,20 @@ function adverseEvent(row: AdverseEventRow, patientId: string): FhirResource {
   };
 }
 
+/**
+ * The Locations the encounters name, once each, with the type the encounter kept of them (the
+ * measures retrieve Locations and read their type); one the import did not hold, none.
+ */
+function locations(encounters: readonly EncounterRow[]): FhirResource[] {
+  const byId = new Map<string, FhirResource>();
+  for (const entry of encounters.flatMap((row) => row.locations)) {
+    const id = entry.location.slice(entry.location.indexOf('/') + 1);
+    if (entry.types.length === 0 || byId.has(id)) continue;
+    byId.set(id, { resourceType: 'Location', id, type: entry.types.map((type) => ({ coding: [coding(type.system, type.code)] })) });
+  }
+  return [...byId.values()];
+}
+
 export interface ChartToFhirOptions {
   /**
    * Hours east of UTC of the practice, whose calendar days the stored days are (a condition's onset
@@ -317,5 +340,6 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     ...chart.communications.map((row) => communication(row, id)),
     ...chart.administrations.map((row) => medicationAdministration(row, id)),
     ...chart.tasks.map((row) => task(row, id)),
+    ...locations(chart.encounters),
   ];
 }

@@ -54,6 +54,17 @@ describe('chartToFhir of the records the published measures read', () => {
     expect([plain.diagnosis, plain.reasonReference]).toEqual([undefined, undefined]);
   });
 
+  it('gives an encounter where it took place, and each Location of a known type once, with that type', () => {
+    const ambulatory = { location: 'Location/loc-1', types: [{ system: CodeSystem.SnomedCt, code: '35971002' }], status: 'completed', start: '2026-01-31T00:00:00.000Z', end: null };
+    const unknown = { location: 'Location/loc-2', types: [], status: null, start: null, end: null };
+    const resources = chartToFhir(chart({ encounters: [visit('2026-01-31', { locations: [ambulatory, unknown] }), visit('2026-02-01', { locations: [ambulatory] })] }));
+    expect(ofType(resources, 'Encounter')[0].location).toEqual([
+      { location: { reference: 'Location/loc-1' }, status: 'completed', period: { start: '2026-01-31T00:00:00.000Z' } },
+      { location: { reference: 'Location/loc-2' } },
+    ]);
+    expect(ofType(resources, 'Location')).toEqual([{ resourceType: 'Location', id: 'loc-1', type: [{ coding: [{ system: CodeSystem.SnomedCt, code: '35971002' }] }] }]);
+  });
+
   it('puts a panel stored with a row of its own back as that row, its value and its components, whatever their order', () => {
     const at = '2026-01-02T00:00:00.000Z';
     const own = observation('96914-7', 'Abdomen and Pelvis Low Dose', at, { id: 'ct-own', panelId: 'ct', panelOwnValue: true, valueSystem: LOINC, valueCode: 'LA31752-1' });

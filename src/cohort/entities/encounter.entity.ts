@@ -2,7 +2,7 @@ import { Check, Column, Entity, Index } from 'typeorm';
 import { CodeSystemUri, EncounterClass, EncounterStatus } from '../enum';
 import { codeSystemCheck, enumCheck } from './check';
 import { PatientRecord } from './patient-record.base';
-import type { EncounterDiagnosis } from '../chart.types';
+import type { EncounterDiagnosis, EncounterLocation } from '../chart.types';
 
 @Entity('encounters')
 @Index('IDX_encounters_patient_start', ['patientId', 'startAt'])
@@ -73,4 +73,8 @@ export class Encounter extends PatientRecord {
   /** `reasonReference`, each as `Type/<row id>`: CQMCommon's encounterDiagnosis() follows these to the Conditions. */
   @Column('jsonb', { name: 'reason_references', nullable: true })
   reasonReferences: string[] | null;
+
+  /** `location`: each as `Type/<row id>`, with the Location's type codings (when the import held it), status and period; null when there was none. */
+  @Column('jsonb', { nullable: true })
+  locations: EncounterLocation[] | null;
 }

@@ -15,9 +15,10 @@ const TABLES = ['medication_administrations', 'tasks'];
  *   cancer BCG measure (CMS646) and the VTE measures count;
  * - `tasks`: QI-Core Task (and TaskRejected): a referral closed by a consultant report (CMS50), an
  *   order rejected and why; its `focus` and `basedOn` as references to the requests' rows;
- * - `encounters.diagnoses` and `encounters.reason_references`: the conditions an encounter names
- *   (CQMCommon's encounterDiagnosis() follows `reasonReference`), as jsonb beside the row: they are
- *   read only whole, with the encounter, never searched, as `type_other_codings` is;
+ * - `encounters.diagnoses`, `encounters.reason_references` and `encounters.locations`: the
+ *   conditions an encounter names (CQMCommon's encounterDiagnosis() follows `reasonReference`) and
+ *   where it took place, with the Location's type (CMS136 reads it), as jsonb beside the row: they
+ *   are read only whole, with the encounter, never searched, as `type_other_codings` is;
  * - `observations.panel_own_value`: which row of a panel is the panel itself (its code and value),
  *   so its components go back into it (a CT scan's dose category and its noise and dose, CMS1056).
  *   Rows stored before are false: a re-import marks them.
@@ -37,6 +38,7 @@ export class MeasureRecordFidelity1764720000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "tasks" ADD CONSTRAINT "FK_a2a498dd0eeca44c5deac2aa927" FOREIGN KEY ("patient_id") REFERENCES "patients"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "encounters" ADD "diagnoses" jsonb`);
     await queryRunner.query(`ALTER TABLE "encounters" ADD "reason_references" jsonb`);
+    await queryRunner.query(`ALTER TABLE "encounters" ADD "locations" jsonb`);
     await queryRunner.query(`ALTER TABLE "observations" ADD "panel_own_value" boolean NOT NULL DEFAULT false`);
     for (const table of TABLES) {
       for (const trigger of DATA_VERSION_TRIGGERS) {
@@ -53,6 +55,7 @@ export class MeasureRecordFidelity1764720000000 implements MigrationInterface {
       for (const trigger of DATA_VERSION_TRIGGERS) await queryRunner.query(`DROP TRIGGER "TRG_${table}_data_version_${trigger.suffix}" ON "${table}"`);
     }
     await queryRunner.query(`ALTER TABLE "observations" DROP COLUMN "panel_own_value"`);
+    await queryRunner.query(`ALTER TABLE "encounters" DROP COLUMN "locations"`);
     await queryRunner.query(`ALTER TABLE "encounters" DROP COLUMN "reason_references"`);
     await queryRunner.query(`ALTER TABLE "encounters" DROP COLUMN "diagnoses"`);
     await queryRunner.query(`ALTER TABLE "tasks" DROP CONSTRAINT "FK_a2a498dd0eeca44c5deac2aa927"`);

@@ -101,6 +101,7 @@ export function encounter(cls: EncounterClass, start: string, end: string | null
     dischargeDispositionCode: null,
     diagnoses: [],
     reasonReferences: [],
+    locations: [],
     ...overrides,
   };
 }
