@@ -74,6 +74,8 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   chartsDispenses: (c) => [[c.patientId]],
   chartsImmunizations: (c) => [[c.patientId]],
   chartsCommunications: (c) => [[c.patientId]],
+  chartsAdministrations: (c) => [[c.patientId]],
+  chartsTasks: (c) => [[c.patientId]],
   chartsProcedures: (c) => [[c.patientId]],
   chartsAllergies: (c) => [[c.patientId]],
   chartsRequests: (c) => [[c.patientId]],

@@ -6,9 +6,7 @@ import {
   ConditionVerificationStatus,
   EncounterClass,
   EncounterStatus,
-  EventStatus,
   Interpretation,
-  ImmunizationStatus,
   MedicationDispenseStatus,
   MedicationStatus,
   NoteType,
@@ -22,6 +20,9 @@ import {
   RequestStatus,
   Sex,
 } from './enum';
+import type { CommunicationRow, ImmunizationRow, MedicationAdministrationRow, TaskRow } from './measure-record.types';
+
+export type { CommunicationRow, ImmunizationRow, MedicationAdministrationRow, TaskRow } from './measure-record.types';
 
 /**
  * Plain rows as the cohort repository returns them: no entity hydration, timestamps as ISO-8601
@@ -77,6 +78,29 @@ export interface EncounterRow {
   /** `hospitalization.dischargeDisposition` as a code (the eCQMs compare it, e.g. hospice discharge). */
   dischargeDispositionSystem: CodeSystemUri | null;
   dischargeDispositionCode: string | null;
+  /** `diagnosis`: the conditions the encounter names, with role and rank (empty when it named none). */
+  diagnoses: EncounterDiagnosis[];
+  /** `reasonReference`, each as `Type/<row id>` (empty when there was none). */
+  reasonReferences: string[];
+  /** `location`: where it took place, with the Location's type (empty when it named none). */
+  locations: EncounterLocation[];
+}
+
+/** One `Encounter.location`: the Location as `Type/<row id>`, its type codings (empty when the import did not hold it), status and period. */
+export interface EncounterLocation {
+  location: string;
+  types: { system: string; code: string }[];
+  status: string | null;
+  start: string | null;
+  end: string | null;
+}
+
+/** One `Encounter.diagnosis`: the condition as `Type/<row id>` (the row it has in this import), its role (`use`) and rank. */
+export interface EncounterDiagnosis {
+  condition: string;
+  useSystem: string | null;
+  useCode: string | null;
+  rank: number | null;
 }
 
 /**
@@ -91,6 +115,8 @@ export interface ObservationRow {
   id: string;
   encounterId: string | null;
   panelId: string | null;
+  /** True for the row of a panel itself (its own code and value), which its components' rows (same `panelId`) belong to. */
+  panelOwnValue: boolean;
   /** The category code as the source gave it, and its system; both null when it gave none. */
   category: ObservationCategoryCode | null;
   categorySystem: CodeSystemUri | null;
@@ -227,43 +253,6 @@ export interface MedicationDispenseRow {
   dosage: DosageTiming | null;
 }
 
-/** An Immunization: a vaccine given, or not given and why (the childhood immunization measures). Read by the measures, not yet by a tool. */
-export interface ImmunizationRow {
-  id: string;
-  codeSystem: CodeSystemUri;
-  code: string;
-  display: string;
-  status: ImmunizationStatus;
-  /** `occurrenceDateTime`; null when the source gave only `occurrenceString`. */
-  occurredAt: string | null;
-  /** `recorded`. */
-  recordedAt: string | null;
-  primarySource: boolean | null;
-  /** `statusReason` (why a vaccine was not given). */
-  statusReasonSystem: CodeSystemUri | null;
-  statusReasonCode: string | null;
-}
-
-/**
- * A Communication: something told to someone, or recorded as not told and why (the diabetic
- * retinopathy measure counts findings communicated to the physician managing diabetes). Kept by its
- * category, which is what the measures select it by. Read by the measures, not yet by a tool.
- */
-export interface CommunicationRow {
-  id: string;
-  /** The category coding (null when the source gave none). */
-  categorySystem: CodeSystemUri | null;
-  categoryCode: string | null;
-  categoryDisplay: string | null;
-  status: EventStatus;
-  statusReasonSystem: CodeSystemUri | null;
-  statusReasonCode: string | null;
-  sentAt: string | null;
-  receivedAt: string | null;
-  /** QI-Core's `qicore-recorded` extension: when a communication not done was recorded. */
-  recordedAt: string | null;
-}
-
 export interface ProcedureRow {
   id: string;
   encounterId: string | null;
@@ -350,6 +339,8 @@ export interface PatientChart {
   dispenses: MedicationDispenseRow[];
   immunizations: ImmunizationRow[];
   communications: CommunicationRow[];
+  administrations: MedicationAdministrationRow[];
+  tasks: TaskRow[];
   procedures: ProcedureRow[];
   allergies: AllergyRow[];
   requests: RequestRow[];

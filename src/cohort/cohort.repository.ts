@@ -4,12 +4,9 @@ import { DataSource } from 'typeorm';
 import {
   AdverseEventRow,
   AllergyRow,
-  CommunicationRow,
   CitationKind,
   ConditionRow,
   EncounterRow,
-  ImmunizationRow,
-  MedicationDispenseRow,
   MedicationRow,
   NoteRow,
   ObservationRow,
@@ -19,12 +16,14 @@ import {
   RequestRow,
 } from './chart.types';
 import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestations';
+import { Capped, cut, measureRecordsOf, measureRecordsOfMany } from './chart-measure-records';
 import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { EncounterClass } from './enum';
 import { namePatterns, PatientSearch } from './patient-search-terms';
 import { OpenRead, Query, ReadSessions, RequestReadScope, Run } from './read-session.repository';
 
 export type { Query, RequestReadScope } from './read-session.repository';
+export type { Capped } from './chart-measure-records';
 
 export interface StaffIdentity {
   id: string;
@@ -53,12 +52,6 @@ const STAFF_LOOKUPS = {
 export interface TimeWindow {
   from: Date | null;
   to: Date | null;
-}
-
-/** Rows up to a cap, and whether there were more. */
-export interface Capped<T> {
-  rows: T[];
-  truncated: boolean;
 }
 
 /** Every citation kind, in the order `citedRows` takes their ids as parameters. */
@@ -218,7 +211,7 @@ export class CohortRepository {
       const [patient] = await run<PatientRow>('patientById', [patientId]);
       if (!patient) return { chart: null, truncated: false };
       const limit = CHART_ROW_CAP + 1;
-      const [measureRecords] = await run<MeasureRecords>('chartMeasureRecords', [patientId, limit]);
+      const measureRecords = await measureRecordsOf(run, patientId, CHART_ROW_CAP);
       const parts = {
         encounters: cut(await run<EncounterRow>('chartEncounters', [patientId, limit]), CHART_ROW_CAP),
         observations: cut(await run<ObservationRow>('chartObservations', [patientId, limit]), CHART_ROW_CAP),
@@ -228,9 +221,7 @@ export class CohortRepository {
         allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
         requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
         adverseEvents: cut(await run<AdverseEventRow>('chartAdverseEvents', [patientId, limit]), CHART_ROW_CAP),
-        dispenses: cut(measureRecords.dispenses, CHART_ROW_CAP),
-        immunizations: cut(measureRecords.immunizations, CHART_ROW_CAP),
-        communications: cut(measureRecords.communications, CHART_ROW_CAP),
+        ...measureRecords,
       };
       const chart: PatientChart = {
         patient,
@@ -245,13 +236,15 @@ export class CohortRepository {
         adverseEvents: parts.adverseEvents.rows,
         immunizations: parts.immunizations.rows,
         communications: parts.communications.rows,
+        administrations: parts.administrations.rows,
+        tasks: parts.tasks.rows,
       };
       return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
     });
   }
 
   /**
-   * The charts of many patients, read in one REPEATABLE READ snapshot with twelve statements in all
+   * The charts of many patients, read in one REPEATABLE READ snapshot with fourteen statements in all
    * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
    * same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
@@ -275,13 +268,11 @@ export class CohortRepository {
         observations: coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
         conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
         medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
-        dispenses: byPatient(await run<OfPatient<MedicationDispenseRow>>('chartsDispenses', [ids])),
         procedures: byPatient(await run<OfPatient<ProcedureRow>>('chartsProcedures', [ids])),
         allergies: byPatient(await run<OfPatient<AllergyRow>>('chartsAllergies', [ids])),
         requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
         adverseEvents: byPatient(await run<OfPatient<AdverseEventRow>>('chartsAdverseEvents', [ids])),
-        immunizations: byPatient(await run<OfPatient<ImmunizationRow>>('chartsImmunizations', [ids])),
-        communications: byPatient(await run<OfPatient<CommunicationRow>>('chartsCommunications', [ids])),
+        ...(await measureRecordsOfMany(run, ids)),
       };
       for (const { dataVersion, ...patient } of patients) {
         let truncated = false;
@@ -303,6 +294,8 @@ export class CohortRepository {
           adverseEvents: take(parts.adverseEvents),
           immunizations: take(parts.immunizations),
           communications: take(parts.communications),
+          administrations: take(parts.administrations),
+          tasks: take(parts.tasks),
         };
         if (coded?.overCap.has(patient.id) || windowed?.overCap.has(patient.id)) truncated = true;
         charts.set(patient.id, { chart, truncated, dataVersion });
@@ -389,15 +382,9 @@ export class CohortRepository {
 }
 
 type OfPatient<T> = { patientId: string; rows: T[] };
-/** `chartMeasureRecords`' one row: each record type as a JSON array. */
-type MeasureRecords = { dispenses: MedicationDispenseRow[]; immunizations: ImmunizationRow[]; communications: CommunicationRow[] };
 type AttestationRow = { measureId: string; attestation: CareGapAttestation };
 
 /** One row per patient (`chartsOf`): the patient's records by patient id. */
 function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {
   return new Map(rows.map((row) => [row.patientId, row.rows]));
-}
-
-function cut<T>(rows: T[], cap: number): Capped<T> {
-  return rows.length > cap ? { rows: rows.slice(0, cap), truncated: true } : { rows, truncated: false };
 }

@@ -21,9 +21,11 @@ const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_sy
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   ${ISO('start_at', 'startAt')}, ${ISO('end_at', 'endAt')}, disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"`;
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations`;
 
-const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
+const OBSERVATION_COLUMNS = `id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')}, effective_period_open AS "effectivePeriodOpen",
@@ -98,6 +100,20 @@ const CHART_PARTS = {
   ${ISO('sent_at', 'sentAt')}, ${ISO('received_at', 'receivedAt')}, ${ISO('recorded_at', 'recordedAt')}`,
     table: 'communications',
     order: 'sent_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id',
+  },
+  administrations: {
+    columns: `id, code_system AS "codeSystem", code, display, code_from_reference AS "codeFromReference", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  ${ISO('effective_at', 'effectiveAt')}, ${ISO('effective_end_at', 'effectiveEndAt')}, effective_is_period AS "effectiveIsPeriod", ${ISO('recorded_at', 'recordedAt')}`,
+    table: 'medication_administrations',
+    order: 'effective_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id',
+  },
+  tasks: {
+    columns: `id, code_system AS "codeSystem", code, display, status, intent, status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", focus, coalesce(based_on, '[]'::jsonb) AS "basedOn",
+  ${ISO('authored_at', 'authoredAt')}, ${ISO('execution_start_at', 'executionStartAt')}, ${ISO('execution_end_at', 'executionEndAt')}`,
+    table: 'tasks',
+    order: 'execution_end_at DESC NULLS LAST, authored_at DESC NULLS LAST, id',
   },
 } as const;
 
@@ -238,12 +254,15 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartAdverseEvents: chartOf('adverseEvents'),
 
   /**
-   * The record types only the loaded measures read (dispenses, immunizations, communications), each
-   * as `chartOf` gives it, in one statement: a chart read costs one round trip for them, not three.
+   * The record types only the loaded measures read (dispenses, immunizations, communications,
+   * administrations, tasks), each as `chartOf` gives it, in one statement: a chart read costs one
+   * round trip for them, not five.
    */
   chartMeasureRecords: `SELECT ${chartJsonOf('dispenses')} AS dispenses,
   ${chartJsonOf('immunizations')} AS immunizations,
-  ${chartJsonOf('communications')} AS communications`,
+  ${chartJsonOf('communications')} AS communications,
+  ${chartJsonOf('administrations')} AS administrations,
+  ${chartJsonOf('tasks')} AS tasks`,
 
   /**
    * The same records for many patients at once ($1: patient ids), for the measure-results
@@ -273,6 +292,10 @@ ORDER BY effective_at DESC, id LIMIT $5`,
   chartsImmunizations: chartsOf('immunizations'),
 
   chartsCommunications: chartsOf('communications'),
+
+  chartsAdministrations: chartsOf('administrations'),
+
+  chartsTasks: chartsOf('tasks'),
 
   /**
    * `chartsObservations` restricted to codes $2 (any system), and of those with codes $3 to rows

@@ -183,6 +183,33 @@ export enum ProcedureStatus {
   Unknown = 'unknown',
 }
 
+/** FHIR R4 Task.status (all of it): a rejected task is QI-Core TaskRejected, a completed one closes a referral loop. */
+export enum TaskStatus {
+  Draft = 'draft',
+  Requested = 'requested',
+  Received = 'received',
+  Accepted = 'accepted',
+  Rejected = 'rejected',
+  Ready = 'ready',
+  Cancelled = 'cancelled',
+  InProgress = 'in-progress',
+  OnHold = 'on-hold',
+  Failed = 'failed',
+  Completed = 'completed',
+  EnteredInError = 'entered-in-error',
+}
+
+/** FHIR R4 MedicationAdministration.status (all of it): not-done is QI-Core MedicationAdministrationNotDone. */
+export enum MedicationAdministrationStatus {
+  InProgress = 'in-progress',
+  NotDone = 'not-done',
+  OnHold = 'on-hold',
+  Completed = 'completed',
+  EnteredInError = 'entered-in-error',
+  Stopped = 'stopped',
+  Unknown = 'unknown',
+}
+
 /** FHIR R4 EventStatus, which Procedure.status and Communication.status both take (the same codes as `ProcedureStatus`). */
 export const EventStatus = ProcedureStatus;
 export type EventStatus = ProcedureStatus;

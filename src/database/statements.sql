@@ -88,7 +88,9 @@ SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem"
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations
 FROM encounters
 WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR start_at >= $2) AND ($3::timestamptz IS NULL OR start_at < $3)
   AND ($4::text IS NULL OR class = $4)
@@ -101,7 +103,7 @@ FROM clinical_notes WHERE patient_id = $1 AND encounter_id = ANY($2::uuid[])
 ORDER BY authored_at, id;
 
 -- name: laboratoryResultsInWindow
-SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -118,11 +120,13 @@ SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem"
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode"
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations
 FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $2;
 
 -- name: chartObservations
-SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -176,7 +180,15 @@ SELECT (SELECT coalesce(json_agg(r ORDER BY t.handed_over_at DESC NULLS LAST, t.
   (SELECT coalesce(json_agg(r ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id), '[]') FROM (SELECT * FROM communications WHERE patient_id = $1 ORDER BY sent_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id LIMIT $2) t
   CROSS JOIN LATERAL (SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
-  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r) AS communications;
+  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r) AS communications,
+  (SELECT coalesce(json_agg(r ORDER BY t.effective_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id), '[]') FROM (SELECT * FROM medication_administrations WHERE patient_id = $1 ORDER BY effective_at DESC NULLS LAST, recorded_at DESC NULLS LAST, id LIMIT $2) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, code_from_reference AS "codeFromReference", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_is_period AS "effectiveIsPeriod", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r) AS administrations,
+  (SELECT coalesce(json_agg(r ORDER BY t.execution_end_at DESC NULLS LAST, t.authored_at DESC NULLS LAST, t.id), '[]') FROM (SELECT * FROM tasks WHERE patient_id = $1 ORDER BY execution_end_at DESC NULLS LAST, authored_at DESC NULLS LAST, id LIMIT $2) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, intent, status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", focus, coalesce(based_on, '[]'::jsonb) AS "basedOn",
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", to_char(execution_start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionStartAt", to_char(execution_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionEndAt") r) AS tasks;
 
 -- name: patientsByIds
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
@@ -189,12 +201,14 @@ FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservations
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
-FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -263,18 +277,34 @@ FROM communications t CROSS JOIN LATERAL (SELECT id, category_system AS "categor
   to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
+-- name: chartsAdministrations
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
+FROM medication_administrations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, code_from_reference AS "codeFromReference", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_is_period AS "effectiveIsPeriod", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
+-- name: chartsTasks
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.execution_end_at DESC NULLS LAST, t.authored_at DESC NULLS LAST, t.id) AS rows
+FROM tasks t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, intent, status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", focus, coalesce(based_on, '[]'::jsonb) AS "basedOn",
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", to_char(execution_start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionStartAt", to_char(execution_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionEndAt") r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
+
 -- name: chartsEncountersWindowed
 SELECT t.patient_id::text AS "patientId", coalesce(json_agg(r ORDER BY t.start_at DESC, t.id) FILTER (WHERE t.end_at IS NULL OR t.end_at >= $2::timestamptz OR t.type_code = ANY($3::text[])), '[]') AS rows, count(*)::int AS n
 FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode") r
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservationsCoded
 SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
-FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -286,7 +316,7 @@ WHERE t.patient_id = ANY($1::uuid[]) AND t.code = ANY($2::text[]) AND (t.code <>
 SELECT patient_id::text AS "patientId", count(*)::int AS n FROM observations WHERE patient_id = ANY($1::uuid[]) GROUP BY patient_id;
 
 -- name: observationsByIds
-SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", category, category_system AS "categorySystem", status,
+SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
   code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
   reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
   interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
@@ -298,7 +328,9 @@ SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem"
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
   to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
-  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode" FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id;
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations FROM encounters WHERE patient_id = $1 AND id = ANY($2::uuid[]) ORDER BY start_at DESC, id;
 
 -- name: conditionsByIds
 SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",

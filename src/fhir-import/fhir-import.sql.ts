@@ -13,6 +13,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['type_display', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['reason_display', 'text'],
     ['start_at', 'timestamptz'], ['end_at', 'timestamptz'], ['disposition', 'text'],
     ['discharge_disposition_system', 'text'], ['discharge_disposition_code', 'text'], ['class_code', 'text'], ['type_other_codings', 'jsonb'],
+    ['diagnoses', 'jsonb'], ['reason_references', 'jsonb'], ['locations', 'jsonb'],
   ],
   observations: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['encounter_id', 'uuid'], ['panel_id', 'uuid'], ['category', 'text'], ['status', 'text'],
@@ -20,7 +21,7 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['reference_low', 'numeric'], ['reference_high', 'numeric'], ['reference_text', 'text'], ['interpretation', 'text'],
     ['effective_at', 'timestamptz'], ['effective_end_at', 'timestamptz'], ['value_system', 'text'], ['value_code', 'text'],
     ['data_absent_reason', 'text'], ['effective_period_open', 'boolean'], ['category_system', 'text'], ['part_of_procedure_id', 'uuid'],
-    ['issued_at', 'timestamptz'], ['not_done_reason_system', 'text'], ['not_done_reason_code', 'text'],
+    ['issued_at', 'timestamptz'], ['not_done_reason_system', 'text'], ['not_done_reason_code', 'text'], ['panel_own_value', 'boolean'],
   ],
   conditions: [
     ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['clinical_status', 'text'],
@@ -66,12 +67,22 @@ export const TABLE_COLUMNS: Record<TableName, readonly (readonly [column: string
     ['id', 'uuid'], ['patient_id', 'uuid'], ['category_system', 'text'], ['category_code', 'text'], ['category_display', 'text'], ['status', 'text'],
     ['status_reason_system', 'text'], ['status_reason_code', 'text'], ['sent_at', 'timestamptz'], ['received_at', 'timestamptz'], ['recorded_at', 'timestamptz'],
   ],
+  medication_administrations: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['code_from_reference', 'boolean'],
+    ['status', 'text'], ['status_reason_system', 'text'], ['status_reason_code', 'text'], ['effective_at', 'timestamptz'],
+    ['effective_end_at', 'timestamptz'], ['effective_is_period', 'boolean'], ['recorded_at', 'timestamptz'],
+  ],
+  tasks: [
+    ['id', 'uuid'], ['patient_id', 'uuid'], ['code_system', 'text'], ['code', 'text'], ['display', 'text'], ['status', 'text'], ['intent', 'text'],
+    ['status_reason_system', 'text'], ['status_reason_code', 'text'], ['reason_system', 'text'], ['reason_code', 'text'], ['focus', 'text'],
+    ['based_on', 'jsonb'], ['authored_at', 'timestamptz'], ['execution_start_at', 'timestamptz'], ['execution_end_at', 'timestamptz'],
+  ],
 };
 
 /** Tables in the order a resource's rows are written (a patient before its care-team link). */
 export const WRITE_ORDER: readonly TableName[] = [
   'patients', 'patient_care_teams', 'encounters', 'observations', 'conditions', 'medications', 'medication_dispenses', 'procedures', 'allergies',
-  'clinical_requests', 'adverse_events', 'immunizations', 'communications',
+  'clinical_requests', 'adverse_events', 'immunizations', 'communications', 'medication_administrations', 'tasks',
 ];
 
 /**
@@ -111,6 +122,8 @@ RETURNING "patient_id"::text AS "id", true AS "inserted"`,
   upsertAdverseEvents: upsert('adverse_events'),
   upsertImmunizations: upsert('immunizations'),
   upsertCommunications: upsert('communications'),
+  upsertAdministrations: upsert('medication_administrations'),
+  upsertTasks: upsert('tasks'),
   /**
    * Which of these patients share their MRN with another patient: a data-quality warning, never a
    * refusal (two sources, or two test decks, can give two people one MRN). The `fhir:<id>` stand-ins
@@ -138,4 +151,6 @@ export const STATEMENT_OF_TABLE: Record<TableName, string> = {
   adverse_events: IMPORT_STATEMENTS.upsertAdverseEvents,
   immunizations: IMPORT_STATEMENTS.upsertImmunizations,
   communications: IMPORT_STATEMENTS.upsertCommunications,
+  medication_administrations: IMPORT_STATEMENTS.upsertAdministrations,
+  tasks: IMPORT_STATEMENTS.upsertTasks,
 };

@@ -29,6 +29,8 @@ export const SUPPORTED_TYPES = [
   'AdverseEvent',
   'Immunization',
   'Communication',
+  'MedicationAdministration',
+  'Task',
 ] as const;
 export type SupportedType = (typeof SUPPORTED_TYPES)[number];
 
@@ -94,7 +96,9 @@ export type TableName =
   | 'clinical_requests'
   | 'adverse_events'
   | 'immunizations'
-  | 'communications';
+  | 'communications'
+  | 'medication_administrations'
+  | 'tasks';
 
 /** One row as column → value; every value goes to Postgres as text (or null) and is cast there. */
 export type Row = Record<string, string | null>;

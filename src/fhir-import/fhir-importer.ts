@@ -5,13 +5,12 @@ import { DirectoryImport } from './directory-import';
 import { AccessLossHook, DirectoryRepository } from './directory.repository';
 import { AcceptedType, DirectoryType, isAcceptedType, isDirectoryType, isSupportedType, MappedResource, Position, SkipResource, SupportedType } from './fhir-import.types';
 import { ImportSummary } from './import-summary';
-import { asString, Json } from './json';
+import { asArray, asString, Json } from './json';
 import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
-import { mapObservation } from './map-observation';
 import { mapPatient } from './map-patient';
-import { mapAdverseEvent, mapAllergyIntolerance, mapCommunication, mapCondition, mapImmunization, mapProcedure } from './map-records';
-import { codeTargetOf, mapMedicationDispense, mapMedicationRequest, mapRequest } from './map-requests';
+import { codeTargetOf } from './map-requests';
+import { RECORD_MAPPERS } from './record-mappers';
 import { CodeTarget, DEFAULT_SOURCE, EncounterTarget, keysOf, PatientTarget, referenceOf, sourceIdOf, sourceNamespace, TargetIndex } from './references';
 import { ResourceWriter } from './resource-writer';
 import { listSourceFiles, readSourceFile, SourceFile } from './source-reader';
@@ -81,7 +80,7 @@ const PASSES: { label: string; types: readonly SupportedType[]; people: Director
   { label: 'encounters', types: ['Encounter'], people: 'Practitioner', accepted: 'indexed' },
   {
     label: 'clinical records',
-    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent', 'Immunization', 'Communication'],
+    types: ['Observation', 'Condition', 'MedicationRequest', 'MedicationDispense', 'Procedure', 'AllergyIntolerance', 'ServiceRequest', 'DeviceRequest', 'AdverseEvent', 'Immunization', 'Communication', 'MedicationAdministration', 'Task'],
     people: 'CareTeam',
     accepted: 'other',
   },
@@ -111,6 +110,7 @@ export class FhirImporter {
   private readonly encounters = new TargetIndex<EncounterTarget>();
   private readonly medications = new TargetIndex<CodeTarget>();
   private readonly devices = new TargetIndex<CodeTarget>();
+  private readonly locations = new TargetIndex<CodeTarget>();
   /** Where each patient written by this run was read, for the shared-MRN warnings. */
   private readonly patientPositions = new Map<string, Position>();
   /** Per Bundle file, the reference of its only Patient (null when it holds several), for `patientBundles`. */
@@ -148,6 +148,7 @@ export class FhirImporter {
       encounters: this.encounters,
       medications: this.medications,
       devices: this.devices,
+      locations: this.locations,
       isKnownCode: this.options.isKnownCode,
       nowMillis,
     };
@@ -189,6 +190,10 @@ export class FhirImporter {
         }
         const type = asString(entry.resource.resourceType);
         if (type && isAcceptedType(type)) {
+          // Locations are indexed (not counted) before the encounters that name them.
+          if (first && type === 'Location' && FHIR_ID.test(sourceIdOf(entry.resource, entry.fullUrl))) {
+            this.locations.add(keysOf(type, sourceIdOf(entry.resource, entry.fullUrl), entry.fullUrl), { concept: asArray(entry.resource.type) });
+          }
           const indexed = INDEXED_TYPES.includes(type);
           if (indexed ? accepted === 'indexed' : accepted === 'other') this.accept(type, entry.resource, entry.fullUrl);
           continue;
@@ -270,27 +275,8 @@ export class FhirImporter {
           const { mapped, target, keys } = mapEncounter(source, context);
           return { mapped, onWritten: () => this.encounters.add(keys, target), onRefused: () => this.encounters.refuse(keys) };
         }
-        case 'Observation':
-          return { mapped: mapObservation(source, context) };
-        case 'Condition':
-          return { mapped: mapCondition(source, context) };
-        case 'MedicationRequest':
-          return { mapped: mapMedicationRequest(source, context) };
-        case 'MedicationDispense':
-          return { mapped: mapMedicationDispense(source, context) };
-        case 'Procedure':
-          return { mapped: mapProcedure(source, context) };
-        case 'AllergyIntolerance':
-          return { mapped: mapAllergyIntolerance(source, context) };
-        case 'ServiceRequest':
-        case 'DeviceRequest':
-          return { mapped: mapRequest(source, context) };
-        case 'AdverseEvent':
-          return { mapped: mapAdverseEvent(source, context) };
-        case 'Immunization':
-          return { mapped: mapImmunization(source, context) };
-        case 'Communication':
-          return { mapped: mapCommunication(source, context) };
+        default:
+          return { mapped: RECORD_MAPPERS[type](source, context) };
       }
     } catch (error) {
       // Only the error's kind is reported: a message could quote the record.
@@ -305,14 +291,14 @@ export class FhirImporter {
   }
 
   /**
-   * Under `patientBundles`: points a subject (or `patient`) that is missing, names no Patient, or names
+   * Under `patientBundles`: points a subject (or `patient`, or a Task's `for`) that is missing, names no Patient, or names
    * one outside its Bundle, at the Bundle's only Patient, as the reference engine reads a test case's
    * Bundle; returns the warning. Without it, only warns of the last.
    */
   private adoptBundlePatient(source: SourceResource, adopt: boolean): string | undefined {
     if (source.position.entry === undefined || source.type === 'Patient') return undefined;
     const only = this.bundlePatients.get(source.position.file);
-    const field = source.type === 'AllergyIntolerance' || source.type === 'Immunization' ? 'patient' : 'subject';
+    const field = source.type === 'Task' ? 'for' : source.type === 'AllergyIntolerance' || source.type === 'Immunization' ? 'patient' : 'subject';
     const reference = referenceOf(source.resource[field]);
     if (!only) return undefined;
     if (reference === undefined) {

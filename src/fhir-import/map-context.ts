@@ -24,6 +24,8 @@ export interface MapContext {
   /** Medications and Devices of this import, for `medicationReference` and `codeReference`. */
   medications: TargetIndex<CodeTarget>;
   devices: TargetIndex<CodeTarget>;
+  /** Locations of this import, by their `type` (an encounter's location is read by its type: CMS136's ambulatory psychotherapy). */
+  locations: TargetIndex<CodeTarget>;
   /** Prefers, among several codings, one a value set knows (see `preferredCoding`). */
   isKnownCode?: CodePredicate;
   /** "Now", for the birth-date check; fixed in tests. */

@@ -1,8 +1,8 @@
 import { EncounterStatus } from '../cohort/enum';
-import { ENCOUNTER_CLASSES, FALLBACK_ENCOUNTER_CLASS, firstCode, otherCodings } from './codes';
-import { asArray, asObject, asObjects } from './json';
-import { afterDeath, identity, idOf, MapContext, mappedStatus, optionalCode, optionalInstant, patientOf, requiredInstant, SourceResource } from './map-context';
-import { EncounterTarget, keysOf } from './references';
+import { codingsOf, ENCOUNTER_CLASSES, FALLBACK_ENCOUNTER_CLASS, firstCode, otherCodings } from './codes';
+import { asArray, asNumber, asObject, asObjects, asString } from './json';
+import { afterDeath, identity, idOf, lenientInstant, MapContext, mappedStatus, optionalCode, optionalInstant, patientOf, requiredInstant, SourceResource } from './map-context';
+import { EncounterTarget, keysOf, recordReference, referenceOf } from './references';
 import { MappedResource, SkipResource } from './fhir-import.types';
 import { cleanText } from './text';
 
@@ -22,6 +22,42 @@ function classOf(resource: Record<string, unknown>, warnings: string[]) {
   if (mapped) return { encounterClass: mapped, code };
   warnings.push(`class ${code ? 'outside v3 ActEncounterCode' : 'missing'} (stored as ${FALLBACK_ENCOUNTER_CLASS})`);
   return { encounterClass: FALLBACK_ENCOUNTER_CLASS, code };
+}
+
+/**
+ * `diagnosis`, `reasonReference` and `location` (with the Location's type, its status and period), each reference rebuilt as `Type/<row id>` (the row the named
+ * Condition has in this import), which the measures follow by id (CQMCommon's encounterDiagnosis()
+ * reads `reasonReference`). One naming no type cannot be rebuilt: left out, with a warning.
+ */
+function conditionsNamed(context: MapContext, resource: Record<string, unknown>, warnings: string[]) {
+  const reference = (element: unknown, field: string) => {
+    const rebuilt = recordReference(context.namespace, element);
+    if (rebuilt === null) warnings.push(`${field} reference names no resource type (left out)`);
+    return rebuilt;
+  };
+  const diagnoses = asObjects(resource.diagnosis).flatMap((diagnosis) => {
+    const condition = reference(diagnosis.condition, 'diagnosis.condition');
+    if (condition === null) return [];
+    const use = optionalCode(context, diagnosis.use, 'diagnosis.use', warnings);
+    return [{ condition, useSystem: use?.system ?? null, useCode: use?.code ?? null, rank: asNumber(diagnosis.rank) ?? null }];
+  });
+  const reasons = asObjects(resource.reasonReference).map((element) => reference(element, 'reasonReference')).filter((value) => value !== null);
+  const locations = asObjects(resource.location).flatMap((entry) => {
+    const location = reference(entry.location, 'location');
+    if (location === null) return [];
+    // The Location's type, when the import holds it: what the measures read of it (CQMCommon's getLocation()).
+    const target = context.locations.resolve(referenceOf(entry.location));
+    const types = 'found' in target ? codingsOf(...asArray(target.found.concept)).map(({ system, code }) => ({ system, code })) : [];
+    const period = asObject(entry.period);
+    const start = lenientInstant(period?.start, 'location.period.start', warnings);
+    const end = lenientInstant(period?.end, 'location.period.end', warnings);
+    return [{ location, types, status: asString(entry.status)?.trim() || null, start: start?.instant ?? null, end: end?.instant ?? null }];
+  });
+  return {
+    diagnoses: diagnoses.length > 0 ? JSON.stringify(diagnoses) : null,
+    reason_references: reasons.length > 0 ? JSON.stringify(reasons) : null,
+    locations: locations.length > 0 ? JSON.stringify(locations) : null,
+  };
 }
 
 export function mapEncounter(source: SourceResource, context: MapContext): { mapped: MappedResource; target: EncounterTarget; keys: string[] } {
@@ -67,6 +103,7 @@ export function mapEncounter(source: SourceResource, context: MapContext): { map
           disposition: cleanText(disposition?.text) ?? cleanText(asObjects(disposition?.coding)[0]?.display) ?? firstCode(disposition) ?? null,
           discharge_disposition_system: dispositionCode?.system ?? null,
           discharge_disposition_code: dispositionCode?.code ?? null,
+          ...conditionsNamed(context, resource, warnings),
         },
       ],
     },

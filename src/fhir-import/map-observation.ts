@@ -197,6 +197,8 @@ export function mapObservation(source: SourceResource, context: MapContext): Map
     id,
     ...common,
     panel_id: panelId,
+    // The panel's own row (its code, and its value or why it has none), which its components belong to.
+    panel_own_value: String(panelId !== null && what === code),
     code_system: what.system,
     code: what.code,
     display: what.display,

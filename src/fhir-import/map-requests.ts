@@ -42,7 +42,7 @@ function referencedConcept(resource: Json, reference: unknown, index: TargetInde
  * to a Medication of this import or a contained one. A referenced Medication's code is stored, and
  * flagged (`fromReference`): the eCQM retrieves read only the resource's own concept.
  */
-function medicationOf(resource: Json, context: MapContext) {
+export function medicationOf(resource: Json, context: MapContext) {
   const fromReference = resource.medicationCodeableConcept === undefined && resource.medicationReference !== undefined;
   const concept = fromReference
     ? referencedConcept(resource, resource.medicationReference, context.medications, 'Medication', 'code')
@@ -54,11 +54,23 @@ function medicationOf(resource: Json, context: MapContext) {
 const reasonOf = (context: MapContext, resource: Json, warnings: string[]) => optionalCode(context, asArray(resource.reasonCode), 'reasonCode', warnings);
 
 /**
+ * The day a request is listed from: its first date (dosage bounds start, authoredOn, validity start),
+ * else the end of its dosage bounds, the only date some orders carry (the stewards' prostate cancer
+ * cases test an active order dated only so; the measures read that end). The bounds themselves go
+ * to `supply` as given, so the measures still see a period with no start.
+ */
+function startOf(first: unknown, boundsEnd: unknown, warnings: string[]) {
+  if (first !== undefined || boundsEnd === undefined) return requiredInstant(first, 'start (dosage bounds, authoredOn or validity)');
+  warnings.push('dated only by the end of its dosage bounds (listed from that day)');
+  return requiredInstant(boundsEnd, 'end of dosage bounds');
+}
+
+/**
  * A medication order, or a recorded decision not to order (`doNotPerform`: QI-Core
  * MedicationNotRequested, stored with its status, authoredOn and reason). The medication is
  * `medicationCodeableConcept` or `medicationReference` (to a Medication of this import, or a
  * contained one). The start is the first dosage's bounds start, else authoredOn, else the dispense
- * validity start; the end is the bounds end, else the validity end (an end before the start is left
+ * validity start, else the bounds end (`startOf`); the end is the bounds end, else the validity end (an end before the start is left
  * empty, with a warning). Dosage and dispense elements go to `supply` as given.
  */
 export function mapMedicationRequest(source: SourceResource, context: MapContext) {
@@ -75,7 +87,7 @@ export function mapMedicationRequest(source: SourceResource, context: MapContext
   const bounds = asObject(asObject(asObject(dosage?.timing)?.repeat)?.boundsPeriod);
   const validity = asObject(asObject(resource.dispenseRequest)?.validityPeriod);
   const authored = optionalInstant(resource.authoredOn, 'authoredOn');
-  const start = requiredInstant(firstPresent(bounds?.start, resource.authoredOn, validity?.start), 'start (dosage bounds, authoredOn or validity)');
+  const start = startOf(firstPresent(bounds?.start, resource.authoredOn, validity?.start), bounds?.end, warnings);
   let end = optionalInstant(firstPresent(bounds?.end, validity?.end), 'end of dosage bounds or validity');
   if (end && end.day < start.day) {
     warnings.push('end is before start (end left empty)');

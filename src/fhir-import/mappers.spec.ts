@@ -59,6 +59,34 @@ describe(mapEncounter.name, () => {
       context(),
     ).mapped;
 
+  it('keeps the conditions it names (diagnosis with role and rank, reasonReference) as references to their rows; one naming no type is left out, with a warning', () => {
+    const condition = `Condition/${rowId('Condition/c1')}`;
+    const mapped = encounter({
+      diagnosis: [{ condition: { reference: 'Condition/c1' }, use: code('http://terminology.hl7.org/CodeSystem/diagnosis-role', 'billing'), rank: 1 }, { condition: { reference: '#local' } }],
+      reasonReference: [{ reference: 'http://example.org/fhir/Condition/c1/_history/2' }],
+    });
+    const row = mapped.rows.encounters?.[0];
+    expect([JSON.parse(String(row?.diagnoses)), JSON.parse(String(row?.reason_references))]).toEqual([
+      [{ condition, useSystem: 'http://terminology.hl7.org/CodeSystem/diagnosis-role', useCode: 'billing', rank: 1 }],
+      [condition],
+    ]);
+    expect(mapped.warnings).toEqual(['diagnosis.condition reference names no resource type (left out)']);
+    expect(encounter({}).rows.encounters?.[0]).toMatchObject({ diagnoses: null, reason_references: null, locations: null });
+  });
+
+  it('keeps where it took place: each location as a reference to its row, with the type of a Location the import holds, its status and period', () => {
+    const row = encounter({
+      location: [
+        { location: { reference: 'Location/l1' }, status: 'completed', period: { start: '2019-05-01T10:00:00Z', end: '2019-05-01T11:00:00Z' } },
+        { location: { reference: 'Location/elsewhere' } },
+      ],
+    }).rows.encounters?.[0];
+    expect(JSON.parse(String(row?.locations))).toEqual([
+      { location: `Location/${rowId('Location/l1')}`, types: [{ system: SNOMED, code: '35971002' }], status: 'completed', start: '2019-05-01T10:00:00Z', end: '2019-05-01T11:00:00Z' },
+      { location: `Location/${rowId('Location/elsewhere')}`, types: [], status: null, start: null, end: null },
+    ]);
+  });
+
   it.each([
     ['AMB', 'ambulatory'],
     ['FLD', 'ambulatory'],
@@ -153,10 +181,16 @@ describe(mapObservation.name, () => {
     expect(reasonOf(() => bp([systolic, { ...diastolic, code: { coding: [{ code: 'DIA' }] } }]))).toBe('component code has no code system URI');
   });
 
-  it('keeps a panel none of whose components has a value as one row, marked absent', () => {
+  it('keeps a panel none of whose components has a value as one row, marked absent and as the panel itself', () => {
     const rows = bp([{ code: systolic.code, dataAbsentReason: code('x', 'not-performed') }]).rows.observations ?? [];
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ code: '55284-4', value_numeric: null, data_absent_reason: 'not-performed' });
+    expect(rows[0]).toMatchObject({ code: '55284-4', value_numeric: null, data_absent_reason: 'not-performed', panel_own_value: 'true' });
+  });
+
+  it('marks the row of a panel with a value of its own as the panel, its components as not', () => {
+    const rows = map({ code: code(LOINC, '96914-7'), valueQuantity: undefined, valueCodeableConcept: code(LOINC, 'LA31752-1', 'Low Dose'), component: [systolic] }).rows.observations ?? [];
+    expect(rows.map((row) => [row.code, row.panel_own_value])).toEqual([['96914-7', 'true'], ['8480-6', 'false']]);
+    expect(map({}).rows.observations?.[0].panel_own_value).toBe('false');
   });
 
   it('loads a panel without the component that has no value, with a warning', () => {

@@ -119,6 +119,13 @@ describe(mapMedicationRequest.name, () => {
     expect([backwards.rows.medications?.[0].end_date, backwards.warnings]).toEqual([null, ['end is before start (end left empty)']]);
   });
 
+  it('keeps an order dated only by the end of its dosage bounds, listed from that day, its bounds as given (no start)', () => {
+    const onlyEnd = request({ authoredOn: undefined, dosageInstruction: [{ timing: { repeat: { boundsPeriod: { end: '2026-02-01T08:00:00.000+00:00' } } } }] });
+    expect(onlyEnd.rows.medications?.[0]).toMatchObject({ start_date: '2026-02-01', end_date: '2026-02-01', authored_at: null });
+    expect(JSON.parse(String(onlyEnd.rows.medications?.[0].supply))).toMatchObject({ boundsStart: null, boundsEnd: '2026-02-01' });
+    expect(onlyEnd.warnings).toEqual(['dated only by the end of its dosage bounds (listed from that day)']);
+  });
+
   it('keeps the supply elements as given, converting expectedSupplyDuration to days', () => {
     const supply = JSON.parse(
       row({

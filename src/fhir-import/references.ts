@@ -107,3 +107,14 @@ export class TargetIndex<T> {
     return this.targets.size;
   }
 }
+
+/**
+ * A reference to another record of this import as `Type/<row id>`: the id that record's row has (a
+ * row id is a function of its source reference), so a measure following the reference by id finds
+ * the resource `chartToFhir` makes of that row. Null for a reference that names no type (`#id`, a
+ * `urn:uuid:` reference, whose type is not in it): such a link cannot be rebuilt.
+ */
+export function recordReference(namespace: string, element: unknown): string | null {
+  const match = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(referenceOf(element) ?? '');
+  return match ? `${match[1]}/${rowIdIn(namespace, `${match[1]}/${match[2]}`)}` : null;
+}

@@ -21,7 +21,7 @@ const CRITICAL: Record<string, { low?: number; high?: number }> = {
 };
 
 /** The generator records point-in-time results with a value, never a coded answer or an absent one. */
-const NO_EXTRA_OBSERVATION_FIELDS = { effectiveEndAt: null, effectivePeriodOpen: false, valueSystem: null, valueCode: null, dataAbsentReason: null, partOfProcedureId: null, issuedAt: null, notDoneReasonSystem: null, notDoneReasonCode: null } as const;
+const NO_EXTRA_OBSERVATION_FIELDS = { effectiveEndAt: null, effectivePeriodOpen: false, valueSystem: null, valueCode: null, dataAbsentReason: null, partOfProcedureId: null, panelOwnValue: false, issuedAt: null, notDoneReasonSystem: null, notDoneReasonCode: null } as const;
 
 /**
  * Collects one patient's rows and gives each a deterministic id: `kind` plus a per-patient counter,

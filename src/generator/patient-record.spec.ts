@@ -45,6 +45,8 @@ function toChart(record: PatientRecord): PatientChart {
     dispenses: [],
     immunizations: [],
     communications: [],
+    administrations: [],
+    tasks: [],
     procedures: record.procedures.map((row) => ({ ...row, performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...row, recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     requests: [],

@@ -67,6 +67,8 @@ const SHARED_MRN = 'Patient: MRN also held by another patient (imported; MRN is 
       AdverseEvent: [2, 0, 0, 0],
       Immunization: [0, 0, 0, 0],
       Communication: [0, 0, 0, 0],
+      MedicationAdministration: [0, 0, 0, 0],
+      Task: [0, 0, 0, 0],
     });
     // Administrative resources are read and counted, never reported as unsupported.
     expect(Object.fromEntries(summary.accepted)).toEqual({ Coverage: 98, Organization: 95, Practitioner: 89, Medication: 1 });

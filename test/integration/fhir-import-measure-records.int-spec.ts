@@ -30,6 +30,51 @@ const communicated = {
   extension: [{ url: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded', valueDateTime: '2026-07-09T08:00:00.000+00:00' }],
 };
 
+const SNOMED = 'http://snomed.info/sct';
+const LOINC = 'http://loinc.org';
+const referral = { resourceType: 'ServiceRequest', id: 'ref-1', status: 'active', intent: 'order', code: { coding: [{ system: SNOMED, code: '103696004' }] }, subject, authoredOn: '2026-05-31T08:00:00Z' };
+/** As the stewards' referral-loop cases (CMS50) write the consultant report: a completed Task based on the referral. */
+const reported = {
+  resourceType: 'Task', id: 'task-done', basedOn: [{ reference: 'ServiceRequest/ref-1' }], status: 'completed', intent: 'order',
+  code: { coding: [{ system: 'http://hl7.org/fhir/CodeSystem/task-code', code: 'fulfill' }] }, for: subject,
+  executionPeriod: { start: '2026-12-31T23:00:00Z', end: '2026-12-31T23:59:00Z' }, reasonCode: { coding: [{ system: LOINC, code: '11488-4' }] },
+};
+const rejected = { ...reported, id: 'task-rejected', basedOn: undefined, focus: { reference: 'urn:uuid:3f1c0a52-9d4e-4c3b-8a55-1c2b3d4e5f60' }, status: 'rejected', statusReason: { coding: [{ system: SNOMED, code: '105480006' }] } };
+const bcg = { coding: [{ system: RXNORM, code: '1653579', display: 'BCG, live, Tice strain 50 MG Injection' }] };
+const administered = { resourceType: 'MedicationAdministration', id: 'adm-given', status: 'in-progress', medicationCodeableConcept: bcg, subject, effectiveDateTime: '2026-01-01T08:00:00.000+00:00' };
+const notAdministered = {
+  resourceType: 'MedicationAdministration', id: 'adm-not-given', status: 'not-done', medicationCodeableConcept: bcg, subject, statusReason: [{ coding: [{ system: SNOMED, code: '182856006' }] }],
+  extension: [{ url: 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-recorded', valueDateTime: '2026-02-01T08:00:00.000+00:00' }],
+};
+const substanceUse = {
+  resourceType: 'Condition', id: 'cond-sud', category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-category', code: 'encounter-diagnosis' }] }],
+  clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }] },
+  code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'F10.10' }] }, subject, onsetDateTime: '2026-05-05T00:00:01.000+00:00', recordedDate: '2026-05-05T00:00:01.000+00:00',
+};
+/** As the stewards' SUD cases (CMS137) write a visit for a diagnosis: the condition named as reason and as diagnosis. */
+const telephoneVisit = {
+  resourceType: 'Encounter', id: 'enc-dx', status: 'finished', class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB' }, subject,
+  period: { start: '2026-05-05T02:00:01.000+00:00', end: '2026-05-05T03:00:01.000+00:00' }, reasonReference: [{ reference: 'Condition/cond-sud' }],
+  diagnosis: [{ condition: { reference: 'Condition/cond-sud' }, use: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/diagnosis-role', code: 'billing' }] }, rank: 1 }],
+  location: [{ location: { reference: 'Location/loc-amb' } }],
+};
+/** As the stewards' ADHD cases (CMS136) write where a visit took place: a Location read by its type. */
+const ambulatorySite = { resourceType: 'Location', id: 'loc-amb', name: 'Example Hospital', type: [{ coding: [{ system: SNOMED, code: '35971002' }] }] };
+/** As the stewards' CT dose cases (CMS1056) write a scan: a panel with a value of its own and two components. */
+const ctScan = {
+  resourceType: 'Observation', id: 'obs-ct', status: 'final', category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'imaging' }] }],
+  code: { coding: [{ system: LOINC, code: '96914-7' }] }, subject, effectiveDateTime: '2026-01-02T00:00:00.000+00:00', valueCodeableConcept: { coding: [{ system: LOINC, code: 'LA31752-1', display: 'Abdomen and Pelvis Low Dose' }] },
+  component: [
+    { code: { coding: [{ system: LOINC, code: '96912-1' }] }, valueQuantity: { value: 63, system: UCUM, code: "[hnsf'U]" } },
+    { code: { coding: [{ system: LOINC, code: '96913-9' }] }, valueQuantity: { value: 597, system: UCUM, code: 'mGy.cm' } },
+  ],
+};
+/** As the stewards' prostate cancer cases (CMS645) write an active order: dated only by the end of its dosage bounds. */
+const boundsOnly = {
+  resourceType: 'MedicationRequest', id: 'mr-bounds', status: 'active', intent: 'order', medicationCodeableConcept: { coding: [{ system: RXNORM, code: '314008' }] }, subject,
+  dosageInstruction: [{ timing: { repeat: { boundsPeriod: { end: '2026-02-01T08:00:00.000+00:00' } } } }],
+};
+
 function bundle() {
   return {
     resourceType: 'Bundle',
@@ -43,12 +88,15 @@ function bundle() {
       { resource: vaccine },
       { resource: communicated },
       { resource: { ...vaccine, id: 'imm-refused', status: 'not-done', statusReason: refused, occurrenceDateTime: undefined, occurrenceString: 'at school' } },
+      ...[referral, reported, rejected, administered, notAdministered, substanceUse, telephoneVisit, ambulatorySite, ctScan, boundsOnly].map((resource) => ({ resource })),
     ],
   };
 }
 
 /**
- * MedicationDispense, Immunization and Communication through the importer, the chart and back to FHIR: what the adherence measures'
+ * MedicationDispense, Immunization, Communication, MedicationAdministration and Task (and an
+ * encounter's conditions, a panel's own value, an order dated by its bounds) through the importer,
+ * the chart and back to FHIR: what the adherence measures'
  * CumulativeMedicationDuration reads (when handed over or prepared, days supplied, quantity, the first
  * dosage) survives the round trip, a status outside FHIR's codes is skipped by name, and a
  * re-import changes nothing.
@@ -105,14 +153,72 @@ describe('FHIR import of MedicationDispense, Immunization and Communication', ()
     expect(resource).toMatchObject({ status: 'not-done', statusReason: communicated.statusReason, category: communicated.category, extension: [{ ...communicated.extension[0], valueDateTime: '2026-07-09T08:00:00.000Z' }] });
   });
 
-  it('reads the three record types alike one patient at a time and in bulk (the recompute\'s read)', async () => {
+  it('reads the measure-only record types alike one patient at a time and in bulk (the recompute\'s read)', async () => {
     const cohort = new CohortRepository(database().dataSource);
     const { chart } = await cohort.chart(patientId);
     const bulk = (await cohort.charts([patientId])).get(patientId)!;
-    expect([chart!.dispenses.length, chart!.immunizations.length, chart!.communications.length]).toEqual([2, 2, 1]);
-    expect({ dispenses: bulk.chart.dispenses, immunizations: bulk.chart.immunizations, communications: bulk.chart.communications }).toEqual({
-      dispenses: chart!.dispenses, immunizations: chart!.immunizations, communications: chart!.communications,
+    const types = ['dispenses', 'immunizations', 'communications', 'administrations', 'tasks'] as const;
+    expect(types.map((type) => chart![type].length)).toEqual([2, 2, 1, 2, 2]);
+    expect(types.map((type) => bulk.chart[type])).toEqual(types.map((type) => chart![type]));
+    expect(bulk.chart.encounters).toEqual(chart!.encounters);
+  });
+
+  it('stores each task and administration, and re-imports them unchanged; a task focus naming no resource type is left out, with a warning', async () => {
+    const again = await importFhir(database().dataSource, folder);
+    expect([countsOf(again).Task, countsOf(again).MedicationAdministration]).toEqual([[0, 0, 2, 0], [0, 0, 2, 0]]);
+    expect([...again.warnings.keys()]).toContain('Task: focus reference names no resource type (left out)');
+  });
+
+  it('gives chartToFhir a task about a request, and the request under the id the task names; a rejected one with its reason', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!);
+    const tasks = resources.filter((resource) => resource.resourceType === 'Task');
+    const done = tasks.find((resource) => resource.status === 'completed')!;
+    expect(done).toMatchObject({ code: reported.code, intent: 'order', reasonCode: reported.reasonCode, executionPeriod: { start: '2026-12-31T23:00:00.000Z', end: '2026-12-31T23:59:00.000Z' } });
+    const [basedOn] = done.basedOn as { reference: string }[];
+    expect(resources.filter((resource) => `${resource.resourceType}/${resource.id}` === basedOn.reference).map((resource) => resource.resourceType)).toEqual(['ServiceRequest']);
+    const refusal = tasks.find((resource) => resource.status === 'rejected')!;
+    expect([refusal.statusReason, refusal.focus]).toEqual([rejected.statusReason, undefined]);
+  });
+
+  it('gives chartToFhir the administrations, given (when) and not given (why, and when recorded)', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!).filter((resource) => resource.resourceType === 'MedicationAdministration');
+    const byStatus = (status: string) => resources.find((resource) => resource.status === status)!;
+    expect(byStatus('in-progress')).toMatchObject({ medicationCodeableConcept: bcg, effectiveDateTime: '2026-01-01T08:00:00.000Z' });
+    expect(byStatus('not-done')).toMatchObject({ statusReason: notAdministered.statusReason, extension: [{ ...notAdministered.extension[0], valueDateTime: '2026-02-01T08:00:00.000Z' }] });
+  });
+
+  it('gives chartToFhir an encounter naming its Location, and that Location with its type under the id the encounter names', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!);
+    const [entry] = resources.find((resource) => resource.resourceType === 'Encounter')!.location as { location: { reference: string } }[];
+    const named = resources.filter((resource) => `${resource.resourceType}/${resource.id}` === entry.location.reference);
+    expect(named).toEqual([{ resourceType: 'Location', id: expect.any(String), type: ambulatorySite.type }]);
+  });
+
+  it('gives chartToFhir an encounter naming its condition as reason and diagnosis, under the id the condition has', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!);
+    const conditionId = resources.find((resource) => resource.resourceType === 'Condition')!.id;
+    const visit = resources.find((resource) => resource.resourceType === 'Encounter')!;
+    expect([visit.reasonReference, visit.diagnosis]).toEqual([
+      [{ reference: `Condition/${conditionId}` }],
+      [{ condition: { reference: `Condition/${conditionId}` }, use: telephoneVisit.diagnosis[0].use, rank: 1 }],
+    ]);
+  });
+
+  it('gives chartToFhir a panel with a value of its own as one Observation with its components, and an order dated only by its bounds end', async () => {
+    const { chart } = await new CohortRepository(database().dataSource).chart(patientId);
+    const resources = chartToFhir(chart!);
+    const observations = resources.filter((resource) => resource.resourceType === 'Observation');
+    expect(observations).toHaveLength(1);
+    expect(observations[0]).toMatchObject({
+      code: ctScan.code, valueCodeableConcept: ctScan.valueCodeableConcept,
+      component: [{ code: ctScan.component[0].code, valueQuantity: { value: 63 } }, { code: ctScan.component[1].code, valueQuantity: { value: 597 } }],
     });
+    const order = resources.find((resource) => resource.resourceType === 'MedicationRequest')!;
+    expect([order.authoredOn, order.dosageInstruction]).toEqual([undefined, [{ timing: { repeat: { boundsPeriod: { end: '2026-02-01' } } } }]]);
   });
 
   it('reads a record with no subject as its single-patient Bundle\'s Patient under --patient-bundles, as the reference engine reads a test case; skips it by name without', async () => {

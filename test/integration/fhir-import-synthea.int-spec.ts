@@ -38,6 +38,8 @@ const EXPECTED = {
   AdverseEvent: [0, 0, 0, 0],
   Immunization: [0, 0, 0, 0],
   Communication: [0, 0, 0, 0],
+  MedicationAdministration: [0, 0, 0, 0],
+  Task: [0, 0, 0, 0],
 };
 const EXPECTED_OBSERVATION_ROWS = 18303 - SKIPPED_OBSERVATIONS;
 

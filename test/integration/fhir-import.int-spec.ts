@@ -21,6 +21,8 @@ const EXPECTED_COUNTS = {
   AdverseEvent: [0, 0, 0, 0],
   Immunization: [0, 0, 0, 0],
   Communication: [0, 0, 0, 0],
+  MedicationAdministration: [0, 0, 0, 0],
+  Task: [0, 0, 0, 0],
 };
 const ALREADY_PRESENT = Object.fromEntries(Object.entries(EXPECTED_COUNTS).map(([type, [loaded, , , skipped]]) => [type, [0, 0, loaded, skipped]]));
 

@@ -99,6 +99,7 @@ const available = corpusAvailable();
       const loaded = new Set((await database().dataSource.query<{ edition: string; key: string }[]>('SELECT edition, key FROM measure_packages')).map((row) => `${row.edition} ${row.key}`));
       const agreed = new Map<string, number>();
       const failed: string[] = [];
+      const disagreed: string[] = [];
       let compared = 0;
       for (const [measure, official] of cases) {
         if (!loaded.has(measure)) continue; // refused at load (a value set missing even from the supplement)
@@ -115,6 +116,7 @@ const available = corpusAvailable();
             for (const population of POPULATIONS) {
               compared++;
               if (row.groups[index].populations[population] === (group.populations[POPULATION_CODE[population]] ?? 0) > 0) agreed.set(measure, (agreed.get(measure) ?? 0) + 1);
+              else disagreed.push(`${measure} ${testCase.caseId} group ${index + 1} ${population}: ${row.groups[index].populations[population]}`);
             }
           });
         }
@@ -122,6 +124,7 @@ const available = corpusAvailable();
       expect(failed).toEqual([]);
       const total = [...agreed.values()].reduce((sum, n) => sum + n, 0);
       process.stdout.write(`\nloaded measures through care_gap_lookup: ${total} of ${compared} populations agree (${agreed.size} measures)\n`);
+      process.stdout.write(`Disagreements (case, population, what care_gap_lookup said):\n${disagreed.map((line) => `  ${line}\n`).join('')}`);
       const baseline = existsSync(BASELINE_FILE) ? (JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Record<string, number>) : {};
       const regressions = [...new Set([...Object.keys(baseline), ...agreed.keys()])].filter((measure) => (agreed.get(measure) ?? 0) < (baseline[measure] ?? 0));
       const improvements = [...agreed.keys()].filter((measure) => agreed.get(measure)! > (baseline[measure] ?? 0));

@@ -30,7 +30,13 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
   return {
     // The repository reads a patient without race or ethnicity as empty lists (coalesce).
     patient: { ...plain<PatientChart['patient']>(patient), race: patient.race ?? [], ethnicity: patient.ethnicity ?? [] },
-    encounters: byPatient(rows.encounters, patientId).map((row) => ({ ...plain<PatientChart['encounters'][number]>(row), typeOtherCodings: row.typeOtherCodings ?? [] })),
+    encounters: byPatient(rows.encounters, patientId).map((row) => ({
+      ...plain<PatientChart['encounters'][number]>(row),
+      typeOtherCodings: row.typeOtherCodings ?? [],
+      diagnoses: row.diagnoses ?? [],
+      reasonReferences: row.reasonReferences ?? [],
+      locations: row.locations ?? [],
+    })),
     observations: byPatient(rows.observations, patientId).map((row) =>
       plain(row, ['valueNumeric', 'referenceLow', 'referenceHigh']),
     ),
@@ -40,6 +46,8 @@ function chartOf(rows: CohortRows, patientId: string): PatientChart {
     dispenses: [],
     immunizations: [],
     communications: [],
+    administrations: [],
+    tasks: [],
     procedures: byPatient(rows.procedures, patientId).map((row) => plain(row)),
     allergies: byPatient(rows.allergies, patientId).map((row) => plain(row)),
     // The fixture cohort has no service/device requests or adverse events.

@@ -27,6 +27,8 @@ function chartOf(record: PatientRecord): PatientChart {
     dispenses: [],
     immunizations: [],
     communications: [],
+    administrations: [],
+    tasks: [],
     procedures: record.procedures.map((row) => ({ ...drop(row), performedAt: iso(row.performedAt), performedEndAt: isoOrNull(row.performedEndAt) })),
     allergies: record.allergies.map((row) => ({ ...drop(row), recordedAt: iso(row.recordedAt), onsetAt: isoOrNull(row.onsetAt), onsetEndAt: isoOrNull(row.onsetEndAt) })),
     // The generator writes no service or device requests and no adverse events.

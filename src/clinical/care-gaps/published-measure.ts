@@ -37,7 +37,7 @@ export function gapUnevaluableReason(measure: Pick<PublishedMeasure, 'key' | 'gr
   return null;
 }
 
-/** A stored row's citation kind, by the FHIR resource `chartToFhir` makes of it (the Patient, a Medication, and a MedicationDispense, Immunization or Communication, which no tool shows, cite nothing). */
+/** A stored row's citation kind, by the FHIR resource `chartToFhir` makes of it (the Patient, a Medication, and a MedicationDispense, Immunization, Communication, MedicationAdministration or Task, which no tool shows, cite nothing). */
 const CITATION_KIND: Readonly<Record<string, string>> = {
   Observation: 'obs',
   Encounter: 'enc',

@@ -18,6 +18,7 @@ import {
 import { ConditionCategory, ENCOUNTER_CLASS_V3_CODE, QICORE_EXTENSION, RequestKind } from '../../cohort/enum';
 import type { FhirResource } from '../elm';
 import { codeable, coding, encounterReference, instant, Json, optionalCodeable, patientReference, period } from './fhir-elements';
+import { medicationAdministration, medicationElements, task } from './fhir-measure-records';
 import { observationResources } from './fhir-observations';
 
 /**
@@ -88,6 +89,26 @@ function encounter(row: EncounterRow, patientId: string): FhirResource {
     ...(row.reasonCode !== null ? { reasonCode: [codeable(row.reasonSystem, row.reasonCode, row.reasonDisplay)] } : {}),
     subject: patientReference(patientId),
     period: period(row.startAt, row.endAt),
+    // The conditions it names, as references to their rows (the measures follow them by id).
+    ...(row.diagnoses.length > 0
+      ? {
+          diagnosis: row.diagnoses.map((diagnosis) => ({
+            condition: { reference: diagnosis.condition },
+            ...(diagnosis.useCode !== null ? { use: codeable(diagnosis.useSystem, diagnosis.useCode) } : {}),
+            ...(diagnosis.rank !== null ? { rank: diagnosis.rank } : {}),
+          })),
+        }
+      : {}),
+    ...(row.reasonReferences.length > 0 ? { reasonReference: row.reasonReferences.map((reference) => ({ reference })) } : {}),
+    ...(row.locations.length > 0
+      ? {
+          location: row.locations.map((entry) => ({
+            location: { reference: entry.location },
+            ...(entry.status !== null ? { status: entry.status } : {}),
+            ...(entry.start !== null || entry.end !== null ? { period: period(entry.start, entry.end) } : {}),
+          })),
+        }
+      : {}),
     ...(row.dischargeDispositionCode !== null
       ? { hospitalization: { dischargeDisposition: codeable(row.dischargeDispositionSystem, row.dischargeDispositionCode, row.disposition) } }
       : {}),
@@ -166,12 +187,10 @@ function supplyElements(supply: MedicationSupply | null, dosageText: string | nu
 }
 
 function medicationRequest(row: MedicationRow, patientId: string): FhirResource {
-  const medication = codeable(row.codeSystem, row.code, row.display);
   return {
     resourceType: 'MedicationRequest',
     id: row.id,
-    // Coded through a referenced Medication: kept as one (contained), so a retrieve by the request's own concept passes it over, as it did the source.
-    ...(row.codeFromReference ? { contained: [{ resourceType: 'Medication', id: 'medication', code: medication }], medicationReference: { reference: '#medication' } } : { medicationCodeableConcept: medication }),
+    ...medicationElements(row),
     status: row.status,
     ...(row.intent !== null ? { intent: row.intent } : {}),
     ...(row.doNotPerform ? { doNotPerform: true } : {}),
@@ -183,12 +202,11 @@ function medicationRequest(row: MedicationRow, patientId: string): FhirResource 
 }
 
 function medicationDispense(row: MedicationDispenseRow, patientId: string): FhirResource {
-  const medication = codeable(row.codeSystem, row.code, row.display);
   const dosages = row.dosage !== null ? dosageInstruction(row.dosage, null, null) : [];
   return {
     resourceType: 'MedicationDispense',
     id: row.id,
-    ...(row.codeFromReference ? { contained: [{ resourceType: 'Medication', id: 'medication', code: medication }], medicationReference: { reference: '#medication' } } : { medicationCodeableConcept: medication }),
+    ...medicationElements(row),
     status: row.status,
     subject: patientReference(patientId),
     ...(row.quantity !== null ? { quantity: { value: row.quantity } } : {}),
@@ -274,6 +292,20 @@ function adverseEvent(row: AdverseEventRow, patientId: string): FhirResource {
   };
 }
 
+/**
+ * The Locations the encounters name, once each, with the type the encounter kept of them (the
+ * measures retrieve Locations and read their type); one the import did not hold, none.
+ */
+function locations(encounters: readonly EncounterRow[]): FhirResource[] {
+  const byId = new Map<string, FhirResource>();
+  for (const entry of encounters.flatMap((row) => row.locations)) {
+    const id = entry.location.slice(entry.location.indexOf('/') + 1);
+    if (entry.types.length === 0 || byId.has(id)) continue;
+    byId.set(id, { resourceType: 'Location', id, type: entry.types.map((type) => ({ coding: [coding(type.system, type.code)] })) });
+  }
+  return [...byId.values()];
+}
+
 export interface ChartToFhirOptions {
   /**
    * Hours east of UTC of the practice, whose calendar days the stored days are (a condition's onset
@@ -306,5 +338,8 @@ export function chartToFhir(chart: PatientChart, options: ChartToFhirOptions = {
     ...chart.adverseEvents.map((row) => adverseEvent(row, id)),
     ...chart.immunizations.map((row) => immunization(row, id)),
     ...chart.communications.map((row) => communication(row, id)),
+    ...chart.administrations.map((row) => medicationAdministration(row, id)),
+    ...chart.tasks.map((row) => task(row, id)),
+    ...locations(chart.encounters),
   ];
 }

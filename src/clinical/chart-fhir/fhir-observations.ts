@@ -71,16 +71,34 @@ function common(row: ObservationRow, patientId: string, procedureIds: ReadonlySe
   };
 }
 
+/** One stored row's component of its panel: code, value and reference range. */
+const component = (row: ObservationRow): Json => ({ code: codeable(row.codeSystem, row.code, row.display), ...value(row), ...referenceRange(row) });
+
 /**
- * The chart's observations as FHIR Observations: one per stored row, except a blood pressure's
- * systolic and diastolic rows, which are put back together as the components of one panel (the
- * resource they were imported from, whose id is the panel id).
+ * The components of each panel stored with a row of its own (its code and value: a CT scan's dose
+ * category with its noise and dose components), by panel id: the measures read the panel's value
+ * and its components from one resource.
+ */
+function panelComponents(rows: readonly ObservationRow[]): Map<string, Json[]> {
+  const panels = new Map<string, Json[]>(rows.filter((row) => row.panelOwnValue && row.panelId !== null).map((row) => [row.panelId!, []]));
+  for (const row of rows) if (row.panelId !== null && !row.panelOwnValue) panels.get(row.panelId)?.push(component(row));
+  return panels;
+}
+
+/**
+ * The chart's observations as FHIR Observations: one per stored row, except a panel's components,
+ * which are put back as the components of the panel's own row (the resource they were imported
+ * from; its value too), and a blood pressure's systolic and diastolic rows stored without one,
+ * which are put back together as the components of one panel (id: the panel id).
  */
 export function observationResources(rows: readonly ObservationRow[], patientId: string, procedureIds: ReadonlySet<string> = new Set()): FhirResource[] {
   const resources: FhirResource[] = [];
+  const owned = panelComponents(rows);
   const panels = new Map<string, { resource: FhirResource; components: Json[] }>();
   for (const row of rows) {
+    if (row.panelId !== null && !row.panelOwnValue && owned.has(row.panelId)) continue;
     if (!isBloodPressureComponent(row)) {
+      const components = row.panelOwnValue && row.panelId !== null ? (owned.get(row.panelId) ?? []) : [];
       resources.push({
         resourceType: 'Observation',
         id: row.id,
@@ -89,6 +107,7 @@ export function observationResources(rows: readonly ObservationRow[], patientId:
         ...value(row),
         ...referenceRange(row),
         ...(row.interpretation !== null ? { interpretation: [codeable('http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', row.interpretation)] } : {}),
+        ...(components.length > 0 ? { component: components } : {}),
       });
       continue;
     }
@@ -99,7 +118,7 @@ export function observationResources(rows: readonly ObservationRow[], patientId:
       panels.set(row.panelId!, (panel = { resource, components }));
       resources.push(resource);
     }
-    panel.components.push({ code: codeable(row.codeSystem, row.code, row.display), ...value(row), ...referenceRange(row) });
+    panel.components.push(component(row));
   }
   return resources;
 }

@@ -2,6 +2,7 @@ import { Check, Column, Entity, Index } from 'typeorm';
 import { CodeSystemUri, EncounterClass, EncounterStatus } from '../enum';
 import { codeSystemCheck, enumCheck } from './check';
 import { PatientRecord } from './patient-record.base';
+import type { EncounterDiagnosis, EncounterLocation } from '../chart.types';
 
 @Entity('encounters')
 @Index('IDX_encounters_patient_start', ['patientId', 'startAt'])
@@ -60,4 +61,20 @@ export class Encounter extends PatientRecord {
 
   @Column('text', { name: 'discharge_disposition_code', nullable: true })
   dischargeDispositionCode: string | null;
+
+  /**
+   * `diagnosis`: each condition the encounter names (as `Type/<row id>`, the row that Condition has
+   * in this import), with its role (`use`) and `rank`; null when there was none. The measures follow
+   * the reference to the Condition by id.
+   */
+  @Column('jsonb', { nullable: true })
+  diagnoses: EncounterDiagnosis[] | null;
+
+  /** `reasonReference`, each as `Type/<row id>`: CQMCommon's encounterDiagnosis() follows these to the Conditions. */
+  @Column('jsonb', { name: 'reason_references', nullable: true })
+  reasonReferences: string[] | null;
+
+  /** `location`: each as `Type/<row id>`, with the Location's type codings (when the import held it), status and period; null when there was none. */
+  @Column('jsonb', { nullable: true })
+  locations: EncounterLocation[] | null;
 }

@@ -6,6 +6,8 @@ import { ClinicalNote } from './clinical-note.entity';
 import { ClinicalRequest } from './clinical-request.entity';
 import { Communication } from './communication.entity';
 import { Immunization } from './immunization.entity';
+import { MedicationAdministration } from './medication-administration.entity';
+import { Task } from './task.entity';
 import { Condition } from './condition.entity';
 import { Encounter } from './encounter.entity';
 import { MedicationDispense } from './medication-dispense.entity';
@@ -28,12 +30,14 @@ export {
   Encounter,
   Immunization,
   Medication,
+  MedicationAdministration,
   MedicationDispense,
   Observation,
   Patient,
   PatientCareTeam,
   Procedure,
   StaffUser,
+  Task,
 };
 
 /** Every entity of the cohort schema, in the order the fixture loader writes them. */
@@ -55,4 +59,6 @@ export const COHORT_ENTITIES = [
   AdverseEvent,
   Immunization,
   Communication,
+  MedicationAdministration,
+  Task,
 ];

@@ -118,4 +118,8 @@ export class Observation extends PatientRecord {
   /** The Procedure this observation is `partOf`: the row id it has or will have (no foreign key: it may come later, or never). */
   @Column('uuid', { name: 'part_of_procedure_id', nullable: true })
   partOfProcedureId: string | null;
+
+  /** True for the row of a panel itself (its own code and value), false for its components and for an observation that is no panel. */
+  @Column('boolean', { name: 'panel_own_value', default: false })
+  panelOwnValue: boolean;
 }

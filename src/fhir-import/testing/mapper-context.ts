@@ -20,7 +20,9 @@ export function context(): MapContext {
   medications.add(keysOf('Medication', 'm1'), { concept: code(RXNORM, '312836', 'rivastigmine 6 MG Oral Capsule') });
   const devices = new TargetIndex<CodeTarget>();
   devices.add(keysOf('Device', 'd1'), { concept: code(SNOMED, '705417005', 'Wheelchair') });
-  return { careTeamId: 'team', namespace: sourceNamespace(), patients, encounters, medications, devices, nowMillis: Date.parse('2026-01-01T00:00:00Z') };
+  const locations = new TargetIndex<CodeTarget>();
+  locations.add(keysOf('Location', 'l1'), { concept: [code(SNOMED, '35971002', 'Ambulatory care site')] });
+  return { careTeamId: 'team', namespace: sourceNamespace(), patients, encounters, medications, devices, locations, nowMillis: Date.parse('2026-01-01T00:00:00Z') };
 }
 
 export const source = (type: SupportedType, resource: Json): SourceResource => ({

@@ -71,6 +71,8 @@ export function chart(rows: Partial<PatientChart> = {}): PatientChart {
     dispenses: [],
     immunizations: [],
     communications: [],
+    administrations: [],
+    tasks: [],
     procedures: [],
     allergies: [],
     requests: [],
@@ -97,6 +99,9 @@ export function encounter(cls: EncounterClass, start: string, end: string | null
     disposition: null,
     dischargeDispositionSystem: null,
     dischargeDispositionCode: null,
+    diagnoses: [],
+    reasonReferences: [],
+    locations: [],
     ...overrides,
   };
 }
@@ -110,6 +115,7 @@ export function observation(code: string, value: number | string, at: string, ov
     id: id('obs'),
     encounterId: null,
     panelId: null,
+    panelOwnValue: false,
     category: ObservationCategory.Laboratory,
     categorySystem: OBSERVATION_CATEGORY_SYSTEM,
     status: ObservationStatus.Final,
