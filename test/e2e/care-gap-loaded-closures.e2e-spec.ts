@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { COMMANDS } from '../../src/cli/commands';
-import { trailingYear } from '../../src/clinical/shared/clinical-dates';
+import { addDays, trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { corpusAvailable, corpusMissingMessage, ECQM_MEASURES_DIR } from '../elm/ecqm-measures';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients } from '../setup/cohort';
@@ -187,6 +187,49 @@ const available = corpusAvailable();
       }
       expect(await proposalsOf(open)).toBe(filedBefore);
       expect(await proposalsOf(notOpen)).toBe(0);
+    });
+
+    it('answers DEQM $care-gaps by a loaded measure’s identifier (short name, or system|value) as by its key: the MeasureReport names the edition the period picks', async () => {
+      const edition2025 = measureOf('2025-qicore6');
+      const edition2024 = measureOf('2024-qicore4');
+      // The anchor's trailing year ends in 2026 (the 2025 edition's year); the one before it, in 2025 (the 2024 edition's).
+      const period2026 = { periodStart: PERIOD.start, periodEnd: PERIOD.end };
+      const period2025 = { periodStart: trailingYear(addDays(PERIOD.start, -1)).start, periodEnd: addDays(PERIOD.start, -1) };
+      // A team patient the measure applies to in both years.
+      let subject = '';
+      for (const patient of patients.filter((candidate) => candidate.careTeams.includes(TEAM))) {
+        const statuses = [];
+        for (const period of [period2026, period2025]) {
+          const res = await http().get(`/patients/${patientIdOf(patient)}/care-gaps`).query({ measure: KEY, ...period }).set(await as(AUTHOR));
+          statuses.push(res.body.rows[0].status);
+        }
+        if (!statuses.includes('not-applicable')) subject = patientIdOf(patient);
+        if (subject) break;
+      }
+      expect(subject).not.toBe('');
+      const careGaps = async (named: Row, period = period2026) =>
+        http().get('/fhir/Measure/$care-gaps').query({ subject: `Patient/${subject}`, ...period, status: ['open-gap', 'closed-gap'], ...named }).set(await as(AUTHOR));
+      const reportOf = (res: request.Response) => {
+        expect(res.status).toBe(200);
+        const entries = (res.body.parameter[0].resource.entry as { resource: MeasureReport }[]).map((entry) => entry.resource);
+        return entries.filter((resource) => resource.resourceType === 'MeasureReport').map((report) => ({ measure: report.measure, period: report.period }));
+      };
+      const byKey = reportOf(await careGaps({ measureId: KEY }));
+      expect(byKey).toEqual([{ measure: `${edition2025.url}|${edition2025.version}`, period: { start: PERIOD.start, end: PERIOD.end } }]);
+      for (const measureIdentifier of [`${KEY}FHIR`, `https://madie.cms.gov/measure/shortName|${KEY}FHIR`]) {
+        expect({ measureIdentifier, reports: reportOf(await careGaps({ measureIdentifier })) }).toEqual({ measureIdentifier, reports: byKey });
+      }
+      // The same identifier over the year before picks the 2024 edition (in force on its last day), as measureId does.
+      const earlier = await careGaps({ measureIdentifier: `${KEY}FHIR` }, period2025);
+      const earlierByKey = await careGaps({ measureId: KEY }, period2025);
+      expect(reportOf(earlier)).toEqual(reportOf(earlierByKey));
+      expect(reportOf(earlier).map((report) => report.measure)).toEqual([`${edition2024.url}|${edition2024.version}`]);
+      // An identifier of another system, or one nothing loaded carries: refused by name, as today.
+      for (const measureIdentifier of [`https://example.org/other|${KEY}FHIR`, 'CMS9998FHIR']) {
+        const refused = await careGaps({ measureIdentifier });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'measureIdentifier', reason: 'unknown_measure' })]);
+      }
     });
 
     it('refuses the same through the agent’s and MCP’s propose_action, and files a loaded key MCP is given as the clinician’s draft', async () => {
