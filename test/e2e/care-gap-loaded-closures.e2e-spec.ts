@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
 import { COMMANDS } from '../../src/cli/commands';
+import { MeasureResultsRepository } from '../../src/measure-results/measure-results.repository';
+import { MeasureSweep } from '../../src/measure-results/measure-sweep';
 import { addDays, trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { corpusAvailable, corpusMissingMessage, ECQM_MEASURES_DIR } from '../elm/ecqm-measures';
 import { createTestApp, TestApp } from '../setup/app';
@@ -15,6 +17,7 @@ import { baseUrlOf } from '../setup/event-stream';
 import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
 import { connectMcp } from '../setup/mcp-client';
 import { describeWithRedis } from '../setup/redis';
+import { storedResultsReady } from '../setup/stored-results';
 import { waitFor } from '../setup/redis-server';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
 
@@ -78,6 +81,9 @@ const available = corpusAvailable();
       });
       await sut.app.listen(0, '127.0.0.1');
       sut.app.get(ProposalExecutor).clock = ANCHOR_CLOCK;
+      // The store's period is the anchor's trailing year too: the one the closure is recorded for.
+      sut.app.get(MeasureSweep).clock = ANCHOR_CLOCK;
+      expect(await storedResultsReady(sut.app)).toEqual(PERIOD);
       const statuses = new Map<string, string>();
       for (const patient of patients.filter((candidate) => candidate.careTeams.includes(TEAM))) statuses.set(patient.key, (await gapOf(patientIdOf(patient))).status);
       open = patientIdOf([...statuses].find(([, status]) => status === 'open-gap')![0]);
@@ -141,6 +147,13 @@ const available = corpusAvailable();
       const { attestations: _after, ...measured } = after;
       const { attestations: _before, ...measuredBefore } = before;
       expect(measured).toEqual(measuredBefore);
+      // The stored results and the worklist show it beside the stored status, as for the six (attestations are read with them, never stored).
+      const stored = (await sut.app.get(MeasureResultsRepository).patientResults(open, PERIOD)).find((row) => row.measureId === KEY);
+      expect(stored).toMatchObject({ status: 'open-gap', attestations: [expect.objectContaining({ proposalId, evidence: [gap!.citation] })] });
+      const worklist = await http().get(`/care-teams/${TEAM}/worklist?measure=${KEY}&attestation=attested-open&limit=100`).set(await as(AUTHOR));
+      expect(worklist.status).toBe(200);
+      expect(worklist.body.items).toEqual([{ patient: expect.objectContaining({ handle: open }), results: [expect.objectContaining({ measureId: KEY, status: 'open-gap', attestations: [expect.objectContaining({ proposalId })] })] }]);
+
       const mcp = await mcpAs(open);
       try {
         const read = (await mcp.client.callTool({ name: 'care_gap_lookup', arguments: { measure: [KEY], asOf: TEST_ANCHOR_DATE } })) as CallToolResult;
