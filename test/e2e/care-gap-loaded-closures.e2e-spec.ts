@@ -38,8 +38,9 @@ const measureOf = (edition: string) => JSON.parse(readFileSync(join(ECQM_MEASURE
  * picks 2025’s): drafted by the agent’s `propose_action`, submitted, approved by a reviewer of the
  * team, executed once and delivered as a DEQM data-collection MeasureReport naming the edition’s
  * canonical; then read back as an attestation by care_gap_lookup over REST and MCP, and the agent’s
- * care_gap fact of it. Refused by name: a key not loaded, a gap that is not open today, a day whose
- * trailing year no loaded edition is in force at; over REST, the agent and MCP alike.
+ * care_gap fact of it, the stored results and the worklist. Refused by name: a key not loaded, a gap
+ * that is not open today, a day whose trailing year no loaded edition is in force at; over REST, the
+ * agent and MCP alike. DEQM `$care-gaps` names the measure by its short name as by its key.
  */
 const available = corpusAvailable();
 (available ? describeWithRedis : describe.skip)(
