@@ -74,7 +74,9 @@ const RULES: Record<string, readonly string[] | '*'> = {
   // care_gap_lookup reads a loaded measure through the measure packages' evaluator.
   tools: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'measure-packages', 'phi', 'schema', 'terminology'],
   // The live queue hears the admin command's deactivations through the database's notifications.
-  approvals: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'database', 'phi', 'queue', 'redis', 'schema', 'tools', 'tracing'],
+  // A closure of a loaded measure's gap is checked by the measure packages' evaluator (as care_gap_lookup
+  // answers it) and delivered naming the edition's canonical.
+  approvals: ['access', 'audit', 'auth', 'clinical', 'cohort', 'common', 'config', 'database', 'measure-packages', 'phi', 'queue', 'redis', 'schema', 'tools', 'tracing'],
   agent: ['access', 'approvals', 'audit', 'auth', 'common', 'config', 'model-tools', 'phi', 'schema', 'tools'],
   // A session's patient picker lists the person's team patients through the patients module's search.
   mcp: ['access', 'approvals', 'audit', 'auth', 'clinical', 'common', 'config', 'measure-packages', 'model-tools', 'patients', 'phi', 'terminology', 'tools'],

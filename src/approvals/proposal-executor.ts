@@ -11,11 +11,12 @@ import { ProposalEvents } from './events/proposal-events';
 import { DUPLICATE_LAB_WINDOW_DAYS } from './proposal-policy';
 import { PATIENT_CHANGE_NOTIFIER, PatientChangeNotifier } from '../cohort/patient-changes';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { evaluateCareGaps, MeasureId, resolveMeasureId } from '../clinical/care-gaps';
+import { resolveMeasureId } from '../clinical/care-gaps';
 import { Period, trailingYear } from '../clinical/shared/clinical-dates';
 import { PatientChart } from '../cohort/chart.types';
 import { deliveryDestinations } from './delivery/delivered-effect';
 import { DeliveryRelay } from './delivery/delivery-relay';
+import { CareGapMeasures, isMeasureRefusal } from './care-gap-measures';
 
 export type ExecutionResult = 'applied' | 'superseded' | 'noop' | 'failed';
 
@@ -49,6 +50,7 @@ export class ProposalExecutor {
     private readonly events: ProposalEvents,
     private readonly phi: AuditedAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly measures: CareGapMeasures,
     @Optional() @Inject(PATIENT_CHANGE_NOTIFIER) private readonly patientChanges?: PatientChangeNotifier,
     /** Absent where no delivery queue runs (its relay's own polling then picks the deliveries up). */
     @Optional() private readonly deliveries?: DeliveryRelay,
@@ -115,28 +117,37 @@ export class ProposalExecutor {
     const [proposal] = await this.repository.run<ProposalRow>('proposalById', [proposalId]);
     if (proposal?.kind !== ProposalKind.CloseCareGap) return null;
     const versions = await this.repository.run<VersionRow>('versionsOf', [proposalId]);
-    const measureId = versions.find((row) => row.version === proposal.currentVersion)?.content.measureId as MeasureId | undefined;
+    const measureId = versions.find((row) => row.version === proposal.currentVersion)?.content.measureId as string | undefined;
     // The service reads the whole chart as itself: one audited access by the system actor, tied to the job.
     const context = systemContext('proposal.execute.chart_read', executionCorrelationId(proposalId));
     return this.phi.audited(context, proposal.patientId, async (scope) => {
-      const open = measureId !== undefined && this.isOpenGap(await scope.chart(proposal.patientId), measureId);
+      const open = measureId !== undefined && (await this.stillOpen(await scope.chart(proposal.patientId), measureId));
       return { value: open, fields: [`measure:${measureId}`], rowCount: 1 };
     });
   }
 
+  /** A loaded measure the period no longer has a care gap for (no edition in force today) has no open gap to close. */
+  private async stillOpen(chart: PatientChart | null, measureId: string): Promise<boolean> {
+    try {
+      return await this.isOpenGap(chart, measureId);
+    } catch (error) {
+      if (isMeasureRefusal(error)) return false;
+      throw error;
+    }
+  }
+
   /**
-   * Is `measureId` an open gap in `chart` today (the trailing year, the practice's clinical days)?
-   * The one evaluation behind this precondition and behind the refusal to draft, file or submit the
-   * closure of a gap that is not open (`ProposalIntake`).
+   * Is `measureId` (built in, or a loaded measure's key) an open gap in `chart` today (the trailing
+   * year, the practice's clinical days)? The one evaluation behind this precondition and behind the
+   * refusal to draft, file or submit the closure of a gap that is not open (`ProposalIntake`).
    */
-  isOpenGap(chart: PatientChart | null, measureId: string): boolean {
-    if (!chart) return false;
-    const [result] = evaluateCareGaps(chart, {
-      period: this.gapPeriod(),
-      measureIds: [resolveMeasureId(measureId)],
-      timeZone: this.config.clinic.timeZone,
-    });
-    return result?.status === 'open-gap';
+  isOpenGap(chart: PatientChart | null, measureId: string): Promise<boolean> {
+    return this.measures.isOpenGap(chart, measureId, this.gapPeriod());
+  }
+
+  /** Refuses by name (`content.measureId`) a measure that today's period has no care gap for: not loaded, no edition in force, no gap to read. */
+  requireMeasure(measureId: string): Promise<void> {
+    return this.measures.require(measureId, this.gapPeriod());
   }
 
   /** The measurement period a closure is checked in and recorded for: the trailing year ending today. */

@@ -58,6 +58,7 @@ export class ProposalIntake {
     if (!policy.proposers.includes(caller.role)) throw notAllowed(`A ${caller.role} may not propose ${input.kind}.`);
     await this.access.patientRead({ ...context, breakGlassReason: null }, patientId);
     const content = storedForm(await validateDto(policy.content, input.content, 'content'));
+    if (input.kind === ProposalKind.CloseCareGap) await this.executor.requireMeasure(String(content.measureId));
     const citations = [...new Set(input.citations)].sort();
     if (input.kind === ProposalKind.CloseCareGap && citations.length === 0) {
       throw invalidProposal('citations', 'arrayMinSize', 'A care gap is closed on evidence: cite at least one row (a remark code alone is not enough).');
@@ -65,7 +66,7 @@ export class ProposalIntake {
     const unknown = await this.unknownCitations(patientId, citations, () => scope.chart(patientId));
     if (unknown.length > 0) throw invalidProposal('citations', 'unknownCitation', `${unknown.length} citation(s) do not name a row of this patient.`);
     // Live, as the executor's precondition evaluates it: a closure of a gap that is not open is refused at the door.
-    if (input.kind === ProposalKind.CloseCareGap && !this.executor.isOpenGap(await scope.chart(patientId), String(content.measureId))) throw careGapNotOpen();
+    if (input.kind === ProposalKind.CloseCareGap && !(await this.executor.isOpenGap(await scope.chart(patientId), String(content.measureId)))) throw careGapNotOpen();
     const contentHash = proposalContentHash({ kind: input.kind, content, rationale: input.rationale, citations });
     return { kind: input.kind, content, rationale: input.rationale, citations, policy, contentHash, identity: policy.identity(content) };
   }

@@ -1411,7 +1411,7 @@ DELETE FROM population_publications p WHERE p.id NOT IN (SELECT k.id FROM popula
 -- ======================================================================
 
 -- name: catalogue
-SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt", p.title, p.scoring, p.basis, p.groups, p.loaded_by AS "loadedBy",
+SELECT p.id, p.key, p.url, p.version, p.edition, p.period_start::text AS "periodStart", p.period_end::text AS "periodEnd", to_char(p.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "loadedAt", p.title, p.scoring, p.basis, p.groups, p.loaded_by AS "loadedBy", COALESCE(p.measure->'identifier', '[]'::jsonb) AS identifiers,
   (SELECT count(*)::int FROM measure_package_libraries l WHERE l.measure_package_id = p.id) AS "libraryCount",
   (SELECT count(*)::int FROM measure_package_value_sets v WHERE v.measure_package_id = p.id) AS "valueSetCount",
   (SELECT count(*)::int FROM measure_package_value_sets v WHERE v.measure_package_id = p.id AND v.from_supplement) AS "supplementedValueSetCount"

@@ -102,7 +102,10 @@ export class CareGapsOperationQueryDto {
   @MeasureList('Measures by id: Vigil’s (`CMS122`, …, `KHE`), the stewards’ Measure resource id, or the key of a measure loaded as data that `GET /measures` lists as evaluable (`CMS139`). Default (no measure parameter): the six built-in measures.', ['CMS122'])
   measureId?: string[];
 
-  @MeasureList('Measures by business identifier: the short name (`CMS125FHIR`, or `https://madie.cms.gov/measure/shortName|CMS125FHIR`).', ['CMS125FHIR'])
+  @MeasureList(
+    'Measures by business identifier: the short name (`CMS125FHIR`, or `https://madie.cms.gov/measure/shortName|CMS125FHIR`), a loaded measure’s too (its `Measure.identifier` of the short-name type; where editions share it, the one in force on the period’s last day).',
+    ['CMS125FHIR'],
+  )
   measureIdentifier?: string[];
 
   @MeasureList('Measures by canonical URL, optionally with `|version` (which must be the version Vigil evaluates, or a loaded edition’s).', ['https://madie.cms.gov/Measure/BreastCancerScreeningFHIR'])

@@ -13,7 +13,7 @@ import { CareGapsOperationQueryDto, MAX_PAGE_PATIENTS } from './care-gaps-operat
 import { FhirResource } from './fhir-profiles';
 import { GapStatus, gapsDocument } from './gaps-document';
 import { loadedCanon, measureById, measureByIdentifier, measureByUrl } from './measure-canon';
-import { chooseEdition, LoadedMeasureDto, MeasureCatalogueService } from '../measure-packages';
+import { chooseEdition, IdentifiedMeasure, LoadedMeasureDto, MeasureCatalogueService } from '../measure-packages';
 
 /** A FHIR `Parameters` answer: one `return` Bundle per patient with a gap of a status asked for. */
 export interface CareGapsParameters {
@@ -48,7 +48,7 @@ export class CareGapsOperationService {
   ) {}
 
   async careGaps(context: AccessContext, query: CareGapsOperationQueryDto): Promise<CareGapsAnswer> {
-    const loaded = await this.catalogue.loaded();
+    const loaded = await this.catalogue.loadedWithShortNames();
     const { toolQuery, statuses } = operationQuery(query, loaded);
     const now = new Date().toISOString();
     const loadedMeasure = (row: { measureId: string; periodStart: string; periodEnd: string }) => {
@@ -141,7 +141,7 @@ const asEdition = (entry: LoadedMeasureDto) => ({
  * stewards' resource id, short name or canonical) or one loaded as data that care_gap_lookup reads
  * as a care gap (by its key, or its canonical URL with or without `|version`).
  */
-export function operationQuery(query: CareGapsOperationQueryDto, loaded: readonly LoadedMeasureDto[] = []): { toolQuery: CareGapsQueryDto; statuses: GapStatus[] } {
+export function operationQuery(query: CareGapsOperationQueryDto, loaded: readonly IdentifiedMeasure[] = []): { toolQuery: CareGapsQueryDto; statuses: GapStatus[] } {
   measurementPeriod({ periodStart: query.periodStart, periodEnd: query.periodEnd });
   const problems: FieldProblem[] = [];
   const builtIn = new Set<MeasureId>();
@@ -153,7 +153,7 @@ export function operationQuery(query: CareGapsOperationQueryDto, loaded: readonl
       const [url, version] = value.split('|', 2);
       return evaluable.find((entry) => entry.url === url && (version === undefined || entry.version === version))?.key;
     }
-    return undefined;
+    return byIdentifier(evaluable, value, { start: query.periodStart, end: query.periodEnd });
   };
   const resolve = (field: 'measureId' | 'measureIdentifier' | 'measureUrl', by: (value: string) => MeasureId | undefined) => {
     for (const value of query[field] ?? []) {
@@ -173,6 +173,22 @@ export function operationQuery(query: CareGapsOperationQueryDto, loaded: readonl
     toolQuery: Object.assign(new CareGapsQueryDto(), { periodStart: query.periodStart, periodEnd: query.periodEnd, ...(measure ? { measure } : {}) }),
     statuses: [...new Set(query.status)] as GapStatus[],
   };
+}
+
+/**
+ * A loaded measure by `measureIdentifier`: its short name alone (`CMS139FHIR`, or its key) or
+ * `system|value`. Editions sharing the identifier (each year's) are told apart as `measureId` tells
+ * them: the one in force on the period's last day; when none is, the key they share, for the tool
+ * to refuse by the same rule.
+ */
+function byIdentifier(evaluable: readonly IdentifiedMeasure[], value: string, period: { start: string; end: string }): string | undefined {
+  const [system, code] = value.includes('|') ? value.split('|', 2) : [undefined, value];
+  const named = evaluable.filter(
+    (entry) => entry.shortNames.some((name) => name.value === code && (system === undefined || name.system === system)) || (system === undefined && entry.key === code),
+  );
+  if (named.length === 0) return undefined;
+  const choice = chooseEdition(named.map(asEdition), period);
+  return 'chosen' in choice ? choice.chosen.key : named[0].key;
 }
 
 /** What left, by name (never values): the resource types of the document and the element names of each, for the audit row. */

@@ -1,6 +1,7 @@
 /** The measure-packages module's public surface: what other modules may import. */
 export { MeasurePackagesModule } from './measure-packages.module';
 export { MeasureCatalogueService } from './measure-catalogue.service';
+export type { IdentifiedMeasure } from './measure-catalogue.service';
 export { PublishedCareGapsService } from './published-care-gaps.service';
 export type { ChosenEdition, EditionOutcome, EvaluableMeasures } from './published-care-gaps.service';
 export { MeasurePackagesRepository } from './measure-packages.repository';

@@ -3,7 +3,7 @@ import { AccessContext } from '../access/access-context';
 import { AuditedAccess } from '../access/audited-access.service';
 import { gapUnevaluableReason, MEASURES } from '../clinical/care-gaps';
 import { chooseEdition, EditionChoice, Period } from './edition-selection';
-import { CatalogueRow, LoadedEdition, MeasurePackagesRepository } from './measure-packages.repository';
+import { CatalogueRow, LoadedEdition, MeasureIdentifier, MeasurePackagesRepository } from './measure-packages.repository';
 import type { BuiltInMeasureDto, LoadedMeasureDto, MeasureCatalogueDto } from './measure-catalogue.dto';
 
 /**
@@ -39,6 +39,14 @@ export class MeasureCatalogueService {
     return (await this.packages.catalogue()).filter((row) => key === undefined || row.key === key).map(loadedEntry);
   }
 
+  /**
+   * Every loaded edition with its short names (`Measure.identifier` of the `short-name` type, e.g.
+   * `https://madie.cms.gov/measure/shortName|CMS139FHIR`): how DEQM's `measureIdentifier` names a measure.
+   */
+  async loadedWithShortNames(): Promise<IdentifiedMeasure[]> {
+    return (await this.packages.catalogue()).map((row) => ({ ...loadedEntry(row), shortNames: shortNamesOf(row.identifiers) }));
+  }
+
   async catalogue(key?: string): Promise<MeasureCatalogueDto> {
     return { measures: this.builtIn(key), loaded: await this.loaded(key) };
   }
@@ -47,6 +55,16 @@ export class MeasureCatalogueService {
   async measureForPeriod(key: string, period: Period, version?: string): Promise<EditionChoice<LoadedEdition>> {
     return chooseEdition(await this.packages.editionsOf(key), period, version);
   }
+}
+
+/** A loaded edition and its short-name identifiers (system null where the Measure gives none). */
+export type IdentifiedMeasure = LoadedMeasureDto & { shortNames: { system: string | null; value: string }[] };
+
+/** The identifiers typed `short-name` (in either code system the stewards have used for the type). */
+function shortNamesOf(identifiers: readonly MeasureIdentifier[] | null): IdentifiedMeasure['shortNames'] {
+  return (identifiers ?? [])
+    .filter((identifier) => typeof identifier.value === 'string' && (identifier.type?.coding ?? []).some((coding) => coding.code === 'short-name'))
+    .map((identifier) => ({ system: identifier.system ?? null, value: identifier.value as string }));
 }
 
 function loadedEntry(row: CatalogueRow): LoadedMeasureDto {

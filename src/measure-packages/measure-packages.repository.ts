@@ -29,7 +29,16 @@ export interface EvaluableEdition extends LoadedEdition {
   groups: MeasureGroupDefinition[];
 }
 
+/** A `Measure.identifier` as published (the short name, the version-independent and version-specific ids, the CMS id). */
+export interface MeasureIdentifier {
+  system?: string;
+  value?: string;
+  type?: { coding?: { system?: string; code?: string }[] };
+}
+
 export interface CatalogueRow extends LoadedEdition {
+  /** The Measure’s own identifiers, unchanged. */
+  identifiers: MeasureIdentifier[];
   title: string;
   scoring: string;
   basis: string;

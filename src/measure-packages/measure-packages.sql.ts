@@ -9,7 +9,7 @@ const EDITION_COLUMNS = `p.id, p.key, p.url, p.version, p.edition, p.period_star
 
 export const MEASURE_PACKAGE_STATEMENTS = {
   /** Every loaded measure, for the catalogue: what it is, its groups, what it was loaded with. */
-  catalogue: `SELECT ${EDITION_COLUMNS}, p.title, p.scoring, p.basis, p.groups, p.loaded_by AS "loadedBy",
+  catalogue: `SELECT ${EDITION_COLUMNS}, p.title, p.scoring, p.basis, p.groups, p.loaded_by AS "loadedBy", COALESCE(p.measure->'identifier', '[]'::jsonb) AS identifiers,
   (SELECT count(*)::int FROM measure_package_libraries l WHERE l.measure_package_id = p.id) AS "libraryCount",
   (SELECT count(*)::int FROM measure_package_value_sets v WHERE v.measure_package_id = p.id) AS "valueSetCount",
   (SELECT count(*)::int FROM measure_package_value_sets v WHERE v.measure_package_id = p.id AND v.from_supplement) AS "supplementedValueSetCount"

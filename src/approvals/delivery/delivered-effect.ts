@@ -34,6 +34,12 @@ export interface DeliveredEffect {
    * absent) for the other kinds.
    */
   measurementPeriod?: { start: string; end: string } | null;
+  /**
+   * A care-gap closure of a measure loaded as data: the canonical (`url|version`) of the edition its
+   * measurement period picks (the edition in force on the period's last day, as the executor checked
+   * it); null (or absent) for a built-in measure and the other kinds.
+   */
+  measureCanonical?: string | null;
   patientId: string;
   /** The patient's MRN: how the organisation's systems find the patient (PHI; sent only to the destinations). */
   mrn: string;

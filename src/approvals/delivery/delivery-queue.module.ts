@@ -5,6 +5,7 @@ import type { QueueSettings } from '../../config/app-config';
 import { DELIVERY_BACKLOG } from '../../queue/delivery-backlog';
 import { featureQueueProvider, FeatureQueueOptions } from '../../queue/feature-queue';
 import { ApprovalsModule } from '../approvals.module';
+import { MeasurePackagesModule } from '../../measure-packages';
 import { DeliveryRelay } from './delivery-relay';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryService } from './delivery.service';
@@ -31,7 +32,7 @@ export class DeliveryQueueModule implements OnApplicationBootstrap {
     return {
       module: DeliveryQueueModule,
       global: true,
-      imports: [ApprovalsModule, CohortModule, AccessModule],
+      imports: [ApprovalsModule, CohortModule, AccessModule, MeasurePackagesModule],
       providers: [
         featureQueueProvider(DELIVERY_QUEUE, DELIVERY_QUEUE_NAME, (config) => config.queues.proposals, options),
         DeliveryRepository,

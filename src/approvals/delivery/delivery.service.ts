@@ -4,6 +4,8 @@ import { AuditedAccess } from '../../access/audited-access.service';
 import { toSafeError } from '../../common/logging/log-redaction';
 import { CohortRepository } from '../../cohort/cohort.repository';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { isBuiltInMeasureName } from '../../clinical/care-gaps';
+import { MeasureCatalogueService } from '../../measure-packages';
 import { ProposalRow } from '../approvals.sql';
 import { DeliveryDestination, DeliveryFailure, DeliveryStatus, ProposalKind } from '../enum';
 import { ProposalEvents } from '../events/proposal-events';
@@ -63,6 +65,7 @@ export class DeliveryService {
     private readonly phi: AuditedAccess,
     private readonly events: ProposalEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly catalogue: MeasureCatalogueService,
   ) {
     const { fhir, webhook, identifierSystem } = config.delivery;
     if (fhir) this.fhir = new FhirDestination(fhir, identifierSystem, new FhirAuthorization(fhir.auth, fhir.baseUrl, fhir.timeoutMs));
@@ -128,6 +131,7 @@ export class DeliveryService {
     if (!row) throw new DeliveryError(DeliveryFailure.Internal, false);
     const approvals = await this.deliveries.run<{ staffId: string; role: string; approvedAt: string }>('deliveryApprovals', [claimed.proposalId, claimed.version, claimed.contentHash]);
     const staff = await this.deliveries.run<EffectPerson>('deliveryStaff', [[row.proposerId, ...approvals.map((approval) => approval.staffId)]]);
+    const measurementPeriod = row.periodStart && row.periodEnd ? { start: row.periodStart, end: row.periodEnd } : null;
     const person = (staffId: string, role?: string): EffectPerson => {
       const found = staff.find((candidate) => candidate.staffId === staffId);
       return { staffId, name: found?.name ?? null, role: role ?? found?.role ?? 'unknown', npi: found?.npi ?? null, fhirPractitionerId: found?.fhirPractitionerId ?? null };
@@ -141,12 +145,26 @@ export class DeliveryService {
       rationale: row.rationale,
       citations: row.citations,
       executedAt: row.executedAt,
-      measurementPeriod: row.periodStart && row.periodEnd ? { start: row.periodStart, end: row.periodEnd } : null,
+      measurementPeriod,
+      measureCanonical: await this.loadedCanonical(row.kind, row.content, measurementPeriod),
       patientId: row.patientId,
       mrn: '',
       proposer: person(row.proposerId),
       approvers: approvals.map((approval) => ({ ...person(approval.staffId, approval.role), approvedAt: approval.approvedAt })),
     };
+  }
+
+  /**
+   * A closure of a loaded measure names the edition its stored period picks, by the rule the executor
+   * checked it by (loaded editions never change, so each attempt names the same one). None picked
+   * (the edition's package gone): a permanent failure, never a report naming another measure.
+   */
+  private async loadedCanonical(kind: ProposalKind, content: Record<string, unknown>, period: { start: string; end: string } | null): Promise<string | null> {
+    const measureId = content.measureId;
+    if (kind !== ProposalKind.CloseCareGap || typeof measureId !== 'string' || isBuiltInMeasureName(measureId)) return null;
+    const choice = period ? await this.catalogue.measureForPeriod(measureId, period) : null;
+    if (!choice || !('chosen' in choice)) throw new DeliveryError(DeliveryFailure.Internal, true);
+    return `${choice.chosen.url}|${choice.chosen.version}`;
   }
 
   private async recordFailure(claimed: ClaimedDelivery, error: unknown): Promise<DeliveryOutcome> {

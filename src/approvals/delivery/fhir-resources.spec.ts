@@ -96,6 +96,12 @@ describe('FHIR resources of approved effects', () => {
     });
   });
 
+  it('names a loaded measure by the canonical of the edition it was given, and refuses one given none rather than name another', () => {
+    const loaded = effect(ProposalKind.CloseCareGap, { content: { measureId: 'CMS139' }, measureCanonical: 'https://madie.cms.gov/Measure/CMS139FHIRFallRiskScreening|1.0.000' });
+    expect(effectResource(loaded, context)).toMatchObject({ resourceType: 'MeasureReport', measure: 'https://madie.cms.gov/Measure/CMS139FHIRFallRiskScreening|1.0.000' });
+    expect(() => effectResource({ ...loaded, measureCanonical: null }, context)).toThrow('without its canonical');
+  });
+
   it('refuses to attest a closure whose period it was not given, rather than guess one', () => {
     expect(() => effectResource(effect(ProposalKind.CloseCareGap, { measurementPeriod: null }), context)).toThrow('measurement period');
   });

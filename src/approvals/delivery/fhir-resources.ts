@@ -143,8 +143,6 @@ export function effectResource(effect: DeliveredEffect, context: FhirContext): R
       };
     }
     case ProposalKind.CloseCareGap: {
-      const measure = MEASURES[resolveMeasureId(content.measureId)];
-      const [name, version] = measure.library.split(' ');
       // The period stored with the closure, which Vigil reads the attestation back by: recomputing it
       // from the execution's time would be a second copy of the executor's rule, free to disagree.
       const period = effect.measurementPeriod;
@@ -154,7 +152,7 @@ export function effectResource(effect: DeliveredEffect, context: FhirContext): R
         identifier,
         status: 'complete',
         type: 'data-collection',
-        measure: `https://madie.cms.gov/Measure/${name}|${version}`,
+        measure: effect.measureCanonical ?? builtInCanonical(content.measureId),
         subject: context.patient,
         date: effect.executedAt,
         reporter: requester,
@@ -164,6 +162,14 @@ export function effectResource(effect: DeliveredEffect, context: FhirContext): R
       };
     }
   }
+}
+
+/** A built-in measure's canonical, from the stewards' library it follows (`<name> <version>`). */
+function builtInCanonical(measureId: string): string {
+  const measure = MEASURES[resolveMeasureId(measureId)];
+  if (!measure) throw new Error('a care-gap closure of a loaded measure delivered without its canonical');
+  const [name, version] = measure.library.split(' ');
+  return `https://madie.cms.gov/Measure/${name}|${version}`;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, Matches, registerDecorator, ValidationArguments } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsISO8601, IsOptional, IsString, Matches, registerDecorator, ValidationArguments } from 'class-validator';
 import { FreeTextField } from '../../common/validation/text';
 import { MEASURE_NAMES } from '../../clinical/care-gaps';
 import { todayUtc } from '../../tools/envelope';
 import { ProposalKind } from '../enum';
-import { CITATION_FORMS_TEXT, CITATION_MAX_LENGTH, isCitation, NOT_A_CITATION } from '../../clinical/citation-grammar';
+import { CARE_GAP_MEASURE_KEY, CARE_GAP_MEASURE_KEY_MAX, CITATION_FORMS_TEXT, CITATION_MAX_LENGTH, isCitation, NOT_A_CITATION } from '../../clinical/citation-grammar';
 
 /**
  * The typed payload of each proposal kind: closed DTOs, validated exactly like HTTP input (and
@@ -36,8 +36,19 @@ function NotInThePast(): PropertyDecorator {
 }
 
 export class CloseCareGapContentDto {
-  @ApiProperty({ enum: MEASURE_NAMES, description: 'A measure id (KHE is accepted for CMS951).' })
-  @IsIn(MEASURE_NAMES as unknown as string[])
+  // The shape only: whether a loaded key names a measure with a care gap for today’s period is the intake’s check (`CareGapMeasures`).
+  @ApiProperty({
+    type: String,
+    pattern: CARE_GAP_MEASURE_KEY.source,
+    maxLength: CARE_GAP_MEASURE_KEY_MAX,
+    example: 'CMS122',
+    description:
+      `The measure whose gap to close: the built-in ${MEASURE_NAMES.join(', ')} (KHE is CMS951), or the key of a measure loaded as data that \`GET /measures\` lists as evaluable. ` +
+      'The gap must be open today, in the trailing year ending today; a loaded measure answers by its edition in force on that year’s last day. A key that is not loaded, ' +
+      'has no edition in force then, or has no gap to read is refused by name (`400` naming `content.measureId`, `errors[].reason`).',
+  })
+  @IsString()
+  @Matches(CARE_GAP_MEASURE_KEY, { message: 'measureId must be a measure key (CMS122, or a loaded measure’s key)' })
   measureId: string;
 
   @ApiPropertyOptional({ enum: GAP_REMARK_CODES, description: 'Why, alongside the evidence; never enough on its own.' })

@@ -11,7 +11,7 @@ import { ProposalKind } from '../enum';
  * The review page's pure modules, loaded as the browser gets them (Jest transpiles the ES modules:
  * see jest.config.js). They carry no TypeScript types, hence the `require` and the shapes below.
  */
-type FieldSpec = { name: string; path: string; label: string; required: boolean; options?: string[]; minLength?: number; maxLength?: number; date?: boolean; earliest?: string };
+type FieldSpec = { name: string; path: string; label: string; required: boolean; options?: string[]; minLength?: number; maxLength?: number; date?: boolean; earliest?: string; pattern?: string; example?: string };
 /* eslint-disable @typescript-eslint/no-require-imports */
 const form = require('./schema-form.js') as {
   contentSchemaOf: (openapi: unknown, kind: string) => unknown;
@@ -52,11 +52,12 @@ describe('the edit form, read from the served schema, checks what the API checks
   };
   const fieldsOf = (kind: string) => form.fieldsOfSchema(form.contentSchemaOf(openapi, kind), 'content', (name) => name);
   /** A value each field's rules accept. */
-  const valid = (field: FieldSpec) => field.options?.[0] ?? (field.date ? TODAY : 'x'.repeat(Math.max(field.minLength ?? 1, 3)));
+  const valid = (field: FieldSpec) => field.options?.[0] ?? (field.date ? TODAY : field.example ?? 'x'.repeat(Math.max(field.minLength ?? 1, 3)));
   /** Values that break one rule of the field each. */
   const invalid = (field: FieldSpec): string[] => [
     ...(field.required ? [''] : []),
     ...(field.options ? ['not-an-option'] : []),
+    ...(field.pattern && !field.date ? ['not a key'] : []),
     ...(field.date ? ['2030-02-30', '15/06/2030', '2030-06-14'] : []),
     ...(field.minLength && field.minLength > 1 ? ['x'.repeat(field.minLength - 1)] : []),
     ...(field.maxLength && !field.date ? ['x'.repeat(field.maxLength + 1)] : []),

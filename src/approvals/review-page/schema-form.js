@@ -2,7 +2,7 @@
 /**
  * The fields of a form and their rules, read from the OpenAPI document the service serves
  * (`/docs-json`): the same document its request validation is generated beside, so the page checks
- * what the API checks (required, allowed values, lengths, dates and the earliest day) without a
+ * what the API checks (required, allowed values, patterns, lengths, dates and the earliest day) without a
  * second copy of the rules. The API stays the judge: its problem response's per-field errors are
  * shown beside the same fields. Pure, so the unit tests import it as served.
  */
@@ -10,7 +10,8 @@
 /**
  * @typedef {{
  *   name: string, path: string, label: string, required: boolean, options?: string[],
- *   minLength?: number, maxLength?: number, date?: boolean, earliest?: 'today-utc', multiline: boolean, hint?: string
+ *   minLength?: number, maxLength?: number, date?: boolean, earliest?: 'today-utc', multiline: boolean, hint?: string,
+ *   pattern?: string, example?: string
  * }} FieldSpec
  * `path` is the field as the API names it in a problem (`content.dueDate`).
  */
@@ -51,6 +52,8 @@ export function fieldsOfSchema(schema, prefix, labelOf) {
       ...(typeof p.minLength === 'number' ? { minLength: p.minLength } : {}),
       ...(typeof p.maxLength === 'number' ? { maxLength: p.maxLength } : {}),
       ...(p.format === 'date' ? { date: true } : {}),
+      ...(typeof p.pattern === 'string' ? { pattern: p.pattern } : {}),
+      ...(typeof p.example === 'string' ? { example: p.example } : {}),
       ...(p['x-earliest'] === 'today-utc' ? { earliest: /** @type {const} */ ('today-utc') } : {}),
       multiline: p.format !== 'date' && !p.enum && (p.maxLength ?? 0) > MULTILINE_FROM,
       ...(typeof p.description === 'string' ? { hint: p.description } : {}),
@@ -69,6 +72,7 @@ export function checkField(field, value, now = new Date()) {
   if (value === '') return field.required ? `${field.label} is required.` : null;
   if (field.options && !field.options.includes(value)) return `${field.label} must be one of: ${field.options.join(', ')}.`;
   if (field.date && !isCalendarDate(value)) return `${field.label} must be a date (YYYY-MM-DD).`;
+  if (field.pattern !== undefined && !field.date && !new RegExp(field.pattern).test(value)) return `${field.label} must be ${patternText(field)}.`;
   if (field.earliest === 'today-utc' && value < todayUtc(now)) return `${field.label} must be today (${todayUtc(now)}, UTC) or later: a due date in the past is refused.`;
   // Counted as the API counts them: UTF-16 code units.
   if (field.minLength !== undefined && value.length < field.minLength) return `${field.label} needs at least ${field.minLength} character${field.minLength === 1 ? '' : 's'}.`;
@@ -101,6 +105,9 @@ export function ruleText(field) {
       : field.maxLength !== undefined && !field.date
         ? `at most ${field.maxLength} characters`
         : null;
-  const choices = field.options ? `one of: ${field.options.join(', ')}` : null;
+  const choices = field.options ? `one of: ${field.options.join(', ')}` : field.pattern !== undefined && !field.date ? patternText(field) : null;
   return [choices, field.earliest === 'today-utc' ? 'today (UTC) or later' : null, length].filter(Boolean).join(' · ');
 }
+
+/** A pattern in words: by the schema's example where it gives one. @param {FieldSpec} field */
+const patternText = (field) => (field.example ? `in the form of ${field.example}` : 'in the form the API documents');
