@@ -144,6 +144,8 @@ describe('executing approved proposals through the queue (real Postgres)', () =>
 
       await executed(database().dataSource, [created.id]);
       expect(await effects(database().dataSource, created.id)).toBe(1);
+      // The effect commits inside the job; BullMQ marks the job completed after it returns.
+      await waitFor(async () => (await queue.getJobState(proposalJobId(OutboxJob.Execute, created.id))) === 'completed', 5000, 'the execute job was not marked completed');
       const job = await queue.getJob(proposalJobId(OutboxJob.Execute, created.id));
       expect(job?.returnvalue).toBe('applied');
       expect(job?.data).toEqual({ proposalId: created.id });
@@ -249,7 +251,8 @@ describe('executing approved proposals through the queue (real Postgres)', () =>
           await executed(database().dataSource, [id], 20_000);
           expect(await effects(database().dataSource, id)).toBe(1);
           expect(await statusOf(database().dataSource, id)).toMatchObject({ status: ProposalStatus.Executed, outcome: 'applied', attempts: 2 });
-          expect(await queue.getJobState(proposalJobId(OutboxJob.Execute, id))).toBe('completed');
+          // Marked completed by BullMQ after the job returns, a moment after the status commits.
+          await waitFor(async () => (await queue.getJobState(proposalJobId(OutboxJob.Execute, id))) === 'completed', 5000, 'the recovered job was not marked completed');
           // The relay in the recovering process found nothing left to relay twice.
           expect(await recovery.get(ProposalOutboxRelay).relayNow()).toBe(0);
         } finally {
