@@ -212,9 +212,12 @@ describe('measure recompute through the queue (real Postgres and Redis)', () => 
         await workerB.get(MeasureRunRelay).relayNow();
         await finished(dataSource, runId);
         await expectEveryPatientOnce(dataSource, runId);
-        const jobs = await queue.getJobs(['completed'], 0, -1);
-        const ofRun = jobs.filter((job) => job.id?.includes(`-g${runId}-`));
-        expect(ofRun.filter((job) => job.returnvalue?.state === 'written')).toHaveLength((await runs.progress(runId))!.chunks!);
+        // The last chunk finishes the run inside its job; BullMQ marks that job completed after it returns.
+        const chunkCount = (await runs.progress(runId))!.chunks!;
+        const written = async () => (await queue.getJobs(['completed'], 0, -1)).filter((job) => job.id?.includes(`-g${runId}-`) && job.returnvalue?.state === 'written');
+        await waitFor(async () => (await written()).length >= chunkCount, 5000, 'the chunk jobs were not all marked completed');
+        const ofRun = await written();
+        expect(ofRun).toHaveLength(chunkCount);
         // Both workers took part (BullMQ names the worker that processed each job by its connection).
         expect(new Set(ofRun.map((job) => job.processedBy)).size).toBe(2);
       } finally {
@@ -285,6 +288,8 @@ describe('measure recompute through the queue (real Postgres and Redis)', () => 
         try {
           await finished(dataSource, runId, 40_000);
           await expectEveryPatientOnce(dataSource, runId);
+          // As above: the run finishes inside the last job, which BullMQ then marks completed.
+          await waitFor(async () => (await Promise.all(chunks.map((chunk) => queue.getJobState(measureJobId(chunk))))).every((state) => state === 'completed'), 5000, 'the chunk jobs were not all marked completed');
           const states = await Promise.all(chunks.map(async (chunk) => (await queue.getJob(measureJobId(chunk)))?.returnvalue?.state));
           // Every chunk's job ends completed; the three finished outside the queue write nothing a second time.
           expect(states).toEqual(chunks.map((_, index) => (index < 3 ? 'already-finished' : 'written')));

@@ -94,6 +94,8 @@ describe('expiry (real Postgres)', () => {
 
         await statusBecomes(database().dataSource, id, ProposalStatus.Expired, 8000);
         expect((await row(database().dataSource, id)).expiredLate).toBe(true);
+        // The status commits inside the job; BullMQ marks it completed after it returns.
+        await waitFor(async () => (await queue.getJobState(proposalJobId(OutboxJob.Expire, id))) === 'completed', 5000, 'the expiry job was not marked completed');
         expect((await queue.getJob(proposalJobId(OutboxJob.Expire, id)))?.returnvalue).toBe('expired');
         expect(await count(database().dataSource, `SELECT count(*) AS n FROM audit_events WHERE action = 'proposal.expire' AND $1 = ANY(fields)`, [`proposal:${id}`])).toBe(1);
       });
@@ -104,6 +106,8 @@ describe('expiry (real Postgres)', () => {
         expect(await queue.getJobState(proposalJobId(OutboxJob.ExpireDraft, id))).toBe('delayed');
         await statusBecomes(database().dataSource, id, ProposalStatus.Expired, 8000);
         expect((await row(database().dataSource, id)).expiredLate).toBe(true);
+        // The status commits inside the job; BullMQ marks it completed after it returns.
+        await waitFor(async () => (await queue.getJobState(proposalJobId(OutboxJob.ExpireDraft, id))) === 'completed', 5000, 'the expiry job was not marked completed');
         expect((await queue.getJob(proposalJobId(OutboxJob.ExpireDraft, id)))?.returnvalue).toBe('expired');
         expect(await count(database().dataSource, `SELECT count(*) AS n FROM audit_events WHERE action = 'proposal.draft_expire' AND $1 = ANY(fields)`, [`proposal:${id}`])).toBe(1);
         expect(await count(database().dataSource, `SELECT count(*) AS n FROM care_notes WHERE proposal_id = $1`, [id])).toBe(0);
