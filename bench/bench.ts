@@ -86,6 +86,8 @@ async function main(): Promise<void> {
     log('starting Vigil, the node:http floor and PostGraphile');
     const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: vigilEnv, readyPath: '/health/ready' });
     servers.push(vigil);
+    const vigilNoCache = await startServer({ name: 'vigil-no-identity-cache', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...vigilEnv, AUTH_IDENTITY_CACHE: 'false' }, readyPath: '/health/ready' });
+    servers.push(vigilNoCache);
     const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: serverEnv, readyPath: '/health' });
     servers.push(floor);
     const floorAuditServer = await startServer({ name: 'floor+audit', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: { ...serverEnv, FLOOR_AUDIT: '1' }, readyPath: '/health' });
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
     if (!options.skip.has('tools')) {
       run.tools = await measureTools({
         vigil,
+        vigilNoCache,
         floor,
         floorAudit: floorAuditServer,
         peer,

@@ -66,6 +66,7 @@ export function floorTargetSections(tools: ToolLatencyResult | undefined, framew
     }
     lines.push('');
   }
+  if (tools) lines.push(...leverSection(tools, concurrency));
   if (framework) lines.push(...frameworkSection(framework, concurrency));
   return lines;
 }
@@ -90,6 +91,28 @@ function frameworkSection(framework: FrameworkResult, concurrency: number[]): st
     }
   }
   for (const [target, why] of Object.entries(framework.skipped)) lines.push('', `${FRAMEWORK_LABELS[target as keyof typeof FRAMEWORK_LABELS]}: not measured (${why}).`);
+  lines.push('');
+  return lines;
+}
+
+/** Each lever as Vigil with it ÷ Vigil without it, the same requests in the same run. */
+function leverSection(tools: ToolLatencyResult, concurrency: number[]): string[] {
+  const at = (cells: Cell[], c: number) => cells.find((cell) => cell.concurrency === c) as Cell;
+  const lines = [
+    '## Levers (Vigil with ÷ without, same run)',
+    '',
+    'The identity cache (`AUTH_IDENTITY_CACHE`): a second Vigil process with it off answers the same requests. ' +
+      'Throughput ratios above 1 and latency and CPU ratios below 1 mean the lever helps.',
+    '',
+    '| Tool | c | p50 with ÷ without | req/s with ÷ without | CPU ms/req with ÷ without |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const { tool, cells } of tools.tools) {
+    for (const c of concurrency) {
+      const [on, off] = [at(cells.vigil, c), at(cells.vigilNoCache, c)];
+      lines.push(`| \`${tool}\` | ${c} | ${ratio(on.p50 / off.p50)} | ${ratio(on.rps / off.rps)} | ${ratio((on.cpuMsPerRequest ?? Number.NaN) / (off.cpuMsPerRequest ?? Number.NaN))} |`);
+    }
+  }
   lines.push('');
   return lines;
 }

@@ -13,10 +13,11 @@ import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath, vigilReques
  * without the audit write, and PostGraphile.
  */
 
-export const TARGETS = ['vigil', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
+export const TARGETS = ['vigil', 'vigilNoCache', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
 export type Target = (typeof TARGETS)[number];
 export const TARGET_LABELS: Record<Target, string> = {
   vigil: 'Vigil',
+  vigilNoCache: 'Vigil, identity read on every request (AUTH_IDENTITY_CACHE=false)',
   floorAuditHttp: 'Floor: node:http + pg + audit',
   floorHttp: 'Floor: node:http + pg',
   floorPg: 'Floor: pg only',
@@ -24,7 +25,7 @@ export const TARGET_LABELS: Record<Target, string> = {
   peer: 'PostGraphile 4.14',
 };
 
-type HttpTarget = 'vigil' | 'floorAuditHttp' | 'floorHttp' | 'peer';
+type HttpTarget = 'vigil' | 'vigilNoCache' | 'floorAuditHttp' | 'floorHttp' | 'peer';
 
 export interface ToolMeasurement {
   tool: ToolName;
@@ -42,6 +43,8 @@ export interface ToolLatencyResult {
 
 export async function measureTools(options: {
   vigil: ServerProcess;
+  /** Vigil with the identity cache off: the lever, measured in the same run. */
+  vigilNoCache: ServerProcess;
   floor: ServerProcess;
   /** The floor server with `FLOOR_AUDIT=1`: the reference the targets are measured against. */
   floorAudit: ServerProcess;
@@ -61,12 +64,12 @@ export async function measureTools(options: {
   const specFor = (target: HttpTarget, tool: ToolName) => (): HttpRequestSpec => {
     const assignment = sequence.next();
     const { patientId, username } = assignment;
-    if (target === 'vigil') return vigilRequest(tool, assignment, options.tokens);
+    if (target === 'vigil' || target === 'vigilNoCache') return vigilRequest(tool, assignment, options.tokens);
     if (target === 'floorHttp' || target === 'floorAuditHttp') return { method: 'GET', path: vigilPath(tool, patientId), headers: { 'x-bench-user': username } };
     return { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, patientId) };
   };
-  const bases = { vigil: options.vigil.base, floorAuditHttp: options.floorAudit.base, floorHttp: options.floor.base, peer: options.peer.base };
-  const servers = { vigil: options.vigil, floorAuditHttp: options.floorAudit, floorHttp: options.floor, peer: options.peer };
+  const bases = { vigil: options.vigil.base, vigilNoCache: options.vigilNoCache.base, floorAuditHttp: options.floorAudit.base, floorHttp: options.floor.base, peer: options.peer.base };
+  const servers = { vigil: options.vigil, vigilNoCache: options.vigilNoCache, floorAuditHttp: options.floorAudit, floorHttp: options.floor, peer: options.peer };
   const run = async (target: Target, tool: ToolName, concurrency: number, seconds: number): Promise<Cell> => {
     const cpu = target in servers ? () => servers[target as HttpTarget].cpuMs() : () => process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
     const before = cpu();
@@ -123,6 +126,7 @@ async function probeTool(
   };
   const path = vigilPath(tool, assignment.patientId);
   const vigil = await get(`${bases.vigil}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
+  const vigilNoCache = await get(`${bases.vigilNoCache}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
   const floor = await get(`${bases.floorHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
   const floorAudit = await get(`${bases.floorAuditHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
   const peer = await get(`${bases.peer}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, assignment.patientId) });
@@ -136,6 +140,7 @@ async function probeTool(
       .join(' ');
   return {
     vigil: `rows=${(vigil.rows as unknown[]).length}`,
+    vigilNoCache: `rows=${(vigilNoCache.rows as unknown[]).length}`,
     floorAuditHttp: count(floorAudit),
     floorHttp: count(floor),
     peer: count((peer.data as { patientById: unknown }).patientById),
