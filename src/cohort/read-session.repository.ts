@@ -131,7 +131,9 @@ export class ReadSessions {
     let identityGeneration: number | undefined;
     try {
       if (begin === IDENTITY_READ_SESSION_BEGIN) {
-        // Several statements in one simple query: the driver answers one result per statement; the generation is the last.
+        // Several statements in one simple query: the driver answers one result per statement (the generation is the
+        // last), which TypeORM's query does not hand back; logged as TypeORM logs every statement it runs.
+        this.dataSource.logger.logQuery(begin, undefined, runner);
         const results = await client.query(begin);
         identityGeneration = Number(results[results.length - 1].rows[0].generation);
       } else await runner.query(begin);
