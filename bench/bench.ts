@@ -25,6 +25,7 @@ import { cycle, heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
 import { benchVigilEnv, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
+import { FrameworkTarget, measureFramework } from './framework-cost';
 import { vigilRequest } from './tool-reads';
 import { measureRecompute, storedRows } from './recompute-workers';
 import { measureWorklists } from './worklist-paging';
@@ -85,18 +86,42 @@ async function main(): Promise<void> {
     log('starting Vigil, the node:http floor and PostGraphile');
     const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: vigilEnv, readyPath: '/health/ready' });
     servers.push(vigil);
+    const vigilNoCache = await startServer({ name: 'vigil-no-identity-cache', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...vigilEnv, AUTH_IDENTITY_CACHE: 'false' }, readyPath: '/health/ready' });
+    servers.push(vigilNoCache);
     const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: serverEnv, readyPath: '/health' });
     servers.push(floor);
+    const floorAuditServer = await startServer({ name: 'floor+audit', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: { ...serverEnv, FLOOR_AUDIT: '1' }, readyPath: '/health' });
+    servers.push(floorAuditServer);
     const peer = await startServer({ name: 'postgraphile', script: join(ROOT, 'dist-bench', 'bench', 'postgraphile-server.js'), env: serverEnv, readyPath: '/health' });
     servers.push(peer);
     const tokens = new Map<string, string>();
     for (const username of new Set([...sample.map((a) => a.username), 'dr.okafor', 'rev.santos'])) tokens.set(username, await token(username));
 
     const run: BenchRun = { options, startedAt, seconds: 0, database, sampleSize: sample.length, command: commandLine(), measures };
+    if (!options.skip.has('framework')) {
+      log('framework: a request that does nothing, on node:http, Nest + Express, Nest + Fastify, and Vigil\'s /health');
+      const started = await startNoopServers();
+      servers.push(...Object.values(started.servers));
+      run.framework = await measureFramework({
+        servers: { nodeHttp: floor, vigilHealth: vigil, ...started.servers },
+        skipped: started.skipped,
+        concurrency: options.concurrency,
+        seconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        stop,
+        log,
+      });
+      for (const server of Object.values(started.servers)) {
+        await server.stop();
+        servers.splice(servers.indexOf(server), 1);
+      }
+    }
     if (!options.skip.has('tools')) {
       run.tools = await measureTools({
         vigil,
+        vigilNoCache,
         floor,
+        floorAudit: floorAuditServer,
         peer,
         pool,
         audited,
@@ -191,6 +216,21 @@ async function main(): Promise<void> {
     await model.stop().catch(() => undefined);
     rmSync(keyDir, { recursive: true, force: true });
   }
+}
+
+/** The do-nothing Nest routes, on Express and on Fastify; a platform that is not installed is skipped, saying so. */
+async function startNoopServers(): Promise<{ servers: Partial<Record<FrameworkTarget, ServerProcess>>; skipped: Partial<Record<FrameworkTarget, string>> }> {
+  const servers: Partial<Record<FrameworkTarget, ServerProcess>> = {};
+  const skipped: Partial<Record<FrameworkTarget, string>> = {};
+  for (const [target, platform] of [['nestExpress', 'express'], ['nestFastify', 'fastify']] as const) {
+    try {
+      servers[target] = await startServer({ name: `nest-${platform}`, script: join(ROOT, 'dist-bench', 'bench', 'noop-nest-server.js'), env: { NOOP_PLATFORM: platform }, readyPath: '/noop' });
+    } catch (error) {
+      skipped[target] = /not installed/.test(messageOf(error)) ? '`@nestjs/platform-fastify` is not installed' : `failed: ${messageOf(error).split('\n')[0]}`;
+      log(`${target}: skipped (${skipped[target]})`);
+    }
+  }
+  return { servers, skipped };
 }
 
 /** A forced recompute of the whole cohort with one and then two worker processes (no API process running). */

@@ -22,7 +22,7 @@ export interface BenchOptions {
   approvalSeconds: number;
   /** Agent turns measured (BENCH_AGENT_TURNS, default 100). */
   agentTurns: number;
-  /** Parts to skip, comma-separated (BENCH_SKIP: measures, tools, worklist, explain, import, agent, approvals, scaleout). */
+  /** Parts to skip, comma-separated (BENCH_SKIP: measures, framework, tools, worklist, explain, import, agent, approvals, scaleout). */
   skip: Set<string>;
   /** Patients per recompute job in the measures part (BENCH_MEASURES_CHUNK_SIZE, default 250, the service's default). */
   measuresChunkSize: number;
@@ -32,7 +32,7 @@ export interface BenchOptions {
   note: string;
 }
 
-const PARTS = ['measures', 'tools', 'worklist', 'explain', 'import', 'agent', 'approvals', 'scaleout'];
+const PARTS = ['measures', 'framework', 'tools', 'worklist', 'explain', 'import', 'agent', 'approvals', 'scaleout'];
 
 export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const problems: string[] = [];

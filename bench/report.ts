@@ -13,6 +13,8 @@ import { quantile } from './stats';
 import { ROOT } from './harness';
 import { TARGET_LABELS, TARGETS, ToolLatencyResult } from './tool-latency';
 import { LAB_CODE } from './tool-reads';
+import { FrameworkResult } from './framework-cost';
+import { floorTargetSections } from './floor-targets-report';
 import { measuresSection, MeasuresPart, worklistSection } from './population-report';
 import { WorklistResult } from './worklist-paging';
 import { ScaleoutPart, scaleoutSection } from './scaleout-report';
@@ -28,6 +30,7 @@ export interface BenchRun {
   database: PreparedDatabase;
   sampleSize: number;
   tools?: ToolLatencyResult;
+  framework?: FrameworkResult;
   explain?: { patientId: string; results: ExplainResult[]; heaviest: { patientId: string; observations: number; results: ExplainResult[] } };
   agent?: AgentTurnResult | { skipped: string };
   approvals?: ApprovalPathResult | { skipped: string };
@@ -64,6 +67,7 @@ export function renderReport(run: BenchRun): string {
       `(the same sequence for every target). Pools of ${o.poolSize} connections everywhere (Vigil's default).`,
     '',
   ];
+  lines.push(...floorTargetSections(run.tools, run.framework, o.concurrency));
   if (run.tools) lines.push(...toolSections(run.tools, o));
   if (run.tools) lines.push(...limitsSection(run.tools, o));
   lines.push(...measuresSection(run.measures, run.tools, o.concurrency));
@@ -91,7 +95,7 @@ function toolSections(result: ToolLatencyResult, o: BenchOptions): string[] {
   const top = Math.max(...o.concurrency);
   const at = (cells: Cell[], c: number) => cells.find((cell) => cell.concurrency === c) as Cell;
   const lines = [
-    `## Targets (issue 6), at concurrency ${top}`,
+    `## Earlier targets (issue 6), at concurrency ${top}`,
     '',
     `| Tool | p50 ms (≤ ${TARGETS_OF_ISSUE.p50Ms}) | p99 ms (≤ ${TARGETS_OF_ISSUE.p99Ms}) | req/s vs node:http + pg floor (≥ ${TARGETS_OF_ISSUE.floorShare}) | faster than PostGraphile (p50 and req/s) |`,
     '|---|---|---|---|---|',
@@ -144,7 +148,7 @@ function toolSections(result: ToolLatencyResult, o: BenchOptions): string[] {
     }
   }
   lines.push('', 'Rows each target returned for the first sampled patient (the same read everywhere):', '');
-  for (const { tool, probe } of result.tools) lines.push(`- \`${tool}\`: Vigil ${probe.vigil}; floor ${probe.floorHttp}; PostGraphile ${probe.peer}`);
+  for (const { tool, probe } of result.tools) lines.push(`- \`${tool}\`: Vigil ${probe.vigil}; floor ${probe.floorHttp}; floor + audit ${probe.floorAuditHttp}; PostGraphile ${probe.peer}`);
   const sorted = Float64Array.from(result.loadedRss).sort();
   lines.push(
     '',
@@ -325,11 +329,17 @@ function methodSection(o: BenchOptions): string[] {
       '`LOG_LEVEL=warn`, development tokens (HS256, verified on every request), the approval queue worker in-process (the measure recompute worker not: it is measured on its own). Per request: JWT check, the staff lookup, the care-team ' +
       'access probe, validation of the query, the tool\'s statements, per-role projection, and one audit event (an INSERT into `audit_events`, committed ' +
       'before the answer leaves; the sealer in the same process chains it afterwards).',
+    '- **Vigil, identity read on every request**: the same build as a second process with `AUTH_IDENTITY_CACHE=false`, the identity cache\'s lever measured in the same run.',
     '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters and the same ' +
       'transactions (`READ_SESSION_BEGIN` — READ COMMITTED, READ ONLY, `SET LOCAL ROLE vigil_reader` — then the statements and `COMMIT`; one for the ' +
       'staff lookup, one for the access probe with the tool\'s statements and the patient header, as `ToolReadService.readTool` does). No token, validation, ' +
       'projection, clinical evaluation (care gaps, missing data and the readmission model are computed by Vigil only) or audit write.',
-    '- **Floor: node:http + pg** (`bench/floor-server.ts`): the pg-only floor behind a bare `node:http` server, rows as JSON, the user in a plain header.',
+    '- **Floor: node:http + pg** (`bench/floor-server.ts`): the pg-only floor behind a bare `node:http` server, rows as JSON, the user in a plain header: the physical limit.',
+    '- **Floor: node:http + pg + audit** (the same server with `FLOOR_AUDIT=1`): the floor plus the work the brief requires of every read, the reference of the targets: ' +
+      'one audit event per read in `audit_events`, written by Vigil\'s own `AuditService` and committed (synchronous commit) before the answer; when the write fails ' +
+      'no rows leave (503). Still no token, validation or projection.',
+    '- **Framework** (`bench/noop-nest-server.ts`): a Nest route that does nothing (`GET /noop`), with no middleware, guard, pipe or logger, on Express and on Fastify ' +
+      '(`@nestjs/platform-fastify`, not a dependency of Vigil: skipped, saying so, where it is not installed), beside the floor\'s bare `/health` and Vigil\'s `GET /health`.',
     '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: ' +
       'one INSERT of the event\'s content committing by itself on a connection of the trail\'s own, no lock, a synchronous commit; events recorded at the same moment may share it), on one pool as Vigil has. ' +
       'Not a target of the issue: it shows how much of Vigil\'s cost is the audit trail.',
@@ -351,7 +361,7 @@ function methodSection(o: BenchOptions): string[] {
     'It needs the local Postgres and Redis (`BENCH_DATABASE_ADMIN_URL` or `TEST_DATABASE_ADMIN_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`; ' +
       '`BENCH_REDIS_URL` or `TEST_REDIS_URL`). Settings: `BENCH_PATIENTS` (100000), `BENCH_SEED` (6), `BENCH_DURATION` s per cell (10), `BENCH_WARMUP` s (2), ' +
       '`BENCH_CONCURRENCY` (1,16), `BENCH_POOL_SIZE` (10), `BENCH_PROPOSALS_PER_SECOND` (5), `BENCH_APPROVAL_SECONDS` (30), `BENCH_AGENT_TURNS` (100), ' +
-      '`BENCH_SKIP` (any of measures, tools, worklist, explain, import, agent, approvals, scaleout), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`, `BENCH_VIGIL_CPU_PROFILE` (a directory for V8 CPU profiles of the Vigil process and the recompute workers; it slows them, so not for a measured run). ' +
+      '`BENCH_SKIP` (any of measures, framework, tools, worklist, explain, import, agent, approvals, scaleout), `BENCH_MEASURES_CHUNK_SIZE` (250), `BENCH_FHIR_SOURCE`, `BENCH_NOTE`, `BENCH_REGENERATE=1`, `BENCH_VIGIL_CPU_PROFILE` (a directory for V8 CPU profiles of the Vigil process and the recompute workers; it slows them, so not for a measured run). ' +
       `The cohort lives in the database \`${o.database}\` (\`BENCH_DATABASE\`), kept between runs and reused when it was generated with the same patients and seed ` +
       `(recorded as a comment on the database); drop it with \`psql -c 'DROP DATABASE ${o.database}'\`. Servers are child processes, stopped on exit and on Ctrl-C.`,
     '',

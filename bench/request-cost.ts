@@ -29,11 +29,12 @@ const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
 
-type Kind = 'health' | 'refused' | 'labs' | 'floor';
-const KINDS: { kind: Kind; label: string; server: 'vigil' | 'floor'; status: 'ok' | 'refused' }[] = [
+type Kind = 'health' | 'refused' | 'labs' | 'labsNoCache' | 'floor';
+const KINDS: { kind: Kind; label: string; server: 'vigil' | 'vigilNoCache' | 'floor'; status: 'ok' | 'refused' }[] = [
   { kind: 'health', label: 'Vigil `GET /health` (HTTP, edges, rate limit, Nest; no token, no database)', server: 'vigil', status: 'ok' },
   { kind: 'refused', label: 'Vigil `patient_labs` without a token (+ the guard and the 401’s audit write)', server: 'vigil', status: 'refused' },
   { kind: 'labs', label: 'Vigil `patient_labs` (the whole request)', server: 'vigil', status: 'ok' },
+  { kind: 'labsNoCache', label: 'Vigil `patient_labs`, identity read on every request (`AUTH_IDENTITY_CACHE=false`)', server: 'vigilNoCache', status: 'ok' },
   { kind: 'floor', label: 'Floor: node:http + pg, the same labs read', server: 'floor', status: 'ok' },
 ];
 
@@ -59,9 +60,11 @@ async function main(): Promise<void> {
       );
       const tokens = new Map<string, string>();
       for (const { username } of pairs) tokens.set(username, await mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 }));
-      log('starting Vigil and the node:http floor');
+      log('starting Vigil (with and without the identity cache) and the node:http floor');
       const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env, readyPath: '/health/ready' });
       servers.push(vigil);
+      const vigilNoCache = await startServer({ name: 'vigil-no-identity-cache', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...env, AUTH_IDENTITY_CACHE: 'false' }, readyPath: '/health/ready' });
+      servers.push(vigilNoCache);
       const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: { DATABASE_URL: database.url }, readyPath: '/health' });
       servers.push(floor);
 
@@ -73,12 +76,16 @@ async function main(): Promise<void> {
           const { patientId, username } = sequence.next();
           return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
         },
+        labsNoCache: () => {
+          const { patientId, username } = sequence.next();
+          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
+        },
         floor: () => {
           const { patientId, username } = sequence.next();
           return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { 'x-bench-user': username } };
         },
       };
-      const serverOf = { vigil, floor };
+      const serverOf = { vigil, vigilNoCache, floor };
       const cells = new Map<string, Cell[]>();
       for (const concurrency of CONCURRENCY) {
         for (const { kind, server } of KINDS) await httpLoad(serverOf[server].base, specs[kind], concurrency, 2);
@@ -127,7 +134,7 @@ function render(cells: Map<string, Cell[]>, postgres: string): string {
     `- Date: ${new Date().toISOString()}`,
     '- Command: `npm run bench:request-cost`',
     `- Machine: ${cpus().length} cores, shared, noisy (${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, ${postgres})`,
-    `- Setup: a throwaway database with the fixture cohort; Vigil (\`dist-bench/src/main.js\`, pool of 10) and the node:http + pg floor (\`bench/floor-server.ts\`) as processes of their own; autocannon, keep-alive connections, closed loop. Each kind ${ROUNDS} × ${SECONDS} s per concurrency, the kinds in turn, after 2 s of warm-up each; medians of the rounds.`,
+    `- Setup: a throwaway database with the fixture cohort; Vigil (\`dist-bench/src/main.js\`, pool of 10; a second one with \`AUTH_IDENTITY_CACHE=false\`) and the node:http + pg floor (\`bench/floor-server.ts\`) as processes of their own; autocannon, keep-alive connections, closed loop. Each kind ${ROUNDS} × ${SECONDS} s per concurrency, the kinds in turn, after 2 s of warm-up each; medians of the rounds.`,
     '- CPU ms per answer: the server’s main thread (the event loop: everything JavaScript does) and the whole process (with V8’s GC and compiler threads). Postgres’s and Redis’s CPU are not in either.',
     '',
     '| Kind | c | answers/s | p50 ms | main thread CPU ms | process CPU ms |',
@@ -144,7 +151,8 @@ function render(cells: Map<string, Cell[]>, postgres: string): string {
     const labs = of('labs', concurrency, 'mainMs');
     const health = of('health', concurrency, 'mainMs');
     const floor = of('floor', concurrency, 'mainMs');
-    lines.push('', `At c=${concurrency}, main thread: \`patient_labs\` ${fixed(labs, 3)} ms = \`/health\` ${fixed(health, 3)} ms (${fixed((100 * health) / labs, 0)} %) + the request’s own work ${fixed(labs - health, 3)} ms; the floor’s whole request ${fixed(floor, 3)} ms (Vigil ÷ floor ${fixed(labs / floor)}×).`);
+    const noCache = of('labsNoCache', concurrency, 'mainMs');
+    lines.push('', `At c=${concurrency}, main thread: \`patient_labs\` ${fixed(labs, 3)} ms = \`/health\` ${fixed(health, 3)} ms (${fixed((100 * health) / labs, 0)} %) + the request’s own work ${fixed(labs - health, 3)} ms; the floor’s whole request ${fixed(floor, 3)} ms (Vigil ÷ floor ${fixed(labs / floor)}×). The identity cache: \`patient_labs\` with it ÷ without it ${fixed(labs / noCache)}× main-thread CPU, ${fixed(of('labs', concurrency, 'rps') / of('labsNoCache', concurrency, 'rps'))}× answers/s.`);
   }
   return `${lines.join('\n')}\n`;
 }

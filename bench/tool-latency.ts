@@ -7,21 +7,25 @@ import { sampler, ServerProcess } from './servers';
 import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath, vigilRequest } from './tool-reads';
 
 /**
- * Each tool against four targets, interleaved per cell so drift on a shared machine hits all of
- * them alike: Vigil, the node:http + pg floor, the pg-only floor (no HTTP), and PostGraphile.
+ * Each tool against its targets, interleaved per cell so drift on a shared machine hits all of
+ * them alike: Vigil, the node:http + pg floor with the audit write the brief requires (the
+ * reference), the bare node:http + pg floor (the physical limit), the pg-only floor (no HTTP) with and
+ * without the audit write, and PostGraphile.
  */
 
-export const TARGETS = ['vigil', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
+export const TARGETS = ['vigil', 'vigilNoCache', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
 export type Target = (typeof TARGETS)[number];
 export const TARGET_LABELS: Record<Target, string> = {
   vigil: 'Vigil',
+  vigilNoCache: 'Vigil, identity read on every request (AUTH_IDENTITY_CACHE=false)',
+  floorAuditHttp: 'Floor: node:http + pg + audit',
   floorHttp: 'Floor: node:http + pg',
   floorPg: 'Floor: pg only',
   floorAudit: 'Diagnostic: pg floor + audit write',
   peer: 'PostGraphile 4.14',
 };
 
-type HttpTarget = 'vigil' | 'floorHttp' | 'peer';
+type HttpTarget = 'vigil' | 'vigilNoCache' | 'floorAuditHttp' | 'floorHttp' | 'peer';
 
 export interface ToolMeasurement {
   tool: ToolName;
@@ -39,7 +43,11 @@ export interface ToolLatencyResult {
 
 export async function measureTools(options: {
   vigil: ServerProcess;
+  /** Vigil with the identity cache off: the lever, measured in the same run. */
+  vigilNoCache: ServerProcess;
   floor: ServerProcess;
+  /** The floor server with `FLOOR_AUDIT=1`: the reference the targets are measured against. */
+  floorAudit: ServerProcess;
   peer: ServerProcess;
   pool: Pool;
   /** Vigil's AuditService on its own DataSource, and that DataSource's pg pool, for the diagnostic target. */
@@ -56,12 +64,12 @@ export async function measureTools(options: {
   const specFor = (target: HttpTarget, tool: ToolName) => (): HttpRequestSpec => {
     const assignment = sequence.next();
     const { patientId, username } = assignment;
-    if (target === 'vigil') return vigilRequest(tool, assignment, options.tokens);
-    if (target === 'floorHttp') return { method: 'GET', path: vigilPath(tool, patientId), headers: { 'x-bench-user': username } };
+    if (target === 'vigil' || target === 'vigilNoCache') return vigilRequest(tool, assignment, options.tokens);
+    if (target === 'floorHttp' || target === 'floorAuditHttp') return { method: 'GET', path: vigilPath(tool, patientId), headers: { 'x-bench-user': username } };
     return { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, patientId) };
   };
-  const bases = { vigil: options.vigil.base, floorHttp: options.floor.base, peer: options.peer.base };
-  const servers = { vigil: options.vigil, floorHttp: options.floor, peer: options.peer };
+  const bases = { vigil: options.vigil.base, vigilNoCache: options.vigilNoCache.base, floorAuditHttp: options.floorAudit.base, floorHttp: options.floor.base, peer: options.peer.base };
+  const servers = { vigil: options.vigil, vigilNoCache: options.vigilNoCache, floorAuditHttp: options.floorAudit, floorHttp: options.floor, peer: options.peer };
   const run = async (target: Target, tool: ToolName, concurrency: number, seconds: number): Promise<Cell> => {
     const cpu = target in servers ? () => servers[target as HttpTarget].cpuMs() : () => process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
     const before = cpu();
@@ -83,7 +91,7 @@ export async function measureTools(options: {
     const probe = await probeTool(tool, options.sample[0], bases, options.tokens);
     options.log(`${tool}: rows for the first patient — ${Object.entries(probe).map(([target, rows]) => `${target} ${rows}`).join(', ')}`);
     if (options.warmupSeconds > 0) for (const target of TARGETS) await run(target, tool, top, options.warmupSeconds);
-    const cells = { vigil: [], floorHttp: [], floorPg: [], floorAudit: [], peer: [] } as Record<Target, Cell[]>;
+    const cells = Object.fromEntries(TARGETS.map((target) => [target, []])) as unknown as Record<Target, Cell[]>;
     for (const concurrency of options.concurrency) {
       for (const target of TARGETS) {
         if (options.stop()) throw new Error('interrupted');
@@ -118,7 +126,9 @@ async function probeTool(
   };
   const path = vigilPath(tool, assignment.patientId);
   const vigil = await get(`${bases.vigil}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
+  const vigilNoCache = await get(`${bases.vigilNoCache}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
   const floor = await get(`${bases.floorHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
+  const floorAudit = await get(`${bases.floorAuditHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
   const peer = await get(`${bases.peer}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, assignment.patientId) });
   if (peer.errors || !(peer.data as { patientById?: unknown } | undefined)?.patientById) {
     throw new Error(`${tool}: PostGraphile answered ${JSON.stringify(peer).slice(0, 500)}`);
@@ -130,6 +140,8 @@ async function probeTool(
       .join(' ');
   return {
     vigil: `rows=${(vigil.rows as unknown[]).length}`,
+    vigilNoCache: `rows=${(vigilNoCache.rows as unknown[]).length}`,
+    floorAuditHttp: count(floorAudit),
     floorHttp: count(floor),
     peer: count((peer.data as { patientById: unknown }).patientById),
   };

@@ -44,8 +44,8 @@ const RULES: Record<string, readonly string[] | '*'> = {
   redis: ['common', 'config'],
   // The official value-set expansions and the one membership function: data, importing nothing.
   terminology: [],
-  // The cohort schema, its vocabularies, the only SQL over patient data.
-  cohort: ['common', 'config', 'schema'],
+  // The cohort schema, its vocabularies, the only SQL over patient data; the identity cache hears identity changes through the database's notifications.
+  cohort: ['common', 'config', 'database', 'schema'],
   // Projection (minimum necessary), pseudonyms and the identifier scrub over the cohort's rows.
   phi: ['cohort', 'common', 'config'],
   audit: ['common', 'config', 'schema'],

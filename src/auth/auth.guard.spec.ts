@@ -61,11 +61,11 @@ describe(AuthGuard.name, () => {
   it('leaves the identity read open only on a route whose handler continues it, and ends it before recording a refusal', async () => {
     const tool = setup({ [ROLES_KEY]: [StaffRole.Clinician], [IDENTITY_IN_READ_KEY]: true });
     await expect(tool.sut.canActivate(tool.context)).resolves.toBe(true);
-    expect(tool.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: true });
+    expect(tool.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: true, cached: true });
     expect(tool.endRequestRead).not.toHaveBeenCalled();
     const plain = setup({ [ROLES_KEY]: [StaffRole.Clinician] });
     await plain.sut.canActivate(plain.context);
-    expect(plain.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: false });
+    expect(plain.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: false, cached: true });
     const refused = setup({ [ROLES_KEY]: [StaffRole.Reviewer], [IDENTITY_IN_READ_KEY]: true, [AUDITED_ACTION_KEY]: 'patient_labs' });
     await expect(refused.sut.canActivate(refused.context)).rejects.toMatchObject({ code: 'forbidden' });
     expect(refused.endRequestRead.mock.invocationCallOrder[0]).toBeLessThan(refused.record.mock.invocationCallOrder[0]);

@@ -27,8 +27,9 @@ class SignInRefused extends Error {
 
 /**
  * Global guard, deny by default: a route must be @Public or name its roles with @Roles. The
- * caller's role and care teams are read from the database on every request, so a revoked role or
- * a removed team membership takes effect at once.
+ * caller's role and care teams are checked against the database on every request, so a revoked
+ * role or a removed team membership takes effect at once: read, or answered from the process's
+ * identity cache only when the read's own opening shows no identity changed since it was filled.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -102,7 +103,7 @@ export class AuthGuard implements CanActivate {
     const keepOpen = this.reflector.get<boolean | undefined>(IDENTITY_IN_READ_KEY, context.getHandler()) === true;
     const settings = this.config.auth.identity;
     const lookup = staffLookup(verified, settings);
-    const user = lookup ? await this.cohort.staffUserBy(lookup, { keepOpen }) : null;
+    const user = lookup ? await this.cohort.staffUserBy(lookup, { keepOpen, cached: settings.cache }) : null;
     const admission = admit(lookup, user, verified, settings);
     if (!admission.admitted) throw new SignInRefused(admission.refusal, user && { id: user.id, role: user.role });
 

@@ -3,7 +3,7 @@ import { StaffRole } from '../common/roles';
 import { IdentityClaim } from '../config/auth-environment';
 import { admit, claimAt, IdentitySettings, SignInRefusal, staffLookup, TokenSource } from './identity-rule';
 
-const settings = (claim: IdentityClaim, extra: Partial<IdentitySettings> = {}): IdentitySettings => ({ claim, npiClaim: 'npi', roleMap: {}, ...extra });
+const settings = (claim: IdentityClaim, extra: Partial<IdentitySettings> = {}): IdentitySettings => ({ claim, npiClaim: 'npi', roleMap: {}, cache: true, ...extra });
 const token = (claims: JWTPayload, source: TokenSource = 'provider') => ({ source, claims: { iss: 'https://idp.example.org', ...claims } });
 const ACTIVE = { role: StaffRole.Reviewer, active: true };
 const INACTIVE = { role: StaffRole.Reviewer, active: false };

@@ -18,8 +18,9 @@ import {
   SELECT_UNSEALED_OLDER_THAN,
   TRY_LEAD_AUDIT_SEALER,
 } from '../audit/audit.sql';
-import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/cohort.statements';
 import { ACCESS_ENDED_CHANNEL } from '../cohort/staff-directory.repository';
+import { IDENTITY_CHANGED_CHANNEL } from '../cohort/identity-cache';
 import { listenStatement } from '../database/database-notifications';
 import { HEALTH_PROBE_STATEMENT } from '../health/health.service';
 import { auditDatabaseTimeoutMs, DEFAULT_AUDIT_WRITE_LIMITS } from '../audit/audit.service';
@@ -38,6 +39,8 @@ import { POPULATION_PUBLICATION_STATEMENTS } from '../population/population-publ
 export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'cohort reads (as vigil_reader, in a READ ONLY transaction)': {
     readSessionBegin: READ_SESSION_BEGIN,
+    identityReadSessionBegin: IDENTITY_READ_SESSION_BEGIN,
+    identityGeneration: IDENTITY_GENERATION,
     snapshotSessionBegin: SNAPSHOT_SESSION_BEGIN,
     bulkSnapshotSessionBegin: BULK_SNAPSHOT_SESSION_BEGIN,
     ...COHORT_STATEMENTS,
@@ -74,9 +77,11 @@ export const STATEMENT_LIST: Record<string, Record<string, string>> = {
   'population publications (shared by every API process)': { ...POPULATION_PUBLICATION_STATEMENTS },
   'loaded measure packages (the catalogue and edition choice; written only by measures-load)': { ...MEASURE_PACKAGE_STATEMENTS },
   health: { probe: HEALTH_PROBE_STATEMENT },
-  'database notifications (a connection of their own, while a live queue stream is open)': {
+  'database notifications (a connection of their own, while a live queue stream is open or identities are cached)': {
     listenAccessEnded: listenStatement(ACCESS_ENDED_CHANNEL),
     unlistenAccessEnded: `UN${listenStatement(ACCESS_ENDED_CHANNEL)}`,
+    listenIdentityChanged: listenStatement(IDENTITY_CHANGED_CHANNEL),
+    unlistenIdentityChanged: `UN${listenStatement(IDENTITY_CHANGED_CHANNEL)}`,
   },
 };
 

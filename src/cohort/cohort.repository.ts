@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
@@ -17,7 +17,9 @@ import {
 } from './chart.types';
 import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestations';
 import { Capped, cut, measureRecordsOf, measureRecordsOfMany } from './chart-measure-records';
-import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
+import { DatabaseNotifications } from '../database/database-notifications';
+import { IdentityCache } from './identity-cache';
 import { EncounterClass } from './enum';
 import { namePatterns, PatientSearch } from './patient-search-terms';
 import { OpenRead, Query, ReadSessions, RequestReadScope, Run } from './read-session.repository';
@@ -47,6 +49,13 @@ const STAFF_LOOKUPS = {
   email: 'staffUserByEmail',
   npi: 'staffUserByNpi',
 } as const satisfies Record<StaffLookup['by'], CohortStatementName>;
+
+export interface StaffLookupOptions {
+  /** Leave the read open for the request's `inOneRead` (see `staffUserBy`). */
+  keepOpen?: boolean;
+  /** May answer from the process's identity cache (`IdentityCache`: never an identity older than a change committed before the read). */
+  cached?: boolean;
+}
 
 /** A half-open time window [from, to); either end may be open (null). */
 export interface TimeWindow {
@@ -99,11 +108,23 @@ export interface ChartReadFilters {
  * `readStatements`, in the same kind of transaction and, inside `inOneRead`, the same one.
  */
 @Injectable()
-export class CohortRepository {
+export class CohortRepository implements OnModuleDestroy {
   private readonly sessions: ReadSessions;
+  /** Absent where nothing can be heard of changes (a repository built outside the app): identities are always read. */
+  private readonly identities: IdentityCache<StaffIdentity> | null;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, @Optional() notifications?: DatabaseNotifications) {
     this.sessions = new ReadSessions(dataSource);
+    this.identities = notifications
+      ? new IdentityCache<StaffIdentity>(notifications, async () => {
+          const [row] = (await dataSource.query(IDENTITY_GENERATION)) as { generation: string }[];
+          return Number(row.generation);
+        })
+      : null;
+  }
+
+  onModuleDestroy(): void {
+    this.identities?.stop();
   }
 
   /**
@@ -113,14 +134,24 @@ export class CohortRepository {
    * the request's statements then share one BEGIN and one COMMIT. The caller must `endRequestRead`
    * before anything that waits on another connection (such as recording a refusal).
    */
-  async staffUserBy(match: StaffLookup, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
-    const lookup = (open: OpenRead) => open.run<StaffIdentity>(STAFF_LOOKUPS[match.by], [match.value]);
-    const [row] = await (keepOpen ? this.sessions.openForRequest(lookup) : this.sessions.read(lookup));
-    return row ?? null;
+  async staffUserBy(match: StaffLookup, { keepOpen = false, cached = false }: StaffLookupOptions = {}): Promise<StaffIdentity | null> {
+    const cache = cached && this.identities?.usable() ? this.identities : null;
+    const key = `${match.by}:${match.value}`;
+    const lookup = async (open: OpenRead): Promise<StaffIdentity | null> => {
+      // A read opened by an enclosing one has no generation of its own: it reads the identity.
+      const generation = cache ? open.identityGeneration : undefined;
+      const hit = generation === undefined ? undefined : cache?.get(key, generation);
+      if (hit) return hit;
+      const [row] = await open.run<StaffIdentity>(STAFF_LOOKUPS[match.by], [match.value]);
+      if (row && generation !== undefined) cache?.put(key, row, generation);
+      return row ?? null;
+    };
+    const begin = cache ? IDENTITY_READ_SESSION_BEGIN : undefined;
+    return keepOpen ? this.sessions.openForRequest(lookup, begin) : this.sessions.read(lookup, begin);
   }
 
   /** `staffUserBy` a username (what development tokens name). */
-  staffUserByUsername(username: string, options: { keepOpen?: boolean } = {}): Promise<StaffIdentity | null> {
+  staffUserByUsername(username: string, options: StaffLookupOptions = {}): Promise<StaffIdentity | null> {
     return this.staffUserBy({ by: 'username', value: username }, options);
   }
 

@@ -367,6 +367,16 @@ export const WRITER_SESSION = { become: 'SET LOCAL ROLE vigil_writer', leave: 'R
  */
 export const READ_SESSION_BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader';
 
+/** The identity generation (see the identity-generation migration): what a cached identity must have been heard at. */
+export const IDENTITY_GENERATION = 'SELECT generation::text AS generation FROM identity_generation';
+
+/**
+ * Opens a read that may answer the caller's identity from the process's cache (`IdentityCache`): as
+ * `READ_SESSION_BEGIN`, and the identity generation read in the same round trip, before any other
+ * statement of the read, so a change committed before the read began is one this read can see.
+ */
+export const IDENTITY_READ_SESSION_BEGIN = `${READ_SESSION_BEGIN}; ${IDENTITY_GENERATION}`;
+
 /**
  * Opens a bulk chart read (`CohortRepository.charts`): as `READ_SESSION_BEGIN`, but REPEATABLE READ,
  * so the patients' data versions and all nine statements see one snapshot.

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, QueryRunner } from 'typeorm';
-import { CohortStatementName, READ_SESSION_BEGIN } from './cohort.statements';
+import { CohortStatementName, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
 import { runCohortStatement } from './prepared-statement.repository';
 
 /** Runs one named cohort statement inside the current read transaction. */
@@ -18,6 +18,8 @@ export interface OpenRead {
   runner: QueryRunner;
   run: Run;
   query: Query;
+  /** The identity generation its opening read (`IDENTITY_READ_SESSION_BEGIN`); undefined when opened otherwise. */
+  identityGeneration?: number;
 }
 
 /** A request's read left open (`open`), and whether the request has ended (`closed`): nothing may be left open then. */
@@ -52,20 +54,20 @@ export class ReadSessions {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The enclosing `inOneRead`'s transaction, or a transaction of `work`'s own. */
-  read<T>(work: (open: OpenRead) => Promise<T>): Promise<T> {
+  /** The enclosing `inOneRead`'s transaction, or a transaction of `work`'s own opened with `begin`. */
+  read<T>(work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
     const shared = this.scope.getStore();
-    return shared ? work(shared) : this.transaction(work);
+    return shared ? work(shared) : this.transaction(work, begin);
   }
 
   /**
    * `work`'s first read opens a transaction that, inside a request scope with nothing open and no
    * `inOneRead` around, stays open for the request's `inOneRead` to continue; anywhere else this is `read`.
    */
-  async openForRequest<T>(work: (open: OpenRead) => Promise<T>): Promise<T> {
+  async openForRequest<T>(work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
     const slot = this.requestSlot.getStore();
-    if (!slot || slot.open || this.scope.getStore()) return this.read(work);
-    const open = await this.open(READ_SESSION_BEGIN);
+    if (!slot || slot.open || this.scope.getStore()) return this.read(work, begin);
+    const open = await this.open(begin);
     try {
       const result = await work(open);
       // The response may have closed while the lookup ran: then no one would end the read later.
@@ -125,9 +127,16 @@ export class ReadSessions {
 
   private async open(begin: string): Promise<OpenRead> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const client = (await runner.connect()) as { query(text: string): Promise<{ rows: Record<string, unknown>[] }[]> };
+    let identityGeneration: number | undefined;
     try {
-      await runner.query(begin);
+      if (begin === IDENTITY_READ_SESSION_BEGIN) {
+        // Several statements in one simple query: the driver answers one result per statement (the generation is the
+        // last), which TypeORM's query does not hand back; logged as TypeORM logs every statement it runs.
+        this.dataSource.logger.logQuery(begin, undefined, runner);
+        const results = await client.query(begin);
+        identityGeneration = Number(results[results.length - 1].rows[0].generation);
+      } else await runner.query(begin);
     } catch (error) {
       // The opening is several statements: BEGIN may have run before a later one failed.
       await runner.query('ROLLBACK').catch(() => undefined);
@@ -138,6 +147,7 @@ export class ReadSessions {
       runner,
       run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(runner, name, params),
       query: async <R>(sql: string, params: unknown[]) => (await runner.query(sql, params)) as R[],
+      identityGeneration,
     };
   }
 

@@ -107,6 +107,8 @@ export interface AuthConfig {
     roleClaim?: string;
     /** Group → role name (empty without a groups claim); each a Vigil role, as the auth module checks at start-up. */
     roleMap: Record<string, string>;
+    /** Identities answered from the process's cache while none has changed (AUTH_IDENTITY_CACHE). */
+    cache: boolean;
   };
   /** The review page's OpenID Connect client (authorization code + PKCE); undefined: development tokens only. */
   signIn?: {

@@ -23,7 +23,13 @@ describe('sign-in settings', () => {
       npiClaim: 'https://example.org/npi',
       roleClaim: 'groups',
       roleMap: { 'vigil-clinicians': 'clinician', 'vigil-reviewers': 'reviewer' },
+      cache: true,
     });
+  });
+
+  it('cache identities unless AUTH_IDENTITY_CACHE=false', () => {
+    expect(loadConfig({}).auth.identity.cache).toBe(true);
+    expect(loadConfig({ AUTH_IDENTITY_CACHE: 'false' }).auth.identity.cache).toBe(false);
   });
 
   it.each<[string, NodeJS.ProcessEnv, string]>([

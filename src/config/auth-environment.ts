@@ -68,6 +68,14 @@ export class AuthEnvironmentVariables extends QueueEnvironmentVariables {
   @IsEnum(IdentityClaim)
   AUTH_IDENTITY_CLAIM: IdentityClaim = IdentityClaim.Username;
 
+  /**
+   * Answer a request's identity (staff row and care teams) from the process's cache while no identity
+   * has changed (the identity generation; README "Who a token is"); false: read it on every request.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  AUTH_IDENTITY_CACHE = true;
+
   /** The claim holding the NPI when AUTH_IDENTITY_CLAIM is `npi`. */
   @Matches(CLAIM_NAME, CLAIM_NAME_MESSAGE)
   AUTH_NPI_CLAIM = 'npi';
@@ -180,7 +188,7 @@ export function authConfig(vars: AuthEnvironmentVariables & { PUBLIC_BASE_URL?: 
     devKeyFile: vars.AUTH_DEV_KEY_FILE,
     maxTokenLifetimeSeconds: vars.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
     jwksCacheSeconds: vars.AUTH_JWKS_CACHE_SECONDS,
-    identity: { claim: vars.AUTH_IDENTITY_CLAIM, npiClaim: vars.AUTH_NPI_CLAIM, roleClaim: vars.AUTH_ROLE_CLAIM, roleMap },
+    identity: { claim: vars.AUTH_IDENTITY_CLAIM, npiClaim: vars.AUTH_NPI_CLAIM, roleClaim: vars.AUTH_ROLE_CLAIM, roleMap, cache: vars.AUTH_IDENTITY_CACHE },
     signIn,
   };
 }

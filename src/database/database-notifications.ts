@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
-import { defer, filter, finalize, map, NEVER, Observable, share, Subject } from 'rxjs';
+import { BehaviorSubject, defer, distinctUntilChanged, filter, finalize, map, NEVER, Observable, of, share, Subject } from 'rxjs';
 import type { DatabaseTarget } from './data-source.options';
 
 export const DATABASE_NOTIFICATIONS_TARGET = Symbol('DATABASE_NOTIFICATIONS_TARGET');
@@ -36,6 +36,8 @@ export class DatabaseNotifications implements OnModuleDestroy {
   /** The channels someone subscribes to (each stream is shared by its subscribers). */
   private readonly listeners = new Set<string>();
   private readonly streams = new Map<string, Observable<string>>();
+  /** The channels subscribed on the open connection: a notification on any other may be missed now. */
+  private readonly active = new BehaviorSubject<ReadonlySet<string>>(new Set());
   private client: Client | null = null;
   private connecting = false;
   private retry: NodeJS.Timeout | null = null;
@@ -66,6 +68,20 @@ export class DatabaseNotifications implements OnModuleDestroy {
     return stream;
   }
 
+  /**
+   * Whether a notification on `channel` would be heard now: true once its `LISTEN` has taken effect on
+   * the open connection, false from the moment that connection is lost (and on the embedded
+   * database, where nothing is heard). What a subscriber that must not miss one (a cache) goes by.
+   */
+  listening(channel: string): Observable<boolean> {
+    listenStatement(channel);
+    if (this.target.embedded) return of(false);
+    return this.active.pipe(
+      map((channels) => channels.has(channel)),
+      distinctUntilChanged(),
+    );
+  }
+
   onModuleDestroy(): void {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
@@ -75,12 +91,20 @@ export class DatabaseNotifications implements OnModuleDestroy {
 
   private listen(channel: string): void {
     this.listeners.add(channel);
-    if (this.client) void this.client.query(listenStatement(channel)).catch(() => this.lost());
-    else this.connect();
+    const client = this.client;
+    if (client) {
+      void client.query(listenStatement(channel)).then(
+        () => {
+          if (this.client === client && this.listeners.has(channel)) this.active.next(new Set([...this.active.value, channel]));
+        },
+        () => this.lost(),
+      );
+    } else this.connect();
   }
 
   private unlisten(channel: string): void {
     this.listeners.delete(channel);
+    this.active.next(new Set([...this.active.value].filter((each) => each !== channel)));
     if (this.listeners.size === 0) this.close();
     else void this.client?.query(`UN${listenStatement(channel)}`).catch(() => this.lost());
   }
@@ -103,6 +127,7 @@ export class DatabaseNotifications implements OnModuleDestroy {
         if (this.stopped || this.listeners.size === 0) return void client.end().catch(() => undefined);
         this.client = client;
         this.attempt = 0;
+        this.active.next(new Set(this.listeners));
         if (this.reachable !== true) this.logger.log('Listening for database notifications');
         this.reachable = true;
       },
@@ -119,6 +144,7 @@ export class DatabaseNotifications implements OnModuleDestroy {
   private lost(client: Client | null = this.client): void {
     if (!client || client !== this.client) return;
     this.client = null;
+    this.active.next(new Set());
     client.end().catch(() => undefined);
     this.report(new Error('connection ended'));
     this.schedule();
@@ -136,6 +162,7 @@ export class DatabaseNotifications implements OnModuleDestroy {
   private close(): void {
     const client = this.client;
     this.client = null;
+    this.active.next(new Set());
     client?.end().catch(() => undefined);
   }
 

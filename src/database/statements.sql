@@ -8,6 +8,12 @@
 -- name: readSessionBegin
 BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader;
 
+-- name: identityReadSessionBegin
+BEGIN ISOLATION LEVEL READ COMMITTED, READ ONLY; SET LOCAL ROLE vigil_reader; SELECT generation::text AS generation FROM identity_generation;
+
+-- name: identityGeneration
+SELECT generation::text AS generation FROM identity_generation;
+
 -- name: snapshotSessionBegin
 BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL ROLE vigil_reader;
 
@@ -1447,7 +1453,7 @@ WHERE v.measure_package_id = $1;
 SELECT 1;
 
 -- ======================================================================
--- database notifications (a connection of their own, while a live queue stream is open)
+-- database notifications (a connection of their own, while a live queue stream is open or identities are cached)
 -- ======================================================================
 
 -- name: listenAccessEnded
@@ -1455,3 +1461,9 @@ LISTEN vigil_access_ended;
 
 -- name: unlistenAccessEnded
 UNLISTEN vigil_access_ended;
+
+-- name: listenIdentityChanged
+LISTEN vigil_identity_changed;
+
+-- name: unlistenIdentityChanged
+UNLISTEN vigil_identity_changed;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { COHORT_STATEMENTS, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { COMPLETE_PERIOD_REUSE_MS } from '../../src/measure-results/complete-period-memo';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { WORKLIST_STATEMENTS } from '../../src/measure-results/worklist.sql';
@@ -142,25 +142,28 @@ describe('care-team worklists', () => {
 
   const statementsRunBy = (work: () => Promise<void>) => runBy(sut.app.get(DataSource), work);
 
-  it('reads the caller (with their teams), the period and the page with its results in one read transaction, and no team on its own', async () => {
+  it('reads the caller (with their teams, from the identity cache), the period and the page with its results in one read transaction, and no team on its own', async () => {
     const { username } = readerOf(TEAMS[0], StaffRole.Clinician);
-    // Past the window in which this process reuses the period it last read, so this page reads it.
-    await new Promise((resolve) => setTimeout(resolve, COMPLETE_PERIOD_REUSE_MS + 50));
-    const executed = await statementsRunBy(async () => {
-      expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=3&status=open-gap`)).status).toBe(200);
-    });
-    const reads = [
-      COHORT_STATEMENTS.staffUserByUsername,
-      MEASURE_STATEMENTS.latestCompletePeriod,
-      WORKLIST_STATEMENTS.worklistByNameAsc,
-    ].map((text) => text.trim());
-    // Every read opens READ_SESSION_BEGIN unless it continues an open one: one BEGIN means one transaction.
+    const identity = COHORT_STATEMENTS.staffUserByUsername.trim();
+    const reads = [MEASURE_STATEMENTS.latestCompletePeriod, WORKLIST_STATEMENTS.worklistByNameAsc].map((text) => text.trim());
+    let executed: string[] = [];
+    // Until this process answers the caller from its identity cache (it listens from its first request on).
+    for (let attempt = 0; attempt < 10 && (attempt === 0 || executed.includes(identity)); attempt += 1) {
+      // Past the window in which this process reuses the period it last read, so this page reads it.
+      await new Promise((resolve) => setTimeout(resolve, COMPLETE_PERIOD_REUSE_MS + 50));
+      executed = await statementsRunBy(async () => {
+        expect((await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=3&status=open-gap`)).status).toBe(200);
+      });
+    }
+    expect(executed).not.toContain(identity);
+    // Every read opens with a BEGIN unless it continues an open one: one BEGIN, the one that read the identity generation, means one transaction.
     // (Other connections' statements, the sealer's COMMITs say, interleave in the log: only ours are compared.)
-    const begins = executed.flatMap((text, i) => (text === READ_SESSION_BEGIN ? [i] : []));
+    const begins = executed.flatMap((text, i) => (text === IDENTITY_READ_SESSION_BEGIN ? [i] : []));
     expect(begins).toHaveLength(1);
+    expect(executed).not.toContain(READ_SESSION_BEGIN);
     expect(executed.slice(begins[0] + 1).filter((text) => reads.includes(text))).toEqual(reads);
-    // The team was checked against the teams the identity lookup read: no statement reads care_teams alone.
-    expect(executed.filter((text) => /\bcare_teams\b/.test(text) && text !== reads[0])).toEqual([]);
+    // The team was checked against the teams the identity held: no statement reads care_teams alone.
+    expect(executed.filter((text) => /\bcare_teams\b/.test(text))).toEqual([]);
   });
 
   it('reads the period again only once its reuse window has passed, and shows the same page meanwhile', async () => {

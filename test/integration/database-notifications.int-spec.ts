@@ -73,11 +73,38 @@ describe(DatabaseNotifications.name, () => {
     sut.onModuleDestroy();
   });
 
+  it('says whether a channel is heard: only once its LISTEN took effect, not from the moment the connection is lost, and again once it listens anew', async () => {
+    const sut = new DatabaseNotifications({ url: database().url, embedded: false });
+    const states: boolean[] = [];
+    const state = sut.listening(CHANNEL).subscribe((listening) => states.push(listening));
+    expect(states).toEqual([false]);
+    const heard: string[] = [];
+    const subscription = sut.on(CHANNEL).subscribe((payload) => heard.push(payload));
+    await until(async () => states[states.length - 1]);
+    // Heard as soon as it says so: nothing sent after that is missed.
+    await sql(`SELECT pg_notify($1, 'first')`, [CHANNEL]);
+    await until(async () => heard.length === 1);
+
+    const [pid] = await listeners();
+    await sql(`SELECT pg_terminate_backend($1)`, [pid]);
+    await until(async () => states.length === 4);
+    expect(states).toEqual([false, true, false, true]);
+    subscription.unsubscribe();
+    await until(async () => states.length === 5);
+    expect(states[4]).toBe(false);
+    state.unsubscribe();
+    sut.onModuleDestroy();
+  });
+
   it('opens nothing on the embedded database, which no other process can write while this one has it', async () => {
     const sut = new DatabaseNotifications({ url: database().url, embedded: true });
     const subscription = sut.on(CHANNEL).subscribe();
+    const states: boolean[] = [];
+    const state = sut.listening(CHANNEL).subscribe((listening) => states.push(listening));
     await sleep(300);
     expect(await listeners()).toEqual([]);
+    expect(states).toEqual([false]);
+    state.unsubscribe();
     subscription.unsubscribe();
     sut.onModuleDestroy();
   });

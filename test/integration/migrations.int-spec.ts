@@ -19,6 +19,7 @@ const TABLES = [
   'communications',
   'conditions',
   'encounters',
+  'identity_generation',
   'immunizations',
   'lab_orders',
   'mcp_sessions',
