@@ -3,8 +3,6 @@ import { ElmEvaluationError } from '../elm-errors';
 import { FHIR_NS } from '../runtime/fhir-model';
 import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
 import { periodToInterval } from '../runtime/fhir-helpers';
-import type { PatientData } from '../runtime/patient-data';
-import { CodeIndex } from '../runtime/code-index';
 import { CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
 import type { Expansion } from '../runtime/value-sets';
 import type { ElmNode } from '../elm.types';
@@ -19,11 +17,8 @@ import { Compiler, Handler, Run, Scope } from './compiler.types';
  */
 
 type Matcher = (codes: CodeSet) => boolean;
-/**
- * A matcher and what it selects, as text (two constant filters with the same text select the same
- * resources), with the resources of a code index it may accept (a superset of those it does).
- */
-type Filter = { matcher: Matcher; selects: string; candidates: (index: CodeIndex) => FhirValue[] };
+/** A matcher and what it selects, as text: two constant filters with the same text select the same resources. */
+type Filter = { matcher: Matcher; selects: string };
 
 /** Per resource and code path, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
 const codeSets = new WeakMap<FhirValue, Map<string, CodeSet>>();
@@ -42,7 +37,7 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     const def = libraryOf(node, scope)?.valueSet(String(node.name));
     if (!def) return undefined;
     const expansion: Expansion = cx.expansion(def.url);
-    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}`, candidates: (index) => index.candidatesIn(expansion) };
+    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}` };
   }
   const codeNodes = node.type === 'ToList' ? [node.operand] : node.type === 'List' ? ((node.element as unknown[]) ?? []) : node.type === 'CodeRef' ? [node] : null;
   if (!codeNodes) return null;
@@ -54,11 +49,7 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     codes.push(codeOf(def));
   }
   // codesMatch reads a code's system and code only.
-  return {
-    matcher: (set) => codes.some((code) => codesMatch(code, set.codes)),
-    selects: `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}`,
-    candidates: (index) => index.candidatesFor(codes),
-  };
+  return { matcher: (set) => codes.some((code) => codesMatch(code, set.codes)), selects: `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}` };
 }
 
 /** A code filter known only at run time: a list of codes, or a value set. */
@@ -105,26 +96,13 @@ export const retrieveHandlers: Record<string, Handler> = {
     // that selects the same resources (type, profile, code path, the codes' membership), in this measure or another, reads one result.
     const key = JSON.stringify([resourceType, templateId ?? null, fixed ? codeProperty : null, fixed?.selects ?? null]);
 
-    // The patient's resources of the type and profile by their codes at the code path, made once for all the constant filters on it.
-    const indexKey = JSON.stringify([resourceType, templateId ?? null, codeProperty ?? null]);
-    const indexOf = (data: PatientData) =>
-      data.indexed(indexKey, () => {
-        const records = data.withProfile(resourceType, templateId);
-        return new CodeIndex(records, records.map((r) => codesAt(r, codeProperty!)));
-      });
-    /** The resources the codes select: a constant filter tests only the index's candidates (the same answer as testing all). */
-    const byCodes = (data: PatientData, by: Matcher | null): FhirValue[] => {
-      if (fixed && by === matcher) return fixed.candidates(indexOf(data)).filter((r) => matcher!(codesAt(r, codeProperty!)));
-      const records = data.withProfile(resourceType, templateId);
-      return by ? records.filter((r) => by(codesAt(r, codeProperty!))) : records;
-    };
-    const select = (data: PatientData, by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
-      let out = byCodes(data, by);
+    const select = (records: FhirValue[], by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
+      let out = by ? records.filter((r) => by(codesAt(r, codeProperty!))) : records;
       if (range && dateProperty) out = out.filter((r) => range.includes(dateOf(r, dateProperty)));
       return out;
     };
 
-    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data, matcher, undefined));
+    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data.withProfile(resourceType, templateId), matcher, undefined));
     return (c, f) => {
       let chosen = matcher;
       if (dynamic) {
@@ -132,7 +110,7 @@ export const retrieveHandlers: Record<string, Handler> = {
         if (isNil(value)) return [];
         chosen = dynamicCodes(value, cx);
       }
-      return select(c.data, chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
+      return select(c.data.withProfile(resourceType, templateId), chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
     };
   },
 };

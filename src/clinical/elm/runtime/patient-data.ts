@@ -22,7 +22,6 @@ export class PatientData {
   private readonly byProfile = new Map<string, FhirValue[]>();
   private readonly profiles = new Map<string, (readonly string[])[]>();
   private readonly retrieved = new Map<string, unknown>();
-  private readonly indexes = new Map<string, unknown>();
   readonly patient: FhirResource | undefined;
 
   constructor(
@@ -72,13 +71,6 @@ export class PatientData {
       this.profiles.set(resourceType, profiles);
     }
     return profiles;
-  }
-
-  /** An index of some resources (retrieves.ts keys and builds it), made once per patient. */
-  indexed<T>(key: string, build: () => T): T {
-    let index = this.indexes.get(key) as T | undefined;
-    if (index === undefined) this.indexes.set(key, (index = build()));
-    return index;
   }
 
   /** A retrieve's result, computed once per patient (keyed by what the retrieve selects: see retrieves.ts). */
