@@ -98,6 +98,18 @@ export interface Compiler {
   membershipOf(url: string): string;
   /** Whether FHIRHelpers functions run natively (true) or as their compiled ELM. */
   readonly nativeFhirHelpers: boolean;
+  /**
+   * Gives each node a slot of the scope’s frame where its value is kept once computed: compiling
+   * one of them (the next time only) yields a closure that computes it on first use and then reads
+   * the slot until the slot is reset to `UNSET` (a query does at each evaluation; see hoisting.ts).
+   */
+  hoist(nodes: readonly object[], scope: Scope): Hoisted;
+}
+
+/** The slots `Compiler.hoist` gave, and how to forget the nodes it was given that were not compiled. */
+export interface Hoisted {
+  readonly slots: readonly number[];
+  release(): void;
 }
 
 export type Handler = (node: ElmNode, scope: Scope, compiler: Compiler) => Run;

@@ -1,7 +1,7 @@
 import { ElmEvaluationError, UnsupportedConstruct } from '../elm-errors';
 import type { ElmNode } from '../elm.types';
 import { Expansion, ValueSetIndex } from '../runtime/value-sets';
-import type { Compiler, Handler, Run, Scope } from './compiler.types';
+import { Compiler, Handler, Hoisted, Run, Scope, UNSET } from './compiler.types';
 import { arithmeticHandlers } from './arithmetic';
 import { clinicalHandlers } from './clinical';
 import { comparisonHandlers } from './comparison';
@@ -42,6 +42,8 @@ export class ExpressionCompiler implements Compiler {
   readonly problems: UnsupportedConstruct[] = [];
   /** Value-set URLs the ELM names that have no expansion (the measure compiler decides what that means). */
   readonly missingValueSets = new Set<string>();
+  /** Nodes to compile as a read of a slot computed on first use (`hoist`), by identity. */
+  private readonly hoisted = new Map<object, number>();
 
   constructor(
     readonly valueSets: ValueSetIndex,
@@ -63,7 +65,28 @@ export class ExpressionCompiler implements Compiler {
     if (!node || typeof node !== 'object' || typeof (node as ElmNode).type !== 'string') return this.unsupported('(missing operand)', scope);
     const handler = HANDLERS[(node as ElmNode).type];
     if (!handler) return this.unsupported((node as ElmNode).type, scope);
-    return handler(node as ElmNode, scope, this);
+    const slot = this.hoisted.get(node);
+    if (slot === undefined) return handler(node as ElmNode, scope, this);
+    this.hoisted.delete(node);
+    const run = handler(node as ElmNode, scope, this);
+    return (c, f) => {
+      const known = f[slot];
+      return known !== UNSET ? known : (f[slot] = run(c, f));
+    };
+  }
+
+  hoist(nodes: readonly object[], scope: Scope): Hoisted {
+    const slots: number[] = [];
+    const mine: object[] = [];
+    for (const node of nodes) {
+      // An enclosing query hoisted it already: it is computed once per evaluation of that one, less often.
+      if (this.hoisted.has(node)) continue;
+      const slot = scope.frame.size++;
+      this.hoisted.set(node, slot);
+      slots.push(slot);
+      mine.push(node);
+    }
+    return { slots, release: () => mine.forEach((node) => this.hoisted.delete(node)) };
   }
 
   unsupported(construct: string, scope: Scope): Run {

@@ -2,7 +2,8 @@ import { ElmEvaluationError } from '../elm-errors';
 import type { ElmNode } from '../elm.types';
 import { FhirValue, isNil } from '../runtime/fhir-value';
 import { distinct } from '../runtime/lists';
-import { Compiler, EvalContext, Frame, Handler, Run, Scope } from './compiler.types';
+import { Compiler, EvalContext, Frame, Handler, Run, Scope, UNSET } from './compiler.types';
+import { invariantOperands } from './hoisting';
 
 /**
  * Queries (CQL §5): sources (several make a cartesian product), lets, `with`/`without`, `where`,
@@ -97,6 +98,8 @@ export const queryHandlers: Record<string, Handler> = {
     const sourceNodes = (node.source as { alias: string; expression: unknown }[] | undefined) ?? [];
     if (sourceNodes.length === 0) return cx.unsupported('Query without a source', scope);
     const sources: Named[] = sourceNodes.map((s) => ({ expr: cx.expr(s.expression, scope), slot: qs.declare(s.alias), name: s.alias }));
+    // Operands of the per-row clauses that read no row: computed once per evaluation, on first use (hoisting.ts).
+    const hoisted = cx.hoist(invariantOperands(node), qs);
     const lets: Named[] = ((node.let as { identifier: string; expression: unknown }[] | undefined) ?? []).map((l) => {
       const expr = cx.expr(l.expression, qs);
       return { expr, slot: qs.declare(l.identifier), name: l.identifier };
@@ -118,6 +121,7 @@ export const queryHandlers: Record<string, Handler> = {
       const slot = as.declare(agg.identifier);
       aggregate = { slot, expr: cx.expr(agg.expression, as), starting: agg.starting ? cx.expr(agg.starting, scope) : undefined };
     }
+    hoisted.release();
     const isDistinct = agg ? agg.distinct === true : ret ? ret.distinct !== false : true;
     const sort = compileSort(node, scope, cx);
     const rowsAreItems = sources.length === 1 && !aggregate;
@@ -151,6 +155,7 @@ export const queryHandlers: Record<string, Handler> = {
     };
 
     return (c, f) => {
+      for (const slot of hoisted.slots) f[slot] = UNSET;
       const values = sources.map((s) => s.expr(c, f));
       if (values.every(isNil)) return null;
       const isList = values.some(Array.isArray);
