@@ -22,26 +22,12 @@ import { DatabaseNotifications } from '../database/database-notifications';
 import { IdentityCache } from './identity-cache';
 import { EncounterClass } from './enum';
 import { namePatterns, PatientSearch } from './patient-search-terms';
+import type { StaffIdentity, StaffLookup, StaffLookupOptions, TimeWindow, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
 import { OpenRead, Query, ReadSessions, RequestReadScope, Run } from './read-session.repository';
 
 export type { Query, RequestReadScope } from './read-session.repository';
 export type { Capped } from './chart-measure-records';
-
-export interface StaffIdentity {
-  id: string;
-  username: string;
-  role: string;
-  active: boolean;
-  careTeamIds: string[];
-  /** The codes of `careTeamIds`, in the same order. */
-  careTeamCodes: string[];
-}
-
-/** The identifier a signed-in identity is matched by, and its value (see the auth module's identity rule). */
-export interface StaffLookup {
-  by: 'username' | 'subject' | 'email' | 'npi';
-  value: string;
-}
+export type { StaffIdentity, StaffLookup, StaffLookupOptions, TimeWindow, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
 
 const STAFF_LOOKUPS = {
   username: 'staffUserByUsername',
@@ -50,56 +36,11 @@ const STAFF_LOOKUPS = {
   npi: 'staffUserByNpi',
 } as const satisfies Record<StaffLookup['by'], CohortStatementName>;
 
-export interface StaffLookupOptions {
-  /** Leave the read open for the request's `inOneRead` (see `staffUserBy`). */
-  keepOpen?: boolean;
-  /** May answer from the process's identity cache (`IdentityCache`: never an identity older than a change committed before the read). */
-  cached?: boolean;
-}
-
-/** A half-open time window [from, to); either end may be open (null). */
-export interface TimeWindow {
-  from: Date | null;
-  to: Date | null;
-}
-
 /** Every citation kind, in the order `citedRows` takes their ids as parameters. */
 const CITATION_KINDS: readonly CitationKind[] = ['pat', 'enc', 'obs', 'cond', 'med', 'proc', 'note', 'allergy', 'req', 'ae'];
 
 /** The largest history the derived tools read per record type; more is reported as a partial result. */
 export const CHART_ROW_CAP = 5000;
-
-/** A patient's chart read in bulk, with the data version it was read at (`patients.data_version`). */
-export interface VersionedChart {
-  chart: PatientChart;
-  truncated: boolean;
-  dataVersion: string;
-}
-
-/**
- * Which observations a bulk chart read returns: those with one of `codes` (any system), and of
- * those with one of `since.codes` only rows whose latest instant (effective end, else start) is at
- * or after `since.instant` (ISO-8601).
- */
-export interface ObservationReadFilter {
-  codes: readonly string[];
-  since: { codes: readonly string[]; instant: string };
-}
-
-/**
- * Which encounters a bulk chart read returns: those without an end, those that ended at or after
- * `endedSince` (ISO-8601), and those typed with one of `allTimeCodes` (any system).
- */
-export interface EncounterReadFilter {
-  endedSince: string;
-  allTimeCodes: readonly string[];
-}
-
-/** What a bulk chart read may leave out (each as `chart` would give it, filtered afterwards). */
-export interface ChartReadFilters {
-  observations?: ObservationReadFilter;
-  encounters?: EncounterReadFilter;
-}
 
 /**
  * The only code that runs SQL over patient data. Every call runs one named statement from

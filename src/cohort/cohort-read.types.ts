@@ -1,0 +1,64 @@
+import type { PatientChart } from './chart.types';
+
+/** The shapes the cohort repository's reads take and give (identities, time windows, bulk chart filters). */
+
+export interface StaffIdentity {
+  id: string;
+  username: string;
+  role: string;
+  active: boolean;
+  careTeamIds: string[];
+  /** The codes of `careTeamIds`, in the same order. */
+  careTeamCodes: string[];
+}
+
+/** The identifier a signed-in identity is matched by, and its value (see the auth module's identity rule). */
+export interface StaffLookup {
+  by: 'username' | 'subject' | 'email' | 'npi';
+  value: string;
+}
+
+export interface StaffLookupOptions {
+  /** Leave the read open for the request's `inOneRead` (see `staffUserBy`). */
+  keepOpen?: boolean;
+  /** May answer from the process's identity cache (`IdentityCache`: never an identity older than a change committed before the read). */
+  cached?: boolean;
+}
+
+/** A half-open time window [from, to); either end may be open (null). */
+export interface TimeWindow {
+  from: Date | null;
+  to: Date | null;
+}
+
+/** A patient's chart read in bulk, with the data version it was read at (`patients.data_version`). */
+export interface VersionedChart {
+  chart: PatientChart;
+  truncated: boolean;
+  dataVersion: string;
+}
+
+/**
+ * Which observations a bulk chart read returns: those with one of `codes` (any system), and of
+ * those with one of `since.codes` only rows whose latest instant (effective end, else start) is at
+ * or after `since.instant` (ISO-8601).
+ */
+export interface ObservationReadFilter {
+  codes: readonly string[];
+  since: { codes: readonly string[]; instant: string };
+}
+
+/**
+ * Which encounters a bulk chart read returns: those without an end, those that ended at or after
+ * `endedSince` (ISO-8601), and those typed with one of `allTimeCodes` (any system).
+ */
+export interface EncounterReadFilter {
+  endedSince: string;
+  allTimeCodes: readonly string[];
+}
+
+/** What a bulk chart read may leave out (each as `chart` would give it, filtered afterwards). */
+export interface ChartReadFilters {
+  observations?: ObservationReadFilter;
+  encounters?: EncounterReadFilter;
+}
