@@ -169,8 +169,8 @@ ORDER BY d.created_at, array_position(ARRAY['edit', 'approve', 'withdraw', 'reje
   /** A closure of measure $2 already stands for the period $3..$4 (the attestation rule: `care-gap-attestations.ts`). */
   gapAlreadyClosed: `SELECT 1 FROM care_gap_closures c WHERE c.patient_id = $1 AND c.measure_id = $2 AND ${attestationApplies('c', '$3::date', '$4::date')} LIMIT 1`,
 
-  insertCareGapClosure: `INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code, period_start, period_end)
-VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8)`,
+  insertCareGapClosure: `INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code, period_start, period_end, measure_canonical)
+VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9)`,
   insertLabOrder: `INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, priority, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
   insertCareNote: `INSERT INTO care_notes (proposal_id, patient_id, content_hash, note_type, text) VALUES ($1, $2, $3, $4, $5)`,
   /** An applied effect's delivery to destination $2, in the effect's transaction (docs/delivery.md). */

@@ -32,6 +32,17 @@ export class CareGapMeasures {
     }
   }
 
+  /** The canonical (`url|version`) of the loaded edition `measureId` is read in for `period`; null for a built-in measure. */
+  async canonical(measureId: string, period: Period): Promise<string | null> {
+    if (isBuiltInMeasureName(measureId)) return null;
+    try {
+      const edition = await this.published.chosenEdition(measureId, period);
+      return `${edition.url}|${edition.version}`;
+    } catch (error) {
+      throw asMeasureIdProblem(error);
+    }
+  }
+
   /** Is `measureId` an open gap in `chart` for `period`? A loaded key the period has no care gap for is refused (`require`). */
   async isOpenGap(chart: PatientChart | null, measureId: string, period: Period): Promise<boolean> {
     if (!chart) return false;

@@ -218,9 +218,11 @@ export class ProposalExecutor {
     const base = [proposal.id, proposal.patientId, version.contentHash];
     switch (proposal.kind as ProposalKind) {
       case ProposalKind.CloseCareGap: {
-        // The measure's id (never an alias such as KHE) and the period: what the closure is read back as an attestation by.
+        // The measure's id (never an alias such as KHE) and the period: what the closure is read back as an attestation by;
+        // and a loaded measure's edition, chosen now by the rule it was checked open by, which its delivery names whatever is loaded later.
         const period = this.gapPeriod();
-        await manager.run('insertCareGapClosure', [...base, resolveMeasureId(content.measureId), version.citations, content.remarkCode ?? null, period.start, period.end]);
+        const canonical = await this.measures.canonical(content.measureId, period);
+        await manager.run('insertCareGapClosure', [...base, resolveMeasureId(content.measureId), version.citations, content.remarkCode ?? null, period.start, period.end, canonical]);
         return;
       }
       case ProposalKind.OrderLab:

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { AuditChannel, AuditOutcome, AuditService } from '../audit';
-import { DEFAULT_SOURCE, FhirImporter, ImportOptions, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
+import { DEFAULT_SOURCE, FhirImporter, ImportNeeds, ImportOptions, normaliseSystem, progressReporter, SOURCE_NAME, UnknownCareTeamError } from '../fhir-import';
 import { loadConfig } from '../config/load-config';
+import { loadedMeasureNeeds, MeasurePackagesRepository } from '../measure-packages';
 import { MeasureRunReason } from '../measure-results/enum';
 import { MeasureRunsRepository } from '../measure-results/measure-runs.repository';
 import { storePeriod } from '../measure-results/store-period';
@@ -11,20 +12,22 @@ import { cutOffAccess } from './access-cutoff';
 import { operatingSystemUser } from './cli-audit';
 import type { Command } from './commands';
 
-const USAGE = 'import-fhir <file|folder> [--care-team <code>] [--source <name>] [--patient-bundles] [--batch-size N]';
+const USAGE = 'import-fhir <file|folder> [--care-team <code>] [--source <name>] [--patient-bundles] [--batch-size N] [--all-needs]';
 
-function parseArgs(args: string[]): { path: string; careTeam?: string; batchSize: number; source: string; patientBundles: boolean } | string {
+function parseArgs(args: string[]): { path: string; careTeam?: string; batchSize: number; source: string; patientBundles: boolean; allNeeds: boolean } | string {
   let path: string | undefined;
   let careTeam: string | undefined;
   let batchSize = 500;
   let source = DEFAULT_SOURCE;
   let patientBundles = false;
+  let allNeeds = false;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
     if (arg === '--care-team') careTeam = args[++index] ?? '';
     else if (arg === '--batch-size') batchSize = Number(args[++index]);
     else if (arg === '--source') source = args[++index] ?? '';
     else if (arg === '--patient-bundles') patientBundles = true;
+    else if (arg === '--all-needs') allNeeds = true;
     else if (arg.startsWith('--')) return `Unknown option ${arg.replace(/[^-\w]/g, '')}. Usage: ${USAGE}`;
     else if (path === undefined) path = arg;
     else return `One file or folder only. Usage: ${USAGE}`;
@@ -33,7 +36,7 @@ function parseArgs(args: string[]): { path: string; careTeam?: string; batchSize
   if (careTeam === '') return `--care-team needs a team code. Usage: ${USAGE}`;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 5000) return '--batch-size must be an integer from 1 to 5000.';
   if (!SOURCE_NAME.test(source)) return '--source must be 1-64 lower-case letters, digits, dots, dashes or underscores (e.g. epic-north).';
-  return { path, careTeam, batchSize, source, patientBundles };
+  return { path, careTeam, batchSize, source, patientBundles, allNeeds };
 }
 
 /**
@@ -66,7 +69,9 @@ export const importFhirCommand: Command = {
       signal: abort.signal,
       onProgress: (p) => progress.update(p),
       onAccessLoss: accessCutOff(dataSource),
+      measureNeeds: await measureNeedsOf(dataSource),
     });
+    importer.summary.allNeeds = parsed.allNeeds;
     const started = Date.now();
     try {
       await importer.run(parsed.path);
@@ -93,6 +98,16 @@ export const importFhirCommand: Command = {
     return importer.summary.aborted ? 130 : 0;
   },
 };
+
+/**
+ * The data requirements of the measures loaded as data, each in the edition in force on the stored
+ * period's last day (what the recompute this import requests evaluates), for the summary to hold
+ * against what the import carried. None loaded: no such section.
+ */
+async function measureNeedsOf(dataSource: DataSource): Promise<ImportNeeds | undefined> {
+  const needs = await loadedMeasureNeeds(new MeasurePackagesRepository(dataSource), storePeriod(), { normaliseSystem });
+  return needs ? { ...needs, select: (resource) => needs.select(resource as Parameters<typeof needs.select>[0]) } : undefined;
+}
 
 /**
  * What the import's loss of access ends, as the admin commands' does (`cutOffAccess`: MCP sessions,

@@ -641,8 +641,8 @@ SELECT 1 FROM lab_orders WHERE patient_id = $1 AND loinc_code = $2 AND created_a
 SELECT 1 FROM care_gap_closures c WHERE c.patient_id = $1 AND c.measure_id = $2 AND c.period_end BETWEEN $3::date AND $4::date LIMIT 1;
 
 -- name: insertCareGapClosure
-INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code, period_start, period_end)
-VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8);
+INSERT INTO care_gap_closures (proposal_id, patient_id, content_hash, measure_id, evidence, remark_code, period_start, period_end, measure_canonical)
+VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9);
 
 -- name: insertLabOrder
 INSERT INTO lab_orders (proposal_id, patient_id, content_hash, loinc_code, priority, reason) VALUES ($1, $2, $3, $4, $5, $6);
@@ -780,10 +780,10 @@ RETURNING retried.id, retried.proposal_id AS "proposalId", retried.destination, 
 
 -- name: backfillCandidates
 SELECT c.destination, count(*)::int AS count FROM (SELECT p.id AS proposal_id, dest.destination, v.version, v.content_hash
-FROM (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
-  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures) e JOIN proposals p ON p.id = e.proposal_id
+FROM (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end, NULL::text AS measure_canonical FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end, measure_canonical FROM care_gap_closures) e JOIN proposals p ON p.id = e.proposal_id
 JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = p.current_version AND v.content_hash = e.content_hash
 CROSS JOIN unnest($1::text[]) AS dest(destination)
 WHERE ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
@@ -792,10 +792,10 @@ WHERE ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
 -- name: backfillDeliveries
 WITH added AS (INSERT INTO proposal_deliveries (proposal_id, destination, version, content_hash)
   SELECT c.proposal_id, c.destination, c.version, c.content_hash FROM (SELECT p.id AS proposal_id, dest.destination, v.version, v.content_hash
-FROM (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
-  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures) e JOIN proposals p ON p.id = e.proposal_id
+FROM (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end, NULL::text AS measure_canonical FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end, measure_canonical FROM care_gap_closures) e JOIN proposals p ON p.id = e.proposal_id
 JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = p.current_version AND v.content_hash = e.content_hash
 CROSS JOIN unnest($1::text[]) AS dest(destination)
 WHERE ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
@@ -818,12 +818,12 @@ FROM proposal_deliveries d WHERE d.status = 'failed' GROUP BY d.destination, d.s
 
 -- name: deliveryEffect
 SELECT p.patient_id AS "patientId", p.kind, p.proposer_id AS "proposerId", v.content, v.rationale, v.citations, v.content_hash AS "contentHash",
-  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "executedAt", e.period_start::text AS "periodStart", e.period_end::text AS "periodEnd"
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "executedAt", e.period_start::text AS "periodStart", e.period_end::text AS "periodEnd", e.measure_canonical AS "measureCanonical"
 FROM proposals p JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = $2
-JOIN (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
-  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures) e ON e.proposal_id = p.id
+JOIN (SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end, NULL::text AS measure_canonical FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end, measure_canonical FROM care_gap_closures) e ON e.proposal_id = p.id
 WHERE p.id = $1;
 
 -- name: deliveryApprovals

@@ -5,6 +5,7 @@ import { DirectoryImport } from './directory-import';
 import { AccessLossHook, DirectoryRepository } from './directory.repository';
 import { AcceptedType, DirectoryType, isAcceptedType, isDirectoryType, isSupportedType, MappedResource, Position, SkipResource, SupportedType } from './fhir-import.types';
 import { ImportSummary } from './import-summary';
+import { ImportNeeds, MeasureNeedsTally } from './measure-needs-tally';
 import { asArray, asString, Json } from './json';
 import { MapContext, SourceResource } from './map-context';
 import { mapEncounter } from './map-encounter';
@@ -47,6 +48,11 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** "Now" for the future-birth-date check (tests fix it). */
   now?: Date;
+  /**
+   * The loaded measures' data requirements: the summary then says, per requirement, how many of the
+   * resources this import stored (or carried, for a type Vigil does not store) meet it.
+   */
+  measureNeeds?: ImportNeeds;
 }
 
 export interface ImportProgress {
@@ -126,6 +132,7 @@ export class FhirImporter {
     private readonly options: ImportOptions,
   ) {
     this.writer = new ResourceWriter(dataSource);
+    if (options.measureNeeds) this.summary.needs = new MeasureNeedsTally(options.measureNeeds);
   }
 
   async run(root: string): Promise<ImportSummary> {
@@ -207,7 +214,10 @@ export class FhirImporter {
         }
         if (!type || !isSupportedType(type)) {
           if (first && !type) this.summary.skip(entry.position, 'no resourceType');
-          if (last && type) this.summary.skip(entry.position, `unsupported resource type (${TYPE_NAME.test(type) ? type : 'unrecognised'})`);
+          if (last && type) {
+            this.summary.skip(entry.position, `unsupported resource type (${TYPE_NAME.test(type) ? type : 'unrecognised'})`);
+            this.countNeeds(type, entry.resource);
+          }
           continue;
         }
         if (!types.includes(type)) continue;
@@ -219,6 +229,7 @@ export class FhirImporter {
         const mapped = this.map(source, context);
         if (mapped && warning) mapped.mapped.warnings.push(warning);
         if (!mapped) continue;
+        this.countNeedsWhenWritten(mapped, type, source.resource);
         batch.push(mapped);
         if (batch.length >= batchSize) {
           await this.flush(batch);
@@ -321,6 +332,7 @@ export class FhirImporter {
   /** Counts an administrative resource; a Medication or Device is also indexed by its code for the requests. */
   private accept(type: AcceptedType, resource: Record<string, unknown>, fullUrl?: string): void {
     this.summary.accept(type);
+    this.countNeeds(type, resource);
     if (!INDEXED_TYPES.includes(type)) return;
     const id = sourceIdOf(resource, fullUrl);
     if (!FHIR_ID.test(id)) return;
@@ -328,6 +340,24 @@ export class FhirImporter {
     const target = codeTargetOf(resource);
     if (target) index.add(keysOf(type, id, fullUrl), target);
     else index.refuse(keysOf(type, id, fullUrl));
+  }
+
+  /** A resource of a type Vigil does not store: counted against the measures' needs as carried. */
+  private countNeeds(type: string, resource: Json): void {
+    this.summary.needs?.count(type, this.summary.needs.select(resource));
+  }
+
+  /** A resource Vigil stores: counted against the measures' needs once written (loaded, updated or already present). */
+  private countNeedsWhenWritten(mapped: Mapped, type: string, resource: Json): void {
+    const tally = this.summary.needs;
+    if (!tally) return;
+    const needs = tally.select(resource);
+    if (needs.length === 0) return;
+    const written = mapped.onWritten;
+    mapped.onWritten = () => {
+      written?.();
+      tally.count(type, needs);
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { formatPosition, isDirectoryType, Position, SUPPORTED_TYPES, WriteOutcome } from './fhir-import.types';
+import type { MeasureNeedsTally } from './measure-needs-tally';
 
 export interface TypeCounts {
   loaded: number;
@@ -27,6 +28,10 @@ export class ImportSummary {
   readonly warnings = new Map<string, ReasonCount>();
   /** Administrative resources read and counted but not stored (`ACCEPTED_TYPES`), by type. */
   readonly accepted = new Map<string, number>();
+  /** What the loaded measures read, against what this import carried (when the import was given them). */
+  needs?: MeasureNeedsTally;
+  /** List every unmet need rather than the most-needed few (`--all-needs`). */
+  allNeeds = false;
   files = 0;
   aborted = false;
 
@@ -81,6 +86,7 @@ export class ImportSummary {
       lines.push(`Accepted (not stored: administrative, no cohort table): ${this.acceptedTotal} (${accepted.join(', ')})`);
     }
     lines.push(...reasonLines('Skipped', this.skips), ...reasonLines('Warnings (loaded anyway)', this.warnings));
+    if (this.needs) lines.push(...this.needs.render(this.allNeeds));
     if (this.aborted) lines.push('The import stopped early. Every batch written so far is complete; run the same command again to finish (it is idempotent).');
     return lines;
   }

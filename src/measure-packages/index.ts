@@ -15,3 +15,5 @@ export { resolvePackage } from './package-resolver';
 export type { RefusedPackage, ResolvedPackage, Resolution } from './package-resolver';
 export { MEASURE_PACKAGE_ENTITIES } from './entities';
 export { MEASURE_PACKAGE_STATEMENTS } from './measure-packages.sql';
+export { loadedMeasureNeeds } from './measure-needs';
+export type { MeasureNeed, MeasureNeeds, NeedsEdition, NeedsSource } from './measure-needs';

@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import type { ElmLibrary, FhirMeasure, ValueSetResource } from '../clinical/elm';
 import type { SqlSession } from '../schema/sql-session';
 import type { MeasureGroupDefinition } from './measure-content';
-import { MEASURE_LOAD_STATEMENTS as LOAD, MEASURE_PACKAGE_STATEMENTS as SQL } from './measure-packages.sql';
+import { MEASURE_LOAD_STATEMENTS as LOAD, MEASURE_NEEDS_STATEMENTS as NEEDS, MEASURE_PACKAGE_STATEMENTS as SQL } from './measure-packages.sql';
 import type { ResolvedPackage } from './package-resolver';
 
 /** One loaded edition of a measure: enough to choose it for a period. */
@@ -74,6 +74,11 @@ const COPY_BATCH = 2_000;
 /** COPY's text format: backslash, tab, newline and carriage return escaped; `\N` is null. */
 const copyText = (value: string | null): string => (value === null ? '\\N' : value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] as string));
 
+/** A stored expansion as the FHIR ValueSet the compiler reads. */
+function valueSetResource({ url, version, codes }: { url: string; version: string | null; codes: [string, string][] }): ValueSetResource {
+  return { resourceType: 'ValueSet', url, ...(version !== null ? { version } : {}), expansion: { contains: codes.map(([system, code]) => ({ system, code })) } };
+}
+
 /** Reads and writes the measure packages with the fixed statements of measure-packages.sql.ts. */
 @Injectable()
 export class MeasurePackagesRepository {
@@ -105,13 +110,21 @@ export class MeasurePackagesRepository {
     return {
       measure: libraries[0].measure,
       libraries: libraries.map((row) => row.elm),
-      valueSets: valueSets.map(({ url, version, codes }) => ({
-        resourceType: 'ValueSet',
-        url,
-        ...(version !== null ? { version } : {}),
-        expansion: { contains: codes.map(([system, code]) => ({ system, code })) },
-      })),
+      valueSets: valueSets.map(valueSetResource),
     };
+  }
+
+  /**
+   * The content of many loaded editions at once, by package id: each shared library (FHIRHelpers,
+   * QICoreCommon…) read and parsed once, and each expansion once for all of them (`valueSets`).
+   */
+  async contentsOf(packageIds: readonly string[]): Promise<{ packages: Map<string, Omit<PackageContent, 'valueSets'>>; valueSets: ValueSetResource[] }> {
+    const rows = await this.dataSource.query<{ id: string; measure: FhirMeasure; libraryIds: number[] }[]>(NEEDS.packagesWithLibraries, [packageIds]);
+    const libraryIds = [...new Set(rows.flatMap((row) => row.libraryIds))];
+    const libraries = new Map((await this.dataSource.query<{ id: number; elm: ElmLibrary }[]>(NEEDS.librariesById, [libraryIds])).map((row) => [row.id, row.elm]));
+    const packages = new Map(rows.map((row) => [row.id, { measure: row.measure, libraries: row.libraryIds.flatMap((id) => libraries.get(id) ?? []) }]));
+    const valueSets = await this.dataSource.query<{ url: string; version: string | null; codes: [string, string][] }[]>(NEEDS.valueSetsOfPackages, [packageIds]);
+    return { packages, valueSets: valueSets.map(valueSetResource) };
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * Every statement over the measure packages: fixed and parameterised. The reads run at request
  * time and are in the statement list (`src/cli/statement-list.ts`); the loader's run only from the
- * `measures-load` command, as the tables' owner.
+ * `measures-load` command, and the needs' only from `import-fhir`, as the tables' owner.
  */
 import { isoTimestamp as ISO } from '../common/sql';
 
@@ -76,4 +76,20 @@ RETURNING id`,
   insertPackageValueSets: `INSERT INTO measure_package_value_sets (measure_package_id, value_set_id, names, from_supplement)
 SELECT $1, (e->>'id')::int, ARRAY(SELECT jsonb_array_elements_text(e->'names')), (e->>'fromSupplement')::boolean
 FROM jsonb_array_elements($2::jsonb) e`,
+};
+
+/** What the import summary's measure needs read: many packages at once, each shared library and expansion once. */
+export const MEASURE_NEEDS_STATEMENTS = {
+  /** $1 package ids: each package's Measure and the ids of its include closure's libraries. */
+  packagesWithLibraries: `SELECT p.id, p.measure, array_agg(pl.library_id ORDER BY pl.library_id) AS "libraryIds"
+FROM measure_packages p JOIN measure_package_libraries pl ON pl.measure_package_id = p.id
+WHERE p.id = ANY($1::uuid[]) GROUP BY p.id`,
+
+  /** $1 library ids: their ELM. */
+  librariesById: `SELECT l.id, l.elm FROM measure_libraries l WHERE l.id = ANY($1::int[])`,
+
+  /** $1 package ids: each expansion any of them names, once, its codes as [system, code] pairs. */
+  valueSetsOfPackages: `SELECT e.url, e.version, (SELECT coalesce(json_agg(json_build_array(c.system, c.code)), '[]'::json) FROM value_set_codes c WHERE c.value_set_id = e.id) AS codes
+FROM value_set_expansions e
+WHERE e.id IN (SELECT v.value_set_id FROM measure_package_value_sets v WHERE v.measure_package_id = ANY($1::uuid[]))`,
 };

@@ -55,7 +55,12 @@ export class PublishedCareGapsService {
 
   /** Refuses, as `evaluate` would (a `400` naming the key), a loaded key the period has no care gap for. */
   async requireCareGap(key: string, period: Period): Promise<void> {
-    this.editionFor(await this.packages.editionsOfKeys([key]), key, period);
+    await this.chosenEdition(key, period);
+  }
+
+  /** The edition `evaluate` reads `key` in for `period`, refused as `evaluate` refuses it. */
+  async chosenEdition(key: string, period: Period): Promise<ChosenEdition> {
+    return this.editionFor(await this.packages.editionsOfKeys([key]), key, period);
   }
 
   /**

@@ -12,7 +12,7 @@ import { corpusAvailable, corpusMissingMessage, ECQM_MEASURES_DIR } from '../elm
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
-import { deliveriesOf, deliveryEnv, DeliveryDestinations, launchDestinations, onServer, waitDelivered } from '../setup/delivery-harness';
+import { deliveriesOf, deliveryEnv, DeliveryDestinations, eventsFor, launchDestinations, onServer, waitDelivered } from '../setup/delivery-harness';
 import { baseUrlOf } from '../setup/event-stream';
 import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
 import { connectMcp } from '../setup/mcp-client';
@@ -40,7 +40,9 @@ const measureOf = (edition: string) => JSON.parse(readFileSync(join(ECQM_MEASURE
  * canonical; then read back as an attestation by care_gap_lookup over REST and MCP, and the agent’s
  * care_gap fact of it, the stored results and the worklist. Refused by name: a key not loaded, a gap
  * that is not open today, a day whose trailing year no loaded edition is in force at; over REST, the
- * agent and MCP alike. DEQM `$care-gaps` names the measure by its short name as by its key.
+ * agent and MCP alike. DEQM `$care-gaps` names the measure by its short name as by its key. A closure
+ * delivered after a newer edition of the same year is loaded names, on both destinations, the edition
+ * it was executed under, which is stored with it.
  */
 const available = corpusAvailable();
 (available ? describeWithRedis : describe.skip)(
@@ -53,6 +55,8 @@ const available = corpusAvailable();
     /** A team patient whose CMS139 gap is open in the anchor’s trailing year, and one to whom it does not apply. */
     let open: string;
     let notOpen: string;
+    /** Another team patient whose gap is open: the closure delivered after a newer edition is loaded. */
+    let secondOpen: string;
     const http = () => request(sut.app.getHttpServer());
     const as = async (username: string) => ({ authorization: `Bearer ${await sut.tokenFor(username)}` });
     const gapOf = async (patientId: string): Promise<GapRow> => {
@@ -87,7 +91,10 @@ const available = corpusAvailable();
       expect(await storedResultsReady(sut.app)).toEqual(PERIOD);
       const statuses = new Map<string, string>();
       for (const patient of patients.filter((candidate) => candidate.careTeams.includes(TEAM))) statuses.set(patient.key, (await gapOf(patientIdOf(patient))).status);
-      open = patientIdOf([...statuses].find(([, status]) => status === 'open-gap')![0]);
+      const openKeys = [...statuses].filter(([, status]) => status === 'open-gap').map(([key]) => key);
+      expect(openKeys.length).toBeGreaterThan(1);
+      open = patientIdOf(openKeys[0]);
+      secondOpen = patientIdOf(openKeys[openKeys.length - 1]);
       notOpen = patientIdOf([...statuses].find(([, status]) => status === 'not-applicable')![0]);
     }, 180_000);
     afterAll(async () => {
@@ -286,6 +293,49 @@ const available = corpusAvailable();
         expect(row).toEqual({ status: 'draft', content: { measureId: KEY } });
       } finally {
         await other.close();
+      }
+    });
+
+    it('names the edition chosen at execution on both destinations, when delivered after a newer edition of the same year is loaded', async () => {
+      const { dataSource } = database();
+      const gap = await gapOf(secondOpen);
+      expect(gap.status).toBe('open-gap');
+      // Both destinations down: the effect executes, its deliveries are dead-lettered, the edition is chosen meanwhile.
+      await destinations.fhir.stop();
+      destinations.receiver.failNext = 1_000;
+      const filed = await file(secondOpen, KEY, [gap.citation]);
+      expect(filed.status).toBe(201);
+      const proposalId = filed.body.id as string;
+      expect(filed.body.status).toBe('pending');
+      for (const reviewer of REVIEWERS) {
+        const approved = (await http().post(`/proposals/${proposalId}/approve`).set(await as(reviewer)).send({ version: 1 })).body as Row;
+        if (approved.status !== 'pending') break;
+      }
+      await waitFor(async () => (await deliveriesOf(dataSource, proposalId)).filter((row) => row.status === 'failed').length === 2, 30_000, 'deliveries not dead-lettered');
+      const edition = measureOf('2025-qicore6');
+      const [closure] = await dataSource.query(`SELECT measure_canonical AS canonical FROM care_gap_closures WHERE proposal_id = $1`, [proposalId]);
+      expect(closure).toEqual({ canonical: `${edition.url}|${edition.version}` });
+
+      // A re-issued edition of the same year, loaded later: the period now picks it.
+      const reissued = `${edition.version}-reissued`;
+      await dataSource.query(
+        `INSERT INTO measure_packages (url, version, key, title, edition, scoring, basis, groups, period_start, period_end, primary_library_id, measure, content_hash, loaded_by, load_correlation_id)
+         SELECT url, $3, key, title, edition, scoring, basis, groups, period_start, period_end, primary_library_id, measure, content_hash, loaded_by, load_correlation_id FROM measure_packages WHERE key = $1 AND version = $2`,
+        [KEY, edition.version, reissued],
+      );
+      try {
+        const chosen = await COMMANDS['deliveries-retry'].run(dataSource, ['--proposal', proposalId], () => undefined);
+        expect(chosen).toBe(0);
+        await destinations.fhir.start();
+        destinations.receiver.failNext = 0;
+        await waitDelivered(() => dataSource, [proposalId]);
+        const { resources } = await onServer(destinations.fhir, proposalId);
+        expect(resources).toEqual([expect.objectContaining({ resourceType: 'MeasureReport', measure: `${edition.url}|${edition.version}` })]);
+        expect(eventsFor(destinations.receiver, proposalId).map((event) => event.body.data.measure)).toEqual([`${edition.url}|${edition.version}`]);
+      } finally {
+        await destinations.fhir.start();
+        destinations.receiver.failNext = 0;
+        await dataSource.query(`DELETE FROM measure_packages WHERE key = $1 AND version = $2`, [KEY, reissued]);
       }
     });
   },

@@ -1,3 +1,4 @@
+import { MEASURES, resolveMeasureId } from '../../clinical/care-gaps';
 import type { AppConfig } from '../../config/app-config';
 import { DeliveryDestination, ProposalKind } from '../enum';
 
@@ -35,9 +36,9 @@ export interface DeliveredEffect {
    */
   measurementPeriod?: { start: string; end: string } | null;
   /**
-   * A care-gap closure of a measure loaded as data: the canonical (`url|version`) of the edition its
-   * measurement period picks (the edition in force on the period's last day, as the executor checked
-   * it); null (or absent) for a built-in measure and the other kinds.
+   * A care-gap closure of a measure loaded as data: the canonical (`url|version`) of the edition the
+   * executor checked it under (the edition in force on the period's last day at execution), stored
+   * with the closure; null (or absent) for a built-in measure and the other kinds.
    */
   measureCanonical?: string | null;
   patientId: string;
@@ -46,6 +47,20 @@ export interface DeliveredEffect {
   proposer: EffectPerson;
   /** The approvals that counted for the executed version, oldest first. */
   approvers: (EffectPerson & { approvedAt: string })[];
+}
+
+/**
+ * The measure a care-gap closure names, on every destination: a loaded measure's stored edition, or a
+ * built-in measure's canonical (the stewards' library it follows, `<name> <version>`); null for the
+ * other kinds.
+ */
+export function closureMeasureCanonical(effect: Pick<DeliveredEffect, 'kind' | 'content' | 'measureCanonical'>): string | null {
+  if (effect.kind !== ProposalKind.CloseCareGap) return null;
+  if (effect.measureCanonical) return effect.measureCanonical;
+  const measure = MEASURES[resolveMeasureId(String(effect.content.measureId))];
+  if (!measure) throw new Error('a care-gap closure of a loaded measure delivered without its canonical');
+  const [name, version] = measure.library.split(' ');
+  return `https://madie.cms.gov/Measure/${name}|${version}`;
 }
 
 /** The value of the identifier every delivered effect carries: the proposal id and the approved version. */

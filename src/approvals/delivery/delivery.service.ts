@@ -34,6 +34,8 @@ interface EffectRow {
   executedAt: string;
   periodStart: string | null;
   periodEnd: string | null;
+  /** The loaded edition a closure was executed under; null for a built-in measure, another kind, or a closure executed before it was stored. */
+  measureCanonical: string | null;
 }
 
 interface Receipt {
@@ -146,7 +148,7 @@ export class DeliveryService {
       citations: row.citations,
       executedAt: row.executedAt,
       measurementPeriod,
-      measureCanonical: await this.loadedCanonical(row.kind, row.content, measurementPeriod),
+      measureCanonical: row.measureCanonical ?? (await this.loadedCanonical(row.kind, row.content, measurementPeriod)),
       patientId: row.patientId,
       mrn: '',
       proposer: person(row.proposerId),
@@ -155,8 +157,9 @@ export class DeliveryService {
   }
 
   /**
-   * A closure of a loaded measure names the edition its stored period picks, by the rule the executor
-   * checked it by (loaded editions never change, so each attempt names the same one). None picked
+   * A closure of a loaded measure executed before its edition was stored with it names the edition
+   * its stored period picks now, by the rule the executor checked it by (a newer edition of the same
+   * year loaded since would be named instead: only such old closures are delivered so). None picked
    * (the edition's package gone): a permanent failure, never a report naming another measure.
    */
   private async loadedCanonical(kind: ProposalKind, content: Record<string, unknown>, period: { start: string; end: string } | null): Promise<string | null> {

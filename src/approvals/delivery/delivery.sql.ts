@@ -8,10 +8,10 @@ const DUE = `greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_
  * content hash it was written from, when, and a care-gap closure's measurement period (null for the
  * other kinds). Simple UNION ALL branches, so a condition on `proposal_id` reaches each table's index.
  */
-const EFFECTS = `(SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end FROM lab_orders
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM outreach_tasks
-  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date FROM care_notes
-  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end FROM care_gap_closures)`;
+const EFFECTS = `(SELECT proposal_id, content_hash, created_at, NULL::date AS period_start, NULL::date AS period_end, NULL::text AS measure_canonical FROM lab_orders
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM outreach_tasks
+  UNION ALL SELECT proposal_id, content_hash, created_at, NULL::date, NULL::date, NULL::text FROM care_notes
+  UNION ALL SELECT proposal_id, content_hash, created_at, period_start, period_end, measure_canonical FROM care_gap_closures)`;
 /**
  * The backfill's candidates: each applied effect written since $2 (all when null) with the version it
  * was executed from (the current one, whose content hash the effect row carries), times each
@@ -128,7 +128,7 @@ FROM proposal_deliveries d WHERE d.status = 'failed' GROUP BY d.destination, d.s
    * the measurement period the executor recorded it for (never recomputed from the dates).
    */
   deliveryEffect: `SELECT p.patient_id AS "patientId", p.kind, p.proposer_id AS "proposerId", v.content, v.rationale, v.citations, v.content_hash AS "contentHash",
-  ${ISO('e.created_at', 'executedAt')}, e.period_start::text AS "periodStart", e.period_end::text AS "periodEnd"
+  ${ISO('e.created_at', 'executedAt')}, e.period_start::text AS "periodStart", e.period_end::text AS "periodEnd", e.measure_canonical AS "measureCanonical"
 FROM proposals p JOIN proposal_versions v ON v.proposal_id = p.id AND v.version = $2
 JOIN ${EFFECTS} e ON e.proposal_id = p.id
 WHERE p.id = $1`,

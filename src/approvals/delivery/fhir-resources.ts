@@ -1,8 +1,7 @@
 import type { Bundle, BundleEntry, CodeableConcept, Condition, DocumentReference, Observation, Patient, Practitioner, Provenance, Reference, Resource } from '@medplum/fhirtypes';
 import { citationFormOf } from '../../clinical/citation-grammar';
-import { MEASURES, resolveMeasureId } from '../../clinical/care-gaps';
 import { ProposalKind } from '../enum';
-import { DeliveredEffect, effectIdentifierValue, EffectPerson, identifierSystems } from './delivered-effect';
+import { closureMeasureCanonical, DeliveredEffect, effectIdentifierValue, EffectPerson, identifierSystems } from './delivered-effect';
 
 /**
  * How each approved kind becomes the FHIR R4 resource an EHR expects (docs/delivery.md says why each):
@@ -152,7 +151,7 @@ export function effectResource(effect: DeliveredEffect, context: FhirContext): R
         identifier,
         status: 'complete',
         type: 'data-collection',
-        measure: effect.measureCanonical ?? builtInCanonical(content.measureId),
+        measure: closureMeasureCanonical(effect) as string,
         subject: context.patient,
         date: effect.executedAt,
         reporter: requester,
@@ -162,14 +161,6 @@ export function effectResource(effect: DeliveredEffect, context: FhirContext): R
       };
     }
   }
-}
-
-/** A built-in measure's canonical, from the stewards' library it follows (`<name> <version>`). */
-function builtInCanonical(measureId: string): string {
-  const measure = MEASURES[resolveMeasureId(measureId)];
-  if (!measure) throw new Error('a care-gap closure of a loaded measure delivered without its canonical');
-  const [name, version] = measure.library.split(' ');
-  return `https://madie.cms.gov/Measure/${name}|${version}`;
 }
 
 /**

@@ -63,6 +63,16 @@ describe(WebhookDestination.name, () => {
     expect(dataOf(EFFECT).measurementPeriod).toBeNull();
   });
 
+  it('names the closed measure by its canonical: a loaded measure’s stored edition, a built-in one’s library, none for the other kinds', () => {
+    const dataOf = (effect: DeliveredEffect) => (JSON.parse(webhookBody(effect, 'https://vigil.example.org/fhir')) as { data: Record<string, unknown> }).data;
+    const closure = (measureId: string, measureCanonical: string | null): DeliveredEffect => ({
+      ...EFFECT, kind: ProposalKind.CloseCareGap, content: { measureId }, measurementPeriod: { start: '2025-01-01', end: '2025-12-31' }, measureCanonical,
+    });
+    expect(dataOf(closure('CMS139', 'https://madie.cms.gov/Measure/CMS139FHIRFallsScreening|0.3.000')).measure).toBe('https://madie.cms.gov/Measure/CMS139FHIRFallsScreening|0.3.000');
+    expect(dataOf(closure('CMS122', null)).measure).toMatch(/^https:\/\/madie\.cms\.gov\/Measure\/.+\|.+$/);
+    expect(dataOf(EFFECT).measure).toBeNull();
+  });
+
   it('is refused by the library when the body, the id or the secret differ', () => {
     const body = webhookBody(EFFECT, 'https://vigil.example.org/fhir');
     const timestamp = Math.floor(Date.now() / 1000);

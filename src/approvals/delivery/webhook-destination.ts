@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { DeliveryConfig } from '../../config/app-config';
-import { DeliveredEffect, effectIdentifierValue, identifierSystems } from './delivered-effect';
+import { closureMeasureCanonical, DeliveredEffect, effectIdentifierValue, identifierSystems } from './delivered-effect';
 import { httpFailure, transportFailure } from './delivery-failure';
 
 type Fetch = typeof fetch;
@@ -31,6 +31,7 @@ export function webhookBody(effect: DeliveredEffect, identifierBase: string): st
       citations: effect.citations,
       executedAt: effect.executedAt,
       measurementPeriod: effect.measurementPeriod ?? null,
+      measure: closureMeasureCanonical(effect),
       patient: { id: effect.patientId, mrn: effect.mrn },
       proposer: person(effect.proposer),
       approvers: effect.approvers.map((approver) => ({ ...person(approver), approvedAt: approver.approvedAt })),

@@ -42,6 +42,10 @@ export class CareGapClosure extends Effect {
 
   @Column('date', { name: 'period_end' })
   periodEnd: string;
+
+  /** A loaded measure's edition it was executed under (`url|version`), which its delivery names; null for a built-in measure. */
+  @Column('text', { name: 'measure_canonical', nullable: true })
+  measureCanonical: string | null;
 }
 
 @Entity('lab_orders')

@@ -1,8 +1,9 @@
 import { CodeSystem, ImmunizationStatus, MedicationDispenseStatus, MedicationStatus, ProcedureStatus, RequestKind } from '../../cohort/enum';
-import { bloodPressure, chart, condition, medication, observation, request } from '../../../test/setup/clinical/chart-builder';
+import { bloodPressure, chart, condition, medication, observation, request, visit } from '../../../test/setup/clinical/chart-builder';
 import type { FhirResource } from '../elm';
 import { profilesOf } from '../elm/runtime/profiles';
-import { chartToFhir } from '.';
+import { SUPPORTED_TYPES } from '../../fhir-import/fhir-import.types';
+import { chartToFhir, READ_BACK_TYPES } from '.';
 
 const QICORE = 'http://hl7.org/fhir/us/qicore/StructureDefinition/';
 const ofType = (resources: FhirResource[], type: string) => resources.filter((resource) => resource.resourceType === type);
@@ -90,5 +91,22 @@ describe(chartToFhir.name, () => {
       statusReason: { coding: [{ system: CodeSystem.SnomedCt, code: '713247000' }] }, category: [{ coding: [{ system: CodeSystem.SnomedCt, code: '312903003' }] }],
     });
     expect(profilesOf(resource, true)).toEqual([`${QICORE}qicore-communicationnotdone`]);
+  });
+
+  it('gives back only the types READ_BACK_TYPES lists, and every type the import stores is among them', () => {
+    const row = visit('2025-03-04', { locations: [{ location: 'Location/ward-1', types: [{ system: CodeSystem.SnomedCt, code: '35971002' }], status: null, start: null, end: null }] });
+    const resources = chartToFhir(
+      chart({
+        encounters: [row],
+        observations: [observation('4548-4', 7.1, '2025-03-04T10:00:00.000Z')],
+        conditions: [condition(CodeSystem.Icd10Cm, 'I10', '2025-06-30')],
+        medications: [medication('197904', MedicationStatus.Active, '2025-02-01', null, { codeFromReference: true })],
+        requests: [request(CodeSystem.SnomedCt, '385763009', '2025-02-01')],
+      }),
+    );
+    const given = new Set(resources.map((resource) => resource.resourceType));
+    expect(given).toEqual(new Set(['Patient', 'Encounter', 'Location', 'Observation', 'Condition', 'MedicationRequest', 'ServiceRequest']));
+    expect([...given].filter((type) => !READ_BACK_TYPES.includes(type))).toEqual([]);
+    expect(SUPPORTED_TYPES.filter((type) => !READ_BACK_TYPES.includes(type))).toEqual([]);
   });
 });
