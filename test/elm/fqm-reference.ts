@@ -14,6 +14,7 @@ import { ECQM_MEASURES_DIR, Edition, OfficialCase } from './ecqm-measures';
 /* eslint-disable @typescript-eslint/no-require-imports -- fqm-execution's internals are CommonJS without types */
 const { Calculator } = require('fqm-execution') as { Calculator: { calculateRaw(bundle: unknown, patients: unknown[], options: unknown): Promise<RawResults> } };
 const { createPopulationValues } = require('fqm-execution/build/calculation/DetailedResultsBuilder') as { createPopulationValues(measure: unknown, group: unknown, results: unknown): Detailed };
+const { clearElmInfoCache } = require('fqm-execution/build/helpers/elm/ELMInfoCache') as { clearElmInfoCache(): void };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 interface RawResults {
@@ -80,14 +81,21 @@ export async function fqmCalculateRaw(bundle: unknown, cases: OfficialCase[]): P
   await quietly(() => Calculator.calculateRaw(bundle, cases.map((c) => c.bundle), { measurementPeriodStart: cases[0].period.start, measurementPeriodEnd: cases[0].period.end, calculateHTML: false, calculateSDEs: false, trustMetaProfile: true, useElmJsonsCaching: true }));
 }
 
-/** fqm-execution's results for some cases, as evaluations; a case it cannot calculate is an Error. */
+/**
+ * fqm-execution's results for some cases, as evaluations; a case it cannot calculate is an Error.
+ * One engine call per case, so one case's failure is its own; the measure's parsed ELM, code service
+ * and repository are built once for all its cases (fqm-execution's `useElmJsonsCaching`, which
+ * changes no result) and dropped afterwards: that cache is keyed by the Measure's id and version
+ * only, so it must never outlive one measure's content.
+ */
 export async function fqmEvaluations(edition: Edition, key: string, cases: OfficialCase[]): Promise<Map<string, MeasureEvaluation | Error>> {
   const { bundle, measure } = measureBundle(edition, key);
   const out = new Map<string, MeasureEvaluation | Error>();
+  clearElmInfoCache();
   await quietly(async () => {
     for (const testCase of cases) {
       try {
-        const options = { measurementPeriodStart: testCase.period.start, measurementPeriodEnd: testCase.period.end, calculateHTML: false, calculateSDEs: false, trustMetaProfile: true };
+        const options = { measurementPeriodStart: testCase.period.start, measurementPeriodEnd: testCase.period.end, calculateHTML: false, calculateSDEs: false, trustMetaProfile: true, useElmJsonsCaching: true };
         const raw = await Calculator.calculateRaw(bundle, [testCase.bundle], options);
         const patientResults = Object.values(raw.results.patientResults)[0];
         out.set(testCase.caseId, { groups: (measure.group ?? []).map((group) => toGroup(group, createPopulationValues(measure, group, patientResults))) });
@@ -95,7 +103,7 @@ export async function fqmEvaluations(edition: Edition, key: string, cases: Offic
         out.set(testCase.caseId, error instanceof Error ? error : new Error(String(error)));
       }
     }
-  });
+  }).finally(clearElmInfoCache);
   return out;
 }
 

@@ -7,8 +7,8 @@ import { GENERATED_DEFAULT_PATIENTS, GENERATED_ENGINE_OPTIONS, GENERATED_PERIOD,
 import { KNOWN_GENERATED_DIFFERENCES, KNOWN_SYNTHEA_DIFFERENCES, KnownVigilDifference } from '../reference-engine/known-vigil-differences';
 import { describeWithEcqm, ecqmAvailable, MEASURE_KEYS } from '../reference-engine/measure-bundles';
 import { CACHE_FILE_IN_REPO, livePopulations, lookupReferenceCache, referenceCacheKey, timingTable } from '../reference-engine/reference-cache';
-import { closeReferenceEngine } from '../reference-engine/reference-engine';
-import { formatCountTable, populationCounts, SYNTHEA_PERIOD, syntheaAvailable, syntheaPatientBundles, SyntheaReference, syntheaReferencePopulations } from '../reference-engine/synthea-bundles';
+import { closeReferenceEngine, referenceEngine } from '../reference-engine/reference-engine';
+import { formatCountTable, populationCounts, SYNTHEA_BP_PANEL_CODES, SYNTHEA_PERIOD, syntheaAvailable, syntheaPatientBundles, SyntheaReference, syntheaReferencePopulations } from '../reference-engine/synthea-bundles';
 import { Bundle } from '../reference-engine/fhir';
 import { disagreementClasses, ndjsonPatientBundles, Populations, POPULATIONS, vigilPopulations } from '../reference-engine/vigil-populations';
 import { createTestApp, TestApp } from '../setup/app';
@@ -195,5 +195,22 @@ describeSynthea('Vigil = reference engine on the 80 Synthea patients (2020-04-01
     const { classes, unexplained } = compare('Synthea', vigil, engine.populations, bundles, KNOWN_SYNTHEA_DIFFERENCES);
     expect(classes).toEqual(classesOf(KNOWN_SYNTHEA_DIFFERENCES));
     expect(unexplained).toEqual([]);
+  });
+
+  /**
+   * The reference side's pruning (data-requirements.ts; on the official cases in
+   * reference-engine.int-spec.ts) on Synthea charts, against the pruned live run above: the same
+   * patients given whole must give every define of every measure's main library the same value
+   * (not only the populations, which are all false here).
+   */
+  it('pruning to the retrieves changes no define’s value on Synthea charts either (10 patients, every measure)', async () => {
+    const bundles = syntheaPatientBundles().slice(0, 10);
+    const { statements } = await engineRun();
+    for (const key of MEASURE_KEYS) {
+      const whole = await referenceEngine().run(key, bundles, SYNTHEA_PERIOD, { bpPanelCodes: SYNTHEA_BP_PANEL_CODES, statements: true, prune: false });
+      const pruned = new Map([...whole.statements!.keys()].map((id) => [id, statements.get(key)!.get(id)]));
+      expect(whole.statements!.size).toBe(10);
+      expect(whole.statements).toEqual(pruned);
+    }
   });
 });

@@ -81,23 +81,27 @@ export interface SyntheaReference {
   period: MeasurementPeriod;
   /** Per measure: populations per Patient.id, groups in the Measure's order. */
   populations: Map<MeasureKey, Map<string, GroupPopulations[]>>;
+  /** Per measure: every define of the main library per Patient.id, in brief (pruned to the retrieves, as the populations). */
+  statements: Map<MeasureKey, Map<string, Record<string, unknown>>>;
   stats: ReferenceStats[];
 }
 
 /**
- * The reference engine's populations for the 80 Synthea patients, every measure, over
- * {@link SYNTHEA_PERIOD}, for the comparison test to reuse.
+ * The reference engine's populations and define values for the 80 Synthea patients, every
+ * measure, over {@link SYNTHEA_PERIOD}: one live run for the comparison test and the pruning check.
  */
 export async function syntheaReferencePopulations(pool: ReferenceEnginePool = referenceEngine(), measures: readonly MeasureKey[] = MEASURE_KEYS): Promise<SyntheaReference> {
   const bundles = syntheaPatientBundles();
   const populations = new Map<MeasureKey, Map<string, GroupPopulations[]>>();
+  const statements = new Map<MeasureKey, Map<string, Record<string, unknown>>>();
   const stats: ReferenceStats[] = [];
   for (const key of measures) {
-    const run = await pool.run(key, bundles, SYNTHEA_PERIOD, { bpPanelCodes: SYNTHEA_BP_PANEL_CODES });
+    const run = await pool.run(key, bundles, SYNTHEA_PERIOD, { bpPanelCodes: SYNTHEA_BP_PANEL_CODES, statements: true });
     populations.set(key, run.populations);
+    statements.set(key, run.statements!);
     stats.push(run.stats);
   }
-  return { period: SYNTHEA_PERIOD, populations, stats };
+  return { period: SYNTHEA_PERIOD, populations, statements, stats };
 }
 
 const COLUMNS: [keyof Omit<GroupPopulations, 'groupId'>, string][] = [
