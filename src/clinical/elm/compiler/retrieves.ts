@@ -27,8 +27,60 @@ function codesAt(resource: FhirValue, path: string): CodeSet {
   let byPath = codeSets.get(resource);
   if (!byPath) codeSets.set(resource, (byPath = new Map()));
   let set = byPath.get(path);
-  if (!set) byPath.set(path, (set = new CodeSet(toCodes(resource.get(path)))));
+  if (!set) {
+    const fromJson = jsonCodes(resource, path);
+    byPath.set(path, (set = new CodeSet(fromJson !== undefined ? fromJson : toCodes(resource.get(path)))));
+  }
   return set;
+}
+
+type Json = Record<string, unknown>;
+const isJsonObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/**
+ * The codes at a code path that is a CodeableConcept, a list of them or a Coding, read straight from the
+ * JSON: the (system, code) pairs `toCodes` gives through `FhirValue` (a missing one null, as there),
+ * without wrapping every concept and coding of every resource a retrieve tests (most never read
+ * again). Undefined where the JSON takes `FhirValue`'s rules to read (a primitive's `_x`, another
+ * type, a dotted path): the caller reads it that way then.
+ */
+function jsonCodes(resource: FhirValue, path: string): unknown[] | null | undefined {
+  if (path.includes('.')) return undefined;
+  const found = resource.propertyOf(path);
+  if (!found) return null;
+  const data = resource.json[found.property];
+  const type = found.type;
+  const single = type.kind === 'class' ? type.name : null;
+  const listed = type.kind === 'list' && type.element.kind === 'class' ? type.element.name : null;
+  if (single !== 'Coding' && single !== 'CodeableConcept' && listed !== 'CodeableConcept') return undefined;
+  if (isNil(data)) return null;
+  if (single === 'Coding') return isJsonObject(data) ? codingCodes([data]) : undefined;
+  if (single === 'CodeableConcept') return conceptCodes(data);
+  if (!Array.isArray(data)) return null;
+  const codes: unknown[] = [];
+  for (const item of data as unknown[]) {
+    if (isNil(item)) continue;
+    const itemCodes = conceptCodes(item);
+    if (itemCodes === undefined) return undefined;
+    if (itemCodes) codes.push(...itemCodes);
+  }
+  return codes;
+}
+
+/** A CodeableConcept's codes, as `toCodes` reads one that `FhirValue` wrapped (a non-object wraps as nothing). */
+function conceptCodes(data: unknown): unknown[] | null | undefined {
+  if (!isJsonObject(data)) return null;
+  return Array.isArray(data.coding) ? codingCodes(data.coding) : null;
+}
+
+function codingCodes(codings: readonly unknown[]): { system: unknown; code: unknown }[] | undefined {
+  const codes: { system: unknown; code: unknown }[] = [];
+  for (const coding of codings) {
+    if (!isJsonObject(coding)) continue;
+    if (!isNil(coding._code) || !isNil(coding._system)) return undefined;
+    codes.push({ system: coding.system ?? null, code: coding.code ?? null });
+  }
+  return codes;
 }
 
 /** A constant code filter: a value-set reference, or a code or list of codes. */
