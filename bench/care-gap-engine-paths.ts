@@ -77,6 +77,23 @@ export function prepareWorkload(source: ChartSource, from = 0, to = source.count
   return { charts, resources: charts.map((chart) => chartToFhir(chart)), measures, compileMs };
 }
 
+/**
+ * Per measure, the share of the workload's patients outside the initial population of every group:
+ * for them the evaluation stops at the initial population (the rest is false by the rules).
+ */
+export function shareOutsideInitialPopulation(work: Workload): Record<string, number> {
+  const outside: Record<string, number> = {};
+  for (const m of work.measures) {
+    let count = 0;
+    work.resources.forEach((resources) => {
+      const { groups } = evaluateMeasure(m.compiled, new MeasurePatient(resources, { now: NOW }), PERIOD);
+      if (groups.every((group) => (group.populations['initial-population'] ?? 0) === 0)) count++;
+    });
+    outside[m.id] = count / work.resources.length;
+  }
+  return outside;
+}
+
 /** One patient over the six measures, by each path; returns something derived from the result so nothing is optimised away. */
 export function patientRunner(work: Workload, path: PathName): (index: number) => number {
   const options = { now: NOW };

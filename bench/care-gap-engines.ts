@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { MEASURE_IDS } from '../src/clinical/care-gaps';
 import { corpusAvailable, corpusMissingMessage } from '../test/elm/ecqm-measures';
-import { EDITION, Pass, PathName, PATH_LABELS, PATHS, PERIOD, prepareWorkload, timePass, Workload, ChartSource } from './care-gap-engine-paths';
+import { EDITION, Pass, PathName, PATH_LABELS, PATHS, PERIOD, prepareWorkload, shareOutsideInitialPopulation, timePass, Workload, ChartSource } from './care-gap-engine-paths';
 import { benchLogger, publishReport, ROOT, runBench } from './harness';
 import { quantile } from './stats';
 
@@ -151,7 +151,7 @@ function workerMain(from: number, to: number): void {
   });
 }
 
-function render(work: Workload, single: Single[], parallel: Parallel[], prepareMs: number): string {
+function render(work: Workload, single: Single[], parallel: Parallel[], prepareMs: number, outside: Record<string, number>): string {
   const of = (path: PathName) => single.find((s) => s.path === path)!;
   const hand = of('hand');
   const par = (path: PathName) => parallel.find((p) => p.path === path);
@@ -178,6 +178,8 @@ function render(work: Workload, single: Single[], parallel: Parallel[], prepareM
     '',
     `\`chartToFhir\`'s share of the compiled path: ${(adapterShare * 100).toFixed(0)}% (its own passes' time ÷ the compiled path's; its rate column counts six patient-measures per chart converted). Compile time per measure: ${MEASURE_IDS.map((id) => `${id} ${work.compileMs[id].toFixed(0)} ms`).join(', ')}.`,
     '',
+    `Patients outside the initial population (of every group), for whom the evaluation stops there: ${MEASURE_IDS.map((id) => `${id} ${(outside[id] * 100).toFixed(0)}%`).join(', ')}.`,
+    '',
     `One \`MeasurePatient\` shared by the six against one built per measure, on the published-measure path in the same rounds: p50 ${of('published').p50.toFixed(3)} against ${of('publishedPerMeasure').p50.toFixed(3)} ms (${(of('publishedPerMeasure').p50 / of('published').p50).toFixed(2)}×), rate ${(of('published').perSecond / of('publishedPerMeasure').perSecond).toFixed(2)}×.`,
     '',
     'Targets:',
@@ -197,9 +199,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const work = prepareWorkload(SOURCE);
   const prepareMs = performance.now() - started;
+  const outside = shareOutsideInitialPopulation(work);
   const single = singleThread(work);
   const parallel = WORKERS === 2 ? await twoWorkers() : [];
-  publishReport(LABEL, join(ROOT, 'bench', 'results', 'care-gap-engines.md'), render(work, single, parallel, prepareMs));
+  publishReport(LABEL, join(ROOT, 'bench', 'results', 'care-gap-engines.md'), render(work, single, parallel, prepareMs, outside));
 }
 
 if (process.argv[2] === '--worker') workerMain(Number(process.argv[3]), Number(process.argv[4]));

@@ -100,11 +100,25 @@ function toClose(status: CareGapStatus, group: PublishedGroup): string {
 /** Per define name: the citations of the stored rows it and the defines it reads select. */
 type EvidenceByDefine = ReadonlyMap<string, string[]>;
 
-/** The populations and, from the same evaluation, the rows each population's criterion and the defines it reads select. */
+/**
+ * The populations and, from the same evaluation, the rows each population's criterion and the defines it reads select:
+ * only for the groups whose initial population the patient is in, since `scoreGroup` shows no evidence of any other
+ * (and most patients are outside most measures, whose other defines are then never evaluated).
+ */
 function evaluateWithEvidence(measure: PublishedMeasure, input: PublishedInput): { evaluation: MeasureEvaluation; evidence: EvidenceByDefine } {
-  const criteria = [...new Set(measure.groups.flatMap((group) => group.populations.map((population) => population.expression).filter((name): name is string => name !== null)))];
-  const reads = new Map(criteria.map((name) => [name, definesReferencedBy(input.mainLibrary, name)]));
-  const { evaluation, defines } = evaluateMeasureExplained(input.compiled, [...new Set([...reads.values()].flat())], input.patient, input.period);
+  let criteria: string[] = [];
+  let reads = new Map<string, readonly string[]>();
+  const { evaluation, defines } = evaluateMeasureExplained(
+    input.compiled,
+    (result) => {
+      const inInitialPopulation = measure.groups.filter((_, index) => (result.groups[index]?.populations['initial-population'] ?? 0) > 0);
+      criteria = [...new Set(inInitialPopulation.flatMap((group) => group.populations.map((population) => population.expression).filter((name): name is string => name !== null)))];
+      reads = new Map(criteria.map((name) => [name, definesReferencedBy(input.mainLibrary, name)]));
+      return [...new Set([...reads.values()].flat())];
+    },
+    input.patient,
+    input.period,
+  );
   const cited = (name: string) => resourcesIn(defines[name]).map(citationOf).filter((citation): citation is string => citation !== null);
   return { evaluation, evidence: new Map(criteria.map((name) => [name, [...new Set(reads.get(name)!.flatMap(cited))]])) };
 }

@@ -12,7 +12,7 @@ export { compileMeasure, type CompileOptions } from './measure/compile-measure';
 export { definesReferencedBy, resourcesIn, type ResourceRef } from './measure/explain';
 export { dataRequirementsOf, type DataRequirement, type RequirementCode } from './measure/data-requirements';
 export { RequirementSelector, type SelectorOptions } from './measure/requirement-selector';
-export { evaluateDefines, evaluateMeasure, evaluateMeasureExplained, MeasurePatient, type EvaluateOptions, type MeasureInput, type MeasurementPeriod } from './measure/evaluate-measure';
+export { evaluateDefines, evaluateMeasure, evaluateMeasureExplained, MeasurePatient, type DefineNames, type EvaluateOptions, type MeasureInput, type MeasurementPeriod } from './measure/evaluate-measure';
 export type { CompiledMeasure, FhirMeasure, GroupResult, MeasureEvaluation, PopulationCode } from './measure/measure.types';
 export { ElmCompileError, ElmEvaluationError, type UnsupportedConstruct } from './elm-errors';
 export type { ElmLibrary } from './elm.types';

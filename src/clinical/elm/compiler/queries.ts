@@ -154,22 +154,44 @@ export const queryHandlers: Record<string, Handler> = {
       }
     };
 
+    /** The rows of a one-source query (most of them): no per-run arrays of sources or closures. */
+    const oneSource = (c: EvalContext, f: Frame, value: unknown, out: unknown[]) => {
+      const slot = sources[0].slot;
+      if (!Array.isArray(value)) {
+        f[slot] = value;
+        return visit(c, f, out);
+      }
+      for (const item of value) {
+        f[slot] = item;
+        visit(c, f, out);
+      }
+    };
+
     return (c, f) => {
       for (const slot of hoisted.slots) f[slot] = UNSET;
-      const values = sources.map((s) => s.expr(c, f));
-      if (values.every(isNil)) return null;
-      const isList = values.some(Array.isArray);
-      const lists = values.map((v) => (isNil(v) ? [] : Array.isArray(v) ? v : [v])) as unknown[][];
       let out: unknown[] = [];
-      const product = (i: number) => {
-        if (i === sources.length) return visit(c, f, out);
-        for (const item of lists[i]) {
-          f[sources[i].slot] = item;
-          product(i + 1);
-        }
-      };
-      product(0);
-      if (isDistinct) out = distinct(out);
+      let isList: boolean;
+      if (sources.length === 1) {
+        const value = sources[0].expr(c, f);
+        if (isNil(value)) return null;
+        isList = Array.isArray(value);
+        oneSource(c, f, value, out);
+      } else {
+        const values = sources.map((s) => s.expr(c, f));
+        if (values.every(isNil)) return null;
+        isList = values.some(Array.isArray);
+        const lists = values.map((v) => (isNil(v) ? [] : Array.isArray(v) ? v : [v])) as unknown[][];
+        const product = (i: number) => {
+          if (i === sources.length) return visit(c, f, out);
+          for (const item of lists[i]) {
+            f[sources[i].slot] = item;
+            product(i + 1);
+          }
+        };
+        product(0);
+      }
+      // A list of one or none is its own distinct list (and `out` is this run's own).
+      if (isDistinct && out.length > 1) out = distinct(out);
       if (aggregate) {
         let acc = aggregate.starting ? aggregate.starting(c, f) : null;
         for (const row of out as Record<string, unknown>[]) {

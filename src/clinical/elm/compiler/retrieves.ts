@@ -3,7 +3,7 @@ import { ElmEvaluationError } from '../elm-errors';
 import { FHIR_NS } from '../runtime/fhir-model';
 import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
 import { periodToInterval } from '../runtime/fhir-helpers';
-import { CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
+import { CodeLike, CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
 import type { Expansion } from '../runtime/value-sets';
 import type { ElmNode } from '../elm.types';
 import { libraryOf, codeOf } from './clinical';
@@ -20,15 +20,71 @@ type Matcher = (codes: CodeSet) => boolean;
 /** A matcher and what it selects, as text: two constant filters with the same text select the same resources. */
 type Filter = { matcher: Matcher; selects: string };
 
-/** Per resource and code path, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
-const codeSets = new WeakMap<FhirValue, Map<string, CodeSet>>();
+/** Per code path, per resource, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
+const codeSetsByPath = new Map<string, WeakMap<FhirValue, CodeSet>>();
 
-function codesAt(resource: FhirValue, path: string): CodeSet {
-  let byPath = codeSets.get(resource);
-  if (!byPath) codeSets.set(resource, (byPath = new Map()));
-  let set = byPath.get(path);
-  if (!set) byPath.set(path, (set = new CodeSet(toCodes(resource.get(path)))));
-  return set;
+/** The codes at one code path of each resource: a retrieve finds its path's table once, when compiled. */
+function codesAtPath(path: string): (resource: FhirValue) => CodeSet {
+  let sets = codeSetsByPath.get(path);
+  if (!sets) codeSetsByPath.set(path, (sets = new WeakMap()));
+  const table = sets;
+  return (resource) => {
+    let set = table.get(resource);
+    if (!set) {
+      const fromJson = jsonCodes(resource, path);
+      table.set(resource, (set = fromJson ? CodeSet.ofCodes(fromJson) : new CodeSet(fromJson === null ? null : toCodes(resource.get(path)))));
+    }
+    return set;
+  };
+}
+
+type Json = Record<string, unknown>;
+const isJsonObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/**
+ * The codes at a code path that is a CodeableConcept, a list of them or a Coding, read straight from the
+ * JSON: the (system, code) pairs `toCodes` gives through `FhirValue` (a missing one null, as there),
+ * without wrapping every concept and coding of every resource a retrieve tests (most never read
+ * again). Undefined where the JSON takes `FhirValue`'s rules to read (a primitive's `_x`, another
+ * type, a dotted path): the caller reads it that way then.
+ */
+function jsonCodes(resource: FhirValue, path: string): CodeLike[] | null | undefined {
+  if (path.includes('.')) return undefined;
+  const found = resource.propertyOf(path);
+  if (!found) return null;
+  const data = resource.json[found.property];
+  const type = found.type;
+  const single = type.kind === 'class' ? type.name : null;
+  const listed = type.kind === 'list' && type.element.kind === 'class' ? type.element.name : null;
+  if (single !== 'Coding' && single !== 'CodeableConcept' && listed !== 'CodeableConcept') return undefined;
+  if (isNil(data)) return null;
+  if (single === 'Coding') return isJsonObject(data) ? codingCodes([data]) : undefined;
+  if (single === 'CodeableConcept') return conceptCodes(data);
+  if (!Array.isArray(data)) return null;
+  const codes: CodeLike[] = [];
+  for (const item of data as unknown[]) {
+    if (isNil(item)) continue;
+    const itemCodes = conceptCodes(item);
+    if (itemCodes === undefined) return undefined;
+    if (itemCodes) codes.push(...itemCodes);
+  }
+  return codes;
+}
+
+/** A CodeableConcept's codes, as `toCodes` reads one that `FhirValue` wrapped (a non-object wraps as nothing). */
+function conceptCodes(data: unknown): CodeLike[] | null | undefined {
+  if (!isJsonObject(data)) return null;
+  return Array.isArray(data.coding) ? codingCodes(data.coding) : null;
+}
+
+function codingCodes(codings: readonly unknown[]): CodeLike[] | undefined {
+  const codes: CodeLike[] = [];
+  for (const coding of codings) {
+    if (!isJsonObject(coding)) continue;
+    if (!isNil(coding._code) || !isNil(coding._system)) return undefined;
+    codes.push({ system: coding.system ?? null, code: coding.code ?? null });
+  }
+  return codes;
 }
 
 /** A constant code filter: a value-set reference, or a code or list of codes. */
@@ -96,8 +152,9 @@ export const retrieveHandlers: Record<string, Handler> = {
     // that selects the same resources (type, profile, code path, the codes' membership), in this measure or another, reads one result.
     const key = JSON.stringify([resourceType, templateId ?? null, fixed ? codeProperty : null, fixed?.selects ?? null]);
 
+    const codesAt = codeProperty ? codesAtPath(codeProperty) : null;
     const select = (records: FhirValue[], by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
-      let out = by ? records.filter((r) => by(codesAt(r, codeProperty!))) : records;
+      let out = by ? records.filter((r) => by(codesAt!(r))) : records;
       if (range && dateProperty) out = out.filter((r) => range.includes(dateOf(r, dateProperty)));
       return out;
     };

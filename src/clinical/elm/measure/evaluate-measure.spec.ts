@@ -102,3 +102,52 @@ describe(MeasurePatient.name, () => {
     expect(() => evaluateMeasure(office, [encounter('office-visit', '185463005')], period)).toThrow(new ElmEvaluationError('no Patient resource'));
   });
 });
+
+describe('evaluateMeasure outside the initial population', () => {
+  // A define that fails whenever it is evaluated (retrieve codes that are neither codes nor a value set).
+  const failing: ElmNode = op('Exists', { type: 'Retrieve', dataType: '{http://hl7.org/fhir}Encounter', codeProperty: 'type', codes: { type: 'Literal', valueType: '{urn:hl7-org:elm-types:r1}String', value: 'x' } });
+  const populationOf = (code: string, expression: string) => ({ code: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/measure-population', code }] }, criteria: { language: 'text/cql-identifier', expression } });
+  const appliesTo = (code: string) => [{ url: 'http://hl7.org/fhir/us/cqfmeasures/StructureDefinition/cqfm-appliesTo', valueCodeableConcept: { coding: [{ code }] } }];
+  const measureWith = (scoring: string, codes: string[]) => {
+    const elm = library({ Encounters: retrieveIn('Codes'), 'Initial Population': op('Exists', ref('Encounters')), Failing: failing }, { valueSets: { def: [{ name: 'Codes', id: OFFICE.url }] } });
+    const measure: FhirMeasure = {
+      resourceType: 'Measure',
+      library: ['https://example.org/Library/T|1'],
+      scoring: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/measure-scoring', code: scoring }] },
+      group: [{ id: 'g', population: [populationOf('initial-population', 'Initial Population'), ...codes.map((code) => populationOf(code, 'Failing'))], stratifier: [{ id: 's', criteria: { expression: 'Failing' }, extension: appliesTo('numerator') }] }],
+    };
+    return compileMeasure(measure, [elm], [OFFICE]);
+  };
+  const outside = [patient];
+  const inside = [patient, encounter('office-visit', '185463005')];
+
+  it.each([
+    ['proportion', ['denominator', 'denominator-exclusion', 'numerator', 'numerator-exclusion', 'denominator-exception']],
+    ['cohort', []],
+    ['continuous-variable', ['measure-population', 'measure-population-exclusion']],
+    ['ratio', ['denominator', 'numerator']],
+  ])('evaluates none of a %s group’s other populations or stratifiers applying to them, which the rules make false', (scoring, codes) => {
+    const measure = measureWith(scoring, codes);
+    const zeros = Object.fromEntries(['initial-population', ...codes].map((code) => [code, 0]));
+    expect(evaluateMeasure(measure, outside, period).groups[0]).toEqual({ id: 'g', populations: zeros, observations: [], stratifiers: [{ id: 's', code: 's', populations: {} }] });
+    // Inside it they are evaluated, as before.
+    if (codes.length > 0) expect(() => evaluateMeasure(measure, inside, period)).toThrow(ElmEvaluationError);
+  });
+
+  it('reads the defines an explanation chooses from the result, after the populations', () => {
+    const measure = measureWith('proportion', ['numerator']);
+    const chosen: string[][] = [];
+    const explained = evaluateMeasureExplained(
+      measure,
+      (evaluation) => {
+        const names = evaluation.groups[0].populations['initial-population'] ? ['Failing'] : ['Encounters'];
+        chosen.push(names);
+        return names;
+      },
+      outside,
+      period,
+    );
+    expect(chosen).toEqual([['Encounters']]);
+    expect(explained.defines).toEqual({ Encounters: [] });
+  });
+});

@@ -4,7 +4,7 @@ import { EvalContext, UNSET } from '../compiler/compiler.types';
 import { fhirModel } from '../runtime/fhir-model';
 import { DataSettings, FhirValue, isNil } from '../runtime/fhir-value';
 import { FhirResource, PatientData } from '../runtime/patient-data';
-import { applyPopulationRules, isTruthy, PopulationResult } from './population-rules';
+import { applyPopulationRules, gatingPopulation, isTruthy, PopulationResult } from './population-rules';
 import type { CompiledGroup, CompiledMeasure, CompiledPopulation, GroupResult, MeasureEvaluation, PopulationCode } from './measure.types';
 
 /**
@@ -64,7 +64,18 @@ function callObservation(population: CompiledPopulation, c: EvalContext, args: u
 
 const blank = (group: CompiledGroup): PopulationResult[] => group.populations.map((population) => ({ population, result: false, observations: null }));
 
+/**
+ * Outside the initial population the rules make everything false (`gatingPopulation`), so the
+ * other populations and observations are not evaluated then: most patients are outside most
+ * measures. Their defines stay unevaluated unless something else reads them (an explanation does).
+ */
+function outsideInitialPopulation(group: CompiledGroup, c: EvalContext): boolean {
+  const gate = gatingPopulation(group);
+  return gate !== undefined && !isTruthy(gate.run!(c, []));
+}
+
 function patientResults(group: CompiledGroup, c: EvalContext): PopulationResult[] {
+  if (outsideInitialPopulation(group, c)) return blank(group);
   return group.populations.map((population) => {
     if (population.code !== 'measure-observation') return { population, result: isTruthy(population.run!(c, [])), observations: null };
     const observed = population.observation!.observed;
@@ -78,6 +89,10 @@ function patientResults(group: CompiledGroup, c: EvalContext): PopulationResult[
 function episodeResults(group: CompiledGroup, c: EvalContext): { episodes: Map<string, PopulationResult[]>; strata: Map<string, boolean[]> } {
   const episodes = new Map<string, PopulationResult[]>();
   const strata = new Map<string, boolean[]>();
+  // No episode then: the group counts zero in every population, as the rules would make each episode
+  // the others hold. A stratifier's episodes would still decide which strata report those zeros, so
+  // a stratified group is evaluated whole.
+  if (group.stratifiers.length === 0 && outsideInitialPopulation(group, c)) return { episodes, strata };
   const episode = (id: string) => {
     let results = episodes.get(id);
     if (!results) {
@@ -136,6 +151,9 @@ function count(results: readonly PopulationResult[][]): Partial<Record<Populatio
   return counts;
 }
 
+/** Whether a patient or episode is in the population a stratifier applies to (cqfm-appliesTo). */
+const appliesToUnit = (code: PopulationCode, unit: readonly PopulationResult[]) => unit.some((r) => r.population.code === code && r.result);
+
 function evaluateGroup(group: CompiledGroup, c: EvalContext): GroupResult {
   let units: PopulationResult[][];
   let inStrata: boolean[][];
@@ -152,7 +170,8 @@ function evaluateGroup(group: CompiledGroup, c: EvalContext): GroupResult {
     const unit = patientResults(group, c);
     applyPopulationRules(group, unit);
     units = [unit];
-    inStrata = [group.stratifiers.map((s) => isTruthy(s.run(c, [])))];
+    // A stratum that applies to a population the patient is not in counts nothing whatever its criterion says.
+    inStrata = [group.stratifiers.map((s) => (s.appliesTo && !appliesToUnit(s.appliesTo, unit) ? false : isTruthy(s.run(c, []))))];
   }
   const observations = group.populations
     .filter((p) => p.code === 'measure-observation')
@@ -164,7 +183,7 @@ function evaluateGroup(group: CompiledGroup, c: EvalContext): GroupResult {
   const stratifiers = group.stratifiers.map((s, index) => ({
     id: s.id,
     code: s.code,
-    populations: count(units.filter((_, u) => inStrata[u]?.[index] && (!s.appliesTo || units[u].some((r) => r.population.code === s.appliesTo && r.result)))),
+    populations: count(units.filter((_, u) => inStrata[u]?.[index] && (!s.appliesTo || appliesToUnit(s.appliesTo, units[u])))),
   }));
   return { id: group.id, populations: count(units), observations, stratifiers };
 }
@@ -226,32 +245,39 @@ export function evaluateMeasure(measure: CompiledMeasure, input: MeasureInput, p
 }
 
 /**
+ * Which defines of the main library to read after the populations: a list, or a choice made from the
+ * result (an explanation needs none of a group the patient is outside, and those may be left unevaluated).
+ */
+export type DefineNames = readonly string[] | ((evaluation: MeasureEvaluation) => readonly string[]);
+
+/**
  * The measure's result and the values of some defines of the main library, from one evaluation of
  * one patient: each define is evaluated once, for the populations and for the explanation alike.
  */
 export function evaluateMeasureExplained(
   measure: CompiledMeasure,
-  names: readonly string[],
+  names: DefineNames,
   resources: readonly FhirResource[],
   period: MeasurementPeriod,
   options?: EvaluateOptions,
 ): { evaluation: MeasureEvaluation; defines: Record<string, unknown> };
 export function evaluateMeasureExplained(
   measure: CompiledMeasure,
-  names: readonly string[],
+  names: DefineNames,
   patient: MeasurePatient,
   period: MeasurementPeriod,
 ): { evaluation: MeasureEvaluation; defines: Record<string, unknown> };
 export function evaluateMeasureExplained(
   measure: CompiledMeasure,
-  names: readonly string[],
+  names: DefineNames,
   input: MeasureInput,
   period: MeasurementPeriod,
   options: EvaluateOptions = {},
 ): { evaluation: MeasureEvaluation; defines: Record<string, unknown> } {
   const c = context(measure, input, period, options);
   const evaluation = { groups: measure.groups.map((group) => evaluateGroup(group, c)) };
-  return { evaluation, defines: Object.fromEntries(names.map((name) => [name, measure.defines.get(name)?.(c, []) ?? null])) };
+  const read = typeof names === 'function' ? names(evaluation) : names;
+  return { evaluation, defines: Object.fromEntries(read.map((name) => [name, measure.defines.get(name)?.(c, []) ?? null])) };
 }
 
 /** The values of some defines of the main library for one patient (to explain a result). */

@@ -128,6 +128,22 @@ function standard(group: CompiledGroup, results: PopulationResult[]): void {
   }
 }
 
+/**
+ * The population whose falseness leaves nothing else to count, so the others need not be evaluated:
+ * a group's only initial population (every scoring then makes all the rest false, observations
+ * dropped). A ratio group with two has none: each initial population gates only its own side, and
+ * the rules read the other side's populations.
+ */
+export function gatingPopulation(group: CompiledGroup): CompiledPopulation | undefined {
+  let initial: CompiledPopulation | undefined;
+  for (const population of group.populations) {
+    if (population.code !== 'initial-population') continue;
+    if (initial) return undefined;
+    initial = population;
+  }
+  return initial;
+}
+
 /** Applies the rules of the group's scoring to one patient's or one episode's results, in place. */
 export function applyPopulationRules(group: CompiledGroup, results: PopulationResult[]): void {
   if (group.scoring === 'ratio') ratio(group, results);

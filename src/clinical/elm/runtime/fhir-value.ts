@@ -50,26 +50,26 @@ export class FhirValue {
     return value;
   }
 
+  /** The JSON property one path segment reads and its type: an explicit choice name's, else the choice the JSON holds (the first, as cql-exec-fhir picks). */
+  propertyOf(name: string): { property: string; type: ModelType } | null {
+    const element = this.cls.element(name);
+    if (!element) return null;
+    if (element.explicit) return element.explicit;
+    if (element.type.kind === 'choice') {
+      for (const choice of element.type.choices) {
+        if (!isNil(this.json[choice.property]) || !isNil(this.json[`_${choice.property}`])) return choice;
+      }
+    }
+    return { property: element.name, type: element.type };
+  }
+
   private read(path: string): unknown {
     const dot = path.indexOf('.');
     const root = dot < 0 ? path : path.slice(0, dot);
     const suffix = dot < 0 ? undefined : path.slice(dot + 1);
-    const element = this.cls.element(root);
-    if (!element) return null;
-    let property = element.name;
-    let type: ModelType = element.type;
-    if (element.explicit) {
-      property = element.explicit.property;
-      type = element.explicit.type;
-    } else if (type.kind === 'choice') {
-      for (const choice of type.choices) {
-        if (!isNil(this.json[choice.property]) || !isNil(this.json[`_${choice.property}`])) {
-          property = choice.property;
-          type = choice.type;
-          break;
-        }
-      }
-    }
+    const found = this.propertyOf(root);
+    if (!found) return null;
+    const { property, type } = found;
     if (type.kind === 'system') return suffix === undefined ? this.toSystem(this.json[property], type.name) : null;
     const data = this.fromJson(property, type);
     if (isNil(data)) return null;

@@ -9,7 +9,7 @@ import { codeKey, Expansion } from './value-sets';
  * several code systems, since the answer would be ambiguous); a concept matches by any of its codes.
  */
 
-interface CodeLike {
+export interface CodeLike {
   code?: unknown;
   system?: unknown;
   codes?: unknown;
@@ -35,9 +35,14 @@ export class CodeSet {
   /** `codeKey` of each code that is neither a string nor null (null where it is). */
   readonly keys: readonly (string | null)[];
 
-  constructor(value: unknown) {
-    this.codes = codeList(value);
+  constructor(value: unknown, flat = false) {
+    this.codes = flat ? (value as readonly unknown[]) : codeList(value);
     this.keys = this.codes.map((c) => (typeof c === 'string' || isNil(c) ? null : codeKey((c as CodeLike).system, (c as CodeLike).code)));
+  }
+
+  /** Codes already flat, each an object with its system and code (as `codeList` would leave them). */
+  static ofCodes(codes: readonly CodeLike[]): CodeSet {
+    return new CodeSet(codes, true);
   }
 }
 
