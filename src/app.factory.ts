@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
 import { CohortRepository } from './cohort/cohort.repository';
-import { createHttpAdapter, installHttpEdges } from './common/http/http-edges';
+import { addEarlyRequestHook, createHttpAdapter, installHttpEdges } from './common/http/http-edges';
 import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { EdgeRefusalInterceptor } from './common/http/request-body';
@@ -31,10 +31,7 @@ export async function createApp(options: AppModuleOptions, { abortOnError = true
   });
   // Before every other hook, so requests refused at the edge are timed too.
   observeHttpRequests(app, options.config);
-  app.getHttpAdapter().getInstance().addHook('onRequest', (request, _reply, done) => {
-    nameRequestSpanByRoute(request.routeOptions.url);
-    done();
-  });
+  addEarlyRequestHook(app, (request) => nameRequestSpanByRoute(request.routeOptions.url));
   scopeRequestReads(app);
   configureHttp(app);
   app.enableShutdownHooks();

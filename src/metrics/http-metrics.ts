@@ -44,7 +44,7 @@ export class HttpMetrics {
   }
 
   /** The app's first `onRequest` hook: times every request, routed or not, until its response closes. */
-  readonly onRequest = (req: RoutedRequest, reply: { raw: ServerResponse }, done: () => void): void => {
+  readonly onRequest = (req: RoutedRequest, reply: { raw: ServerResponse }): void => {
     const started = process.hrtime.bigint();
     const res = reply.raw;
     res.once('close', () => {
@@ -52,6 +52,5 @@ export class HttpMetrics {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.duration.observe({ method, route: routeLabel(req), status: String(res.statusCode) }, seconds);
     });
-    done();
   };
 }

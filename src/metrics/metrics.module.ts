@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { addEarlyRequestHook } from '../common/http/http-edges';
 import { AuditModule } from '../audit';
 import { AppConfig } from '../config/app-config';
 import { AgentTurnMetrics } from './agent-turn-metrics';
@@ -35,5 +36,5 @@ export class MetricsModule {
 /** Times every request of the HTTP app, before any other hook or middleware; nothing when metrics are off. */
 export function observeHttpRequests(app: NestFastifyApplication, config: AppConfig): void {
   if (config.metrics.port === undefined) return;
-  app.getHttpAdapter().getInstance().addHook('onRequest', app.get(HttpMetrics).onRequest);
+  addEarlyRequestHook(app, app.get(HttpMetrics).onRequest);
 }

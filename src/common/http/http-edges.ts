@@ -1,3 +1,4 @@
+import { HttpStatus } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CORRELATION_HEADER, correlationIdOf } from '../logging/logger';
@@ -6,7 +7,6 @@ import { allowedMethodsRule } from './method-not-allowed';
 import { sendProblem } from './problem-details.filter';
 import { installRequestBodyEdge } from './request-body';
 import { ProblemException } from './problem';
-import { HttpStatus } from '@nestjs/common';
 
 /**
  * The Fastify instance every Vigil app runs on. Its request id is the correlation id (the caller's
@@ -17,9 +17,11 @@ export function createHttpAdapter(): FastifyAdapter {
   return new FastifyAdapter({
     genReqId: correlationIdOf,
     clientErrorHandler: answerClientErrorWithProblem,
-    // A malformed percent-encoding (`%zz`) in a path: a 400 problem, never Fastify's own body.
-    frameworkErrors: (_error: unknown, request: FastifyRequest, reply: FastifyReply) =>
-      sendProblem(new ProblemException(HttpStatus.BAD_REQUEST, 'bad_request', 'Bad Request', 'The request path is not valid percent-encoding.'), request, reply),
+    // A malformed percent-encoding (`%zz`) in a path, refused before any hook ran: a 400 problem, never Fastify's own body.
+    frameworkErrors: (_error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header(CORRELATION_HEADER, request.id);
+      sendProblem(new ProblemException(HttpStatus.BAD_REQUEST, 'bad_request', 'Bad Request', 'The request path is not valid percent-encoding.'), request, reply);
+    },
   });
 }
 
@@ -36,12 +38,39 @@ export function createHttpAdapter(): FastifyAdapter {
 export function installHttpEdges(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const methodRule = allowedMethodsRule(fastify);
-  fastify.addHook('onRequest', (request, reply, done) => {
+  addEarlyRequestHook(app, (request, reply) => {
     // On the node response itself: the MCP transport and the event stream write to it directly.
     reply.raw.setHeader(CORRELATION_HEADER, request.id);
     // Answers carry PHI: no browser or proxy may keep a copy. A route may say otherwise (the review page's files, the event stream).
     reply.raw.setHeader('Cache-Control', 'no-store');
-    done(request.is404 ? methodRule(request) : undefined);
+    return request.is404 ? methodRule(request) : undefined;
   });
   installRequestBodyEdge(fastify);
+}
+
+/** What runs on every request before any middleware: a refusal it returns is answered as a problem. */
+export type EarlyRequestHook = (request: FastifyRequest, reply: FastifyReply) => Error | undefined | void;
+
+const earlyHooks = new WeakMap<object, EarlyRequestHook[]>();
+
+/**
+ * Runs `hook` on every request, in the order added, before Nest's middleware (the rate limit, the
+ * request logger): Fastify's hooks added after `NestFactory.create()` would run after it, and a
+ * middleware's refusal (a 429) skips every later hook, so what must hold for every answer is set here.
+ */
+export function addEarlyRequestHook(app: NestFastifyApplication, hook: EarlyRequestHook): void {
+  const adapter = app.getHttpAdapter() as unknown as FastifyAdapter;
+  let hooks = earlyHooks.get(adapter);
+  if (!hooks) {
+    const added: EarlyRequestHook[] = (hooks = []);
+    earlyHooks.set(adapter, added);
+    adapter.setOnRequestHook((request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      for (const early of added) {
+        const refusal = early(request, reply);
+        if (refusal) return done(refusal);
+      }
+      done();
+    });
+  }
+  hooks.push(hook);
 }
