@@ -16,6 +16,10 @@ import { ProblemException } from './problem';
 export function createHttpAdapter(): FastifyAdapter {
   return new FastifyAdapter({
     genReqId: correlationIdOf,
+    // Node's own limits, which Fastify would otherwise change (no request timeout at all, a 72 s
+    // keep-alive): a request not received in full within 5 minutes is a 408, as the contract says.
+    requestTimeout: 300_000,
+    keepAliveTimeout: 5_000,
     clientErrorHandler: answerClientErrorWithProblem,
     // A malformed percent-encoding (`%zz`) in a path, refused before any hook ran: a 400 problem, never Fastify's own body.
     frameworkErrors: (_error: unknown, request: FastifyRequest, reply: FastifyReply) => {
