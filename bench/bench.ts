@@ -226,7 +226,7 @@ async function startNoopServers(): Promise<{ servers: Partial<Record<FrameworkTa
     try {
       servers[target] = await startServer({ name: `nest-${platform}`, script: join(ROOT, 'dist-bench', 'bench', 'noop-nest-server.js'), env: { NOOP_PLATFORM: platform }, readyPath: '/noop' });
     } catch (error) {
-      skipped[target] = /not installed/.test(messageOf(error)) ? '`@nestjs/platform-fastify` is not installed' : `failed: ${messageOf(error).split('\n')[0]}`;
+      skipped[target] = /not installed/.test(messageOf(error)) ? `\`@nestjs/platform-${platform}\` is not installed` : `failed: ${messageOf(error).split('\n')[0]}`;
       log(`${target}: skipped (${skipped[target]})`);
     }
   }

@@ -4,7 +4,7 @@ import { ServerProcess } from './servers';
 /**
  * What the framework costs on its own: a request that does nothing, answered by bare node:http (the
  * floor's `/health`), by a Nest route on Express and on Fastify (`bench/noop-nest-server.ts`), and
- * Vigil's `GET /health` (Nest on Express with Vigil's edges: log line, correlation id, security
+ * Vigil's `GET /health` (Nest on Fastify with Vigil's edges: log line, correlation id, security
  * headers, metrics, rate limit). Interleaved per cell, as the tools are.
  */
 
@@ -14,7 +14,7 @@ export const FRAMEWORK_LABELS: Record<FrameworkTarget, string> = {
   nodeHttp: 'node:http, nothing (`/health` of the floor)',
   nestExpress: 'Nest + Express route that does nothing',
   nestFastify: 'Nest + Fastify route that does nothing',
-  vigilHealth: 'Vigil `GET /health` (Nest + Express and Vigil’s edges)',
+  vigilHealth: 'Vigil `GET /health` (Nest + Fastify and Vigil’s edges)',
 };
 const PATHS: Record<FrameworkTarget, string> = { nodeHttp: '/health', nestExpress: '/noop', nestFastify: '/noop', vigilHealth: '/health' };
 

@@ -180,7 +180,7 @@ function limitsSection(result: ToolLatencyResult, o: BenchOptions): string[] {
     '',
     `- **CPU per request.** Vigil's process spends ${ms(cpu('vigil'))} ms of CPU per answered request, the node:http floor ${ms(cpu('floorHttp'))} ms, ` +
       `PostGraphile ${ms(cpu('peer'))} ms. On ${cpus().length} cores shared with Postgres and the load generator, throughput at concurrency ${top} is bounded ` +
-      'by CPU, and Vigil\'s per-request work on top of the floor\'s (Nest and Express pipeline, pino-http, JWT verification, DTO validation, TypeORM\'s query ' +
+      'by CPU, and Vigil\'s per-request work on top of the floor\'s (Nest and Fastify pipeline, pino-http, JWT verification, DTO validation, TypeORM\'s query ' +
       'runner, projection, the derived tools\' clinical evaluation, the audit event, JSON of the envelope) is most of its gap to the floor. Latency at ' +
       `concurrency ${top} is then mostly queueing behind that CPU.`,
     '- **Round trips.** A Vigil tool request is one read transaction (the token\'s user, the access probe, the tool\'s statements and the ' +
@@ -338,8 +338,8 @@ function methodSection(o: BenchOptions): string[] {
     '- **Floor: node:http + pg + audit** (the same server with `FLOOR_AUDIT=1`): the floor plus the work the brief requires of every read, the reference of the targets: ' +
       'one audit event per read in `audit_events`, written by Vigil\'s own `AuditService` and committed (synchronous commit) before the answer; when the write fails ' +
       'no rows leave (503). Still no token, validation or projection.',
-    '- **Framework** (`bench/noop-nest-server.ts`): a Nest route that does nothing (`GET /noop`), with no middleware, guard, pipe or logger, on Express and on Fastify ' +
-      '(`@nestjs/platform-fastify`, not a dependency of Vigil: skipped, saying so, where it is not installed), beside the floor\'s bare `/health` and Vigil\'s `GET /health`.',
+    '- **Framework** (`bench/noop-nest-server.ts`): a Nest route that does nothing (`GET /noop`), with no middleware, guard, pipe or logger, on Fastify (Vigil\'s platform) and on Express ' +
+      '(`@nestjs/platform-express`, a development dependency kept for this comparison: skipped, saying so, where it is not installed), beside the floor\'s bare `/health` and Vigil\'s `GET /health`.',
     '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: ' +
       'one INSERT of the event\'s content committing by itself on a connection of the trail\'s own, no lock, a synchronous commit; events recorded at the same moment may share it), on one pool as Vigil has. ' +
       'Not a target of the issue: it shows how much of Vigil\'s cost is the audit trail.',

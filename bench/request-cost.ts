@@ -17,7 +17,7 @@ import { vigilPath } from './tool-reads';
  * Where a tool request's CPU goes (issue 15: Vigil spends several times the node:http floor's CPU
  * per request). Four kinds of request, each answered by a server process of its own measuring, in
  * turn, at each concurrency: what any Vigil request costs before it does anything (`GET /health`:
- * HTTP, the edges, the rate limit, Nest and Express), what a refused tool request adds (the guard and
+ * HTTP, the edges, the rate limit, Nest and Fastify), what a refused tool request adds (the guard and
  * the refusal's audit write), a whole `patient_labs`, and the floor's same read. CPU per request is
  * the server's main thread (the event loop) and the whole process (with V8's GC and compiler
  * threads). On the fixture cohort, in a throwaway database: the 100k cohort changes the reads'

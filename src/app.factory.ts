@@ -1,11 +1,11 @@
-import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
 import { CohortRepository } from './cohort/cohort.repository';
-import { installHttpEdges } from './common/http/http-edges';
+import { addEarlyRequestHook, createHttpAdapter, installHttpEdges } from './common/http/http-edges';
 import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { EdgeRefusalInterceptor } from './common/http/request-body';
@@ -13,6 +13,7 @@ import { createValidationPipe } from './common/http/validation.pipe';
 import { NestStartupLogger, QuietNestWiring } from './common/logging/nest-startup-logger';
 import { observeHttpRequests } from './metrics/metrics.module';
 import { declareRateLimits } from './rate-limit/rate-limit.openapi';
+import { nameRequestSpanByRoute } from './tracing/request-span';
 
 export const DOCS_PATH = 'docs';
 
@@ -21,10 +22,16 @@ export const DOCS_PATH = 'docs';
  * `abortOnError: false` makes a start-up fault throw instead of aborting the process, for callers
  * (the benchmarks) that must still clean up after it.
  */
-export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(options), { bufferLogs: true, abortOnError, bodyParser: false, logger: new NestStartupLogger(options.logger) });
-  // Before every other middleware, so requests refused at the edge are timed too.
+export async function createApp(options: AppModuleOptions, { abortOnError = true }: { abortOnError?: boolean } = {}): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), createHttpAdapter(), {
+    bufferLogs: true,
+    abortOnError,
+    bodyParser: false,
+    logger: new NestStartupLogger(options.logger),
+  });
+  // Before every other hook, so requests refused at the edge are timed too.
   observeHttpRequests(app, options.config);
+  addEarlyRequestHook(app, (request) => nameRequestSpanByRoute(request.routeOptions.url));
   scopeRequestReads(app);
   configureHttp(app);
   app.enableShutdownHooks();
@@ -32,8 +39,18 @@ export async function createApp(options: AppModuleOptions, { abortOnError = true
   return app;
 }
 
+/**
+ * `init()`, then Fastify's own start (its plugins and routes settle in `ready()`, which `listen()`
+ * does): for callers that serve the app's HTTP server themselves (tests, benchmarks).
+ */
+export async function initApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
 /** The HTTP plumbing every Vigil app shares: hardened edges, PHI-safe logger, problem responses, closed DTOs. */
-export function configureHttp(app: INestApplication): void {
+export function configureHttp(app: NestFastifyApplication): void {
   installHttpEdges(app);
   app.useLogger(new QuietNestWiring(app.get(Logger)));
   // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
@@ -50,7 +67,7 @@ export function configureHttp(app: INestApplication): void {
  * Gives every request a slot for the read its identity lookup may leave open (`IdentityInRead`
  * routes), and ends that read when the response closes if the request never reached it.
  */
-function scopeRequestReads(app: INestApplication): void {
+function scopeRequestReads(app: NestFastifyApplication): void {
   const cohort = app.get(CohortRepository);
   app.use((request: unknown, response: ServerResponse, next: () => void) => {
     const scope = cohort.requestReadScope();
@@ -59,7 +76,7 @@ function scopeRequestReads(app: INestApplication): void {
   });
 }
 
-function setUpOpenApi(app: INestApplication): void {
+function setUpOpenApi(app: NestFastifyApplication): void {
   const config = new DocumentBuilder()
     .setTitle('Vigil')
     .setDescription(

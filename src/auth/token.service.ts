@@ -53,10 +53,12 @@ export class TokenService {
    * request object gets the first answer, a refusal included.
    */
   verifyForRequest(request: object, token: string): Promise<VerifiedToken> {
-    const seen = this.verifiedByRequest.get(request);
+    // Middleware sees the node request, guards Fastify's request around it: one key for both.
+    const key = (request as { raw?: object }).raw ?? request;
+    const seen = this.verifiedByRequest.get(key);
     if (seen?.token === token) return seen.verified;
     const verified = this.verify(token);
-    this.verifiedByRequest.set(request, { token, verified });
+    this.verifiedByRequest.set(key, { token, verified });
     return verified;
   }
 

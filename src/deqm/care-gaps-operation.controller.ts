@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Controller, Get, Header, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiForbiddenResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { AccessContext } from '../access/access-context';
 import { BREAK_GLASS_HEADER } from '../access/break-glass';
 import { RestAccess } from '../access/rest-access';
@@ -74,7 +74,7 @@ export class CareGapsOperationController {
   @Get('Measure/$care-gaps')
   @CareGapsOperation('')
   @ApiOperation({ operationId: 'deqm_care_gaps', summary: `${SUMMARY}.` })
-  async careGaps(@RestAccess() access: AccessContext, @Query() query: CareGapsOperationQueryDto, @Res({ passthrough: true }) response: Response): Promise<CareGapsParameters> {
+  async careGaps(@RestAccess() access: AccessContext, @Query() query: CareGapsOperationQueryDto, @Res({ passthrough: true }) response: FastifyReply): Promise<CareGapsParameters> {
     return answer(response, await this.service.careGaps(access, query));
   }
 
@@ -84,13 +84,13 @@ export class CareGapsOperationController {
   @ApiOperation({ operationId: 'deqm_care_gaps_post', summary: `${SUMMARY}: the same operation with its parameters in a FHIR Parameters resource.` })
   @ApiConsumes(FHIR_JSON, 'application/json')
   @ApiBody({ type: CareGapsParametersDto, description: 'The same parameters as the GET form, by the same names, each a `parameter` with one `value[x]`.' })
-  async careGapsByParameters(@RestAccess() access: AccessContext, @Body() body: CareGapsParametersDto, @Res({ passthrough: true }) response: Response): Promise<CareGapsParameters> {
+  async careGapsByParameters(@RestAccess() access: AccessContext, @Body() body: CareGapsParametersDto, @Res({ passthrough: true }) response: FastifyReply): Promise<CareGapsParameters> {
     return answer(response, await this.service.careGaps(access, await queryOfParameters(body)));
   }
 }
 
 /** The body, with the next page's link (RFC 8288) when there is one: relative, so it holds behind any proxy's path. */
-function answer(response: Response, { parameters, next }: CareGapsAnswer): CareGapsParameters {
-  if (next) response.setHeader('link', `<?${next}>; rel="next"`);
+function answer(response: FastifyReply, { parameters, next }: CareGapsAnswer): CareGapsParameters {
+  if (next) response.header('link', `<?${next}>; rel="next"`);
   return parameters;
 }

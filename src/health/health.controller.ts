@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, HttpStatus, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/roles.decorator';
 import { ApiProblemResponses } from '../common/http/problem.dto';
 import { LivenessDto, ReadinessDto, ReadinessQueryDto } from './health.dto';
@@ -29,7 +29,7 @@ export class HealthController {
   })
   @ApiOkResponse({ type: ReadinessDto })
   @ApiServiceUnavailableResponse({ type: ReadinessDto })
-  async readiness(@Query() query: ReadinessQueryDto, @Res({ passthrough: true }) res: Response): Promise<ReadinessDto> {
+  async readiness(@Query() query: ReadinessQueryDto, @Res({ passthrough: true }) res: FastifyReply): Promise<ReadinessDto> {
     const report = await this.service.readiness(query.timeoutMs);
     if (report.status === 'down') res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return report;

@@ -1,10 +1,12 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { InitializeRequest, isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { AccessContext } from '../access/access-context';
 import { AuditChannel } from '../audit';
 import { Caller } from '../auth/caller';
 import { ProblemException } from '../common/http/problem';
+import { headerValue } from '../common/http/header-value';
 import { refuseWhatTheTransportWould } from './mcp-http-refusals';
 import { McpSession, McpSessions } from './mcp-sessions';
 import { McpRequestContext } from './mcp-tool-calls';
@@ -67,11 +69,11 @@ export class McpEndpoint {
    * on `/mcp` (`patientId` null), a session whose person will choose its patient; any other message
    * goes to the caller's open session on this URL, on whichever process it was opened.
    */
-  async post(request: Request, response: Response, rest: AccessContext, patientId: string | null): Promise<void> {
+  async post(request: FastifyRequest, reply: FastifyReply, rest: AccessContext, patientId: string | null): Promise<void> {
     const body: unknown = request.body;
     refuseWhatTheTransportWould(request, body);
     const caller = rest.caller as Caller;
-    const sessionId = request.get(SESSION_HEADER);
+    const sessionId = headerValue(request, SESSION_HEADER);
     let session: McpSession;
     if (sessionId === undefined) {
       if (!isInitializeRequest(body)) throw sessionRequired();
@@ -80,28 +82,29 @@ export class McpEndpoint {
       if (patientId === null && rest.breakGlassReason !== null) throw breakGlassNeedsPatient();
       const access: AccessContext = { ...rest, purpose: 'mcp.session.open', projectionRole: 'agent', channel: AuditChannel.Mcp };
       session = await this.sessions.open(access, patientId, negotiatedVersion(body));
-      response.setHeader(SESSION_HEADER, session.id);
+      reply.raw.setHeader(SESSION_HEADER, session.id);
     } else {
       if (isInitializeRequest(body)) throw alreadyInitialized();
       session = await this.sessions.find(sessionId, caller, patientId);
-      const version = request.get(PROTOCOL_HEADER);
+      const version = headerValue(request, PROTOCOL_HEADER);
       if (version !== undefined && version !== session.protocolVersion) throw otherProtocolVersion(session.protocolVersion);
     }
-    const context: McpRequestContext = { caller, correlationId: (request as Request & { id?: string }).id ?? null };
-    await this.sessions.serve(session, withContext(request, context), response, body, context);
+    const context: McpRequestContext = { caller, correlationId: request.id };
+    // The SDK's transport writes to the node response itself (a JSON answer, or an event stream).
+    await this.sessions.serve(session, withContext(request.raw, context), reply.raw, body, context);
   }
 
   /** Ends the caller's session for every process (MCP's DELETE); another user's or an unknown session is a 404. */
-  async delete(request: Request, response: Response, caller: Caller, patientId: string | null): Promise<void> {
-    const sessionId = request.get(SESSION_HEADER);
+  async delete(request: FastifyRequest, reply: FastifyReply, caller: Caller, patientId: string | null): Promise<void> {
+    const sessionId = headerValue(request, SESSION_HEADER);
     if (sessionId === undefined) throw sessionRequired();
     await this.sessions.end(sessionId, caller, patientId);
-    response.status(HttpStatus.OK).end();
+    await reply.status(HttpStatus.OK).send();
   }
 }
 
 /** Hands this request's caller and correlation id to the session's handlers (the SDK passes `req.auth` through as `authInfo`). */
-function withContext(request: Request, vigil: McpRequestContext): Request {
+function withContext(request: IncomingMessage, vigil: McpRequestContext): IncomingMessage {
   const { caller } = vigil;
   const expiresAt = caller.tokenExpiresAt === undefined ? undefined : Math.floor(caller.tokenExpiresAt / 1000);
   Object.assign(request, { auth: { token: '', clientId: caller.userId, scopes: [], expiresAt, extra: { vigil } } });

@@ -16,7 +16,7 @@ import {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUUID } from 'class-validator';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { AccessContext } from '../access/access-context';
 import { Caller } from '../auth/caller';
@@ -105,10 +105,10 @@ export class McpSessions {
    * that needs a patient the person has not chosen yet is answered as an event stream, which first
    * carries the form; the client's answer to the form comes as a message of its own.
    */
-  async serve(session: McpSession, request: Request, response: Response, body: unknown, context: McpRequestContext): Promise<void> {
+  async serve(session: McpSession, request: IncomingMessage, response: ServerResponse, body: unknown, context: McpRequestContext): Promise<void> {
     if (session.picker && (isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body))) {
       await this.choice.answer(session, context, body);
-      response.status(HttpStatus.ACCEPTED).end();
+      response.writeHead(HttpStatus.ACCEPTED).end();
       return;
     }
     const asksPerson = session.patientId === null && isJSONRPCRequest(body) && NEEDS_PATIENT.has(body.method);

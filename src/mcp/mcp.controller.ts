@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessContext } from '../access/access-context';
 import { Caller } from '../auth/caller';
 import { AuditedAction, Public, Roles } from '../auth/roles.decorator';
@@ -25,14 +25,14 @@ export class McpController {
   @Post()
   @AuditedAction('mcp.session')
   @Roles(StaffRole.Clinician)
-  post(@Req() request: Request, @Res() response: Response, @RestAccess() access: AccessContext, @PatientIdParam() patientId: string): Promise<void> {
+  post(@Req() request: FastifyRequest, @Res() response: FastifyReply, @RestAccess() access: AccessContext, @PatientIdParam() patientId: string): Promise<void> {
     return this.endpoint.post(request, response, access, patientId);
   }
 
   @Delete()
   @AuditedAction('mcp.session')
   @Roles(StaffRole.Clinician)
-  delete(@Req() request: Request, @Res() response: Response, @CurrentCaller() caller: Caller, @PatientIdParam() patientId: string): Promise<void> {
+  delete(@Req() request: FastifyRequest, @Res() response: FastifyReply, @CurrentCaller() caller: Caller, @PatientIdParam() patientId: string): Promise<void> {
     return this.endpoint.delete(request, response, caller, patientId);
   }
 }
@@ -51,14 +51,14 @@ export class McpPickerController {
   @Post()
   @AuditedAction('mcp.session')
   @Roles(StaffRole.Clinician)
-  post(@Req() request: Request, @Res() response: Response, @RestAccess() access: AccessContext): Promise<void> {
+  post(@Req() request: FastifyRequest, @Res() response: FastifyReply, @RestAccess() access: AccessContext): Promise<void> {
     return this.endpoint.post(request, response, access, null);
   }
 
   @Delete()
   @AuditedAction('mcp.session')
   @Roles(StaffRole.Clinician)
-  delete(@Req() request: Request, @Res() response: Response, @CurrentCaller() caller: Caller): Promise<void> {
+  delete(@Req() request: FastifyRequest, @Res() response: FastifyReply, @CurrentCaller() caller: Caller): Promise<void> {
     return this.endpoint.delete(request, response, caller, null);
   }
 }
@@ -71,19 +71,19 @@ export class ProtectedResourceController {
 
   @Get()
   @Public()
-  api(@Req() request: Request): Record<string, unknown> {
+  api(@Req() request: FastifyRequest): Record<string, unknown> {
     return protectedResourceMetadata(this.config, publicOrigin(this.config, request), '/');
   }
 
   @Get(MCP_PATH.slice(1))
   @Public()
-  mcp(@Req() request: Request): Record<string, unknown> {
+  mcp(@Req() request: FastifyRequest): Record<string, unknown> {
     return protectedResourceMetadata(this.config, publicOrigin(this.config, request), MCP_PATH);
   }
 
   @Get(`${MCP_PATH.slice(1)}/patients/:patientId`)
   @Public()
-  mcpPatient(@Req() request: Request): Record<string, unknown> {
+  mcpPatient(@Req() request: FastifyRequest): Record<string, unknown> {
     return protectedResourceMetadata(this.config, publicOrigin(this.config, request), MCP_PATH);
   }
 }

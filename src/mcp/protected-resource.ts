@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { headerValue } from '../common/http/header-value';
 import { ProblemDetailsFilter } from '../common/http/problem-details.filter';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 
@@ -8,8 +9,8 @@ export const WELL_KNOWN_RESOURCE = '/.well-known/oauth-protected-resource';
 export const MCP_PATH = '/mcp';
 
 /** The origin clients reach Vigil at: `PUBLIC_BASE_URL`, or this request's own scheme and Host. */
-export function publicOrigin(config: AppConfig, request: Request): string {
-  return config.mcp.publicBaseUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+export function publicOrigin(config: AppConfig, request: FastifyRequest): string {
+  return config.mcp.publicBaseUrl ?? `${request.protocol}://${headerValue(request, 'host') ?? 'localhost'}`;
 }
 
 /**
@@ -34,7 +35,7 @@ export function protectedResourceMetadata(config: AppConfig, origin: string, res
 }
 
 /** `WWW-Authenticate` of a 401 from the MCP endpoint (MCP authorization, RFC 9728 §5.1). */
-export function mcpChallenge(config: AppConfig, request: Request): string {
+export function mcpChallenge(config: AppConfig, request: FastifyRequest): string {
   return `Bearer resource_metadata="${publicOrigin(config, request)}${WELL_KNOWN_RESOURCE}${MCP_PATH}"`;
 }
 
@@ -52,7 +53,7 @@ export class McpChallengeFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.UNAUTHORIZED) {
       const http = host.switchToHttp();
-      http.getResponse<Response>().set('WWW-Authenticate', mcpChallenge(this.config, http.getRequest<Request>()));
+      http.getResponse<FastifyReply>().header('WWW-Authenticate', mcpChallenge(this.config, http.getRequest<FastifyRequest>()));
     }
     this.problems.catch(exception, host);
   }

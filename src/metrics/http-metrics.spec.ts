@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { Registry } from 'prom-client';
-import { HttpMetrics, routeLabel, UNMATCHED_ROUTE } from './http-metrics';
+import { HttpMetrics, RoutedRequest, routeLabel, UNMATCHED_ROUTE } from './http-metrics';
 
 describe(routeLabel.name, () => {
   it.each([
@@ -11,7 +11,7 @@ describe(routeLabel.name, () => {
     [undefined, UNMATCHED_ROUTE],
     [/^\/patients\/.*/, UNMATCHED_ROUTE],
   ])('%s → %s', (path, expected) => {
-    expect(routeLabel({ route: path === undefined ? undefined : { path } } as IncomingMessage & { route?: { path?: unknown } })).toBe(expected);
+    expect(routeLabel({ method: 'GET', routeOptions: { url: path } })).toBe(expected);
   });
 });
 
@@ -19,12 +19,10 @@ describe(HttpMetrics.name, () => {
   it('observes each response once, under the route template, method and status, never the URL', async () => {
     const registry = new Registry();
     const sut = new HttpMetrics(registry);
-    const req = { method: 'GET', url: '/patients/6f1c2d3e-0000-4000-8000-000000000001/labs?name=Mercer' } as IncomingMessage & { route?: { path: string } };
+    const req = { method: 'GET', url: '/patients/6f1c2d3e-0000-4000-8000-000000000001/labs?name=Mercer', routeOptions: {} } as RoutedRequest;
     const res = Object.assign(new EventEmitter(), { statusCode: 200 }) as unknown as ServerResponse;
-    const next = jest.fn();
-    sut.middleware(req, res, next);
-    expect(next).toHaveBeenCalledTimes(1);
-    req.route = { path: '/patients/:patientId/labs' };
+    sut.onRequest(req, { raw: res });
+    req.routeOptions.url = '/patients/:patientId/labs';
     res.emit('close');
     const text = await registry.metrics();
     expect(text).toContain('vigil_http_request_duration_seconds_count{method="GET",route="/patients/:patientId/labs",status="200"} 1');
@@ -36,7 +34,7 @@ describe(HttpMetrics.name, () => {
     const registry = new Registry();
     const sut = new HttpMetrics(registry);
     const res = Object.assign(new EventEmitter(), { statusCode: 405 }) as unknown as ServerResponse;
-    sut.middleware({ method: 'PROPFIND' } as IncomingMessage, res, () => undefined);
+    sut.onRequest({ method: 'PROPFIND', routeOptions: {} }, { raw: res });
     res.emit('close');
     expect(await registry.metrics()).toContain(`method="OTHER",route="${UNMATCHED_ROUTE}",status="405"`);
   });

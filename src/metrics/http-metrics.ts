@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { Histogram, Registry } from 'prom-client';
 import { METRICS_REGISTRY } from './metrics-registry';
 
@@ -11,8 +11,11 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** What Express leaves on a request it routed: the route's template (`/patients/:patientId/labs`). */
-type RoutedRequest = IncomingMessage & { route?: { path?: unknown } };
+/** What the hook reads of Fastify's request: its method and the template of the route it matched (`/patients/:patientId/labs`). */
+export interface RoutedRequest {
+  method: string;
+  routeOptions: { url?: unknown };
+}
 
 /**
  * The label a request is counted under: the template of the route that answered it, never the
@@ -21,7 +24,7 @@ type RoutedRequest = IncomingMessage & { route?: { path?: unknown } };
  * `(unmatched)`.
  */
 export function routeLabel(req: RoutedRequest): string {
-  const path = req.route?.path;
+  const path = req.routeOptions.url;
   return typeof path === 'string' && !path.includes('*') ? path : UNMATCHED_ROUTE;
 }
 
@@ -40,14 +43,14 @@ export class HttpMetrics {
     });
   }
 
-  /** The first middleware of the app: times every request, routed or not, until its response closes. */
-  readonly middleware = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  /** The app's first `onRequest` hook: times every request, routed or not, until its response closes. */
+  readonly onRequest = (req: RoutedRequest, reply: { raw: ServerResponse }): void => {
     const started = process.hrtime.bigint();
+    const res = reply.raw;
     res.once('close', () => {
       const method = req.method && METHODS.has(req.method) ? req.method : 'OTHER';
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.duration.observe({ method, route: routeLabel(req), status: String(res.statusCode) }, seconds);
     });
-    next();
   };
 }

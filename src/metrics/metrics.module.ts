@@ -1,4 +1,6 @@
-import { DynamicModule, INestApplication, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { addEarlyRequestHook } from '../common/http/http-edges';
 import { AuditModule } from '../audit';
 import { AppConfig } from '../config/app-config';
 import { AgentTurnMetrics } from './agent-turn-metrics';
@@ -31,8 +33,8 @@ export class MetricsModule {
   }
 }
 
-/** Times every request of the HTTP app, before any other middleware; nothing when metrics are off. */
-export function observeHttpRequests(app: INestApplication, config: AppConfig): void {
+/** Times every request of the HTTP app, before any other hook or middleware; nothing when metrics are off. */
+export function observeHttpRequests(app: NestFastifyApplication, config: AppConfig): void {
   if (config.metrics.port === undefined) return;
-  app.use(app.get(HttpMetrics).middleware);
+  addEarlyRequestHook(app, app.get(HttpMetrics).onRequest);
 }

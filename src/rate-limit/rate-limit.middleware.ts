@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BREAK_GLASS_HEADER } from '../access/break-glass';
 import { InvalidTokenError, TokenService } from '../auth/token.service';
 import { ProblemException } from '../common/http/problem';
@@ -7,6 +7,9 @@ import { PolicyState, rateLimitHeaders, RateLimitService } from './rate-limit.se
 
 export const RATE_LIMIT_HEADER = 'RateLimit';
 export const RATE_LIMIT_POLICY_HEADER = 'RateLimit-Policy';
+
+/** The node request as Fastify's middleware layer hands it over, with the client address Fastify found. */
+type MiddlewareRequest = IncomingMessage & { ip?: string };
 
 /**
  * Runs before routing and guards, on every request: counts it against its caller's limit (the
@@ -22,7 +25,7 @@ export class RateLimitMiddleware implements NestMiddleware {
     private readonly tokens: TokenService,
   ) {}
 
-  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+  async use(request: MiddlewareRequest, response: ServerResponse, next: (error?: unknown) => void): Promise<void> {
     try {
       const caller = await this.callerKey(request);
       const states = [await this.limits.consume(caller.policy, caller.key)];
@@ -38,7 +41,7 @@ export class RateLimitMiddleware implements NestMiddleware {
     }
   }
 
-  private async callerKey(request: Request): Promise<{ policy: 'user' | 'address'; key: string }> {
+  private async callerKey(request: MiddlewareRequest): Promise<{ policy: 'user' | 'address'; key: string }> {
     const match = /^Bearer (\S+)$/.exec(request.headers.authorization?.trim() ?? '');
     if (match) {
       try {

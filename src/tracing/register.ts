@@ -3,7 +3,7 @@ import { tracingRequested } from './tracing-switch';
 /**
  * The first import of `main.ts` and `worker.ts`. When an OTLP endpoint is configured it starts the
  * OpenTelemetry SDK before any other module is loaded: instrumentations can only patch `http`,
- * `express`, `pg` and `ioredis` if they are in place before those are first required. When none is,
+ * `pg` and `ioredis` if they are in place before those are first required. When none is,
  * nothing is loaded or started: the SDK and the instrumentations are not even required.
  */
 if (tracingRequested(process.env)) {

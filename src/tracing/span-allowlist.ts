@@ -22,9 +22,7 @@ export const EXPORTED_SPAN_ATTRIBUTES: ReadonlySet<string> = new Set([
   'network.protocol.version',
   'server.port',
   'error.type',
-  // Express and Nest: which layer, controller and handler ran.
-  'express.name',
-  'express.type',
+  // Nest: which controller and handler ran.
   'component',
   'nestjs.type',
   'nestjs.version',

@@ -1,4 +1,3 @@
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
@@ -35,9 +34,8 @@ export function startTracing(exporter: tracing.SpanExporter = new OTLPTraceExpor
     instrumentations: [
       // Client spans only inside a traced request or job (not for the OTLP exporter's own posts).
       new HttpInstrumentation({ requireParentforOutgoingSpans: true }),
-      // For the route template it gives the request span (`http.route`, the span's name), not for
-      // spans of its own: Nest's spans already show the handler, and every layer's span costs time.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] }),
+      // No Fastify instrumentation: the request span gets its route template from the app itself
+      // (`request-span.ts`), and a span per Fastify hook would cost time and show nothing Nest's do not.
       new NestInstrumentation(),
       // No parameters (they are the values); no spans for the relays' polling outside a request or
       // job, nor for taking a pooled connection (the pool's gauges show its use).

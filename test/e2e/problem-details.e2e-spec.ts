@@ -1,10 +1,12 @@
-import { Body, Controller, Get, INestApplication, Module, NotFoundException, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Module, NotFoundException, Post, Query } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import { LoggerModule } from 'nestjs-pino';
 import request from 'supertest';
 import { QueryFailedError } from 'typeorm';
-import { configureHttp } from '../../src/app.factory';
+import { configureHttp, initApp } from '../../src/app.factory';
+import { createHttpAdapter } from '../../src/common/http/http-edges';
 import { createRootLogger, httpLoggingOptions } from '../../src/common/logging/logger';
 import { captureLogs } from '../setup/log-capture';
 
@@ -63,7 +65,7 @@ class ProbeController {
 class ProbeModule {}
 
 describe('HTTP problem responses (RFC 9457)', () => {
-  let app: INestApplication;
+  let app: NestFastifyApplication;
   const logs = captureLogs();
 
   beforeAll(async () => {
@@ -71,9 +73,9 @@ describe('HTTP problem responses (RFC 9457)', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }), ProbeModule],
     }).compile();
-    app = moduleRef.createNestApplication({ bufferLogs: true, bodyParser: false });
+    app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), { bufferLogs: true, bodyParser: false });
     configureHttp(app);
-    await app.init();
+    await initApp(app);
   });
   afterAll(() => app.close());
 

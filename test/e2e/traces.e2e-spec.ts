@@ -116,7 +116,7 @@ describeWithRedis('traces', () => {
     expect(attributeOf(labs, 'http.response.status_code')).toBe('200');
   });
 
-  // Express's instrumentation makes no spans of its own (its layers are ignored): it is what names the request span by route, above.
+  // No Fastify instrumentation: the app names the request span by route itself (`request-span.ts`), above.
   it('exports spans of every instrumentation: Nest, pg (fixed SQL, no parameters), ioredis (command only), BullMQ', () => {
     const scopes = new Set(receiver.spans.map((span) => span.scope));
     for (const scope of ['@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-nestjs-core', '@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis', 'vigil']) {

@@ -1,9 +1,9 @@
-import { INestApplication } from '@nestjs/common';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createApp } from '../../src/app.factory';
+import { createApp, initApp } from '../../src/app.factory';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
 import { mintDevToken } from '../../src/auth/token.service';
 import { createRootLogger } from '../../src/common/logging/logger';
@@ -14,7 +14,7 @@ import { captureLogs } from './log-capture';
 import { TEST_REDIS_URL } from './redis';
 
 export interface TestApp {
-  app: INestApplication;
+  app: NestFastifyApplication;
   /** A valid development token for a staff username (unknown names give a token the app refuses). */
   tokenFor(username: string, options?: { ttlSeconds?: number; now?: number }): Promise<string>;
   /** Every log line the app wrote, raw JSON, so tests can assert what never reaches a log. */
@@ -59,7 +59,7 @@ export async function createTestApp(options: {
   const queue = { settings: { ...options.queueSettings, prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
   const measures = { settings: { prefix: queue.settings.prefix } };
   const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) }, logger, queue, measures });
-  await app.init();
+  await initApp(app);
   const key = loadOrCreateDevKey(config.auth.devKeyFile);
   const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>
     mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ...token });

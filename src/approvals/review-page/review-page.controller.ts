@@ -1,6 +1,6 @@
 import { applyDecorators, Controller, Get, Header, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ const PageFile = () =>
     Header('Referrer-Policy', 'no-referrer'),
     Header('X-Frame-Options', 'DENY'),
     Header('Cross-Origin-Opener-Policy', 'same-origin'),
-    // Revalidated every time (Express answers 304 to a matching If-None-Match): a deployed fix reaches reviewers at once.
+    // Revalidated every time (`served` answers 304 to a matching If-None-Match): a deployed fix reaches reviewers at once.
     Header('Cache-Control', 'no-cache'),
   );
 
@@ -137,29 +137,29 @@ export class ReviewPageController {
 
   @Get()
   @PageFile()
-  page(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    response.setHeader('Content-Type', 'text/html; charset=utf-8');
-    response.setHeader('Content-Security-Policy', this.csp);
+  page(@Req() request: FastifyRequest, @Res({ passthrough: true }) response: FastifyReply): string {
+    response.header('Content-Type', 'text/html; charset=utf-8');
+    response.header('Content-Security-Policy', this.csp);
     return served(this.html, request, response);
   }
 
   /** How the page may sign in (declared before `:file`, which would otherwise take the name). */
   @Get('sign-in.json')
   @PageFile()
-  signInSettings(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.setHeader('Content-Security-Policy', this.csp);
+  signInSettings(@Req() request: FastifyRequest, @Res({ passthrough: true }) response: FastifyReply): string {
+    response.header('Content-Type', 'application/json; charset=utf-8');
+    response.header('Content-Security-Policy', this.csp);
     return served(this.signIn, request, response);
   }
 
   /** One of REVIEW_PAGE_FILES or REVIEW_PAGE_LIBRARIES by name (nothing else: the name is never a path on disk). */
   @Get(':file')
   @PageFile()
-  pageFile(@Param('file') name: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+  pageFile(@Param('file') name: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) response: FastifyReply): string {
     const file = this.files.get(name);
     if (!file) throw new NotFoundException();
-    response.setHeader('Content-Type', file.type);
-    response.setHeader('Content-Security-Policy', this.csp);
+    response.header('Content-Type', file.type);
+    response.header('Content-Security-Policy', this.csp);
     return served(file, request, response);
   }
 }
@@ -168,8 +168,8 @@ export class ReviewPageController {
  * The file's text with its ETag, or 304 without a body when the request names that ETag in
  * If-None-Match (the service answers nothing else conditionally: see `http-edges.ts`).
  */
-function served(file: PageFileContent, request: Request, response: Response): string {
-  response.setHeader('ETag', file.etag);
+function served(file: PageFileContent, request: FastifyRequest, response: FastifyReply): string {
+  response.header('ETag', file.etag);
   const named = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (!named.includes(file.etag)) return file.text;
   response.status(304);

@@ -1,33 +1,80 @@
-import { INestApplication } from '@nestjs/common';
-import type { Application } from 'express';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { assignCorrelationId } from '../logging/logger';
-import { answerClientErrorsWithProblems } from './client-error';
-import { methodNotAllowed } from './method-not-allowed';
-import { requestBodyHandler } from './request-body';
+import { HttpStatus } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CORRELATION_HEADER, correlationIdOf } from '../logging/logger';
+import { answerClientErrorWithProblem } from './client-error';
+import { allowedMethodsRule } from './method-not-allowed';
+import { sendProblem } from './problem-details.filter';
+import { installRequestBodyEdge } from './request-body';
+import { ProblemException } from './problem';
+
+/**
+ * The Fastify instance every Vigil app runs on. Its request id is the correlation id (the caller's
+ * own if acceptable, else a new one), so Fastify, Nest and the request logger all see one id;
+ * requests Node's parser refuses, and URLs Fastify cannot decode, are problems like any other.
+ */
+export function createHttpAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
+    genReqId: correlationIdOf,
+    // Node's own limits, which Fastify would otherwise change (no request timeout at all, a 72 s
+    // keep-alive): a request not received in full within 5 minutes is a 408, as the contract says.
+    requestTimeout: 300_000,
+    keepAliveTimeout: 5_000,
+    clientErrorHandler: answerClientErrorWithProblem,
+    // A malformed percent-encoding (`%zz`) in a path, refused before any hook ran: a 400 problem, never Fastify's own body.
+    frameworkErrors: (_error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header(CORRELATION_HEADER, request.id);
+      sendProblem(new ProblemException(HttpStatus.BAD_REQUEST, 'bad_request', 'Bad Request', 'The request path is not valid percent-encoding.'), request, reply);
+    },
+  });
+}
 
 /**
  * Everything that happens to a request before Nest routes it, in order. The correlation id comes
- * first, so every later refusal (a 405, a 415, a body-parser error, malformed JSON, `%zz` in a path)
- * is a problem that carries it. The body's refusals are held for the route to raise (see
- * `requestBodyHandler`). Call on an app created with `bodyParser: false`, before `init()`.
+ * first, so every later refusal (a 405, a 415, malformed JSON, `%zz` in a path) is a problem that
+ * carries it. The body's refusals are held for the route to raise (see `installRequestBodyEdge`).
+ * Call on an app created with `bodyParser: false`, before `init()`.
+ *
+ * Fastify adds no `X-Powered-By`, computes no ETag and answers nothing with a 304 on its own: the
+ * review page's files bring their own ETags (`review-page.controller.ts`), and nothing else is
+ * conditional (a bodiless 304 after a read was made and audited as shown would be wrong).
  */
-export function installHttpEdges(app: INestApplication): void {
-  const express = app.getHttpAdapter().getInstance() as Application;
-  express.disable('x-powered-by');
-  // No ETag computed from every body (a hash of each answer, the largest ones the costliest): with
-  // no-store below nothing revalidates. The review page's files bring their own (`review-page.controller.ts`).
-  express.set('etag', false);
-  app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    assignCorrelationId(req, res);
+export function installHttpEdges(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  const methodRule = allowedMethodsRule(fastify);
+  addEarlyRequestHook(app, (request, reply) => {
+    // On the node response itself: the MCP transport and the event stream write to it directly.
+    reply.raw.setHeader(CORRELATION_HEADER, request.id);
     // Answers carry PHI: no browser or proxy may keep a copy. A route may say otherwise (the review page's files, the event stream).
-    res.setHeader('Cache-Control', 'no-store');
-    // Nor is any answer conditional: Express would turn one into a bodiless 304 whenever the request
-    // says `If-None-Match: *`, after the read was made and audited as shown.
-    Object.defineProperty(req, 'fresh', { value: false, configurable: true });
-    next();
+    reply.raw.setHeader('Cache-Control', 'no-store');
+    return request.is404 ? methodRule(request) : undefined;
   });
-  app.use(methodNotAllowed(express));
-  app.use(requestBodyHandler());
-  answerClientErrorsWithProblems(app.getHttpServer() as Server);
+  installRequestBodyEdge(fastify);
+}
+
+/** What runs on every request before any middleware: a refusal it returns is answered as a problem. */
+export type EarlyRequestHook = (request: FastifyRequest, reply: FastifyReply) => Error | undefined | void;
+
+const earlyHooks = new WeakMap<object, EarlyRequestHook[]>();
+
+/**
+ * Runs `hook` on every request, in the order added, before Nest's middleware (the rate limit, the
+ * request logger): Fastify's hooks added after `NestFactory.create()` would run after it, and a
+ * middleware's refusal (a 429) skips every later hook, so what must hold for every answer is set here.
+ */
+export function addEarlyRequestHook(app: NestFastifyApplication, hook: EarlyRequestHook): void {
+  const adapter = app.getHttpAdapter() as unknown as FastifyAdapter;
+  let hooks = earlyHooks.get(adapter);
+  if (!hooks) {
+    const added: EarlyRequestHook[] = (hooks = []);
+    earlyHooks.set(adapter, added);
+    adapter.setOnRequestHook((request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      for (const early of added) {
+        const refusal = early(request, reply);
+        if (refusal) return done(refusal);
+      }
+      done();
+    });
+  }
+  hooks.push(hook);
 }

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, ProblemDetails, ProblemException, problemType } from './problem';
 
 /**
@@ -10,46 +10,61 @@ import { PROBLEM_CONTENT_TYPE, ProblemDetails, ProblemException, problemType } f
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
-  private readonly logger = new Logger(ProblemDetailsFilter.name);
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request & { id?: string }>();
-    const response = http.getResponse<Response>();
-    const problem = this.toProblem(exception);
-    problem.instance = request.originalUrl?.split('?')[0];
-    problem.correlationId = request.id;
-
-    if (problem.status >= 500) this.logger.error({ err: exception, code: problem.code }, 'unhandled error');
-    if (exception instanceof ProblemException && exception.headers) response.set(exception.headers);
-    response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+    sendProblem(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
+}
 
-  private toProblem(exception: unknown): ProblemDetails {
-    if (exception instanceof ProblemException) {
-      return {
-        type: problemType(exception.code),
-        title: exception.title,
-        status: exception.getStatus(),
-        code: exception.code,
-        ...(exception.detail ? { detail: exception.detail } : {}),
-        ...(exception.errors ? { errors: exception.errors } : {}),
-      };
-    }
-    if (exception instanceof HttpException && exception.getStatus() < 500) {
-      // Nest's own 4xx (unknown route, malformed JSON body, payload too large): keep the status,
-      // replace the message with the generic one for that status.
-      const status = exception.getStatus();
-      const title = STATUS_CODES[status] ?? 'Error';
-      const code = title.toLowerCase().replace(/[^a-z0-9]+/g, '_');
-      return { type: problemType(code), title, status, code };
-    }
+const logger = new Logger(ProblemDetailsFilter.name);
+
+/** The problem response for any exception (see `ProblemDetailsFilter`); also what Fastify's own refusals answer. */
+export function sendProblem(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const problem = toProblem(exception);
+  problem.instance = request.originalUrl?.split('?')[0];
+  problem.correlationId = request.id;
+
+  if (problem.status >= 500) logger.error({ err: exception, code: problem.code }, 'unhandled error');
+  if (exception instanceof ProblemException && exception.headers) reply.headers(exception.headers);
+  reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+}
+
+function toProblem(exception: unknown): ProblemDetails {
+  if (exception instanceof ProblemException) {
     return {
-      type: problemType('internal_error'),
-      title: 'Internal Server Error',
-      status: HttpStatus.INTERNAL_SERVER_ERROR,
-      code: 'internal_error',
-      detail: 'The request could not be completed. Quote the correlation id when reporting it.',
+      type: problemType(exception.code),
+      title: exception.title,
+      status: exception.getStatus(),
+      code: exception.code,
+      ...(exception.detail ? { detail: exception.detail } : {}),
+      ...(exception.errors ? { errors: exception.errors } : {}),
     };
   }
+  const status = clientErrorStatus(exception);
+  if (status !== undefined) {
+    // Nest's own 4xx (unknown route) or Fastify's (a Content-Length that does not match the body):
+    // keep the status, replace the message with the generic one for that status.
+    const title = STATUS_CODES[status] ?? 'Error';
+    const code = title.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+    return { type: problemType(code), title, status, code };
+  }
+  return {
+    type: problemType('internal_error'),
+    title: 'Internal Server Error',
+    status: HttpStatus.INTERNAL_SERVER_ERROR,
+    code: 'internal_error',
+    detail: 'The request could not be completed. Quote the correlation id when reporting it.',
+  };
+}
+
+/** The 4xx of Nest's exceptions and of Fastify's own errors (`FST_…` with a `statusCode`); undefined for anything else. */
+function clientErrorStatus(exception: unknown): number | undefined {
+  const fault = exception as { code?: unknown; statusCode?: unknown } | null;
+  const status =
+    exception instanceof HttpException
+      ? exception.getStatus()
+      : typeof fault?.code === 'string' && fault.code.startsWith('FST_') && typeof fault.statusCode === 'number'
+        ? fault.statusCode
+        : undefined;
+  return status !== undefined && status >= 400 && status < 500 ? status : undefined;
 }

@@ -1,6 +1,7 @@
 import { CallHandler, ExecutionContext, HttpException, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
-import express from 'express';
-import type { Request, RequestHandler } from 'express';
+import bodyParser from 'body-parser';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { Observable, throwError } from 'rxjs';
 import { FieldProblem, ProblemException } from './problem';
 
@@ -23,40 +24,63 @@ export function readsBody(method: string): boolean {
 
 /** Where a request's edge refusal waits for its route (see `requestBodyHandler`). */
 const HELD_REFUSAL = Symbol('vigil.heldEdgeRefusal');
-type HoldingRequest = Request & { [HELD_REFUSAL]?: ProblemException };
+type HoldingRequest = FastifyRequest & { [HELD_REFUSAL]?: ProblemException };
 
 /** JSON, and FHIR's name for it (a FHIR client posts `Parameters` as `application/fhir+json`). */
 const JSON_TYPES = ['application/json', 'application/fhir+json'];
-const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: JSON_TYPES });
+const parseJson = bodyParser.json({ limit: MAX_BODY_BYTES, strict: true, type: JSON_TYPES });
 
 /**
  * Request bodies and queries, in order: a body sent with a bodiless method is ignored; any other
  * body must be JSON, `application/json` or FHIR's `application/fhir+json` (415 before anything is
  * parsed), parsed within `MAX_BODY_BYTES` after decompression (parser faults mapped to their 4xx
  * problems), then the parsed body and the query checked for depth and prototype keys. Every POST
- * takes JSON, so no form parser is installed at all.
+ * takes JSON, so Fastify's own parsers are removed: one parser takes every body.
  *
  * A refusal found here is not answered here: it is held on the request and raised by
  * `EdgeRefusalInterceptor` once routing, authentication and the route's audit are in place, so a
  * refused body is one audited access attempt of its route like any other invalid input (and an
  * anonymous caller still gets the 401 first). A request no route answers never raises it (404/405).
  */
-export function requestBodyHandler(): RequestHandler {
-  return (req, res, next) => {
-    const settle = (problem: ProblemException | undefined) => {
-      if (problem) (req as HoldingRequest)[HELD_REFUSAL] = problem;
-      next();
-    };
-    if (!readsBody(req.method) || !carriesBody(req)) return settle(hostileShapesProblem(undefined, req.query));
-    if (!JSON_TYPES.includes(req.is(JSON_TYPES) || '')) return settle(unsupportedMediaType());
-    parseJson(req, res, (error?: unknown) => {
-      if (error === undefined) return settle(hostileShapesProblem(req.body, req.query));
+export function installRequestBodyEdge(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    if (!readsBody(request.method) || !carriesBody(request)) return done(null, undefined);
+    if (!JSON_TYPES.includes(mediaType(request.headers['content-type']))) {
+      hold(request, unsupportedMediaType());
+      return done(null, undefined);
+    }
+    // body-parser reads the node request (decompressing it); no response is needed to read it.
+    const raw = payload as IncomingMessage & { body?: unknown };
+    parseJson(raw, undefined as never, (error?: unknown) => {
+      if (error === undefined) return done(null, raw.body);
       const problem = bodyParserProblem(error);
       // Not a client fault of the body (a bug, an exhausted resource): the ordinary error path.
-      if (!problem) return next(error);
-      settle(problem);
+      if (!problem) return done(error as Error, undefined);
+      hold(request, problem);
+      done(null, undefined);
     });
-  };
+  });
+  // After the body is parsed (or was never sent): the shapes of what was, and of the query.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    if (!heldEdgeRefusal(request)) hold(request, hostileShapesProblem(request.body, request.query));
+    done();
+  });
+}
+
+function hold(request: FastifyRequest, problem: ProblemException | undefined): void {
+  if (problem) (request as HoldingRequest)[HELD_REFUSAL] = problem;
+}
+
+function carriesBody(request: FastifyRequest): boolean {
+  if (request.headers['transfer-encoding'] !== undefined) return true;
+  const length = request.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
 /** The refusal the edge held for this request, if any. */
@@ -77,12 +101,6 @@ export class EdgeRefusalInterceptor implements NestInterceptor {
     const refusal = heldEdgeRefusal(context.switchToHttp().getRequest());
     return refusal ? throwError(() => refusal) : next.handle();
   }
-}
-
-function carriesBody(req: Request): boolean {
-  if (req.headers['transfer-encoding'] !== undefined) return true;
-  const length = req.headers['content-length'];
-  return length !== undefined && length !== '0';
 }
 
 const unsupportedMediaType = () =>

@@ -13,14 +13,19 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 const ACCEPTABLE_CORRELATION_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
 
 /**
- * The request's correlation id: the caller's own if acceptable, else a new UUID; set once on the
- * request (`req.id`) and as the response header. The first middleware of the app calls this (so even
- * a body-parser error carries it), and the request logger reuses it.
+ * The request's correlation id: the caller's own if acceptable, else a new UUID. Fastify's request
+ * id (`genReqId`), so the request, its node request (`req.raw.id`) and the request logger share it;
+ * the HTTP edge sets it as the response header (`http-edges.ts`).
  */
+export function correlationIdOf(req: IncomingMessage): string {
+  const offered = req.headers[CORRELATION_HEADER];
+  return typeof offered === 'string' && ACCEPTABLE_CORRELATION_ID.test(offered) ? offered : randomUUID();
+}
+
+/** The id the request logger records: the request's correlation id, once set (see `correlationIdOf`). */
 export function assignCorrelationId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
   if (typeof req.id === 'string') return req.id;
-  const offered = req.headers[CORRELATION_HEADER];
-  const id = typeof offered === 'string' && ACCEPTABLE_CORRELATION_ID.test(offered) ? offered : randomUUID();
+  const id = correlationIdOf(req);
   req.id = id;
   res.setHeader(CORRELATION_HEADER, id);
   return id;
