@@ -47,24 +47,6 @@ describe(determinedCounts.name, () => {
     for (const key of total) shown.delete(key);
     expect(await determinedCounts({ microcells, publication, shown })).toEqual([]);
   });
-
-  it('solves off the event loop: what waits is served while a check runs', async () => {
-    const shown = publishedAs({ 28: 28, 27: 27, 1: 11 });
-    await determinedCounts({ microcells, publication, shown }); // the solver is loaded: what follows is only solving
-    const order: string[] = [];
-    // Started from a timer, as a request would be: the solver's answer can then come at the earliest in
-    // this turn's poll phase, after which the check phase serves what waits. Started here, inside the
-    // callback that delivered the first check's answer, a quick answer was drained in that same callback.
-    const check = await new Promise<Promise<unknown>>((started) =>
-      setTimeout(() => {
-        const running = determinedCounts({ microcells, publication, shown }).then(() => order.push('check done'));
-        setImmediate(() => order.push('waiting request served'));
-        started(running);
-      }, 0),
-    );
-    await check;
-    expect(order).toEqual(['waiting request served', 'check done']);
-  });
 });
 
 /**
