@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import { ImportProgress } from './fhir-importer';
+import { ImportProgress } from './import-options';
 
 export interface ProgressReporter {
   update(progress: ImportProgress): void;

@@ -1,4 +1,5 @@
-export { FhirImporter, ImportOptions, ImportProgress, UnknownCareTeamError } from './fhir-importer';
+export { FhirImporter } from './fhir-importer';
+export { ImportOptions, ImportProgress, UnknownCareTeamError } from './import-options';
 export { ImportSummary } from './import-summary';
 export { AccessLoss, AccessLossHook } from './directory.repository';
 export { progressReporter } from './import-progress';
