@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -57,6 +57,28 @@ function gapMeasures(edition: Edition): string[] {
   });
 }
 
+const patientIdOf = (testCase: OfficialCase) => testCase.resources.find((resource) => resource.resourceType === 'Patient')!.id as string;
+
+/**
+ * The Patient id each case is imported under. A few cases of different measures or editions share
+ * their Patient id (a case carried into the next edition keeps it, dated a year later) with other
+ * resources: imported as written they would be one patient holding both records, evaluated against
+ * each case's report. The first keeps its id; a later one is imported under a new id, its own
+ * edition and measure before the old one (still a valid FHIR id).
+ */
+function importedPatientIds(measures: [string, OfficialCase[]][]): Map<OfficialCase, string> {
+  const taken = new Set<string>();
+  const ids = new Map<OfficialCase, string>();
+  for (const [measure, official] of measures) {
+    for (const testCase of official) {
+      const id = patientIdOf(testCase);
+      ids.set(testCase, taken.has(id) ? `${measure.slice(0, 4)}${measure.split(' ')[1]}-${id}` : id);
+      taken.add(id);
+    }
+  }
+  return ids;
+}
+
 const available = corpusAvailable();
 (available ? describe : describe.skip)(
   available ? 'care_gap_lookup evaluates measures loaded as data (official cases)' : `care_gap_lookup evaluates loaded measures [skipped: ${corpusMissingMessage}]`,
@@ -66,7 +88,8 @@ const available = corpusAvailable();
     // Every such measure of the newest edition, and one of the edition before beside it: the case's period picks the edition.
     const measures = available ? EDITIONS.map((edition) => ({ edition, keys: gapMeasures(edition).filter((key) => edition === '2025-qicore6' || key === 'CMS139') })) : [];
     const cases = new Map(measures.flatMap(({ edition, keys }) => keys.map((key) => [`${edition} ${key}`, officialCases(edition, key)] as const)));
-    const patientOf = (testCase: OfficialCase) => rowId(`Patient/${testCase.resources.find((resource) => resource.resourceType === 'Patient')!.id}`);
+    const importedIds = importedPatientIds([...cases.entries()]);
+    const patientOf = (testCase: OfficialCase) => rowId(`Patient/${importedIds.get(testCase)!}`);
     const periodOf = (testCase: OfficialCase) => ({ periodStart: testCase.period.start.slice(0, 10), periodEnd: testCase.period.end.slice(0, 10) });
     const lookup = async (patientId: string, query: Record<string, string>) =>
       request(sut.app.getHttpServer())
@@ -77,10 +100,12 @@ const available = corpusAvailable();
     beforeAll(async () => {
       const folder = mkdtempSync(join(tmpdir(), 'vigil-published-'));
       try {
-        for (const { edition, keys } of measures) {
-          for (const key of keys) {
-            const dir = join(ECQM_MEASURES_DIR, edition, 'test-cases', key);
-            for (const file of readdirSync(dir).filter((name) => name.endsWith('.bundle.json'))) copyFileSync(join(dir, file), join(folder, `${edition}-${key}-${file}`));
+        for (const [measure, official] of cases) {
+          const [edition, key] = measure.split(' ');
+          for (const testCase of official) {
+            const text = readFileSync(join(ECQM_MEASURES_DIR, edition, 'test-cases', key, `${testCase.caseId}.bundle.json`), 'utf8');
+            const id = patientIdOf(testCase);
+            writeFileSync(join(folder, `${edition}-${key}-${testCase.caseId}.bundle.json`), text.split(id).join(importedIds.get(testCase)!));
           }
         }
         await importFhir(database().dataSource, folder, { careTeamCode: 'primary-care-north', patientBundles: true });
