@@ -21,7 +21,8 @@ import { importFhir } from '../setup/fhir-import';
  * cases when it reads the raw bundles (elm-official-cases.int-spec.ts), so what is lost here is lost
  * between the import and the stored chart read back as FHIR: the committed baseline records the
  * populations that agree per measure; a regression fails, an improvement is printed
- * (UPDATE_PUBLISHED_BASELINE=1 rewrites it). Also: the status read through the improvement
+ * (UPDATE_PUBLISHED_BASELINE=1 rewrites it), and the disagreements must be exactly the known ones
+ * listed below with their causes. Also: the status read through the improvement
  * notation, evidence rows of the patient's own record, and refusals by name (a measure neither
  * built in nor loaded, a period no loaded edition covers, a loaded measure with no gap to read).
  */
@@ -56,6 +57,23 @@ function gapMeasures(edition: Edition): string[] {
     return gapUnevaluableReason({ key, groups: groupsOf(measureContent(edition, key).measure as unknown as Record<string, unknown>) }) === null;
   });
 }
+
+/**
+ * The populations where care_gap_lookup and a case's expected report disagree, and why: none is a
+ * fault of the engine; one case reads a resource the store does not keep (docs/development.md,
+ * "Vigil against the reference engine").
+ */
+const KNOWN_DIFFERENCES: Record<string, string> = {
+  // The case's Observation names its profile by a malformed URL (StructureDefinition-qicore-observation-clinical-result),
+  // so an engine that retrieves by profile skips it, and the report counts no retinal exam; the stored chart keeps
+  // no profile and reads it as the clinical result it is, an exam inside the period.
+  '2025-qicore6 CMS131 52d1f4f3 group 1 numerator': 'malformed meta.profile in the case',
+  // The report contradicts the ELM (test/elm/report-errata.ts, null-single-source-query); the reference engine agrees with Vigil.
+  '2025-qicore6 CMS1154 bc9c82ca group 1 denominatorExclusion': 'report erratum',
+  // The principal diagnosis is read from a Claim, which the importer does not store.
+  '2025-qicore6 CMS136 5fa985b7 group 1 initialPopulation': 'Claim not stored',
+  '2025-qicore6 CMS136 5fa985b7 group 1 denominator': 'Claim not stored',
+};
 
 const patientIdOf = (testCase: OfficialCase) => testCase.resources.find((resource) => resource.resourceType === 'Patient')!.id as string;
 
@@ -141,7 +159,7 @@ const available = corpusAvailable();
             for (const population of POPULATIONS) {
               compared++;
               if (row.groups[index].populations[population] === (group.populations[POPULATION_CODE[population]] ?? 0) > 0) agreed.set(measure, (agreed.get(measure) ?? 0) + 1);
-              else disagreed.push(`${measure} ${testCase.caseId} group ${index + 1} ${population}: ${row.groups[index].populations[population]}`);
+              else disagreed.push(`${measure} ${testCase.caseId.slice(0, 8)} group ${index + 1} ${population}: ${row.groups[index].populations[population]}`);
             }
           });
         }
@@ -149,7 +167,9 @@ const available = corpusAvailable();
       expect(failed).toEqual([]);
       const total = [...agreed.values()].reduce((sum, n) => sum + n, 0);
       process.stdout.write(`\nloaded measures through care_gap_lookup: ${total} of ${compared} populations agree (${agreed.size} measures)\n`);
-      process.stdout.write(`Disagreements (case, population, what care_gap_lookup said):\n${disagreed.map((line) => `  ${line}\n`).join('')}`);
+      process.stdout.write(`Disagreements (case, population, what care_gap_lookup said; why):\n${disagreed.map((line) => `  ${line}; ${KNOWN_DIFFERENCES[line.split(':')[0]] ?? 'NOT LISTED'}\n`).join('')}`);
+      // Exactly the listed ones: a new disagreement fails, and so does a listed one that now agrees (it leaves the list).
+      expect(disagreed.map((line) => line.split(':')[0]).sort()).toEqual(Object.keys(KNOWN_DIFFERENCES).sort());
       const baseline = existsSync(BASELINE_FILE) ? (JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Record<string, number>) : {};
       const regressions = [...new Set([...Object.keys(baseline), ...agreed.keys()])].filter((measure) => (agreed.get(measure) ?? 0) < (baseline[measure] ?? 0));
       const improvements = [...agreed.keys()].filter((measure) => agreed.get(measure)! > (baseline[measure] ?? 0));
