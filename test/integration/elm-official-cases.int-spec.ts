@@ -6,6 +6,7 @@ import { compileMeasure, CompiledMeasure, ElmCompileError, UnsupportedConstruct 
 import { BASELINE_FILE, CaseResult, compareCase, compareEvaluation, readBaseline } from '../elm/differential';
 import { corpusAvailable, corpusMissingMessage, Edition, EDITIONS, measureContent, measureKeys, officialCases, OfficialCase } from '../elm/ecqm-measures';
 import { fqmEvaluations } from '../elm/fqm-reference';
+import { erratumKey, REPORT_ERRATA, strataContradictThemselves } from '../elm/report-errata';
 
 /**
  * The ELM compiler on every published measure of both editions (../shared/external-data/ecqm-measures)
@@ -17,7 +18,8 @@ import { fqmEvaluations } from '../elm/fqm-reference';
  * the compiler and a report disagree, fqm-execution runs the same case: if it gives the compiler's
  * answer, the report contradicts the stewards' own ELM (listed as such); a case the reference engine
  * gets right and the compiler does not fails the test, so every measure agrees at least as often as
- * fqm-execution. Prints counts and case ids only (synthetic patients, but no data in any case).
+ * fqm-execution. Every case missed must have its cause listed in test/elm/report-errata.ts, and every
+ * listed case must still be missed. Prints counts and case ids only (synthetic patients, but no data in any case).
  */
 jest.setTimeout(1_800_000);
 
@@ -114,6 +116,16 @@ if (!corpusAvailable()) {
       const tally = (marker: string) => verdicts.filter((v) => v.includes(marker)).length;
       print(`Cases the compiled ELM and the expected report disagree on (${verdicts.length}: the report contradicts the ELM, fqm-execution answering as the compiler ${tally('the report contradicts the ELM')}; fqm-execution misses them too, differently ${tally('misses it too, differently')}; fqm-execution fails ${tally('fqm-execution fails')}):\n${verdicts.map((v) => `  ${v}`).join('\n')}`);
       expect(compilerOnly).toEqual([]);
+      // Every case missed has its cause listed, and every listed case is still missed (a fixed one leaves the list).
+      const missedKeys = runs.flatMap((run) => run.results.filter((c) => !c.agreed).map((c) => erratumKey(run.edition, run.key, c.caseId)));
+      const causes = new Map<string, number>();
+      for (const key of missedKeys) if (REPORT_ERRATA[key]) causes.set(REPORT_ERRATA[key], (causes.get(REPORT_ERRATA[key]) ?? 0) + 1);
+      print(`Their causes (test/elm/report-errata.ts): ${[...causes].map(([cause, n]) => `${cause} ×${n}`).join('; ')}`);
+      expect(missedKeys.filter((key) => !REPORT_ERRATA[key])).toEqual([]);
+      expect(Object.keys(REPORT_ERRATA).filter((key) => !missedKeys.includes(key))).toEqual([]);
+      // The strata a report lists as contradicting themselves do so on the report alone.
+      const strataErrata = runs.flatMap((run) => run.cases.filter((c) => REPORT_ERRATA[erratumKey(run.edition, run.key, c.caseId)] === 'strata-contradict-themselves'));
+      expect(strataErrata.filter((c) => !strataContradictThemselves(c)).map((c) => c.caseId)).toEqual([]);
     });
   });
 }

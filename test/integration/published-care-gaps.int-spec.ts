@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -21,7 +21,8 @@ import { importFhir } from '../setup/fhir-import';
  * cases when it reads the raw bundles (elm-official-cases.int-spec.ts), so what is lost here is lost
  * between the import and the stored chart read back as FHIR: the committed baseline records the
  * populations that agree per measure; a regression fails, an improvement is printed
- * (UPDATE_PUBLISHED_BASELINE=1 rewrites it). Also: the status read through the improvement
+ * (UPDATE_PUBLISHED_BASELINE=1 rewrites it), and the disagreements must be exactly the known ones
+ * listed below with their causes. Also: the status read through the improvement
  * notation, evidence rows of the patient's own record, and refusals by name (a measure neither
  * built in nor loaded, a period no loaded edition covers, a loaded measure with no gap to read).
  */
@@ -57,6 +58,45 @@ function gapMeasures(edition: Edition): string[] {
   });
 }
 
+/**
+ * The populations where care_gap_lookup and a case's expected report disagree, and why: none is a
+ * fault of the engine; one case reads a resource the store does not keep (docs/development.md,
+ * "Vigil against the reference engine").
+ */
+const KNOWN_DIFFERENCES: Record<string, string> = {
+  // The case's Observation names its profile by a malformed URL (StructureDefinition-qicore-observation-clinical-result),
+  // so an engine that retrieves by profile skips it, and the report counts no retinal exam; the stored chart keeps
+  // no profile and reads it as the clinical result it is, an exam inside the period.
+  '2025-qicore6 CMS131 52d1f4f3 group 1 numerator': 'malformed meta.profile in the case',
+  // The report contradicts the ELM (test/elm/report-errata.ts, null-single-source-query); the reference engine agrees with Vigil.
+  '2025-qicore6 CMS1154 bc9c82ca group 1 denominatorExclusion': 'report erratum',
+  // The principal diagnosis is read from a Claim, which the importer does not store.
+  '2025-qicore6 CMS136 5fa985b7 group 1 initialPopulation': 'Claim not stored',
+  '2025-qicore6 CMS136 5fa985b7 group 1 denominator': 'Claim not stored',
+};
+
+const patientIdOf = (testCase: OfficialCase) => testCase.resources.find((resource) => resource.resourceType === 'Patient')!.id as string;
+
+/**
+ * The Patient id each case is imported under. A few cases of different measures or editions share
+ * their Patient id (a case carried into the next edition keeps it, dated a year later) with other
+ * resources: imported as written they would be one patient holding both records, evaluated against
+ * each case's report. The first keeps its id; a later one is imported under a new id, its own
+ * edition and measure before the old one (still a valid FHIR id).
+ */
+function importedPatientIds(measures: [string, OfficialCase[]][]): Map<OfficialCase, string> {
+  const taken = new Set<string>();
+  const ids = new Map<OfficialCase, string>();
+  for (const [measure, official] of measures) {
+    for (const testCase of official) {
+      const id = patientIdOf(testCase);
+      ids.set(testCase, taken.has(id) ? `${measure.slice(0, 4)}${measure.split(' ')[1]}-${id}` : id);
+      taken.add(id);
+    }
+  }
+  return ids;
+}
+
 const available = corpusAvailable();
 (available ? describe : describe.skip)(
   available ? 'care_gap_lookup evaluates measures loaded as data (official cases)' : `care_gap_lookup evaluates loaded measures [skipped: ${corpusMissingMessage}]`,
@@ -66,7 +106,8 @@ const available = corpusAvailable();
     // Every such measure of the newest edition, and one of the edition before beside it: the case's period picks the edition.
     const measures = available ? EDITIONS.map((edition) => ({ edition, keys: gapMeasures(edition).filter((key) => edition === '2025-qicore6' || key === 'CMS139') })) : [];
     const cases = new Map(measures.flatMap(({ edition, keys }) => keys.map((key) => [`${edition} ${key}`, officialCases(edition, key)] as const)));
-    const patientOf = (testCase: OfficialCase) => rowId(`Patient/${testCase.resources.find((resource) => resource.resourceType === 'Patient')!.id}`);
+    const importedIds = importedPatientIds([...cases.entries()]);
+    const patientOf = (testCase: OfficialCase) => rowId(`Patient/${importedIds.get(testCase)!}`);
     const periodOf = (testCase: OfficialCase) => ({ periodStart: testCase.period.start.slice(0, 10), periodEnd: testCase.period.end.slice(0, 10) });
     const lookup = async (patientId: string, query: Record<string, string>) =>
       request(sut.app.getHttpServer())
@@ -77,10 +118,12 @@ const available = corpusAvailable();
     beforeAll(async () => {
       const folder = mkdtempSync(join(tmpdir(), 'vigil-published-'));
       try {
-        for (const { edition, keys } of measures) {
-          for (const key of keys) {
-            const dir = join(ECQM_MEASURES_DIR, edition, 'test-cases', key);
-            for (const file of readdirSync(dir).filter((name) => name.endsWith('.bundle.json'))) copyFileSync(join(dir, file), join(folder, `${edition}-${key}-${file}`));
+        for (const [measure, official] of cases) {
+          const [edition, key] = measure.split(' ');
+          for (const testCase of official) {
+            const text = readFileSync(join(ECQM_MEASURES_DIR, edition, 'test-cases', key, `${testCase.caseId}.bundle.json`), 'utf8');
+            const id = patientIdOf(testCase);
+            writeFileSync(join(folder, `${edition}-${key}-${testCase.caseId}.bundle.json`), text.split(id).join(importedIds.get(testCase)!));
           }
         }
         await importFhir(database().dataSource, folder, { careTeamCode: 'primary-care-north', patientBundles: true });
@@ -116,7 +159,7 @@ const available = corpusAvailable();
             for (const population of POPULATIONS) {
               compared++;
               if (row.groups[index].populations[population] === (group.populations[POPULATION_CODE[population]] ?? 0) > 0) agreed.set(measure, (agreed.get(measure) ?? 0) + 1);
-              else disagreed.push(`${measure} ${testCase.caseId} group ${index + 1} ${population}: ${row.groups[index].populations[population]}`);
+              else disagreed.push(`${measure} ${testCase.caseId.slice(0, 8)} group ${index + 1} ${population}: ${row.groups[index].populations[population]}`);
             }
           });
         }
@@ -124,7 +167,9 @@ const available = corpusAvailable();
       expect(failed).toEqual([]);
       const total = [...agreed.values()].reduce((sum, n) => sum + n, 0);
       process.stdout.write(`\nloaded measures through care_gap_lookup: ${total} of ${compared} populations agree (${agreed.size} measures)\n`);
-      process.stdout.write(`Disagreements (case, population, what care_gap_lookup said):\n${disagreed.map((line) => `  ${line}\n`).join('')}`);
+      process.stdout.write(`Disagreements (case, population, what care_gap_lookup said; why):\n${disagreed.map((line) => `  ${line}; ${KNOWN_DIFFERENCES[line.split(':')[0]] ?? 'NOT LISTED'}\n`).join('')}`);
+      // Exactly the listed ones: a new disagreement fails, and so does a listed one that now agrees (it leaves the list).
+      expect(disagreed.map((line) => line.split(':')[0]).sort()).toEqual(Object.keys(KNOWN_DIFFERENCES).sort());
       const baseline = existsSync(BASELINE_FILE) ? (JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Record<string, number>) : {};
       const regressions = [...new Set([...Object.keys(baseline), ...agreed.keys()])].filter((measure) => (agreed.get(measure) ?? 0) < (baseline[measure] ?? 0));
       const improvements = [...agreed.keys()].filter((measure) => agreed.get(measure)! > (baseline[measure] ?? 0));
