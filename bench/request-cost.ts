@@ -12,6 +12,7 @@ import { cycle } from './patient-sample';
 import { benchVigilEnv, cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { quantile } from './stats';
 import { vigilPath } from './tool-reads';
+import { ToolName } from '../src/tools/tool-names';
 
 /**
  * Where a tool request's CPU goes (issue 15: Vigil spends several times the node:http floor's CPU
@@ -28,15 +29,22 @@ const RESULTS = join(ROOT, 'bench', 'results', 'request-cost.md');
 const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
+/** The tool measured (BENCH_TOOL, default `patient_labs`): the labels below say `patient_labs` for it. */
+const TOOL = (process.env.BENCH_TOOL ?? 'patient_labs') as ToolName;
+/** BENCH_KINDS=labs,floor: only these kinds (a profile of one kind of request); default all. */
+const ONLY = process.env.BENCH_KINDS ? new Set(process.env.BENCH_KINDS.split(',')) : null;
+/** BENCH_VIGIL_CPU_PROFILE=<directory>: V8 CPU profiles of the Vigil processes (`bench/cpu-profile.ts`); it slows them, so not for a measured run. */
+const PROFILE: Record<string, string> = process.env.BENCH_VIGIL_CPU_PROFILE ? { NODE_OPTIONS: `--require ${join(ROOT, 'dist-bench', 'bench', 'cpu-profile.js')}` } : {};
 
 type Kind = 'health' | 'refused' | 'labs' | 'labsNoCache' | 'floor';
-const KINDS: { kind: Kind; label: string; server: 'vigil' | 'vigilNoCache' | 'floor'; status: 'ok' | 'refused' }[] = [
+const ALL_KINDS: { kind: Kind; label: string; server: 'vigil' | 'vigilNoCache' | 'floor'; status: 'ok' | 'refused' }[] = [
   { kind: 'health', label: 'Vigil `GET /health` (HTTP, edges, rate limit, Nest; no token, no database)', server: 'vigil', status: 'ok' },
   { kind: 'refused', label: 'Vigil `patient_labs` without a token (+ the guard and the 401’s audit write)', server: 'vigil', status: 'refused' },
   { kind: 'labs', label: 'Vigil `patient_labs` (the whole request)', server: 'vigil', status: 'ok' },
   { kind: 'labsNoCache', label: 'Vigil `patient_labs`, identity read on every request (`AUTH_IDENTITY_CACHE=false`)', server: 'vigilNoCache', status: 'ok' },
   { kind: 'floor', label: 'Floor: node:http + pg, the same labs read', server: 'floor', status: 'ok' },
 ];
+const KINDS = ALL_KINDS.filter(({ kind }) => !ONLY || ONLY.has(kind));
 
 interface Cell {
   answers: number;
@@ -61,7 +69,7 @@ async function main(): Promise<void> {
       const tokens = new Map<string, string>();
       for (const { username } of pairs) tokens.set(username, await mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 }));
       log('starting Vigil (with and without the identity cache) and the node:http floor');
-      const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env, readyPath: '/health/ready' });
+      const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...env, ...PROFILE }, readyPath: '/health/ready' });
       servers.push(vigil);
       const vigilNoCache = await startServer({ name: 'vigil-no-identity-cache', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...env, AUTH_IDENTITY_CACHE: 'false' }, readyPath: '/health/ready' });
       servers.push(vigilNoCache);
@@ -71,18 +79,18 @@ async function main(): Promise<void> {
       const sequence = cycle(pairs);
       const specs: Record<Kind, () => HttpRequestSpec> = {
         health: () => ({ method: 'GET', path: '/health', headers: {} }),
-        refused: () => ({ method: 'GET', path: vigilPath('patient_labs', sequence.next().patientId), headers: {} }),
+        refused: () => ({ method: 'GET', path: vigilPath(TOOL, sequence.next().patientId), headers: {} }),
         labs: () => {
           const { patientId, username } = sequence.next();
-          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
+          return { method: 'GET', path: vigilPath(TOOL, patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
         },
         labsNoCache: () => {
           const { patientId, username } = sequence.next();
-          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
+          return { method: 'GET', path: vigilPath(TOOL, patientId), headers: { authorization: `Bearer ${tokens.get(username)}` } };
         },
         floor: () => {
           const { patientId, username } = sequence.next();
-          return { method: 'GET', path: vigilPath('patient_labs', patientId), headers: { 'x-bench-user': username } };
+          return { method: 'GET', path: vigilPath(TOOL, patientId), headers: { 'x-bench-user': username } };
         },
       };
       const serverOf = { vigil, vigilNoCache, floor };
