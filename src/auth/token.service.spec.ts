@@ -1,5 +1,4 @@
-import { exportJWK, generateKeyPair, JWK, SignJWT } from 'jose';
-import type { KeyObject } from 'node:crypto';
+import { exportJWK, generateKeyPair, JWK, KeyLike, SignJWT } from 'jose';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -116,7 +115,7 @@ describe('TokenService: the verified-token cache (AUTH_TOKEN_CACHE)', () => {
       const { privateKey, publicKey } = await generateKeyPair('ES256');
       return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } };
     };
-    const sign = (pair: { kid: string; privateKey: CryptoKey | KeyObject }, issuer: string, audience: string) =>
+    const sign = (pair: { kid: string; privateKey: KeyLike }, issuer: string, audience: string) =>
       new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: pair.kid }).setSubject('dr.okafor').setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('10m').sign(pair.privateKey);
 
     it('refuses a cached token once its key is retired, at the JWKS refetch, as without the cache', async () => {
