@@ -23,7 +23,7 @@ import { measureImport } from './import-throughput';
 import { BenchOptions, readOptions } from './options';
 import { cycle, heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
-import { benchVigilEnv, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { benchVigilEnv, ServerProcess, startSealerLeader, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
 import { Lever, LEVERS } from './levers';
 import { FrameworkTarget, measureFramework } from './framework-cost';
@@ -85,6 +85,9 @@ async function main(): Promise<void> {
     const token = (username: string) => mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });
     const serverEnv = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: String(options.poolSize) };
     log('starting Vigil, the node:http floor and PostGraphile');
+    // Started first, an unmeasured Vigil leads the audit sealer (one leader per database, sealing every process's events and the
+    // floor + audit's): no measured process pays for the others' events, and every measured Vigil stands by alike.
+    servers.push(await startSealerLeader(join(ROOT, 'dist-bench', 'src', 'main.js'), vigilEnv));
     const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: vigilEnv, readyPath: '/health/ready' });
     servers.push(vigil);
     // One more Vigil process per lever (bench/levers.ts), the same build with that one setting changed.

@@ -9,7 +9,7 @@ import { activeUsers, patientIdOf, patients, sharesTeam } from '../test/setup/co
 import { benchLogger, publishReport, ROOT, runBench, withBenchDatabase } from './harness';
 import { httpLoad, HttpRequestSpec } from './load';
 import { cycle } from './patient-sample';
-import { benchVigilEnv, cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { benchVigilEnv, startSealerLeader, cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { quantile } from './stats';
 import { vigilPath } from './tool-reads';
 import { Lever, LEVERS, withAndWithout } from './levers';
@@ -83,6 +83,9 @@ async function main(): Promise<void> {
         serverOf[server] = await startServer({ name, script, env: serverEnv, readyPath });
         servers.push(serverOf[server]);
       };
+      // The audit sealer leads in one process of the database's Vigils and chains every process's events (and the floor's):
+      // started first, this unmeasured one leads, and the measured ones stand by alike, none paying for the others' events.
+      servers.push(await startSealerLeader(vigilScript, env));
       await start('vigil', 'vigil', vigilScript, { ...env, ...PROFILE }, '/health/ready');
       for (const lever of LEVERS) await start(lever.target, `vigil ${lever.target}`, vigilScript, { ...env, ...lever.env }, '/health/ready');
       await start('floor', 'floor', floorScript, { DATABASE_URL: database.url }, '/health');
