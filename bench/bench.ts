@@ -23,8 +23,9 @@ import { measureImport } from './import-throughput';
 import { BenchOptions, readOptions } from './options';
 import { cycle, heaviestPatient, samplePatients } from './patient-sample';
 import { BenchRun, renderReport } from './report';
-import { benchVigilEnv, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
+import { benchVigilEnv, ServerProcess, startSealerLeader, startServer, stopChildrenOnSignals } from './servers';
 import { measureTools } from './tool-latency';
+import { Lever, LEVERS } from './levers';
 import { FrameworkTarget, measureFramework } from './framework-cost';
 import { vigilRequest } from './tool-reads';
 import { measureRecompute, storedRows } from './recompute-workers';
@@ -84,10 +85,17 @@ async function main(): Promise<void> {
     const token = (username: string) => mintDevToken(key, username, { issuer: config.auth.issuer, audience: config.auth.audience, ttlSeconds: 24 * 3600 });
     const serverEnv = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: String(options.poolSize) };
     log('starting Vigil, the node:http floor and PostGraphile');
+    // Started first, an unmeasured Vigil leads the audit sealer (one leader per database, sealing every process's events and the
+    // floor + audit's): no measured process pays for the others' events, and every measured Vigil stands by alike.
+    servers.push(await startSealerLeader(join(ROOT, 'dist-bench', 'src', 'main.js'), vigilEnv));
     const vigil = await startServer({ name: 'vigil', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: vigilEnv, readyPath: '/health/ready' });
     servers.push(vigil);
-    const vigilNoCache = await startServer({ name: 'vigil-no-identity-cache', script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...vigilEnv, AUTH_IDENTITY_CACHE: 'false' }, readyPath: '/health/ready' });
-    servers.push(vigilNoCache);
+    // One more Vigil process per lever (bench/levers.ts), the same build with that one setting changed.
+    const levers = {} as Record<Lever['target'], ServerProcess>;
+    for (const lever of LEVERS) {
+      levers[lever.target] = await startServer({ name: `vigil ${lever.target}`, script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...vigilEnv, ...lever.env }, readyPath: '/health/ready' });
+      servers.push(levers[lever.target]);
+    }
     const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: serverEnv, readyPath: '/health' });
     servers.push(floor);
     const floorAuditServer = await startServer({ name: 'floor+audit', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: { ...serverEnv, FLOOR_AUDIT: '1' }, readyPath: '/health' });
@@ -119,7 +127,7 @@ async function main(): Promise<void> {
     if (!options.skip.has('tools')) {
       run.tools = await measureTools({
         vigil,
-        vigilNoCache,
+        levers,
         floor,
         floorAudit: floorAuditServer,
         peer,

@@ -326,10 +326,13 @@ function methodSection(o: BenchOptions): string[] {
     '## What is compared',
     '',
     '- **Vigil**: the built service (`dist-bench/src/main.js`, the same code as `dist/src/main.js`) as its own process on the bench database and Redis, ' +
-      '`LOG_LEVEL=warn`, development tokens (HS256, verified on every request), the approval queue worker in-process (the measure recompute worker not: it is measured on its own). Per request: JWT check, the staff lookup, the care-team ' +
+      '`LOG_LEVEL=warn`, development tokens (HS256; each token verified once, then kept until its exp: `AUTH_TOKEN_CACHE`), the approval queue worker in-process (the measure recompute worker not: it is measured on its own). Per request: JWT check, the staff lookup, the care-team ' +
       'access probe, validation of the query, the tool\'s statements, per-role projection, and one audit event (an INSERT into `audit_events`, committed ' +
-      'before the answer leaves; the sealer in the same process chains it afterwards).',
-    '- **Vigil, identity read on every request**: the same build as a second process with `AUTH_IDENTITY_CACHE=false`, the identity cache\'s lever measured in the same run.',
+      'before the answer leaves). The audit sealer leads in one more Vigil process, started first and not measured, which chains every ' +
+      'process\'s events (the floor + audit\'s too): a measured process would otherwise pay for sealing the other targets\' events; every measured ' +
+      'Vigil stands by as a second API process does; `npm run bench:seal` measures what sealing costs.',
+    '- **Vigil with one lever changed** (`bench/levers.ts`): the same build as a second process per lever, answering the same requests in the same run: ' +
+      '`AUTH_IDENTITY_CACHE=false` (the identity read on every request), `AUTH_TOKEN_CACHE=false` (every token verified), `LOG_LEVEL=info` (the per-request log line written).',
     '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters and the same ' +
       'transactions (`READ_SESSION_BEGIN` — READ COMMITTED, READ ONLY, `SET LOCAL ROLE vigil_reader` — then the statements and `COMMIT`; one for the ' +
       'staff lookup, one for the access probe with the tool\'s statements and the patient header, as `ToolReadService.readTool` does). No token, validation, ' +

@@ -85,6 +85,19 @@ export function benchVigilEnv(options: { databaseUrl: string; redisUrl: string; 
   };
 }
 
+/**
+ * A Vigil process that only seals: started before the measured ones, it takes the audit sealer's
+ * leadership (one process leads per database, and chains the events of every process, the floor's
+ * included), so no measured process pays for sealing the others' events and they all stand by
+ * alike. The sealer's own cost is `npm run bench:seal`'s to measure.
+ */
+export async function startSealerLeader(script: string, env: Record<string, string>): Promise<ServerProcess> {
+  const leader = await startServer({ name: 'vigil-sealer', script, env, readyPath: '/health/ready' });
+  // Leadership is taken on the sealer's first turn after start-up; measured processes started after it stand by.
+  await sleep(1000);
+  return leader;
+}
+
 export async function startServer(options: {
   name: string;
   script: string;

@@ -4,6 +4,7 @@ import { ToolName } from '../src/tools/tool-names';
 import { Cell, directLoad, httpLoad, HttpRequestSpec } from './load';
 import { cycle } from './patient-sample';
 import { sampler, ServerProcess } from './servers';
+import { LEVERS } from './levers';
 import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath, vigilRequest } from './tool-reads';
 
 /**
@@ -13,11 +14,13 @@ import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath, vigilReques
  * without the audit write, and PostGraphile.
  */
 
-export const TARGETS = ['vigil', 'vigilNoCache', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
+export const TARGETS = ['vigil', 'vigilNoCache', 'vigilNoTokenCache', 'vigilRequestLog', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
 export type Target = (typeof TARGETS)[number];
+/** Vigil's second processes, one per lever (`levers.ts`). */
+type LeverTarget = (typeof LEVERS)[number]['target'];
 export const TARGET_LABELS: Record<Target, string> = {
   vigil: 'Vigil',
-  vigilNoCache: 'Vigil, identity read on every request (AUTH_IDENTITY_CACHE=false)',
+  ...(Object.fromEntries(LEVERS.map((lever) => [lever.target, lever.label])) as Record<LeverTarget, string>),
   floorAuditHttp: 'Floor: node:http + pg + audit',
   floorHttp: 'Floor: node:http + pg',
   floorPg: 'Floor: pg only',
@@ -25,7 +28,7 @@ export const TARGET_LABELS: Record<Target, string> = {
   peer: 'PostGraphile 4.14',
 };
 
-type HttpTarget = 'vigil' | 'vigilNoCache' | 'floorAuditHttp' | 'floorHttp' | 'peer';
+type HttpTarget = 'vigil' | LeverTarget | 'floorAuditHttp' | 'floorHttp' | 'peer';
 
 export interface ToolMeasurement {
   tool: ToolName;
@@ -43,8 +46,8 @@ export interface ToolLatencyResult {
 
 export async function measureTools(options: {
   vigil: ServerProcess;
-  /** Vigil with the identity cache off: the lever, measured in the same run. */
-  vigilNoCache: ServerProcess;
+  /** Vigil's second process for each lever (`levers.ts`), measured in the same run. */
+  levers: Record<LeverTarget, ServerProcess>;
   floor: ServerProcess;
   /** The floor server with `FLOOR_AUDIT=1`: the reference the targets are measured against. */
   floorAudit: ServerProcess;
@@ -64,12 +67,12 @@ export async function measureTools(options: {
   const specFor = (target: HttpTarget, tool: ToolName) => (): HttpRequestSpec => {
     const assignment = sequence.next();
     const { patientId, username } = assignment;
-    if (target === 'vigil' || target === 'vigilNoCache') return vigilRequest(tool, assignment, options.tokens);
+    if (target === 'vigil' || target in options.levers) return vigilRequest(tool, assignment, options.tokens);
     if (target === 'floorHttp' || target === 'floorAuditHttp') return { method: 'GET', path: vigilPath(tool, patientId), headers: { 'x-bench-user': username } };
     return { method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, patientId) };
   };
-  const bases = { vigil: options.vigil.base, vigilNoCache: options.vigilNoCache.base, floorAuditHttp: options.floorAudit.base, floorHttp: options.floor.base, peer: options.peer.base };
-  const servers = { vigil: options.vigil, vigilNoCache: options.vigilNoCache, floorAuditHttp: options.floorAudit, floorHttp: options.floor, peer: options.peer };
+  const servers: Record<HttpTarget, ServerProcess> = { vigil: options.vigil, ...options.levers, floorAuditHttp: options.floorAudit, floorHttp: options.floor, peer: options.peer };
+  const bases = Object.fromEntries(Object.entries(servers).map(([target, server]) => [target, server.base])) as Record<HttpTarget, string>;
   const run = async (target: Target, tool: ToolName, concurrency: number, seconds: number): Promise<Cell> => {
     const cpu = target in servers ? () => servers[target as HttpTarget].cpuMs() : () => process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
     const before = cpu();
@@ -125,8 +128,11 @@ async function probeTool(
     return JSON.parse(text) as Record<string, unknown>;
   };
   const path = vigilPath(tool, assignment.patientId);
-  const vigil = await get(`${bases.vigil}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
-  const vigilNoCache = await get(`${bases.vigilNoCache}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } });
+  const vigilRows = async (target: 'vigil' | LeverTarget) =>
+    `rows=${((await get(`${bases[target]}${path}`, { headers: { authorization: `Bearer ${tokens.get(assignment.username)}` } })).rows as unknown[]).length}`;
+  const vigil = await vigilRows('vigil');
+  const levers = {} as Record<LeverTarget, string>;
+  for (const { target } of LEVERS) levers[target] = await vigilRows(target);
   const floor = await get(`${bases.floorHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
   const floorAudit = await get(`${bases.floorAuditHttp}${path}`, { headers: { 'x-bench-user': assignment.username } });
   const peer = await get(`${bases.peer}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody(tool, assignment.patientId) });
@@ -139,8 +145,8 @@ async function probeTool(
       .map(([key, part]) => `${key}=${Array.isArray(part) ? part.length : (part as { nodes: unknown[] }).nodes.length}`)
       .join(' ');
   return {
-    vigil: `rows=${(vigil.rows as unknown[]).length}`,
-    vigilNoCache: `rows=${(vigilNoCache.rows as unknown[]).length}`,
+    vigil,
+    ...levers,
     floorAuditHttp: count(floorAudit),
     floorHttp: count(floor),
     peer: count((peer.data as { patientById: unknown }).patientById),

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createRemoteJWKSet, JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { createRemoteJWKSet, JWTPayload, jwksCache, JWKSCacheInput, jwtVerify, SignJWT } from 'jose';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConfigError } from '../config/load-config';
 import { isSingleLineText } from '../common/validation/text';
 import { loadOrCreateDevKey } from './dev-signing-key';
 import { roleMapProblem, SignedInToken, TokenSource } from './identity-rule';
+import { VerifiedTokenCache } from './verified-token-cache';
 
 export const DEV_TOKEN_ALGORITHM = 'HS256';
 
@@ -33,8 +34,12 @@ export interface VerifiedToken extends SignedInToken {
 export class TokenService {
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
   private readonly devKey?: Uint8Array;
+  /** The JWKS as last fetched (jose writes each fetch here): a new object each fetch, so its identity is the key set's generation. */
+  private readonly fetchedKeys: JWKSCacheInput = {} as JWKSCacheInput;
   /** Each request's verified token (`verifyForRequest`); dropped with the request. */
   private readonly verifiedByRequest = new WeakMap<object, { token: string; verified: Promise<VerifiedToken> }>();
+  /** Tokens verified by earlier requests (AUTH_TOKEN_CACHE); null: every request checks its token. */
+  private readonly verifiedTokens: VerifiedTokenCache<VerifiedToken> | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const problem = roleMapProblem(config.auth.identity);
@@ -42,9 +47,27 @@ export class TokenService {
     if (config.auth.jwksUrl) {
       // The JWKS is refetched after AUTH_JWKS_CACHE_SECONDS, so a key the provider removed stops verifying within it.
       const cacheMaxAge = config.auth.jwksCacheSeconds * 1000;
-      this.jwks = createRemoteJWKSet(new URL(config.auth.jwksUrl), { cacheMaxAge, cooldownDuration: Math.min(cacheMaxAge, 30_000), timeoutDuration: 5000 });
+      this.jwks = createRemoteJWKSet(new URL(config.auth.jwksUrl), {
+        cacheMaxAge,
+        cooldownDuration: Math.min(cacheMaxAge, 30_000),
+        timeoutDuration: 5000,
+        [jwksCache]: this.fetchedKeys,
+      });
     }
     if (config.auth.devMode) this.devKey = loadOrCreateDevKey(config.auth.devKeyFile);
+    this.verifiedTokens = config.auth.tokenCache ? new VerifiedTokenCache<VerifiedToken>(() => this.keyGeneration()) : null;
+  }
+
+  /**
+   * Which keys verify tokens now. The development key is the process's for its whole life; the
+   * provider's keys are those of the JWKS fetched last, and only while it is fresh: once it is due
+   * for refetching (AUTH_JWKS_CACHE_SECONDS) no earlier verification counts (a fresh object each
+   * call equals nothing), so a key the provider removed stops verifying exactly when it did without
+   * the cache: at the refetch. An unknown `kid` refetches too, which voids every earlier entry.
+   */
+  private keyGeneration(): unknown {
+    if (!this.jwks) return this.devKey;
+    return this.jwks.fresh ? this.fetchedKeys.jwks : {};
   }
 
   /**
@@ -52,14 +75,28 @@ export class TokenService {
    * token's subject, and a signature check costs CPU on every request. The same token on the same
    * request object gets the first answer, a refusal included.
    */
-  verifyForRequest(request: object, token: string): Promise<VerifiedToken> {
+  verifyForRequest(request: object, token: string, now = Date.now()): Promise<VerifiedToken> {
     // Middleware sees the node request, guards Fastify's request around it: one key for both.
     const key = (request as { raw?: object }).raw ?? request;
     const seen = this.verifiedByRequest.get(key);
     if (seen?.token === token) return seen.verified;
-    const verified = this.verify(token);
+    const verified = this.verifyOnce(token, now);
     this.verifiedByRequest.set(key, { token, verified });
     return verified;
+  }
+
+  /** `verify`, answered from the tokens verified before (`VerifiedTokenCache`) when the cache is on. */
+  private verifyOnce(token: string, now: number): Promise<VerifiedToken> {
+    const cache = this.verifiedTokens;
+    if (!cache) return this.verify(token, now);
+    const hit = cache.get(token, now);
+    if (hit) return Promise.resolve(hit);
+    // The generation before the check: keys rotated while it ran void the result for later requests.
+    const keys = cache.currentKeys();
+    return this.verify(token, now).then((verified) => {
+      cache.put(token, verified, verified.expiresAt, keys);
+      return verified;
+    });
   }
 
   /** The token's subject and expiry; throws InvalidTokenError for any defect. */

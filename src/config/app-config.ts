@@ -99,6 +99,8 @@ export interface AuthConfig {
   /** Longest accepted token lifetime; `exp` is required. */
   maxTokenLifetimeSeconds: number;
   jwksCacheSeconds: number;
+  /** Verified tokens reused until their `exp` while their keys are current (AUTH_TOKEN_CACHE). */
+  tokenCache: boolean;
   /** Which staff member a provider's token names, and whether its groups must grant the staff member's role. */
   identity: {
     claim: IdentityClaim;

@@ -32,6 +32,11 @@ describe('sign-in settings', () => {
     expect(loadConfig({ AUTH_IDENTITY_CACHE: 'false' }).auth.identity.cache).toBe(false);
   });
 
+  it('keep verified tokens unless AUTH_TOKEN_CACHE=false', () => {
+    expect(loadConfig({}).auth.tokenCache).toBe(true);
+    expect(loadConfig({ AUTH_TOKEN_CACHE: 'false' }).auth.tokenCache).toBe(false);
+  });
+
   it.each<[string, NodeJS.ProcessEnv, string]>([
     ['an unknown identity claim', { AUTH_IDENTITY_CLAIM: 'preferred_username' }, 'AUTH_IDENTITY_CLAIM'],
     ['a groups claim without a mapping', { AUTH_ROLE_CLAIM: 'groups' }, 'AUTH_ROLE_MAP: required when AUTH_ROLE_CLAIM is set'],

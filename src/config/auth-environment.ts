@@ -76,6 +76,14 @@ export class AuthEnvironmentVariables extends QueueEnvironmentVariables {
   @IsBoolean()
   AUTH_IDENTITY_CACHE = true;
 
+  /**
+   * Keep the tokens this process has verified, until their `exp` and while the keys that verified
+   * them are current, instead of checking the signature on every request; false: check every time.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  AUTH_TOKEN_CACHE = true;
+
   /** The claim holding the NPI when AUTH_IDENTITY_CLAIM is `npi`. */
   @Matches(CLAIM_NAME, CLAIM_NAME_MESSAGE)
   AUTH_NPI_CLAIM = 'npi';
@@ -188,6 +196,7 @@ export function authConfig(vars: AuthEnvironmentVariables & { PUBLIC_BASE_URL?: 
     devKeyFile: vars.AUTH_DEV_KEY_FILE,
     maxTokenLifetimeSeconds: vars.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
     jwksCacheSeconds: vars.AUTH_JWKS_CACHE_SECONDS,
+    tokenCache: vars.AUTH_TOKEN_CACHE,
     identity: { claim: vars.AUTH_IDENTITY_CLAIM, npiClaim: vars.AUTH_NPI_CLAIM, roleClaim: vars.AUTH_ROLE_CLAIM, roleMap, cache: vars.AUTH_IDENTITY_CACHE },
     signIn,
   };

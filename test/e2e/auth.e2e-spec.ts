@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import request from 'supertest';
 import { staff } from '../../fixtures';
 import { createTestApp, TestApp } from '../setup/app';
+import { StaffRole } from '../../src/common/roles';
 import { TOOL_ROLES } from '../../src/tools/tool-route.decorator';
 import { activeUsers, patientIdOf, patients, sharesTeam } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
@@ -69,6 +70,21 @@ describe('authentication', () => {
     const res = await get(`Bearer ${await sut.tokenFor(username)}`);
     const expected = !TOOL_ROLES.includes(role) ? 403 : sharesTeam(user, patients.find((patient) => patient.key === 'diabetes-a1c-8-1')!) ? 200 : 404;
     expect(res.status).toBe(expected);
+  });
+
+  // Each process keeps the tokens it verified (AUTH_TOKEN_CACHE); who a token is, and whether still active, is read on every request.
+  it('refuses a kept token at the next request once its person is deactivated, and accepts it again once reactivated', async () => {
+    const clinician = activeUsers.find((user) => user.role === StaffRole.Clinician && sharesTeam(user, patients.find((patient) => patient.key === 'diabetes-a1c-8-1')!))!;
+    const token = `Bearer ${await sut.tokenFor(clinician.username)}`;
+    expect((await get(token)).status).toBe(200);
+    expect((await get(token)).status).toBe(200);
+    await database().dataSource.query('UPDATE staff_users SET active = false WHERE username = $1', [clinician.username]);
+    try {
+      expect((await get(token)).status).toBe(401);
+    } finally {
+      await database().dataSource.query('UPDATE staff_users SET active = true WHERE username = $1', [clinician.username]);
+    }
+    expect((await get(token)).status).toBe(200);
   });
 
   async function countAudit(where: string): Promise<number> {
