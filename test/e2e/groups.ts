@@ -1,22 +1,12 @@
-import { readdirSync } from 'node:fs';
+import { registerCaseGroup } from '../setup/case-groups';
 
 /**
- * The e2e cases (`<name>.e2e-case.ts`, beside this file) run as a few Jest files, the groups below,
- * rather than one file each. Jest gives every test file a fresh module registry, and loading the app
- * into one (Nest, TypeORM, the drivers and the whole of src, about 3,200 modules, each compiled again
- * in the file's own context) costs about 2 s of CPU before the file's first test; the cases of a group
- * load it once. Each case still opens its own database clone and starts its own app, as it did as a
- * file of its own, so no case sees another's data; no case mocks a module, fakes timers or changes
- * `process.env`, which a group would carry from one case to the next.
- *
- * A group is one Jest file (`<group>.e2e-spec.ts`, which only calls `registerGroup`): its cases run one
- * after another, in the order below, on one worker. The two workers take the groups, so a group is a
- * few minutes of work at most and the slow ones are apart. A case's module-level `jest.setTimeout`
- * holds for its whole group (Jest keeps one timeout per file): the measures group ends with a case
- * that sets 180 s, so none of its cases has less time than it had alone.
- *
- * Run one case alone with VIGIL_E2E_CASE, a regular expression over case names (see
- * docs/development.md, "Running one test").
+ * The e2e cases (`<name>.e2e-case.ts`, beside this file) in groups, each run as one Jest file,
+ * `<group>.e2e-spec.ts` (test/setup/case-groups.ts says why). A group's cases run one after another,
+ * in the order below, on one worker; the two workers take the groups, so a group is a few minutes of
+ * work at most and the slow cases are apart. No e2e case mocks, spies, fakes timers or changes
+ * `process.env`. The measures group ends with a case that sets a 180 s timeout, which holds for the
+ * whole group, so none of its cases has less time than it had alone.
  */
 export const E2E_GROUPS = {
   'compiled-service': [
@@ -57,33 +47,11 @@ export const E2E_GROUPS = {
 
 export type E2eGroup = keyof typeof E2E_GROUPS;
 
-const CASE_SUFFIX = '.e2e-case.ts';
-
-/** Every case file in exactly one group, and every grouped name a case file: else a case would silently not run. */
-function checkGroups(): void {
-  const grouped: string[] = Object.values(E2E_GROUPS).flat();
-  const cases = readdirSync(__dirname)
-    .filter((file) => file.endsWith(CASE_SUFFIX))
-    .map((file) => file.slice(0, -CASE_SUFFIX.length));
-  const problems = [
-    ...cases.filter((name) => !grouped.includes(name)).map((name) => `${name}${CASE_SUFFIX} is in no group`),
-    ...grouped.filter((name, i) => grouped.indexOf(name) !== i).map((name) => `${name} is in two groups`),
-    ...grouped.filter((name) => !cases.includes(name)).map((name) => `${name} is grouped but ${name}${CASE_SUFFIX} does not exist`),
-  ];
-  if (problems.length > 0) throw new Error(`test/e2e/groups.ts: ${[...new Set(problems)].join('; ')}`);
-}
-
-/** Registers the group's cases (all, or those VIGIL_E2E_CASE names) in the calling Jest file. */
+/** Registers the group's cases in the calling Jest file. */
 export function registerGroup(group: E2eGroup): void {
-  checkGroups();
-  const only = process.env.VIGIL_E2E_CASE;
-  const chosen = E2E_GROUPS[group].filter((name) => only === undefined || new RegExp(only).test(name));
-  if (chosen.length === 0) {
-    // A Jest file must hold a test; this one says why the group ran nothing.
-    it.skip(`no case of the ${group} group matches VIGIL_E2E_CASE=${only}`, () => undefined);
-    return;
-  }
-  // A case registers its describe blocks when loaded; loading only the chosen ones is what lets one case run alone.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  for (const name of chosen) require(`./${name}.e2e-case`);
+  registerCaseGroup(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    { folder: __dirname, suffix: '.e2e-case.ts', groups: E2E_GROUPS, load: (name) => require(`./${name}.e2e-case`) },
+    group,
+  );
 }

@@ -16,7 +16,7 @@ const { relative } = require('node:path');
 const TIERS = ['unit', 'integration', 'e2e'];
 
 /**
- * Seconds each file took alone on a quiet two-core machine (`npx jest --selectProjects <tier> -- <file>`), the e2e groups aside;
+ * Seconds each file took alone on a quiet two-core machine (`npx jest --selectProjects <tier> -- <file>`), the groups aside;
  * the five slowest integration files' are their times before they stopped repeating work, scaled by the
  * CPU time that saved (their order is what matters here, not the exact seconds).
  * Only the files over a few seconds: the rest are short enough that their order does not matter.
@@ -27,7 +27,14 @@ const MEASURED_SECONDS = {
   'test/integration/elm-official-cases.int-spec.ts': 61,
   'test/integration/reference-engine.int-spec.ts': 45,
   'test/integration/population-disclosure.int-spec.ts': 46,
-  'test/integration/measure-results.int-spec.ts': 10,
+  // The integration groups (test/integration/groups.ts): the sum of their cases' times in one run on a
+  // busy machine, divided by three.
+  'test/integration/measure-store.int-spec.ts': 45,
+  'test/integration/delivery.int-spec.ts': 36,
+  'test/integration/audit-and-access.int-spec.ts': 31,
+  'test/integration/approvals-and-queue.int-spec.ts': 26,
+  'test/integration/database.int-spec.ts': 24,
+  'test/integration/fhir-imports-and-cohorts.int-spec.ts': 14,
   // The e2e groups (test/e2e/groups.ts): the sum of their cases' times in one run of the tier on a busy
   // machine, about three times a quiet one's; the browser group's is three times its files' quiet times.
   'test/e2e/measures.e2e-spec.ts': 286,
