@@ -83,7 +83,7 @@ export type FilterCheck = 'probe' | 'hashed';
  * result's patient read once (a "hashed SubPlan"), then the team probed for the few that match.
  * Postgres turns an IN at the top of a WHERE into a join, which under an ordered walk is a probe per
  * patient again; inside an OR it stays a subquery, hashed, and the constant FALSE is folded away
- * after that decision (checked in measure-store-plans.int-spec). The hash is only chosen while
+ * after that decision (checked in measure-store-plans.int-case). The hash is only chosen while
  * the planner expects it to fit in work_mem: used only for rare filters, it does by a wide margin.
  */
 const HASHED_MATCH = (column: string) => `(${column} IN (SELECT m.patient_id FROM measure_results m WHERE ${MATCHES('m')}) OR FALSE)

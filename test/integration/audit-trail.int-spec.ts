@@ -34,7 +34,7 @@ interface ChainLink {
 const chainLinks = (dataSource: DataSource) =>
   dataSource.query<ChainLink[]>(`SELECT event_id::text AS id, prev_hash AS "prevHash", hash FROM audit_seals ORDER BY seq`);
 
-/** The chain alone (checkpoints are audit-sealer.int-spec's); every event must be sealed. */
+/** The chain alone (checkpoints are audit-sealer.int-case's); every event must be sealed. */
 const verify = (dataSource: DataSource, pageSize?: number) => verifyAuditChain(dataSource, { graceSeconds: 0, pageSize });
 
 const intact = (count: number) => ({ ok: true, count, unsealed: { count: 0, firstId: null } });

@@ -46,7 +46,7 @@ export async function createTestApp(options: {
     AUDIT_CHECKPOINT_DIR: join(dirname(devKeyFile), 'audit-checkpoints'),
     AUDIT_CHECKPOINT_KEY_FILE: join(dirname(devKeyFile), 'audit-checkpoint-key'),
     // Test files share one Redis and send thousands of requests as a few users from one address:
-    // their own key prefix, and limits no test reaches unless it sets its own (rate-limits.e2e-spec).
+    // their own key prefix, and limits no test reaches unless it sets its own (rate-limits.e2e-case).
     RATE_LIMIT_KEY_PREFIX: `vigil-test-${basename(dirname(devKeyFile))}`,
     RATE_LIMIT_USER_REQUESTS: '1000000',
     RATE_LIMIT_ADDRESS_REQUESTS: '1000000',

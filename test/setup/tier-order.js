@@ -16,7 +16,7 @@ const { relative } = require('node:path');
 const TIERS = ['unit', 'integration', 'e2e'];
 
 /**
- * Seconds each file took alone on a quiet two-core machine (`npx jest --selectProjects <tier> -- <file>`);
+ * Seconds each file took alone on a quiet two-core machine (`npx jest --selectProjects <tier> -- <file>`), the groups aside;
  * the five slowest integration files' are their times before they stopped repeating work, scaled by the
  * CPU time that saved (their order is what matters here, not the exact seconds).
  * Only the files over a few seconds: the rest are short enough that their order does not matter.
@@ -27,16 +27,26 @@ const MEASURED_SECONDS = {
   'test/integration/elm-official-cases.int-spec.ts': 61,
   'test/integration/reference-engine.int-spec.ts': 45,
   'test/integration/population-disclosure.int-spec.ts': 46,
-  'test/integration/measure-results.int-spec.ts': 10,
-  'test/e2e/review-page-oidc.e2e-spec.ts': 25,
-  'test/e2e/route-access.e2e-spec.ts': 22,
-  'test/e2e/openapi-contract.e2e-spec.ts': 18,
-  'test/e2e/deqm-care-gaps.e2e-spec.ts': 17,
-  'test/e2e/statement-capture.e2e-spec.ts': 16,
-  'test/e2e/deqm-care-gaps-parameters.e2e-spec.ts': 11,
-  'test/e2e/review-acceptance.e2e-spec.ts': 10,
-  'test/e2e/hostile-input.e2e-spec.ts': 9,
-  'test/e2e/review-page-work.e2e-spec.ts': 9,
+  // The integration groups (test/integration/groups.ts): the sum of their cases' times in one run on a
+  // busy machine, divided by three.
+  'test/integration/measure-store.int-spec.ts': 45,
+  'test/integration/delivery.int-spec.ts': 36,
+  'test/integration/audit-and-access.int-spec.ts': 31,
+  'test/integration/approvals-and-queue.int-spec.ts': 26,
+  'test/integration/database.int-spec.ts': 24,
+  'test/integration/fhir-imports-and-cohorts.int-spec.ts': 14,
+  // The e2e groups (test/e2e/groups.ts): the sum of their cases' times in one run of the tier on a busy
+  // machine, about three times a quiet one's; the browser group's is three times its files' quiet times.
+  'test/e2e/measures.e2e-spec.ts': 286,
+  'test/e2e/access.e2e-spec.ts': 232,
+  'test/e2e/contract.e2e-spec.ts': 190,
+  'test/e2e/platform.e2e-spec.ts': 175,
+  'test/e2e/agent-turns.e2e-spec.ts': 171,
+  'test/e2e/mcp-surface.e2e-spec.ts': 167,
+  'test/e2e/compiled-service.e2e-spec.ts': 160,
+  'test/e2e/review-page-browser.e2e-spec.ts': 160,
+  'test/e2e/proposals-and-worklists.e2e-spec.ts': 143,
+  'test/e2e/audit-and-paths.e2e-spec.ts': 137,
   'src/generator/patient-record.spec.ts': 6,
   'scripts/build-if-stale.spec.ts': 4,
 };

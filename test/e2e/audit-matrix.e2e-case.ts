@@ -158,7 +158,7 @@ const OPERATIONS: Operation[] = [
   tool('missing_data_check', 'missing-data', '?asOf=2026-06-30'),
   tool('feature_attribution', 'readmission-risk', '?asOf=2026-06-30'),
   {
-    // One patient: one audited access, break glass included (a care team's answer is one row per patient shown: deqm-care-gaps.e2e-spec).
+    // One patient: one audited access, break glass included (a care team's answer is one row per patient shown: deqm-care-gaps.e2e-case).
     id: 'GET /fhir/Measure/$care-gaps',
     action: 'deqm.care_gaps',
     roles: TOOL_READERS,
