@@ -4,10 +4,12 @@ import { FHIR_NS } from '../runtime/fhir-model';
 import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
 import { periodToInterval } from '../runtime/fhir-helpers';
 import { CodeLike, CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
+import type { PatientData } from '../runtime/patient-data';
 import type { Expansion } from '../runtime/value-sets';
 import type { ElmNode } from '../elm.types';
 import { libraryOf, codeOf } from './clinical';
 import { Compiler, Handler, Run, Scope } from './compiler.types';
+import { ValueSetPass } from './value-set-pass';
 
 /**
  * Retrieves (CQL §11): the patient's resources of the retrieve's type, selected by its profile as
@@ -17,8 +19,8 @@ import { Compiler, Handler, Run, Scope } from './compiler.types';
  */
 
 type Matcher = (codes: CodeSet) => boolean;
-/** A matcher and what it selects, as text: two constant filters with the same text select the same resources. */
-type Filter = { matcher: Matcher; selects: string };
+/** A matcher and what it selects, as text: two constant filters with the same text select the same resources; the value set it tests, if any. */
+type Filter = { matcher: Matcher; selects: string; valueSet?: Expansion };
 
 /** Per code path, per resource, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
 const codeSetsByPath = new Map<string, WeakMap<FhirValue, CodeSet>>();
@@ -36,6 +38,16 @@ function codesAtPath(path: string): (resource: FhirValue) => CodeSet {
     }
     return set;
   };
+}
+
+/** Per resource type, profile and code path, the pass that answers its value-set retrieves together (value-set-pass.ts). */
+const valueSetPasses = new Map<string, ValueSetPass>();
+
+function valueSetPassFor(resourceType: string, templateId: string | undefined, codeProperty: string): ValueSetPass {
+  const key = JSON.stringify(['value-set pass', resourceType, templateId ?? null, codeProperty]);
+  let pass = valueSetPasses.get(key);
+  if (!pass) valueSetPasses.set(key, (pass = new ValueSetPass(key, codesAtPath(codeProperty))));
+  return pass;
 }
 
 type Json = Record<string, unknown>;
@@ -93,7 +105,7 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     const def = libraryOf(node, scope)?.valueSet(String(node.name));
     if (!def) return undefined;
     const expansion: Expansion = cx.expansion(def.url);
-    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}` };
+    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}`, valueSet: expansion };
   }
   const codeNodes = node.type === 'ToList' ? [node.operand] : node.type === 'List' ? ((node.element as unknown[]) ?? []) : node.type === 'CodeRef' ? [node] : null;
   if (!codeNodes) return null;
@@ -153,13 +165,17 @@ export const retrieveHandlers: Record<string, Handler> = {
     const key = JSON.stringify([resourceType, templateId ?? null, fixed ? codeProperty : null, fixed?.selects ?? null]);
 
     const codesAt = codeProperty ? codesAtPath(codeProperty) : null;
-    const select = (records: FhirValue[], by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
-      let out = by ? records.filter((r) => by(codesAt!(r))) : records;
+    // A constant value-set filter reads its resources from the pass shared by every value set asked of this kind of resource.
+    const pass = fixed?.valueSet && codeProperty ? valueSetPassFor(resourceType, templateId, codeProperty) : null;
+    const inPass = pass ? pass.register(fixed!.valueSet!) : -1;
+    const select = (data: PatientData, by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
+      const records = data.withProfile(resourceType, templateId);
+      let out = by ? ((by === matcher && pass?.select(data, records, inPass)) || records.filter((r) => by(codesAt!(r)))) : records;
       if (range && dateProperty) out = out.filter((r) => range.includes(dateOf(r, dateProperty)));
       return out;
     };
 
-    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data.withProfile(resourceType, templateId), matcher, undefined));
+    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data, matcher, undefined));
     return (c, f) => {
       let chosen = matcher;
       if (dynamic) {
@@ -167,7 +183,7 @@ export const retrieveHandlers: Record<string, Handler> = {
         if (isNil(value)) return [];
         chosen = dynamicCodes(value, cx);
       }
-      return select(c.data.withProfile(resourceType, templateId), chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
+      return select(c.data, chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
     };
   },
 };
