@@ -5,11 +5,11 @@ import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
 import { periodToInterval } from '../runtime/fhir-helpers';
 import { CodeLike, CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
 import type { PatientData } from '../runtime/patient-data';
-import type { Expansion } from '../runtime/value-sets';
+import { codeKey, type Expansion } from '../runtime/value-sets';
 import type { ElmNode } from '../elm.types';
 import { libraryOf, codeOf } from './clinical';
 import { Compiler, Handler, Run, Scope } from './compiler.types';
-import { ValueSetPass } from './value-set-pass';
+import { CodeFilter, CodeFilterPass } from './code-filter-pass';
 
 /**
  * Retrieves (CQL §11): the patient's resources of the retrieve's type, selected by its profile as
@@ -19,8 +19,8 @@ import { ValueSetPass } from './value-set-pass';
  */
 
 type Matcher = (codes: CodeSet) => boolean;
-/** A matcher and what it selects, as text: two constant filters with the same text select the same resources; the value set it tests, if any. */
-type Filter = { matcher: Matcher; selects: string; valueSet?: Expansion };
+/** A constant filter: its matcher, what it selects (two with the same text select the same resources), the code keys it needs. */
+type Filter = CodeFilter & { matcher: Matcher };
 
 /** Per code path, per resource, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
 const codeSetsByPath = new Map<string, WeakMap<FhirValue, CodeSet>>();
@@ -40,13 +40,13 @@ function codesAtPath(path: string): (resource: FhirValue) => CodeSet {
   };
 }
 
-/** Per resource type, profile and code path, the pass that answers its value-set retrieves together (value-set-pass.ts). */
-const valueSetPasses = new Map<string, ValueSetPass>();
+/** Per resource type, profile and code path, the pass that answers its constant code filters together (code-filter-pass.ts). */
+const codeFilterPasses = new Map<string, CodeFilterPass>();
 
-function valueSetPassFor(resourceType: string, templateId: string | undefined, codeProperty: string): ValueSetPass {
-  const key = JSON.stringify(['value-set pass', resourceType, templateId ?? null, codeProperty]);
-  let pass = valueSetPasses.get(key);
-  if (!pass) valueSetPasses.set(key, (pass = new ValueSetPass(key, codesAtPath(codeProperty))));
+function codeFilterPassFor(resourceType: string, templateId: string | undefined, codeProperty: string): CodeFilterPass {
+  const key = JSON.stringify(['code filter pass', resourceType, templateId ?? null, codeProperty]);
+  let pass = codeFilterPasses.get(key);
+  if (!pass) codeFilterPasses.set(key, (pass = new CodeFilterPass(key, codesAtPath(codeProperty))));
   return pass;
 }
 
@@ -105,7 +105,8 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     const def = libraryOf(node, scope)?.valueSet(String(node.name));
     if (!def) return undefined;
     const expansion: Expansion = cx.expansion(def.url);
-    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}`, valueSet: expansion };
+    // Membership by key is inCodeSet's whole test.
+    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}`, keys: expansion.keys };
   }
   const codeNodes = node.type === 'ToList' ? [node.operand] : node.type === 'List' ? ((node.element as unknown[]) ?? []) : node.type === 'CodeRef' ? [node] : null;
   if (!codeNodes) return null;
@@ -116,8 +117,10 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     if (!def) return undefined;
     codes.push(codeOf(def));
   }
-  // codesMatch reads a code's system and code only.
-  return { matcher: (set) => codes.some((code) => codesMatch(code, set.codes)), selects: `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}` };
+  // codesMatch reads a code's system and code only, as they are: a key names the candidates, the matcher decides.
+  const matcher: Matcher = (set) => codes.some((code) => codesMatch(code, set.codes));
+  const selects = `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}`;
+  return { matcher, selects, keys: codes.map((code) => codeKey(code.system, code.code)), confirm: matcher };
 }
 
 /** A code filter known only at run time: a list of codes, or a value set. */
@@ -165,9 +168,9 @@ export const retrieveHandlers: Record<string, Handler> = {
     const key = JSON.stringify([resourceType, templateId ?? null, fixed ? codeProperty : null, fixed?.selects ?? null]);
 
     const codesAt = codeProperty ? codesAtPath(codeProperty) : null;
-    // A constant value-set filter reads its resources from the pass shared by every value set asked of this kind of resource.
-    const pass = fixed?.valueSet && codeProperty ? valueSetPassFor(resourceType, templateId, codeProperty) : null;
-    const inPass = pass ? pass.register(fixed!.valueSet!) : -1;
+    // A constant code filter reads its resources from the pass shared by every such filter asked of this kind of resource.
+    const pass = fixed && codeProperty ? codeFilterPassFor(resourceType, templateId, codeProperty) : null;
+    const inPass = pass ? pass.register(fixed!) : -1;
     const select = (data: PatientData, by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
       const records = data.withProfile(resourceType, templateId);
       let out = by ? ((by === matcher && pass?.select(data, records, inPass)) || records.filter((r) => by(codesAt!(r)))) : records;
