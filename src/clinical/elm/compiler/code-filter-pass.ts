@@ -42,7 +42,7 @@ export class CodeFilterPass {
   constructor(
     /** Where the pass is kept in a patient's data: unique to the type, profile and code path. */
     private readonly key: string,
-    /** The codes at this code path of a resource (one shared table per path: see retrieves.ts). */
+    /** The codes at this code path of a resource (retrieves.ts). */
     private readonly codesOf: (resource: FhirValue) => CodeSet,
   ) {}
 

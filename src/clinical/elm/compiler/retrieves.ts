@@ -22,20 +22,23 @@ type Matcher = (codes: CodeSet) => boolean;
 /** A constant filter: its matcher, what it selects (two with the same text select the same resources), the code keys it needs. */
 type Filter = CodeFilter & { matcher: Matcher };
 
-/** Per code path, per resource, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
+/** The codes at a code path of a resource, as retrieves filter on them (cql-exec-fhir's getCode, flattened). */
+function readCodes(resource: FhirValue, path: string): CodeSet {
+  const fromJson = jsonCodes(resource, path);
+  return fromJson ? CodeSet.ofCodes(fromJson) : new CodeSet(fromJson === null ? null : toCodes(resource.get(path)));
+}
+
+/** Per code path, per resource, the codes a retrieve that tests resources itself reads: once, whatever the value sets. */
 const codeSetsByPath = new Map<string, WeakMap<FhirValue, CodeSet>>();
 
-/** The codes at one code path of each resource: a retrieve finds its path's table once, when compiled. */
+/** The codes at one code path of each resource, kept: a retrieve finds its path's table once, when compiled. */
 function codesAtPath(path: string): (resource: FhirValue) => CodeSet {
   let sets = codeSetsByPath.get(path);
   if (!sets) codeSetsByPath.set(path, (sets = new WeakMap()));
   const table = sets;
   return (resource) => {
     let set = table.get(resource);
-    if (!set) {
-      const fromJson = jsonCodes(resource, path);
-      table.set(resource, (set = fromJson ? CodeSet.ofCodes(fromJson) : new CodeSet(fromJson === null ? null : toCodes(resource.get(path)))));
-    }
+    if (!set) table.set(resource, (set = readCodes(resource, path)));
     return set;
   };
 }
@@ -46,7 +49,9 @@ const codeFilterPasses = new Map<string, CodeFilterPass>();
 function codeFilterPassFor(resourceType: string, templateId: string | undefined, codeProperty: string): CodeFilterPass {
   const key = JSON.stringify(['code filter pass', resourceType, templateId ?? null, codeProperty]);
   let pass = codeFilterPasses.get(key);
-  if (!pass) codeFilterPasses.set(key, (pass = new CodeFilterPass(key, codesAtPath(codeProperty))));
+  // The pass reads each resource once per patient (it is kept in the patient's data), so it keeps no table of codes: a weak
+  // table's entry for every resource of every patient cost more (in the collector) than reading a resource's codes again.
+  if (!pass) codeFilterPasses.set(key, (pass = new CodeFilterPass(key, (resource) => readCodes(resource, codeProperty))));
   return pass;
 }
 
