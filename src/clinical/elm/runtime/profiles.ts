@@ -49,10 +49,17 @@ const VITALS: readonly [code: string, fhir: string | null, usCore: string][] = [
  */
 const SMOKING_STATUS_CODES: readonly string[] = ['39240-7', '11367-0'];
 
+/** The codings of a concept or list of them: `flatMap(codings)` over a list, as a loop (it runs for every resource of a patient). */
 const codings = (value: unknown): Coding[] => {
-  if (Array.isArray(value)) return value.flatMap(codings);
-  const concept = value as { coding?: Coding[] } | undefined;
-  return concept?.coding ?? [];
+  if (!Array.isArray(value)) return (value as { coding?: Coding[] } | undefined)?.coding ?? [];
+  const out: Coding[] = [];
+  for (const item of value) {
+    const found = codings(item);
+    // flatMap flattens an array one level and keeps anything else as one item (a malformed `coding`).
+    if (Array.isArray(found)) for (const coding of found) out.push(coding);
+    else out.push(found);
+  }
+  return out;
 };
 const hasCode = (list: readonly Coding[], system: string, code: string) => list.some((c) => c.system === system && c.code === code);
 const categoryCodes = (resource: Resource) => new Set(codings(resource.category).map((c) => c.code));
