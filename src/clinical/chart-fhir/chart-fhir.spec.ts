@@ -1,4 +1,4 @@
-import { CodeSystem, ImmunizationStatus, MedicationDispenseStatus, MedicationStatus, ProcedureStatus, RequestKind } from '../../cohort/enum';
+import { CodeSystem, ImmunizationStatus, Interpretation, MedicationDispenseStatus, MedicationStatus, ProcedureStatus, RequestKind } from '../../cohort/enum';
 import { bloodPressure, chart, condition, medication, observation, request, visit } from '../../../test/setup/clinical/chart-builder';
 import type { FhirResource } from '../elm';
 import { profilesOf } from '../elm/runtime/profiles';
@@ -35,7 +35,7 @@ describe(chartToFhir.name, () => {
       effectiveEndAt: '2025-03-04T11:00:00.000Z',
       issuedAt: '2025-03-05T10:00:00.000Z',
       referenceHigh: 100,
-      interpretation: 'H',
+      interpretation: Interpretation.High,
     });
     const [resource] = ofType(chartToFhir(chart({ observations: [full] })), 'Observation');
     const order = ['resourceType', 'id', 'extension', 'status', 'category', 'subject', 'encounter', 'effectivePeriod', 'issued', 'code', 'valueQuantity', 'referenceRange', 'interpretation'];

@@ -17,6 +17,10 @@ import type { CodeSet } from '../runtime/terminology';
  * found there is confirmed by the filter's own test. A bare string code follows rules of its own
  * (matched by code alone; refused against a value set of several code systems), so a patient with
  * one at this path has no pass: each retrieve then tests its resources itself, as before.
+ *
+ * The passes live as long as the process, as the compiled retrieves' value sets do: one entry per
+ * distinct filter (by what it selects), so compiling a measure again adds nothing. A filter nobody
+ * evaluates any more costs only its keys in the table: a patient's pass looks up its own codes.
  */
 export interface CodeFilter {
   /** What the filter selects, as text: two filters with the same text are one (retrieves.ts). */

@@ -15,7 +15,8 @@ import { CodeFilter, CodeFilterPass } from './code-filter-pass';
  * Retrieves (CQL §11): the patient's resources of the retrieve's type, selected by its profile as
  * the reference engine selects them (see profiles.ts), filtered by the codes at its code path (a
  * value set, or codes compared by system and code) and by its date range, when it has one. A
- * retrieve whose codes are constants is computed once per patient and shared by every define.
+ * retrieve whose codes are constants is computed once per patient and shared by every define, its
+ * code filter answered with every other constant one of its kind by one pass (code-filter-pass.ts).
  */
 
 type Matcher = (codes: CodeSet) => boolean;
