@@ -1,4 +1,4 @@
-import { CodeSystem, ImmunizationStatus, MedicationDispenseStatus, MedicationStatus, ProcedureStatus, RequestKind } from '../../cohort/enum';
+import { CodeSystem, ImmunizationStatus, Interpretation, MedicationDispenseStatus, MedicationStatus, ProcedureStatus, RequestKind } from '../../cohort/enum';
 import { bloodPressure, chart, condition, medication, observation, request, visit } from '../../../test/setup/clinical/chart-builder';
 import type { FhirResource } from '../elm';
 import { profilesOf } from '../elm/runtime/profiles';
@@ -22,6 +22,26 @@ describe(chartToFhir.name, () => {
     ]);
     expect(profilesOf(panel, true)).toContain('http://hl7.org/fhir/StructureDefinition/bp');
     expect(lab).toMatchObject({ id: ldl.id, valueQuantity: { value: 120, code: 'mg/dL' } });
+  });
+
+  it('writes an Observation\'s elements in one order, whichever are present (the JSON the engine shows as evidence)', () => {
+    const full = observation('18262-6', 120, '2025-03-04T10:00:00.000Z', {
+      unit: 'mg/dL',
+      notDoneReasonCode: '183944003',
+      notDoneReasonSystem: CodeSystem.SnomedCt,
+      category: 'laboratory',
+      categorySystem: 'http://terminology.hl7.org/CodeSystem/observation-category',
+      encounterId: 'e1',
+      effectiveEndAt: '2025-03-04T11:00:00.000Z',
+      issuedAt: '2025-03-05T10:00:00.000Z',
+      referenceHigh: 100,
+      interpretation: Interpretation.High,
+    });
+    const [resource] = ofType(chartToFhir(chart({ observations: [full] })), 'Observation');
+    const order = ['resourceType', 'id', 'extension', 'status', 'category', 'subject', 'encounter', 'effectivePeriod', 'issued', 'code', 'valueQuantity', 'referenceRange', 'interpretation'];
+    expect(Object.keys(resource)).toEqual(order);
+    const bare = observation('18262-6', 120, '2025-03-04T10:00:00.000Z');
+    expect(Object.keys(ofType(chartToFhir(chart({ observations: [bare] })), 'Observation')[0])).toEqual(['resourceType', 'id', 'status', 'category', 'subject', 'effectiveDateTime', 'code', 'valueInteger']);
   });
 
   it("gives a condition's stored days their whole extent in the practice's offset", () => {

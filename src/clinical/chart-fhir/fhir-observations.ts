@@ -36,11 +36,6 @@ function value(row: ObservationRow): Json {
   return row.dataAbsentReason ? { dataAbsentReason: codeable(DATA_ABSENT_REASON, row.dataAbsentReason) } : {};
 }
 
-/** `effective[x]`: a period when one was stored (with an end, or started and still going), else a dateTime. */
-function effective(row: ObservationRow): Json {
-  if (row.effectiveEndAt !== null || row.effectivePeriodOpen) return { effectivePeriod: period(row.effectiveAt, row.effectiveEndAt) };
-  return { effectiveDateTime: instant(row.effectiveAt) };
-}
 
 function referenceRange(row: ObservationRow): Json {
   if (row.referenceLow === null && row.referenceHigh === null && row.referenceText === null) return {};
@@ -56,19 +51,26 @@ function referenceRange(row: ObservationRow): Json {
   };
 }
 
-/** What one stored row and the resource it came from share: why not done, partOf, subject, encounter, status, category, effective, issued. */
-function common(row: ObservationRow, patientId: string, procedureIds: ReadonlySet<string>): Json {
-  return {
-    ...(row.notDoneReasonCode !== null ? { extension: [{ url: QICORE_EXTENSION.notDoneReason, valueCodeableConcept: codeable(row.notDoneReasonSystem, row.notDoneReasonCode) }] } : {}),
-    // Only a Procedure the chart holds: the measures follow the reference to it (CMS646's staging procedure).
-    ...(row.partOfProcedureId !== null && procedureIds.has(row.partOfProcedureId) ? { partOf: [{ reference: `Procedure/${row.partOfProcedureId}` }] } : {}),
-    status: row.status,
-    ...(row.category !== null ? { category: [{ coding: [coding(row.categorySystem, row.category)] }] } : {}),
-    subject: patientReference(patientId),
-    ...(row.encounterId !== null ? { encounter: encounterReference(row.encounterId) } : {}),
-    ...effective(row),
-    ...(row.issuedAt !== null ? { issued: instant(row.issuedAt) } : {}),
-  };
+/**
+ * A new Observation with what one stored row and the resource it came from share: why not done, partOf,
+ * status, category, subject, encounter, effective, issued. Written property by property, in this
+ * order (the order the JSON shows them in), not spread from small objects: it runs for every
+ * observation of every chart converted.
+ */
+function observation(id: string, row: ObservationRow, patientId: string, procedureIds: ReadonlySet<string>): FhirResource {
+  const out: FhirResource = { resourceType: 'Observation', id };
+  if (row.notDoneReasonCode !== null) out.extension = [{ url: QICORE_EXTENSION.notDoneReason, valueCodeableConcept: codeable(row.notDoneReasonSystem, row.notDoneReasonCode) }];
+  // Only a Procedure the chart holds: the measures follow the reference to it (CMS646's staging procedure).
+  if (row.partOfProcedureId !== null && procedureIds.has(row.partOfProcedureId)) out.partOf = [{ reference: `Procedure/${row.partOfProcedureId}` }];
+  out.status = row.status;
+  if (row.category !== null) out.category = [{ coding: [coding(row.categorySystem, row.category)] }];
+  out.subject = patientReference(patientId);
+  if (row.encounterId !== null) out.encounter = encounterReference(row.encounterId);
+  // `effective[x]`: a period when one was stored (with an end, or started and still going), else a dateTime.
+  if (row.effectiveEndAt !== null || row.effectivePeriodOpen) out.effectivePeriod = period(row.effectiveAt, row.effectiveEndAt);
+  else out.effectiveDateTime = instant(row.effectiveAt);
+  if (row.issuedAt !== null) out.issued = instant(row.issuedAt);
+  return out;
 }
 
 /** One stored row's component of its panel: code, value and reference range. */
@@ -99,22 +101,20 @@ export function observationResources(rows: readonly ObservationRow[], patientId:
     if (row.panelId !== null && !row.panelOwnValue && owned.has(row.panelId)) continue;
     if (!isBloodPressureComponent(row)) {
       const components = row.panelOwnValue && row.panelId !== null ? (owned.get(row.panelId) ?? []) : [];
-      resources.push({
-        resourceType: 'Observation',
-        id: row.id,
-        ...common(row, patientId, procedureIds),
-        code: codeable(row.codeSystem, row.code, row.display),
-        ...value(row),
-        ...referenceRange(row),
-        ...(row.interpretation !== null ? { interpretation: [codeable('http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', row.interpretation)] } : {}),
-        ...(components.length > 0 ? { component: components } : {}),
-      });
+      const resource = observation(row.id, row, patientId, procedureIds);
+      resource.code = codeable(row.codeSystem, row.code, row.display);
+      Object.assign(resource, value(row), referenceRange(row));
+      if (row.interpretation !== null) resource.interpretation = [codeable('http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', row.interpretation)];
+      if (components.length > 0) resource.component = components;
+      resources.push(resource);
       continue;
     }
     let panel = panels.get(row.panelId!);
     if (!panel) {
       const components: Json[] = [];
-      const resource: FhirResource = { resourceType: 'Observation', id: row.panelId!, ...common(row, patientId, procedureIds), code: codeable(BLOOD_PRESSURE_PANEL.system, BLOOD_PRESSURE_PANEL.code, BLOOD_PRESSURE_PANEL.display), component: components };
+      const resource = observation(row.panelId!, row, patientId, procedureIds);
+      resource.code = codeable(BLOOD_PRESSURE_PANEL.system, BLOOD_PRESSURE_PANEL.code, BLOOD_PRESSURE_PANEL.display);
+      resource.component = components;
       panels.set(row.panelId!, (panel = { resource, components }));
       resources.push(resource);
     }

@@ -4,38 +4,56 @@ import { FHIR_NS } from '../runtime/fhir-model';
 import { FhirValue, isNil, toCodes } from '../runtime/fhir-value';
 import { periodToInterval } from '../runtime/fhir-helpers';
 import { CodeLike, CodeSet, codesMatch, inCodeSet } from '../runtime/terminology';
-import type { Expansion } from '../runtime/value-sets';
+import type { PatientData } from '../runtime/patient-data';
+import { codeKey, type Expansion } from '../runtime/value-sets';
 import type { ElmNode } from '../elm.types';
 import { libraryOf, codeOf } from './clinical';
 import { Compiler, Handler, Run, Scope } from './compiler.types';
+import { CodeFilter, CodeFilterPass } from './code-filter-pass';
 
 /**
  * Retrieves (CQL §11): the patient's resources of the retrieve's type, selected by its profile as
  * the reference engine selects them (see profiles.ts), filtered by the codes at its code path (a
  * value set, or codes compared by system and code) and by its date range, when it has one. A
- * retrieve whose codes are constants is computed once per patient and shared by every define.
+ * retrieve whose codes are constants is computed once per patient and shared by every define, its
+ * code filter answered with every other constant one of its kind by one pass (code-filter-pass.ts).
  */
 
 type Matcher = (codes: CodeSet) => boolean;
-/** A matcher and what it selects, as text: two constant filters with the same text select the same resources. */
-type Filter = { matcher: Matcher; selects: string };
+/** A constant filter: its matcher, what it selects (two with the same text select the same resources), the code keys it needs. */
+type Filter = CodeFilter & { matcher: Matcher };
 
-/** Per code path, per resource, the codes retrieves filter on (cql-exec-fhir's getCode, flattened): read once, whatever the value sets. */
+/** The codes at a code path of a resource, as retrieves filter on them (cql-exec-fhir's getCode, flattened). */
+function readCodes(resource: FhirValue, path: string): CodeSet {
+  const fromJson = jsonCodes(resource, path);
+  return fromJson ? CodeSet.ofCodes(fromJson) : new CodeSet(fromJson === null ? null : toCodes(resource.get(path)));
+}
+
+/** Per code path, per resource, the codes a retrieve that tests resources itself reads: once, whatever the value sets. */
 const codeSetsByPath = new Map<string, WeakMap<FhirValue, CodeSet>>();
 
-/** The codes at one code path of each resource: a retrieve finds its path's table once, when compiled. */
+/** The codes at one code path of each resource, kept: a retrieve finds its path's table once, when compiled. */
 function codesAtPath(path: string): (resource: FhirValue) => CodeSet {
   let sets = codeSetsByPath.get(path);
   if (!sets) codeSetsByPath.set(path, (sets = new WeakMap()));
   const table = sets;
   return (resource) => {
     let set = table.get(resource);
-    if (!set) {
-      const fromJson = jsonCodes(resource, path);
-      table.set(resource, (set = fromJson ? CodeSet.ofCodes(fromJson) : new CodeSet(fromJson === null ? null : toCodes(resource.get(path)))));
-    }
+    if (!set) table.set(resource, (set = readCodes(resource, path)));
     return set;
   };
+}
+
+/** Per resource type, profile and code path, the pass that answers its constant code filters together (code-filter-pass.ts). */
+const codeFilterPasses = new Map<string, CodeFilterPass>();
+
+function codeFilterPassFor(resourceType: string, templateId: string | undefined, codeProperty: string): CodeFilterPass {
+  const key = JSON.stringify(['code filter pass', resourceType, templateId ?? null, codeProperty]);
+  let pass = codeFilterPasses.get(key);
+  // The pass reads each resource once per patient (it is kept in the patient's data), so it keeps no table of codes: a weak
+  // table's entry for every resource of every patient cost more (in the collector) than reading a resource's codes again.
+  if (!pass) codeFilterPasses.set(key, (pass = new CodeFilterPass(key, (resource) => readCodes(resource, codeProperty))));
+  return pass;
 }
 
 type Json = Record<string, unknown>;
@@ -93,7 +111,8 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     const def = libraryOf(node, scope)?.valueSet(String(node.name));
     if (!def) return undefined;
     const expansion: Expansion = cx.expansion(def.url);
-    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}` };
+    // Membership by key is inCodeSet's whole test.
+    return { matcher: (codes) => inCodeSet(expansion, codes), selects: `in value set ${expansion.membership}`, keys: expansion.keys };
   }
   const codeNodes = node.type === 'ToList' ? [node.operand] : node.type === 'List' ? ((node.element as unknown[]) ?? []) : node.type === 'CodeRef' ? [node] : null;
   if (!codeNodes) return null;
@@ -104,8 +123,10 @@ function staticCodes(node: ElmNode, scope: Scope, cx: Compiler): Filter | null |
     if (!def) return undefined;
     codes.push(codeOf(def));
   }
-  // codesMatch reads a code's system and code only.
-  return { matcher: (set) => codes.some((code) => codesMatch(code, set.codes)), selects: `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}` };
+  // codesMatch reads a code's system and code only, as they are: a key names the candidates, the matcher decides.
+  const matcher: Matcher = (set) => codes.some((code) => codesMatch(code, set.codes));
+  const selects = `codes ${JSON.stringify(codes.map((code) => [code.system, code.code]))}`;
+  return { matcher, selects, keys: codes.map((code) => codeKey(code.system, code.code)), confirm: matcher };
 }
 
 /** A code filter known only at run time: a list of codes, or a value set. */
@@ -153,13 +174,17 @@ export const retrieveHandlers: Record<string, Handler> = {
     const key = JSON.stringify([resourceType, templateId ?? null, fixed ? codeProperty : null, fixed?.selects ?? null]);
 
     const codesAt = codeProperty ? codesAtPath(codeProperty) : null;
-    const select = (records: FhirValue[], by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
-      let out = by ? records.filter((r) => by(codesAt!(r))) : records;
+    // A constant code filter reads its resources from the pass shared by every such filter asked of this kind of resource.
+    const pass = fixed && codeProperty ? codeFilterPassFor(resourceType, templateId, codeProperty) : null;
+    const inPass = pass ? pass.register(fixed!) : -1;
+    const select = (data: PatientData, by: Matcher | null, range: Interval | null | undefined): FhirValue[] => {
+      const records = data.withProfile(resourceType, templateId);
+      let out = by ? ((by === matcher && pass?.select(data, records, inPass)) || records.filter((r) => by(codesAt!(r)))) : records;
       if (range && dateProperty) out = out.filter((r) => range.includes(dateOf(r, dateProperty)));
       return out;
     };
 
-    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data.withProfile(resourceType, templateId), matcher, undefined));
+    if (!dynamic && !dateRange) return (c) => c.data.cached(key, () => select(c.data, matcher, undefined));
     return (c, f) => {
       let chosen = matcher;
       if (dynamic) {
@@ -167,7 +192,7 @@ export const retrieveHandlers: Record<string, Handler> = {
         if (isNil(value)) return [];
         chosen = dynamicCodes(value, cx);
       }
-      return select(c.data.withProfile(resourceType, templateId), chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
+      return select(c.data, chosen, dateRange ? (dateRange(c, f) as Interval | null) : undefined);
     };
   },
 };

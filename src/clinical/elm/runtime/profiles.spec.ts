@@ -20,3 +20,21 @@ describe(inferProfiles.name, () => {
     expect(inferProfiles(observation(code, category)).includes(SMOKING)).toBe(tagged);
   });
 });
+
+describe('inferProfiles reading codings', () => {
+  const LAB = 'http://hl7.org/fhir/us/qicore/StructureDefinition/qicore-observation-lab';
+  const BP = 'http://hl7.org/fhir/StructureDefinition/bp';
+  const category = (code: string) => ({ coding: [{ code }] });
+
+  it('reads categories in nested lists and a coding that is not a list, as a flatMap over them does', () => {
+    expect(inferProfiles({ resourceType: 'Observation', category: [[category('x')], [category('laboratory')]], code: {} })).toContain(LAB);
+    expect(inferProfiles({ resourceType: 'Observation', category: [{ coding: { code: 'laboratory' } }], code: {} })).toContain(LAB);
+    expect(inferProfiles({ resourceType: 'Observation', category: category('laboratory'), code: {} })).toContain(LAB);
+    expect(inferProfiles({ resourceType: 'Observation', category: [null, 'text'], code: {} })).not.toContain(LAB);
+  });
+
+  it('finds a vital sign among several codings of the code, once per profile', () => {
+    const profiles = inferProfiles({ resourceType: 'Observation', code: { coding: [{ system: 'http://loinc.org', code: '1' }, { system: 'http://loinc.org', code: '85354-9' }] } });
+    expect(profiles.filter((profile) => profile === BP)).toHaveLength(1);
+  });
+});

@@ -49,12 +49,19 @@ const VITALS: readonly [code: string, fhir: string | null, usCore: string][] = [
  */
 const SMOKING_STATUS_CODES: readonly string[] = ['39240-7', '11367-0'];
 
+/** The codings of a concept or list of them: `flatMap(codings)` over a list, as a loop (it runs for every resource of a patient). */
 const codings = (value: unknown): Coding[] => {
-  if (Array.isArray(value)) return value.flatMap(codings);
-  const concept = value as { coding?: Coding[] } | undefined;
-  return concept?.coding ?? [];
+  if (!Array.isArray(value)) return (value as { coding?: Coding[] } | undefined)?.coding ?? [];
+  const out: Coding[] = [];
+  for (const item of value) {
+    const found = codings(item);
+    // flatMap flattens an array one level and keeps anything else as one item (a malformed `coding`).
+    if (Array.isArray(found)) for (const coding of found) out.push(coding);
+    else out.push(found);
+  }
+  return out;
 };
-const hasCode = (value: unknown, system: string, code: string) => codings(value).some((c) => c.system === system && c.code === code);
+const hasCode = (list: readonly Coding[], system: string, code: string) => list.some((c) => c.system === system && c.code === code);
 const categoryCodes = (resource: Resource) => new Set(codings(resource.category).map((c) => c.code));
 
 /** The profiles a QI-Core server would tag an untagged resource with. */
@@ -65,12 +72,14 @@ export function inferProfiles(resource: Resource): string[] {
     case 'Observation': {
       const profiles = [qi('qicore-observation'), qi('qicore-simple-observation'), qi('qicore-observation-clinical-result')];
       const categories = categoryCodes(resource);
+      // Flattened once: each test below reads the same codings.
+      const codes = codings(resource.code);
       if (categories.has('laboratory')) profiles.push(qi('qicore-observation-lab'), `${USCORE}us-core-observation-lab`);
       if (categories.has('survey') || categories.has('screening-assessment')) profiles.push(qi('qicore-observation-screening-assessment'));
       if (resource.status === 'cancelled') profiles.push(qi('qicore-observationcancelled'), qi('qicore-observationnotdone'));
-      if (categories.has('social-history') && SMOKING_STATUS_CODES.some((code) => hasCode(resource.code, LOINC, code))) profiles.push(`${USCORE}us-core-smokingstatus`);
+      if (categories.has('social-history') && SMOKING_STATUS_CODES.some((code) => hasCode(codes, LOINC, code))) profiles.push(`${USCORE}us-core-smokingstatus`);
       for (const [code, fhir, usCore] of VITALS) {
-        if (!hasCode(resource.code, LOINC, code)) continue;
+        if (!hasCode(codes, LOINC, code)) continue;
         if (fhir) profiles.push(`${FHIR_BASE}${fhir}`);
         profiles.push(`${USCORE}${usCore}`, `${USCORE}us-core-vital-signs`);
       }
