@@ -8,7 +8,8 @@ import { CohortRepository } from './cohort/cohort.repository';
 import { addEarlyRequestHook, createHttpAdapter, installHttpEdges } from './common/http/http-edges';
 import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
-import { EdgeRefusalInterceptor } from './common/http/request-body';
+import { RestRefusalAudit } from './access/rest-access';
+import { EdgeRefusalGuard } from './common/http/request-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { NestStartupLogger, QuietNestWiring } from './common/logging/nest-startup-logger';
 import { observeHttpRequests } from './metrics/metrics.module';
@@ -56,11 +57,20 @@ export function configureHttp(app: NestFastifyApplication): void {
   // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
   // tests) stops buffering too, instead of holding every static Logger call back.
   app.flushLogs();
-  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.useGlobalFilters(new ProblemDetailsFilter(refusalAuditOf(app)));
   app.useGlobalPipes(createValidationPipe());
-  // After every module's APP_INTERCEPTOR (registered when the app was created), so the refusals it
-  // raises pass through them: the access module's audit of refused requests sees each one.
-  app.useGlobalInterceptors(new EdgeRefusalInterceptor());
+  // After every module's APP_GUARD (registered when the app was created): authentication first.
+  // No global interceptor: Nest would run every request of every route through rxjs for it.
+  app.useGlobalGuards(new EdgeRefusalGuard());
+}
+
+/** The access module's audit of refused requests, in an app that has it (every Vigil app; not a bare test app). */
+function refusalAuditOf(app: NestFastifyApplication): RestRefusalAudit | undefined {
+  try {
+    return app.get(RestRefusalAudit, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditModule } from '../audit';
 import { CohortModule } from '../cohort/cohort.module';
 import { CursorSealer } from '../phi/sealed-cursor';
@@ -7,7 +6,7 @@ import { AccessRepository } from './access.repository';
 import { AccessService } from './access.service';
 import { AuditedAccess } from './audited-access.service';
 import { BreakGlassReportController } from './break-glass-report.controller';
-import { AuditRefusalInterceptor } from './rest-access';
+import { RestRefusalAudit } from './rest-access';
 
 /**
  * Where access is decided and where it is audited: one named check per permission and the queries
@@ -18,7 +17,7 @@ import { AuditRefusalInterceptor } from './rest-access';
 @Module({
   imports: [CohortModule, AuditModule],
   controllers: [BreakGlassReportController],
-  providers: [AccessRepository, AccessService, AuditedAccess, CursorSealer, { provide: APP_INTERCEPTOR, useClass: AuditRefusalInterceptor }],
-  exports: [AccessService, AuditedAccess],
+  providers: [AccessRepository, AccessService, AuditedAccess, CursorSealer, RestRefusalAudit],
+  exports: [AccessService, AuditedAccess, RestRefusalAudit],
 })
 export class AccessModule {}

@@ -1,12 +1,12 @@
-import { CallHandler, createParamDecorator, ExecutionContext, HttpStatus, Injectable, NestInterceptor, Param, ParseUUIDPipe } from '@nestjs/common';
-import { catchError, from, Observable } from 'rxjs';
+import { createParamDecorator, ExecutionContext, HttpStatus, Injectable, Param, ParseUUIDPipe } from '@nestjs/common';
 import { AccessContext, restContext } from './access-context';
 import { attemptedBreakGlassReason, BREAK_GLASS_HEADER, breakGlassHeaderProblem } from './break-glass';
 import { AuthenticatedRequest, Caller } from '../auth/caller';
 import { AUDITED_ACTION_KEY } from '../auth/roles.decorator';
 import { ProblemException } from '../common/http/problem';
+import { RefusalRecorder } from '../common/http/problem-details.filter';
 import { isUuid } from '../common/validation/uuid';
-import { AuditedAccess } from './audited-access.service';
+import { AuditedAccess, wasAudited } from './audited-access.service';
 
 function auditedAction(context: ExecutionContext): string | undefined {
   return Reflect.getMetadata(AUDITED_ACTION_KEY, context.getHandler()) as string | undefined;
@@ -14,9 +14,12 @@ function auditedAction(context: ExecutionContext): string | undefined {
 
 /** The access context of a REST request: its caller, the route's audited action, its correlation id and break-glass header. */
 export function accessContextOf(context: ExecutionContext): AccessContext {
-  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
   const purpose = auditedAction(context);
   if (!purpose) throw new Error('RestAccess used on a route without @AuditedAction');
+  return requestAccessContext(context.switchToHttp().getRequest<AuthenticatedRequest>(), purpose);
+}
+
+function requestAccessContext(request: AuthenticatedRequest, purpose: string): AccessContext {
   return restContext(request.caller ?? null, purpose, request.id ?? null, attemptedBreakGlassReason(request.headers[BREAK_GLASS_HEADER]));
 }
 
@@ -35,21 +38,26 @@ export const RestAccess = createParamDecorator((_data: unknown, context: Executi
 
 /**
  * For routes marked `@AuditedAction`: a request refused after authentication but before its
- * service ran (a bad path parameter, query or body, caught by a pipe) is still one audited access
- * attempt. Everything the service itself does is audited by `AuditedAccess`, which marks its
- * errors, so nothing is recorded twice. (401 and 403 from the guard are recorded by the guard.)
+ * service ran (a held edge refusal, a route guard, a bad path parameter, query or body caught by a
+ * pipe) is still one audited access attempt. Everything the service itself does is audited by
+ * `AuditedAccess`, which marks its errors, so nothing is recorded twice. (401 and 403 from the auth
+ * guard are recorded by the guard, and it marks the request as admitted only after deciding.) The
+ * problem filter asks this before it answers: the answer waits for the row, and is a 503 when the
+ * row cannot be written. A filter rather than an interceptor, so that a request that succeeds runs
+ * through no rxjs pipeline (Nest builds one per request for any interceptor).
  */
 @Injectable()
-export class AuditRefusalInterceptor implements NestInterceptor {
+export class RestRefusalAudit implements RefusalRecorder {
   constructor(private readonly phi: AuditedAccess) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!auditedAction(context)) return next.handle();
-    return next.handle().pipe(
-      catchError((error: unknown) => {
-        const patientId = context.switchToHttp().getRequest<AuthenticatedRequest>().params?.patientId;
-        return from(this.phi.refused(accessContextOf(context), isUuid(patientId) ? patientId : null, error).then(() => Promise.reject(error)));
-      }),
+  answerFor(exception: unknown, http: object): Promise<unknown> | undefined {
+    const request = http as AuthenticatedRequest;
+    const purpose = request.auditedAction;
+    if (!purpose || wasAudited(exception)) return undefined;
+    const patientId = request.params?.patientId;
+    return this.phi.refused(requestAccessContext(request, purpose), isUuid(patientId) ? patientId : null, exception).then(
+      () => exception,
+      (failure: unknown) => failure,
     );
   }
 }

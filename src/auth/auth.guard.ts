@@ -43,7 +43,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     try {
-      return await this.authorise(context);
+      await this.authorise(context);
     } catch (error) {
       try {
         // A read the identity lookup left open ends first: the refusal's record needs a connection of its own.
@@ -56,6 +56,9 @@ export class AuthGuard implements CanActivate {
       }
       throw error instanceof SignInRefused ? unauthenticated() : error;
     }
+    const action = this.reflector.get<string | undefined>(AUDITED_ACTION_KEY, context.getHandler());
+    if (action) context.switchToHttp().getRequest<AuthenticatedRequest>().auditedAction = action;
+    return true;
   }
 
   /**
@@ -84,7 +87,7 @@ export class AuthGuard implements CanActivate {
     });
   }
 
-  private async authorise(context: ExecutionContext): Promise<boolean> {
+  private async authorise(context: ExecutionContext): Promise<true> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     const allowed = this.reflector.getAllAndOverride<StaffRole[] | undefined>(ROLES_KEY, targets);

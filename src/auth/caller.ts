@@ -15,6 +15,11 @@ export interface Caller {
 /** The request property the auth guard fills in. */
 export interface AuthenticatedRequest {
   caller?: Caller;
+  /**
+   * The route's `@AuditedAction`, set by the auth guard once it admitted the request: any later
+   * refusal of the request (a guard, a pipe, the handler) is one audited access of that action.
+   */
+  auditedAction?: string;
   id?: string;
   headers: Record<string, string | string[] | undefined>;
   params: Record<string, string>;

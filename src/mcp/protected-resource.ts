@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RestRefusalAudit } from '../access/rest-access';
 import { headerValue } from '../common/http/header-value';
 import { ProblemDetailsFilter } from '../common/http/problem-details.filter';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -46,15 +47,21 @@ export function mcpChallenge(config: AppConfig, request: FastifyRequest): string
 @Catch()
 @Injectable()
 export class McpChallengeFilter implements ExceptionFilter {
-  private readonly problems = new ProblemDetailsFilter();
+  private readonly problems: ProblemDetailsFilter;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    refusals: RestRefusalAudit,
+  ) {
+    // In place of the global filter, so it does what that one does: the audit of refused requests too.
+    this.problems = new ProblemDetailsFilter(refusals);
+  }
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(exception: unknown, host: ArgumentsHost): void | Promise<void> {
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.UNAUTHORIZED) {
       const http = host.switchToHttp();
       http.getResponse<FastifyReply>().header('WWW-Authenticate', mcpChallenge(this.config, http.getRequest<FastifyRequest>()));
     }
-    this.problems.catch(exception, host);
+    return this.problems.catch(exception, host);
   }
 }

@@ -1,3 +1,4 @@
+import { ApplicationConfig } from '@nestjs/core';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
@@ -125,5 +126,11 @@ describe('refusals at the HTTP edge are audited', () => {
     expect(res.status).toBe(401);
     const rows = await database().dataSource.query(`SELECT action, outcome FROM audit_events WHERE correlation_id = $1`, [res.headers['x-correlation-id']]);
     expect(rows).toEqual([{ action: 'proposal.create', outcome: 'unauthenticated' }]);
+  });
+
+  // The refusals above are raised by a guard and audited by the problem filter: a global interceptor
+  // would make Nest run every request of every route through an rxjs pipeline (per-request CPU).
+  it('audits them without any global interceptor', () => {
+    expect(sut.app.get(ApplicationConfig).getGlobalInterceptors()).toEqual([]);
   });
 });

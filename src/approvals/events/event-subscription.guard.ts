@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthenticatedRequest } from '../../auth/caller';
 import { accessContextOf } from '../../access/rest-access';
-import { heldEdgeRefusal } from '../../common/http/request-body';
 import { ProposalEventStream, VisiblePatients } from './proposal-event-stream';
 
 export interface SubscribingRequest extends AuthenticatedRequest {
@@ -21,8 +20,8 @@ export class EventSubscriptionGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SubscribingRequest>();
-    // Guards run before interceptors: a query the HTTP edge refused is raised here, as this route's one audited access.
-    request.visiblePatients = await this.stream.subscribe(accessContextOf(context), Object.keys(request.query ?? {}), heldEdgeRefusal(request));
+    // A query the HTTP edge refused never gets here: the global EdgeRefusalGuard raised it, and the problem filter audited it.
+    request.visiblePatients = await this.stream.subscribe(accessContextOf(context), Object.keys(request.query ?? {}));
     return true;
   }
 }

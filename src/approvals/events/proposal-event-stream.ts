@@ -65,12 +65,10 @@ export class ProposalEventStream {
    * Opening the stream is one audited access (`events.subscribe`; its row names the fields every
    * event carries), refusals included. It takes no parameters at all, and any is refused by name:
    * above all a token in the query string (where EventSource users are tempted to put it, and from
-   * where it would reach proxy logs). `edgeRefusal` is what the HTTP edge refused in the request (a
-   * prototype key in the query), answered first. Answers the subscriber's visibility check for `open`.
+   * where it would reach proxy logs). Answers the subscriber's visibility check for `open`.
    */
-  subscribe(context: AccessContext, queryFields: string[], edgeRefusal?: ProblemException): Promise<VisiblePatients> {
+  subscribe(context: AccessContext, queryFields: string[]): Promise<VisiblePatients> {
     return this.phi.audited(context, null, async () => {
-      if (edgeRefusal) throw edgeRefusal;
       if (queryFields.length > 0) {
         throw new ProblemException(HttpStatus.BAD_REQUEST, 'validation_failed', 'Invalid request', 'This route takes no parameters.',
           queryFields.map((field) => ({ field, reason: 'unknown_field', message: `${field} is not a known field` })));

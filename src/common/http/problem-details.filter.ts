@@ -4,15 +4,33 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, ProblemDetails, ProblemException, problemType } from './problem';
 
 /**
+ * What must happen to a failed request before its problem is sent: an access module records the
+ * refusal of an audited route here (see `RestRefusalAudit`). `undefined` when there is nothing to
+ * record; otherwise a promise of the exception to answer (the original, or the failure to record it),
+ * which never rejects.
+ */
+export interface RefusalRecorder {
+  answerFor(exception: unknown, request: object): Promise<unknown> | undefined;
+}
+
+/**
  * Turns every exception into an RFC 9457 problem response. Expected errors keep their status and
  * a message written for callers; anything else becomes a generic 500 whose only detail is the
- * correlation id, so no driver message, SQL fragment or record value can reach a client.
+ * correlation id, so no driver message, SQL fragment or record value can reach a client. With a
+ * `RefusalRecorder`, the problem is sent once the recorder has done its part (Nest waits for a
+ * filter's promise; Fastify for the reply).
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
-  catch(exception: unknown, host: ArgumentsHost): void {
+  constructor(private readonly refusals?: RefusalRecorder) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void | Promise<void> {
     const http = host.switchToHttp();
-    sendProblem(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const recording = this.refusals?.answerFor(exception, request);
+    if (!recording) return sendProblem(exception, request, reply);
+    return recording.then((answer) => sendProblem(answer, request, reply));
   }
 }
 

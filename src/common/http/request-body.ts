@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, HttpException, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import bodyParser from 'body-parser';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { Observable, throwError } from 'rxjs';
 import { FieldProblem, ProblemException } from './problem';
 
 /** Larger than any request Vigil takes (a proposal with a 4,000-character note and 50 citations is ~10 kB). */
@@ -38,7 +37,7 @@ const parseJson = bodyParser.json({ limit: MAX_BODY_BYTES, strict: true, type: J
  * takes JSON, so Fastify's own parsers are removed: one parser takes every body.
  *
  * A refusal found here is not answered here: it is held on the request and raised by
- * `EdgeRefusalInterceptor` once routing, authentication and the route's audit are in place, so a
+ * `EdgeRefusalGuard` once routing and authentication are in place, so a
  * refused body is one audited access attempt of its route like any other invalid input (and an
  * anonymous caller still gets the 401 first). A request no route answers never raises it (404/405).
  */
@@ -90,16 +89,19 @@ export function heldEdgeRefusal(req: unknown): ProblemException | undefined {
 
 /**
  * Raises a refusal the edge held (a body that is not JSON, too large, malformed, too deep, or with a
- * prototype key, or such a query) before the handler runs. Installed with the app's global pipes
- * and filters, so it runs inside the interceptors modules provide (`APP_INTERCEPTOR`), among them
- * the access module's audit of refusals. A route guard that decides and audits the access itself
- * before any interceptor (the review queue's event stream) raises `heldEdgeRefusal` on its own.
+ * prototype key, or such a query) before any route guard, pipe or handler runs. Installed with the
+ * app's global pipes and filters, so it runs after the modules' global guards (`APP_GUARD`), among
+ * them authentication: an anonymous caller still gets the 401 first, and the refusal of an admitted
+ * request on an audited route is that route's one audited access (recorded by the problem filter,
+ * see `RestRefusalAudit`). A guard, not an interceptor: an interceptor makes Nest run every request
+ * of every route through an rxjs pipeline.
  */
 @Injectable()
-export class EdgeRefusalInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+export class EdgeRefusalGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
     const refusal = heldEdgeRefusal(context.switchToHttp().getRequest());
-    return refusal ? throwError(() => refusal) : next.handle();
+    if (refusal) throw refusal;
+    return true;
   }
 }
 
