@@ -1,9 +1,12 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
+import { DELIVERY_QUEUE_NAME } from '../../src/approvals/delivery/delivery-queue.constants';
 import { DeliverySweep } from '../../src/approvals/delivery/delivery-sweep';
 import { DeliveryStatus, ProposalKind } from '../../src/approvals/enum';
 import { ProposalExecutor } from '../../src/approvals/proposal-executor';
@@ -68,6 +71,9 @@ describe('delivering to a FHIR server behind SMART Backend Services (real Postgr
     let provider: OidcProvider;
     let smart: SmartResourceServer;
     let worker: INestApplicationContext;
+    let redis: Redis;
+    /** The worker's delivery queue, to hold its attempts while the provider is restarted. */
+    let deliveryQueue: Queue;
     const env = () => ({
       NODE_ENV: 'test',
       DATABASE_URL: database().url,
@@ -108,11 +114,15 @@ describe('delivering to a FHIR server behind SMART Backend Services (real Postgr
       fhir.smartConfiguration = smart.smartConfiguration;
       const logger = createRootLogger('debug', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) });
       worker = await createWorker({ config: loadConfig(env()), database: { url: database().url, poolSize: 4, embedded: false }, logger, queue: QUEUE });
+      redis = new Redis(redisServer().url, { maxRetriesPerRequest: 1 });
+      deliveryQueue = new Queue(DELIVERY_QUEUE_NAME, { connection: redis, prefix: loadConfig(env()).queues.proposals.prefix });
       // Preconditions (an open gap) are evaluated "today": the fixture anchor, on any day the tests run.
       worker.get(ProposalExecutor).clock = () => new Date(`${TEST_ANCHOR_DATE}T12:00:00Z`);
       worker.get(DeliverySweep).overdueMs = 1000;
     });
     afterAll(async () => {
+      await deliveryQueue?.close();
+      redis?.disconnect();
       await worker?.close();
       await provider?.stop();
       await fhir?.stop();
@@ -183,14 +193,21 @@ describe('delivering to a FHIR server behind SMART Backend Services (real Postgr
       smart.revokeNext = 1;
       const id = await approveNote();
       await waitFor(async () => ((await fhirDelivery(id))?.attempts ?? 0) >= 2, 20_000, 'the delivery was not retried');
+      // Further attempts are held from here until the key is registered again: the checks below and a restart
+      // of the provider took longer, on a loaded machine, than the whole retry budget (30 attempts 0.1 to
+      // 0.5 s apart), and the delivery was dead-lettered before the key came back.
+      await deliveryQueue.pause();
       const reviewer = await accessOf(database().dataSource, 'rev.santos');
-      const state = (await worker.get(ProposalsService).get(reviewer, id)).deliveries[0];
-      expect(state).toMatchObject({ destination: 'fhir', status: 'retrying', reason: 'auth_failed', httpStatus: 401, resource: null });
-      const refusals = lines.map((line) => JSON.parse(line) as { context?: string; error?: string; httpStatus?: number }).filter((line) => line.context === 'FhirAuthorization');
-      expect(refusals[0]).toMatchObject({ error: 'invalid_client', httpStatus: 401, clientId: CLIENT_ID, tokenEndpoint: provider.tokenEndpoint });
-
-      await provider.stop();
-      provider = await startProvider([key.publicJwk], port);
+      try {
+        const state = (await worker.get(ProposalsService).get(reviewer, id)).deliveries[0];
+        expect(state).toMatchObject({ destination: 'fhir', status: 'retrying', reason: 'auth_failed', httpStatus: 401, resource: null });
+        const refusals = lines.map((line) => JSON.parse(line) as { context?: string; error?: string; httpStatus?: number }).filter((line) => line.context === 'FhirAuthorization');
+        expect(refusals[0]).toMatchObject({ error: 'invalid_client', httpStatus: 401, clientId: CLIENT_ID, tokenEndpoint: provider.tokenEndpoint });
+        await provider.stop();
+        provider = await startProvider([key.publicJwk], port);
+      } finally {
+        await deliveryQueue.resume();
+      }
       await delivered([id]);
       expect((await onServer(fhir, id)).resources).toHaveLength(1);
       // No token, assertion (both JWTs), private key or note text in any log line.
