@@ -20,6 +20,9 @@ export interface PolicyState {
   exceeded: boolean;
 }
 
+/** How long shutdown waits for the last counts to reach Redis. */
+const LAST_SYNC_WAIT_MS = 500;
+
 /** The limits decided in memory when RATE_LIMIT_SYNC_MS is set: the busy ones. */
 type SyncedPolicy = 'user' | 'address';
 
@@ -73,8 +76,9 @@ export class RateLimitService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.syncTimer);
-    // Best effort: the counts of the last moments reach Redis if it still answers.
-    await Promise.all(Object.values(this.synced ?? {}).map((each) => each.flush())).catch(() => undefined);
+    // Best effort, and never holding up shutdown for long: the counts of the last moments reach Redis if it still answers.
+    const sent = Promise.all(Object.values(this.synced ?? {}).map((each) => each.flush())).catch(() => undefined);
+    await Promise.race([sent, new Promise((resolve) => setTimeout(resolve, LAST_SYNC_WAIT_MS).unref())]);
   }
 
   /** Counts one request against `policy` for `key` and says where that leaves it. */
