@@ -6,7 +6,7 @@
  * without, switched on there). Ratios are always "with ÷ without".
  */
 export interface Lever {
-  target: 'vigilNoCache' | 'vigilNoTokenCache' | 'vigilRequestLog';
+  target: 'vigilNoCache' | 'vigilNoTokenCache' | 'vigilRequestLog' | 'vigilExactRateLimit';
   /** The lever, for the report's prose. */
   name: string;
   /** The second process, as a target's label. */
@@ -15,6 +15,8 @@ export interface Lever {
   env: Record<string, string>;
   /** Which process has the lever: `default` (Vigil as benchmarked) or `second`. */
   on: 'default' | 'second';
+  /** The lever acts on every request, not only on tools: `npm run bench:request-cost` also measures `GET /health` on both processes. */
+  everyRequest?: true;
 }
 
 export const LEVERS: readonly Lever[] = [
@@ -31,6 +33,14 @@ export const LEVERS: readonly Lever[] = [
     label: 'Vigil, every token verified (AUTH_TOKEN_CACHE=false)',
     env: { AUTH_TOKEN_CACHE: 'false' },
     on: 'default',
+  },
+  {
+    target: 'vigilExactRateLimit',
+    name: 'the rate limit decided in memory, synced with Redis in batches (`RATE_LIMIT_SYNC_MS`)',
+    label: 'Vigil, one Redis rate-limit decision per request (RATE_LIMIT_SYNC_MS=0)',
+    env: { RATE_LIMIT_SYNC_MS: '0' },
+    on: 'default',
+    everyRequest: true,
   },
   {
     target: 'vigilRequestLog',

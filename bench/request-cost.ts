@@ -40,12 +40,15 @@ const ONLY = process.env.BENCH_KINDS ? new Set(process.env.BENCH_KINDS.split(','
 const PROFILE: Record<string, string> = process.env.BENCH_VIGIL_CPU_PROFILE ? { NODE_OPTIONS: `--require ${join(ROOT, 'dist-bench', 'bench', 'cpu-profile.js')}` } : {};
 
 type Server = 'vigil' | Lever['target'] | 'floor' | 'floorAudit';
-type Kind = 'health' | 'refused' | 'tool' | Lever['target'] | 'floor' | 'floorAudit';
+/** `health:<lever>`: `GET /health` on a lever's process, for a lever that acts on every request. */
+type Kind = 'health' | 'refused' | 'tool' | Lever['target'] | `health:${Lever['target']}` | 'floor' | 'floorAudit';
+const EVERY_REQUEST_LEVERS = LEVERS.filter((lever) => lever.everyRequest);
 const ALL_KINDS: { kind: Kind; label: string; server: Server; status: 'ok' | 'refused' }[] = [
   { kind: 'health', label: 'Vigil `GET /health` (HTTP, edges, rate limit, Nest; no token, no database)', server: 'vigil', status: 'ok' },
   { kind: 'refused', label: `Vigil \`${TOOL}\` without a token (+ the guard and the 401’s audit write)`, server: 'vigil', status: 'refused' },
   { kind: 'tool', label: `Vigil \`${TOOL}\` (the whole request)`, server: 'vigil', status: 'ok' },
   ...LEVERS.map((lever) => ({ kind: lever.target, label: `${lever.label}: \`${TOOL}\``, server: lever.target, status: 'ok' as const })),
+  ...EVERY_REQUEST_LEVERS.map((lever) => ({ kind: `health:${lever.target}` as const, label: `${lever.label}: \`GET /health\``, server: lever.target, status: 'ok' as const })),
   { kind: 'floor', label: 'Floor: node:http + pg, the same read', server: 'floor', status: 'ok' },
   { kind: 'floorAudit', label: 'Floor: node:http + pg + audit (the targets’ reference), the same read', server: 'floorAudit', status: 'ok' },
 ];
@@ -100,8 +103,10 @@ async function main(): Promise<void> {
         const { patientId, username } = sequence.next();
         return { method: 'GET', path: vigilPath(TOOL, patientId), headers: { 'x-bench-user': username } };
       };
+      const health = (): HttpRequestSpec => ({ method: 'GET', path: '/health', headers: {} });
       const specs: Record<Kind, () => HttpRequestSpec> = {
-        health: () => ({ method: 'GET', path: '/health', headers: {} }),
+        health,
+        ...(Object.fromEntries(LEVERS.map((lever) => [`health:${lever.target}`, health])) as Record<`health:${Lever['target']}`, () => HttpRequestSpec>),
         refused: () => ({ method: 'GET', path: vigilPath(TOOL, sequence.next().patientId), headers: {} }),
         tool: withToken,
         ...(Object.fromEntries(LEVERS.map((lever) => [lever.target, withToken])) as Record<Lever['target'], () => HttpRequestSpec>),
@@ -183,8 +188,13 @@ function render(cells: Map<string, Cell[]>, postgres: string): string {
     if (has('floorAudit')) parts.push(`; Vigil ÷ floor + audit ${fixed(tool / main('floorAudit'))}× main-thread CPU, ${fixed(of('tool', concurrency, 'processMs') / of('floorAudit', concurrency, 'processMs'))}× process CPU, ${fixed(rps('tool') / rps('floorAudit'))}× answers/s`);
     lines.push('', `${parts.join('')}.`);
     for (const lever of LEVERS.filter((each) => has(each.target))) {
-      const { on, off } = withAndWithout(lever, { vigil: 'tool' as Kind, vigilNoCache: lever.target, vigilNoTokenCache: lever.target, vigilRequestLog: lever.target });
+      const { on, off } = withAndWithout(lever, { vigil: 'tool' as Kind, vigilNoCache: lever.target, vigilNoTokenCache: lever.target, vigilRequestLog: lever.target, vigilExactRateLimit: lever.target });
       lines.push(`- ${lever.name}, with ÷ without: ${fixed(main(on) / main(off))}× main-thread CPU, ${fixed(of(on, concurrency, 'processMs') / of(off, concurrency, 'processMs'))}× process CPU, ${fixed(rps(on) / rps(off))}× answers/s.`);
+    }
+    for (const lever of EVERY_REQUEST_LEVERS.filter((each) => has(`health:${each.target}`) && has('health'))) {
+      const second = `health:${lever.target}` as Kind;
+      const { on, off } = withAndWithout(lever, { vigil: 'health', ...Object.fromEntries(LEVERS.map((each) => [each.target, second])) } as { vigil: Kind } & Record<Lever['target'], Kind>);
+      lines.push(`- ${lever.name} on \`GET /health\`, with ÷ without: ${fixed(main(on) / main(off))}× main-thread CPU, ${fixed(of(on, concurrency, 'processMs') / of(off, concurrency, 'processMs'))}× process CPU, ${fixed(rps(on) / rps(off))}× answers/s.`);
     }
   }
   return `${lines.join('\n')}\n`;

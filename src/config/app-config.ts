@@ -38,6 +38,10 @@ export interface AppConfig {
     breakGlassRequests: number;
     breakGlassWindowSeconds: number;
     keyPrefix: string;
+    /** 0: a Redis decision per request; else the period of the batched sync (see SyncedWindowLimiter). */
+    syncMs: number;
+    /** The most requests per key one process admits that Redis has not counted yet. */
+    syncRequests: number;
   };
   fixtures: { anchorDate?: string };
   redis: { url: string };

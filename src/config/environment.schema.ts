@@ -214,6 +214,26 @@ export class EnvironmentVariables extends AgentEnvironmentVariables {
   @Max(604800)
   RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS = 3600;
 
+  /**
+   * How often (ms) each process sends its unsent user and address counts to Redis and learns the shared
+   * counts back; between sends it decides from memory. 0: one Redis decision per request (exact across processes).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60000)
+  RATE_LIMIT_SYNC_MS = 100;
+
+  /**
+   * At most this many requests per key one process admits before Redis has counted them (it sends at half);
+   * N processes together admit at most the quota + (N - 1) × this per window.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  RATE_LIMIT_SYNC_REQUESTS = 20;
+
   /** Redis key prefix of the limits: deployments (or test runs) sharing one Redis give each their own. */
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, dots, dashes or underscores' })
   RATE_LIMIT_KEY_PREFIX = 'vigil';

@@ -67,7 +67,7 @@ describe(loadConfig.name, () => {
     expect(defaults.auth).toMatchObject({ maxTokenLifetimeSeconds: 3600, jwksCacheSeconds: 300 });
     expect(defaults.database).toMatchObject({ statementTimeoutMs: 30000, lockTimeoutMs: 10000, idleInTransactionTimeoutMs: 60000 });
     expect(defaults.startup).toEqual({ maxWaitSeconds: 120, redisWaitSeconds: 5 });
-    expect(defaults.rateLimit).toEqual({ windowSeconds: 60, userRequests: 600, addressRequests: 300, breakGlassRequests: 20, breakGlassWindowSeconds: 3600, keyPrefix: 'vigil' });
+    expect(defaults.rateLimit).toEqual({ windowSeconds: 60, userRequests: 600, addressRequests: 300, breakGlassRequests: 20, breakGlassWindowSeconds: 3600, keyPrefix: 'vigil', syncMs: 100, syncRequests: 20 });
     const set = loadConfig({
       AUTH_MAX_TOKEN_LIFETIME_SECONDS: '600', DATABASE_STATEMENT_TIMEOUT_MS: '5000', STARTUP_MAX_WAIT_SECONDS: '30', RATE_LIMIT_BREAK_GLASS_REQUESTS: '3',
     });

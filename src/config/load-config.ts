@@ -58,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       breakGlassRequests: vars.RATE_LIMIT_BREAK_GLASS_REQUESTS,
       breakGlassWindowSeconds: vars.RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS,
       keyPrefix: vars.RATE_LIMIT_KEY_PREFIX,
+      syncMs: vars.RATE_LIMIT_SYNC_MS,
+      syncRequests: vars.RATE_LIMIT_SYNC_REQUESTS,
     },
     fixtures: { anchorDate: vars.FIXTURES_ANCHOR_DATE },
     pseudonyms: { key: vars.PSEUDONYM_KEY, keyFile: vars.PSEUDONYM_KEY_FILE },

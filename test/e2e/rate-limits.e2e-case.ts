@@ -18,6 +18,8 @@ const BREAK_GLASS_LIMIT = 2;
 /**
  * Request limits on every route, kept in Redis: two API processes (two apps on one Redis key prefix)
  * share each caller's count; authenticated callers are counted by token subject, the rest by address.
+ * Here with RATE_LIMIT_SYNC_MS=0, one Redis decision per request, so the counts are exact across the
+ * processes on every request; the default, decided in memory and synced in batches, is below.
  */
 describeWithRedis('rate limits', () => {
   const database = useSeededDatabase();
@@ -33,6 +35,7 @@ describeWithRedis('rate limits', () => {
       RATE_LIMIT_BREAK_GLASS_REQUESTS: String(BREAK_GLASS_LIMIT),
       RATE_LIMIT_WINDOW_SECONDS: '60',
       RATE_LIMIT_BREAK_GLASS_WINDOW_SECONDS: '3600',
+      RATE_LIMIT_SYNC_MS: '0',
     };
     first = await createTestApp({ databaseUrl: database().url, env: shared });
     second = await createTestApp({ databaseUrl: database().url, env: shared, besideAnother: true });
@@ -97,5 +100,59 @@ describeWithRedis('rate limits', () => {
     const ordinary = await get(second, SOUTH, auth);
     expect(ordinary.status).toBe(200);
     expect(ordinary.headers['ratelimit-policy']).toBe(`"user";q=${USER_LIMIT};w=60`);
+  });
+});
+
+/**
+ * The default: each process decides from memory and syncs its counts with Redis in batches
+ * (RATE_LIMIT_SYNC_MS, RATE_LIMIT_SYNC_REQUESTS). One process counts exactly; another process sees
+ * those counts in its headers and refusals once they are synced.
+ */
+describeWithRedis('rate limits synced in batches', () => {
+  const database = useSeededDatabase();
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    const shared = {
+      AUTH_DEV_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key'),
+      RATE_LIMIT_KEY_PREFIX: `vigil-test-rate-limits-synced-${process.pid}-${Date.now()}`,
+      RATE_LIMIT_USER_REQUESTS: String(USER_LIMIT),
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      RATE_LIMIT_SYNC_MS: '20',
+      RATE_LIMIT_SYNC_REQUESTS: '2',
+    };
+    first = await createTestApp({ databaseUrl: database().url, env: shared });
+    second = await createTestApp({ databaseUrl: database().url, env: shared, besideAnother: true });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  const get = (app: TestApp, headers: Record<string, string>) => request(app.app.getHttpServer()).get(NORTH).set(headers);
+  const remaining = (header: string | undefined) => Number(/"user";r=(\d+);t=(\d+)/.exec(header ?? '')?.[1]);
+
+  it('counts down exactly in one process, answers 429 with Retry-After at the quota, and the other process refuses once synced', async () => {
+    const auth = { authorization: `Bearer ${await first.tokenFor('dr.okafor')}` };
+    for (let n = 1; n <= USER_LIMIT; n += 1) {
+      const res = await get(first, auth);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-policy']).toBe(`"user";q=${USER_LIMIT};w=60`);
+      expect(remaining(res.headers.ratelimit)).toBe(USER_LIMIT - n);
+    }
+    const refused = await get(first, auth);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(remaining(refused.headers.ratelimit)).toBe(0);
+    // The second process has not heard of this user: it admits at most RATE_LIMIT_SYNC_REQUESTS before its send learns the shared count.
+    const statuses = [];
+    for (let n = 0; n < 4; n += 1) {
+      statuses.push((await get(second, auth)).status);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
