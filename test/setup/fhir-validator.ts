@@ -22,7 +22,7 @@ export interface Issue {
 
 /**
  * What Medplum's validator (4.5) reports wrongly for these profiles, each shown to hit the IG's own
- * example the same way (test/e2e/deqm-fhir-validation.e2e-spec.ts) and its constraint checked by
+ * example the same way (src/deqm/gaps-document.spec.ts) and its constraint checked by
  * the test directly instead (`checkWhatTheValidatorMisses`):
  * - a `type` discriminator on a path (`Bundle.entry` sliced by `resource`'s type): the validator
  *   compares the slice's own type, so no entry ever matches the Composition slice;
