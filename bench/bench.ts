@@ -233,8 +233,11 @@ async function startNoopServers(): Promise<{ servers: Partial<Record<FrameworkTa
   for (const [target, platform] of [['nestExpress', 'express'], ['nestFastify', 'fastify']] as const) {
     try {
       servers[target] = await startServer({ name: `nest-${platform}`, script: join(ROOT, 'dist-bench', 'bench', 'noop-nest-server.js'), env: { NOOP_PLATFORM: platform }, readyPath: '/noop' });
+      // The tool-shaped route is the Fastify process's second route: its cells run after the bare route's, never beside them.
+      if (platform === 'fastify') servers.nestFastifyRoute = servers[target];
     } catch (error) {
       skipped[target] = /not installed/.test(messageOf(error)) ? `\`@nestjs/platform-${platform}\` is not installed` : `failed: ${messageOf(error).split('\n')[0]}`;
+      if (platform === 'fastify') skipped.nestFastifyRoute = skipped[target];
       log(`${target}: skipped (${skipped[target]})`);
     }
   }

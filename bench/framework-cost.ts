@@ -3,20 +3,29 @@ import { ServerProcess } from './servers';
 
 /**
  * What the framework costs on its own: a request that does nothing, answered by bare node:http (the
- * floor's `/health`), by a Nest route on Express and on Fastify (`bench/noop-nest-server.ts`), and
+ * floor's `/health`), by a Nest route on Express and on Fastify (`bench/noop-nest-server.ts`), by a
+ * Nest + Fastify route with the framework parts a tool route uses (the same process), and
  * Vigil's `GET /health` (Nest on Fastify with Vigil's edges: log line, correlation id, security
  * headers, metrics, rate limit). Interleaved per cell, as the tools are.
  */
 
-export const FRAMEWORK_TARGETS = ['nodeHttp', 'nestExpress', 'nestFastify', 'vigilHealth'] as const;
+export const FRAMEWORK_TARGETS = ['nodeHttp', 'nestExpress', 'nestFastify', 'nestFastifyRoute', 'vigilHealth'] as const;
 export type FrameworkTarget = (typeof FRAMEWORK_TARGETS)[number];
 export const FRAMEWORK_LABELS: Record<FrameworkTarget, string> = {
   nodeHttp: 'node:http, nothing (`/health` of the floor)',
   nestExpress: 'Nest + Express route that does nothing',
   nestFastify: 'Nest + Fastify route that does nothing',
+  nestFastifyRoute: 'Nest + Fastify route shaped like `patient_labs`, doing nothing (middleware, async guard, param decorator, UUID pipe, Vigil’s validation pipe and labs query DTO)',
   vigilHealth: 'Vigil `GET /health` (Nest + Fastify and Vigil’s edges)',
 };
-const PATHS: Record<FrameworkTarget, string> = { nodeHttp: '/health', nestExpress: '/noop', nestFastify: '/noop', vigilHealth: '/health' };
+const PATHS: Record<FrameworkTarget, string> = {
+  nodeHttp: '/health',
+  nestExpress: '/noop',
+  nestFastify: '/noop',
+  // The query a labs request of the benchmarks would carry if it were windowed: both of the DTO's kinds of field.
+  nestFastifyRoute: '/route/3f1f5b7e-8c1a-4d2e-9b6f-0a4c2e7d9b31?from=2025-01-01&to=2025-12-31&code=2160-0',
+  vigilHealth: '/health',
+};
 
 export interface FrameworkResult {
   cells: Partial<Record<FrameworkTarget, Cell[]>>;

@@ -1,6 +1,22 @@
 import 'reflect-metadata';
-import { Controller, Get, INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import {
+  CanActivate,
+  Controller,
+  createParamDecorator,
+  ExecutionContext,
+  Get,
+  INestApplication,
+  Injectable,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  Param,
+  ParseUUIDPipe,
+  Query,
+} from '@nestjs/common';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { createValidationPipe } from '../src/common/http/validation.pipe';
+import { LabsQueryDto } from '../src/tools/dto/labs-query.dto';
 
 /**
  * A Nest route that does nothing (`GET /noop` answers `{"ok":true}`): no middleware, guard, pipe,
@@ -10,11 +26,34 @@ import { NestFactory } from '@nestjs/core';
  * Run by `npm run bench` (PORT, HOST).
  */
 
+/**
+ * `GET /route/:id`, shaped like a tool route and still doing nothing: what the framework costs for
+ * the parts of it a tool route uses. A middleware (Vigil's request logger and rate limit are Nest
+ * middleware, which Fastify runs through middie), an asynchronous global guard (Vigil's sign-in), a
+ * parameter decorator reading what the guard left (Vigil's `@RestAccess`), Vigil's own validation
+ * pipe on the labs tool's query DTO, and a UUID path pipe. No token, database, projection or audit.
+ */
+@Injectable()
+class AdmitEveryone implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<{ caller?: string }>();
+    request.caller = await Promise.resolve('bench');
+    return true;
+  }
+}
+
+const Caller = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<{ caller?: string }>().caller);
+
 @Controller()
 class NoopController {
   @Get('noop')
   noop(): { ok: boolean } {
     return { ok: true };
+  }
+
+  @Get('route/:id')
+  route(@Caller() caller: string, @Param('id', new ParseUUIDPipe({ version: '4' })) id: string, @Query() query: LabsQueryDto): { ok: boolean } {
+    return { ok: Boolean(caller && id && query) };
   }
 
   @Get('health')
@@ -23,8 +62,12 @@ class NoopController {
   }
 }
 
-@Module({ controllers: [NoopController] })
-class NoopModule {}
+@Module({ controllers: [NoopController], providers: [{ provide: APP_GUARD, useClass: AdmitEveryone }] })
+class NoopModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply((_req: unknown, _res: unknown, next: () => void) => next()).forRoutes('route');
+  }
+}
 
 /** Exit code of a platform that is not installed: the suite reports the target as skipped. */
 export const PLATFORM_MISSING = 3;
@@ -50,6 +93,7 @@ async function create(platform: string): Promise<INestApplication> {
 
 async function start(): Promise<void> {
   const app = await create(process.env.NOOP_PLATFORM ?? 'fastify');
+  app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   await app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 }

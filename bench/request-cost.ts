@@ -36,7 +36,7 @@ const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Num
 const TOOL = (process.env.BENCH_TOOL ?? 'patient_labs') as ToolName;
 /** BENCH_KINDS=tool,floorAudit: only these kinds (and only their servers: a profile of one kind of request); default all. */
 const ONLY = process.env.BENCH_KINDS ? new Set(process.env.BENCH_KINDS.split(',')) : null;
-/** BENCH_VIGIL_CPU_PROFILE=<directory>: V8 CPU profiles of the Vigil processes (`bench/cpu-profile.ts`); it slows them, so not for a measured run. */
+/** BENCH_VIGIL_CPU_PROFILE=<directory>: V8 CPU profiles of the Vigil processes and the floor + audit's, the reference to read them against (`bench/cpu-profile.ts`); it slows them, so not for a measured run. */
 const PROFILE: Record<string, string> = process.env.BENCH_VIGIL_CPU_PROFILE ? { NODE_OPTIONS: `--require ${join(ROOT, 'dist-bench', 'bench', 'cpu-profile.js')}` } : {};
 
 type Server = 'vigil' | Lever['target'] | 'floor' | 'floorAudit';
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       await start('vigil', 'vigil', vigilScript, { ...env, ...PROFILE }, '/health/ready');
       for (const lever of LEVERS) await start(lever.target, `vigil ${lever.target}`, vigilScript, { ...env, ...lever.env }, '/health/ready');
       await start('floor', 'floor', floorScript, { DATABASE_URL: database.url }, '/health');
-      await start('floorAudit', 'floor+audit', floorScript, { DATABASE_URL: database.url, FLOOR_AUDIT: '1' }, '/health');
+      await start('floorAudit', 'floor+audit', floorScript, { DATABASE_URL: database.url, FLOOR_AUDIT: '1', ...PROFILE }, '/health');
 
       const sequence = cycle(pairs);
       const withToken = (): HttpRequestSpec => {
