@@ -1,6 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import * as ts from 'typescript';
+import { Edge, findCycle, importGraph, importSpecifiers, isLocal, loadedWith, moduleOf, packageOf } from '../test/setup/import-graph';
 
 /**
  * The arrows between modules point one way, and this file is what makes that executable: every
@@ -14,10 +12,9 @@ import * as ts from 'typescript';
  * `clinical`, `terminology`, `measure-packages`, `queue`, `redis`, `model-tools`, `rate-limit`. The features sit on those,
  * and the composition roots (`app`: src/*.ts, and `cli`) on everything. A rule lists whole modules,
  * never one file of another: an arrow the picture does not have is a design change to make in the
- * docs and here together, not an entry to add.
+ * docs and here together, not an entry to add. How the graph is read: `test/setup/import-graph.ts`.
  */
 
-const ROOT = join(__dirname, '..');
 
 const PLATFORM = ['common', 'config', 'database', 'tracing'] as const;
 const FEATURES = ['tools', 'agent', 'mcp', 'approvals', 'patients', 'population', 'measure-results', 'fhir-import', 'generator', 'deqm'] as const;
@@ -171,57 +168,6 @@ const SQL_OUTSIDE_REPOSITORIES: readonly { file: string; why: string }[] = [
   { file: 'src/health/health.service.ts', why: "the readiness probe (SELECT 1)" },
 ];
 
-interface Edge {
-  from: string;
-  to: string;
-  specifier: string;
-}
-
-/** Every module specifier a source text imports or re-exports, as TypeScript's own pre-processor reads them. */
-function importSpecifiers(source: string): string[] {
-  return ts.preProcessFile(source, true, false).importedFiles.map((file) => file.fileName);
-}
-
-/** The specifiers a file loads as soon as it is loaded: import and export declarations, not `import()` calls. */
-function staticImportSpecifiers(source: string): string[] {
-  const file = ts.createSourceFile('x.ts', source, ts.ScriptTarget.Latest, false);
-  return file.statements.flatMap((statement) =>
-    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)
-      ? [statement.moduleSpecifier.text]
-      : [],
-  );
-}
-
-const staticImportsOf = new Map<string, string[]>();
-
-/** Every local file loading `entry` loads with it (static imports only). */
-function loadedWith(entry: string): Set<string> {
-  const loaded = new Set<string>();
-  const visit = (file: string) => {
-    if (loaded.has(file)) return;
-    loaded.add(file);
-    if (!staticImportsOf.has(file)) staticImportsOf.set(file, staticImportSpecifiers(readFileSync(join(ROOT, file), 'utf8')).filter(isLocal));
-    for (const specifier of staticImportsOf.get(file)!) {
-      const to = resolveSpecifier(file, specifier);
-      if (to) visit(to);
-    }
-  };
-  visit(entry);
-  return loaded;
-}
-
-/** The module a repository-relative path belongs to: the folder under src/, `app` for src/*.ts, `fixtures`, or `outside`. */
-/** Folders below a module that are modules of their own (`src/clinical/elm` is `clinical/elm`). */
-const SUBMODULES = ['clinical/elm'];
-
-function moduleOf(path: string): string {
-  const parts = path.split('/');
-  if (parts[0] === 'src' && parts.length > 3 && SUBMODULES.includes(`${parts[1]}/${parts[2]}`)) return `${parts[1]}/${parts[2]}`;
-  if (parts[0] === 'src') return parts.length === 2 ? 'app' : parts[1];
-  if (parts[0] === 'fixtures') return 'fixtures';
-  return 'outside';
-}
-
 const isNever = (from: string, to: string) => NEVER.some(([a, b]) => a === from && b === to);
 
 function allows(from: string, rule: readonly string[] | '*', to: string): boolean {
@@ -241,28 +187,6 @@ function violations(edges: Edge[], rules = RULES): string[] {
     .map((edge) => `${edge.from} imports '${edge.specifier}' (${moduleOf(edge.from)} → ${moduleOf(edge.to)})`);
 }
 
-function sourceFiles(folder: string): string[] {
-  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/** A specifier as TypeScript resolves it (file, file.ts, folder/index.ts), repository-relative; null if it names no file. */
-function resolveSpecifier(from: string, specifier: string): string | null {
-  const base = specifier.startsWith('.') ? resolve(ROOT, dirname(from), specifier) : resolve(ROOT, specifier);
-  const candidates = [`${base}.ts`, join(base, 'index.ts'), base];
-  const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-  return found ? relative(ROOT, found).split(sep).join('/') : null;
-}
-
-/** `src/…`-style paths (baseUrl) are local, like relative ones; everything else is a package. */
-const isLocal = (specifier: string) => specifier.startsWith('.') || /^(src|fixtures|test)\//.test(specifier);
-
-/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`, `pg/lib/x` → `pg`). */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-
 /** Files that import a SQL package where SQL is not allowed (and are not listed), one line each. */
 function sqlPackageViolations(imports: { from: string; specifier: string }[], listed = SQL_OUTSIDE_REPOSITORIES): string[] {
   return imports
@@ -271,45 +195,11 @@ function sqlPackageViolations(imports: { from: string; specifier: string }[], li
     .map(({ from, specifier }) => `${from} imports '${specifier}' (SQL belongs in a repository)`);
 }
 
-function importGraph(): { files: string[]; edges: Edge[]; unresolved: string[]; packages: { from: string; specifier: string }[] } {
-  const files = [...sourceFiles('src'), ...sourceFiles('fixtures')];
-  const edges: Edge[] = [];
-  const unresolved: string[] = [];
-  const packages: { from: string; specifier: string }[] = [];
-  for (const from of files) {
-    const specifiers = importSpecifiers(readFileSync(join(ROOT, from), 'utf8'));
-    packages.push(...specifiers.filter((specifier) => !isLocal(specifier)).map((specifier) => ({ from, specifier })));
-    for (const specifier of specifiers.filter(isLocal)) {
-      const to = resolveSpecifier(from, specifier);
-      if (to) edges.push({ from, to, specifier });
-      else unresolved.push(`${from} imports '${specifier}'`);
-    }
-  }
-  return { files, edges, unresolved, packages };
-}
-
 /** Module-level arrows the table allows, for the one-way check (`*` roots and self-arrows left out). */
 function allowedArrows(): [string, string][] {
   return Object.entries(RULES).flatMap(([from, rule]) =>
     rule === '*' ? [] : rule.map((entry) => [from, entry] as [string, string]).filter(([a, b]) => a !== b),
   );
-}
-
-function findCycle(arrows: [string, string][]): string[] | null {
-  const next = (node: string) => arrows.filter(([from]) => from === node).map(([, to]) => to);
-  const visit = (node: string, path: string[]): string[] | null => {
-    if (path.includes(node)) return [...path.slice(path.indexOf(node)), node];
-    for (const to of next(node)) {
-      const cycle = visit(to, [...path, node]);
-      if (cycle) return cycle;
-    }
-    return null;
-  };
-  for (const [start] of arrows) {
-    const cycle = visit(start, []);
-    if (cycle) return cycle;
-  }
-  return null;
 }
 
 describe('module boundaries', () => {
