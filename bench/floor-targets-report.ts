@@ -69,6 +69,32 @@ export function floorTargetSections(tools: ToolLatencyResult | undefined, framew
   }
   if (tools) lines.push(...leverSection(tools, concurrency));
   if (framework) lines.push(...frameworkSection(framework, concurrency));
+  if (tools && framework) lines.push(...frameworkShare(tools, framework, top));
+  return lines;
+}
+
+/**
+ * How much of Vigil's CPU above the floor + audit the framework explains: the tool-shaped route's CPU
+ * minus bare node:http's (what Nest + Fastify's parts a tool route uses cost per request), beside each
+ * tool's Vigil − floor + audit CPU at the top concurrency.
+ */
+function frameworkShare(tools: ToolLatencyResult, framework: FrameworkResult, top: number): string[] {
+  const cpuOf = (cells: Cell[] | undefined) => cells?.find((cell) => cell.concurrency === top)?.cpuMsPerRequest ?? Number.NaN;
+  const route = cpuOf(framework.cells.nestFastifyRoute) - cpuOf(framework.cells.nodeHttp);
+  if (!Number.isFinite(route)) return [];
+  const lines = [
+    `What the framework explains, at c=${top}: its parts a tool route uses cost ${route.toFixed(3)} ms of CPU per request (the tool-shaped route − node:http's nothing). ` +
+      'Vigil − floor + audit, per tool, and the framework’s share of it (the rest is Vigil’s own work and the libraries it calls: ' +
+      'identity, access probe, transactions through TypeORM, projection, the envelope, the derived tools’ evaluation):',
+    '',
+    '| Tool | Vigil − floor + audit CPU ms/req | framework’s parts CPU ms/req | framework’s share |',
+    '|---|---:|---:|---:|',
+  ];
+  for (const { tool, cells } of tools.tools) {
+    const extra = cpuOf(cells.vigil) - cpuOf(cells.floorAuditHttp);
+    lines.push(`| \`${tool}\` | ${extra.toFixed(3)} | ${route.toFixed(3)} | ${Number.isFinite(route / extra) ? `${Math.round((100 * route) / extra)} %` : '–'} |`);
+  }
+  lines.push('');
   return lines;
 }
 
