@@ -46,15 +46,7 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],
   laboratoryResultsInWindow: (c) => [c.patientId, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
-  chartEncounters: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartObservations: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartConditions: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartMedications: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartMeasureRecords: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartProcedures: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartAllergies: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartRequests: (c) => [c.patientId, CHART_ROW_CAP + 1],
-  chartAdverseEvents: (c) => [c.patientId, CHART_ROW_CAP + 1],
+  patientChart: (c) => [c.patientId, CHART_ROW_CAP + 1],
   // The measure-results recompute's bulk reads, explained here for one patient (the bench's chunks are larger).
   patientsByIds: (c) => [[c.patientId]],
   chartsEncounters: (c) => [[c.patientId]],
@@ -85,10 +77,10 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   // No condition ids are collected: the plan of an id list is the same as for any other table's.
   conditionsByIds: (c) => [c.patientId, [c.patientId]],
   citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], [], [], []],
-  // care_gap_lookup's attestations for the period it evaluates by default.
-  careGapAttestations: (c) => {
+  // care_gap_lookup's chart, with the attestations for the period it evaluates by default.
+  patientChartWithAttestations: (c) => {
     const period = storePeriod(c.now);
-    return [c.patientId, period.start, period.end];
+    return [c.patientId, CHART_ROW_CAP + 1, period.start, period.end];
   },
 };
 

@@ -3,6 +3,8 @@ import type { AuditService } from '../src/audit';
 import { AuditChannel, AuditOutcome } from '../src/audit/enum';
 import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
+import { trailingYear } from '../src/clinical/shared/clinical-dates';
+import { todayUtc } from '../src/tools/envelope';
 import { PLANNED_PER_CALL, preparedName } from '../src/cohort/prepared-statement.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
 import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
@@ -107,7 +109,8 @@ export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignme
 }
 
 async function toolStatements(run: Run, tool: ToolName, id: string): Promise<Record<string, unknown>> {
-  const [patient] = await run('patientById', [id]);
+  // The derived tools read the patient's row with the rest of the chart (`patientChart`), the other tools on its own.
+  const patient = tool === 'patient_encounters' || tool === 'patient_labs' ? (await run('patientById', [id]))[0] : undefined;
   switch (tool) {
     case 'patient_encounters': {
       const rows = (await run('encountersInWindow', [id, null, null, null, ENCOUNTER_ROW_CAP + 1])).slice(0, ENCOUNTER_ROW_CAP);
@@ -116,17 +119,15 @@ async function toolStatements(run: Run, tool: ToolName, id: string): Promise<Rec
     }
     case 'patient_labs':
       return { patient, rows: (await run('laboratoryResultsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP) };
+    case 'care_gap_lookup': {
+      // With the attestations for the period it evaluates by default (the trailing year), as Vigil reads them.
+      const period = trailingYear(todayUtc());
+      const [chart] = await run('patientChartWithAttestations', [id, CHART_ROW_CAP + 1, period.start, period.end]);
+      return chart;
+    }
     default: {
-      const limit = [id, CHART_ROW_CAP + 1];
-      return {
-        patient,
-        encounters: await run('chartEncounters', limit),
-        observations: await run('chartObservations', limit),
-        conditions: await run('chartConditions', limit),
-        medications: await run('chartMedications', limit),
-        procedures: await run('chartProcedures', limit),
-        allergies: await run('chartAllergies', limit),
-      };
+      const [chart] = await run('patientChart', [id, CHART_ROW_CAP + 1]);
+      return chart;
     }
   }
 }

@@ -4,7 +4,7 @@
  * statement that a gap is closed, approved by a reviewer; it never changes the measured status,
  * which the measure computes from the record alone.
  *
- * The rules live here once, as SQL fragments, so the live tool (`careGapAttestations` below), the
+ * The rules live here once, as SQL fragments, so the live tool (`attestationRowsJson` below), the
  * stored results and the worklist (the measure-results module's statements) read the same thing:
  *
  * - **Which period.** A closure is recorded for the measurement period the executor found the gap
@@ -71,13 +71,16 @@ export const attestationsJson = (patient: string, measure: string, start: string
 export const attestedPairs = (start: string, end: string): string =>
   `SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE ${attestationApplies('c', start, end)}`;
 
-/** Patient $1's attestations that stand for the period $2..$3, each with its measure, by measure and newest first. */
-export const CARE_GAP_ATTESTATIONS = `SELECT c.measure_id AS "measureId", ${ATTESTATION_OBJECT} AS attestation
-FROM ${SOURCE}
-WHERE c.patient_id = $1 AND ${attestationApplies('c', '$2::date', '$3::date')}
-ORDER BY c.measure_id, ${ORDER}`;
+/**
+ * Patient `patient`'s attestations that stand for the period `start`..`end`, each with its measure,
+ * by measure and newest first, as one JSON array of `{ measureId, attestation }`: a column of the
+ * chart read `care_gap_lookup` makes (`patientChartWithAttestations`), so they cost no round trip of their own.
+ */
+export const attestationRowsJson = (patient: string, start: string, end: string): string =>
+  `(SELECT coalesce(json_agg(json_build_object('measureId', c.measure_id, 'attestation', ${ATTESTATION_OBJECT}) ORDER BY c.measure_id, ${ORDER}), '[]'::json)
+    FROM ${SOURCE} WHERE c.patient_id = ${patient} AND ${attestationApplies('c', start, end)})`;
 
-/** The attestations of each measure, from `CARE_GAP_ATTESTATIONS`' rows. */
+/** The attestations of each measure, from `attestationRowsJson`'s array. */
 export function attestationsByMeasure(rows: { measureId: string; attestation: CareGapAttestation }[]): Map<string, CareGapAttestation[]> {
   const byMeasure = new Map<string, CareGapAttestation[]>();
   for (const { measureId, attestation } of rows) byMeasure.set(measureId, [...(byMeasure.get(measureId) ?? []), attestation]);

@@ -15,7 +15,7 @@ export function cut<T>(rows: T[], cap: number): Capped<T> {
 /**
  * The record types of a chart that only the loaded measures read (no tool shows them): a dispense,
  * an immunization, a communication, an administration, a task. One place lists them, with the
- * statement that reads each for many patients; `chartMeasureRecords` reads them all for one.
+ * statement that reads each for many patients (`patientChart` reads them with the rest of one patient's chart).
  */
 const MEASURE_RECORDS = {
   dispenses: 'chartsDispenses',
@@ -29,13 +29,7 @@ export type MeasureRecordType = keyof typeof MEASURE_RECORDS;
 export type MeasureRecords = Pick<PatientChart, MeasureRecordType>;
 const TYPES = Object.keys(MEASURE_RECORDS) as MeasureRecordType[];
 
-/** One patient's measure-only records, each capped at `cap` (read with `cap + 1` to know when it cuts), in one statement. */
-export async function measureRecordsOf(run: Run, patientId: string, cap: number): Promise<{ [K in MeasureRecordType]: Capped<MeasureRecords[K][number]> }> {
-  const [row] = await run<MeasureRecords>('chartMeasureRecords', [patientId, cap + 1]);
-  return Object.fromEntries(TYPES.map((type) => [type, cut(row[type] as unknown[], cap)])) as { [K in MeasureRecordType]: Capped<MeasureRecords[K][number]> };
-}
-
-/** Many patients' measure-only records, by type and patient id (one statement per type; the caller caps them as `measureRecordsOf` does). */
+/** Many patients' measure-only records, by type and patient id (one statement per type; the caller caps them as `chart` does). */
 export async function measureRecordsOfMany(run: Run, ids: string[]): Promise<{ [K in MeasureRecordType]: Map<string, MeasureRecords[K]> }> {
   const parts: Partial<Record<MeasureRecordType, Map<string, unknown[]>>> = {};
   for (const type of TYPES) {

@@ -16,7 +16,7 @@ import {
   RequestRow,
 } from './chart.types';
 import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestations';
-import { Capped, cut, measureRecordsOf, measureRecordsOfMany } from './chart-measure-records';
+import { Capped, cut, measureRecordsOfMany } from './chart-measure-records';
 import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { DatabaseNotifications } from '../database/database-notifications';
 import { IdentityCache } from './identity-cache';
@@ -177,42 +177,22 @@ export class CohortRepository implements OnModuleDestroy {
     });
   }
 
-  /** The whole record the derived tools evaluate; `truncated` when any record type hit the cap. */
+  /** The whole record the derived tools evaluate, in one statement (`patientChart`); `truncated` when any record type hit the cap. */
   async chart(patientId: string): Promise<{ chart: PatientChart | null; truncated: boolean }> {
-    return this.read(async (run) => {
-      const [patient] = await run<PatientRow>('patientById', [patientId]);
-      if (!patient) return { chart: null, truncated: false };
-      const limit = CHART_ROW_CAP + 1;
-      const measureRecords = await measureRecordsOf(run, patientId, CHART_ROW_CAP);
-      const parts = {
-        encounters: cut(await run<EncounterRow>('chartEncounters', [patientId, limit]), CHART_ROW_CAP),
-        observations: cut(await run<ObservationRow>('chartObservations', [patientId, limit]), CHART_ROW_CAP),
-        conditions: cut(await run<ConditionRow>('chartConditions', [patientId, limit]), CHART_ROW_CAP),
-        medications: cut(await run<MedicationRow>('chartMedications', [patientId, limit]), CHART_ROW_CAP),
-        procedures: cut(await run<ProcedureRow>('chartProcedures', [patientId, limit]), CHART_ROW_CAP),
-        allergies: cut(await run<AllergyRow>('chartAllergies', [patientId, limit]), CHART_ROW_CAP),
-        requests: cut(await run<RequestRow>('chartRequests', [patientId, limit]), CHART_ROW_CAP),
-        adverseEvents: cut(await run<AdverseEventRow>('chartAdverseEvents', [patientId, limit]), CHART_ROW_CAP),
-        ...measureRecords,
-      };
-      const chart: PatientChart = {
-        patient,
-        encounters: parts.encounters.rows,
-        observations: parts.observations.rows,
-        conditions: parts.conditions.rows,
-        medications: parts.medications.rows,
-        dispenses: parts.dispenses.rows,
-        procedures: parts.procedures.rows,
-        allergies: parts.allergies.rows,
-        requests: parts.requests.rows,
-        adverseEvents: parts.adverseEvents.rows,
-        immunizations: parts.immunizations.rows,
-        communications: parts.communications.rows,
-        administrations: parts.administrations.rows,
-        tasks: parts.tasks.rows,
-      };
-      return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
-    });
+    const [row] = await this.read((run) => run<ChartRow>('patientChart', [patientId, CHART_ROW_CAP + 1]));
+    return row ? chartOf(row) : { chart: null, truncated: false };
+  }
+
+  /**
+   * `chart`, and in the same statement the patient's attestations (approved care-gap closures) that
+   * stand for the period, by measure (`care-gap-attestations.ts`): what `care_gap_lookup` reads.
+   */
+  async chartWithAttestations(
+    patientId: string,
+    period: { start: string; end: string },
+  ): Promise<{ chart: PatientChart | null; truncated: boolean; attestations: Map<string, CareGapAttestation[]> }> {
+    const [row] = await this.read((run) => run<ChartRow & { attestations: AttestationRow[] }>('patientChartWithAttestations', [patientId, CHART_ROW_CAP + 1, period.start, period.end]));
+    return row ? { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) } : { chart: null, truncated: false, attestations: new Map() };
   }
 
   /**
@@ -312,11 +292,6 @@ export class CohortRepository implements OnModuleDestroy {
     });
   }
 
-  /** The patient's attestations (approved care-gap closures) that stand for the period, by measure (`care-gap-attestations.ts`). */
-  async careGapAttestations(patientId: string, period: { start: string; end: string }): Promise<Map<string, CareGapAttestation[]>> {
-    return attestationsByMeasure(await this.read((run) => run<AttestationRow>('careGapAttestations', [patientId, period.start, period.end])));
-  }
-
   /** The subset of `citations` (`obs:<uuid>`, …) that name real rows of this patient. */
   async existingCitations(patientId: string, citations: string[]): Promise<Set<string>> {
     const kinds = CITATION_KINDS;
@@ -355,6 +330,44 @@ export class CohortRepository implements OnModuleDestroy {
 
 type OfPatient<T> = { patientId: string; rows: T[] };
 type AttestationRow = { measureId: string; attestation: CareGapAttestation };
+/** `patientChart`'s row: the patient, and each record type as an array up to the cap + 1. */
+type ChartRow = { patient: PatientRow } & Omit<PatientChart, 'patient'>;
+
+/** A chart from `patientChart`'s row: each record type cut at the cap; `truncated` when any was. */
+function chartOf(row: ChartRow): { chart: PatientChart; truncated: boolean } {
+  const parts = {
+    encounters: cut(row.encounters, CHART_ROW_CAP),
+    observations: cut(row.observations, CHART_ROW_CAP),
+    conditions: cut(row.conditions, CHART_ROW_CAP),
+    medications: cut(row.medications, CHART_ROW_CAP),
+    dispenses: cut(row.dispenses, CHART_ROW_CAP),
+    procedures: cut(row.procedures, CHART_ROW_CAP),
+    allergies: cut(row.allergies, CHART_ROW_CAP),
+    requests: cut(row.requests, CHART_ROW_CAP),
+    adverseEvents: cut(row.adverseEvents, CHART_ROW_CAP),
+    immunizations: cut(row.immunizations, CHART_ROW_CAP),
+    communications: cut(row.communications, CHART_ROW_CAP),
+    administrations: cut(row.administrations, CHART_ROW_CAP),
+    tasks: cut(row.tasks, CHART_ROW_CAP),
+  };
+  const chart: PatientChart = {
+    patient: row.patient,
+    encounters: parts.encounters.rows,
+    observations: parts.observations.rows,
+    conditions: parts.conditions.rows,
+    medications: parts.medications.rows,
+    dispenses: parts.dispenses.rows,
+    procedures: parts.procedures.rows,
+    allergies: parts.allergies.rows,
+    requests: parts.requests.rows,
+    adverseEvents: parts.adverseEvents.rows,
+    immunizations: parts.immunizations.rows,
+    communications: parts.communications.rows,
+    administrations: parts.administrations.rows,
+    tasks: parts.tasks.rows,
+  };
+  return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
+}
 
 /** One row per patient (`chartsOf`): the patient's records by patient id. */
 function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {

@@ -10,7 +10,7 @@
  * parses it), so rows need no hydration.
  */
 
-import { CARE_GAP_ATTESTATIONS } from './care-gap-attestations';
+import { attestationRowsJson } from './care-gap-attestations';
 import { onCareTeams } from './care-team-rule';
 import { OBSERVATION_CATEGORY_SYSTEM, ObservationCategory } from './enum';
 
@@ -122,13 +122,7 @@ export type ChartPart = keyof typeof CHART_PARTS;
 /** Every table a chart reads: a change to any of them is a change to the patient's data (`patients.data_version`). */
 export const CHART_TABLES: readonly string[] = Object.values(CHART_PARTS).map((part) => part.table);
 
-/** One patient's records of one type, newest first, up to a cap ($2). */
-const chartOf = (part: ChartPart) => {
-  const { columns, table, order } = CHART_PARTS[part];
-  return `SELECT ${columns}\nFROM ${table} WHERE patient_id = $1 ORDER BY ${order} LIMIT $2`;
-};
-
-/** `chartOf` as one JSON array (the same columns, order and cap), for reading several record types in one statement. */
+/** One patient's records of one type as one JSON array: newest first (the part's order), up to a cap ($2). */
 const chartJsonOf = (part: ChartPart) => {
   const { columns, table, order } = CHART_PARTS[part];
   const qualified = order.split(', ').map((term) => `t.${term}`).join(', ');
@@ -138,7 +132,7 @@ const chartJsonOf = (part: ChartPart) => {
 
 /**
  * Many patients' records of one type ($1: ids): one row per patient, its records as a JSON array in
- * `chartOf`'s columns and order. One JSON value per patient parses far faster in the driver than a
+ * `chartJsonOf`'s columns and order. One JSON value per patient parses far faster in the driver than a
  * row per record (the recompute reads about a hundred observations per patient); the values are the
  * same (float8 prints its shortest exact form either way, jsonb stays an object, days stay text).
  */
@@ -152,6 +146,11 @@ const chartsOf = (part: ChartPart, condition = '', counted?: { filter: string })
 FROM ${table} t CROSS JOIN LATERAL (SELECT ${columns}) r
 WHERE t.patient_id = ANY($1::uuid[])${condition} GROUP BY t.patient_id`;
 };
+
+/** See `patientChart` below; `extra`: more columns of the same row. */
+const patientChart = (extra = '') => `SELECT to_json(p) AS patient,
+  ${(Object.keys(CHART_PARTS) as ChartPart[]).map((part) => `${chartJsonOf(part)} AS "${part}"`).join(',\n  ')}${extra}
+FROM (SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1) p`;
 
 /** The staff user `condition` selects, with their care teams (see `staffUserByUsername`). */
 const staffIdentity = (condition: string) => `SELECT u.id, u.username, u.role, u.active,
@@ -236,33 +235,17 @@ WHERE patient_id = $1 AND category = '${ObservationCategory.Laboratory}' AND cat
   AND ($4::text[] IS NULL OR code = ANY($4))
 ORDER BY effective_at DESC, id LIMIT $5`,
 
-  /** The chart statements read a patient's whole record (up to the cap $2) for the derived tools. */
-  chartEncounters: chartOf('encounters'),
-
-  chartObservations: chartOf('observations'),
-
-  chartConditions: chartOf('conditions'),
-
-  chartMedications: chartOf('medications'),
-
-  chartProcedures: chartOf('procedures'),
-
-  chartAllergies: chartOf('allergies'),
-
-  chartRequests: chartOf('requests'),
-
-  chartAdverseEvents: chartOf('adverseEvents'),
-
   /**
-   * The record types only the loaded measures read (dispenses, immunizations, communications,
-   * administrations, tasks), each as `chartOf` gives it, in one statement: a chart read costs one
-   * round trip for them, not five.
+   * A patient's whole record for the derived tools, in one statement: the patient's row (as
+   * `patientById` gives it) and every record type as one JSON array (`chartJsonOf`: newest first,
+   * up to the cap $2). No row when there is no such patient. One round trip, not one per record
+   * type: each statement costs the service a socket write, a protocol exchange and a row parse per
+   * record, which made the chart read the largest part of a derived tool's CPU.
    */
-  chartMeasureRecords: `SELECT ${chartJsonOf('dispenses')} AS dispenses,
-  ${chartJsonOf('immunizations')} AS immunizations,
-  ${chartJsonOf('communications')} AS communications,
-  ${chartJsonOf('administrations')} AS administrations,
-  ${chartJsonOf('tasks')} AS tasks`,
+  patientChart: patientChart(),
+
+  /** `patientChart` with, as one more column, the attestations that stand for the period $3..$4 (`attestationRowsJson`): what `care_gap_lookup` reads. */
+  patientChartWithAttestations: patientChart(`,\n  ${attestationRowsJson('$1', '$3::date', '$4::date')} AS attestations`),
 
   /**
    * The same records for many patients at once ($1: patient ids), for the measure-results
@@ -343,7 +326,6 @@ UNION ALL SELECT 'req:' || id FROM clinical_requests WHERE patient_id = $1 AND i
 UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = ANY($11::uuid[])`,
 
   /** Patient $1's approved care-gap closures that stand for the period $2..$3, as attestations (`care-gap-attestations.ts`). */
-  careGapAttestations: CARE_GAP_ATTESTATIONS,
 } as const;
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;

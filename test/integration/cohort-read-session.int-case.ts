@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
 import { CohortRepository } from '../../src/cohort/cohort.repository';
-import { BULK_CHART_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { BULK_CHART_STATEMENTS, COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { preparedName } from '../../src/cohort/prepared-statement.repository';
 import { dataSourceOptions } from '../../src/data-source';
-import { patientIdOf } from '../setup/cohort';
+import { patientIdOf, patients } from '../setup/cohort';
+import { statementsRunBy } from '../setup/statement-capture';
 import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
 import { trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { useSeededDatabase } from '../setup/database';
@@ -100,6 +101,33 @@ describe('the cohort read session', () => {
     const prepared = await preparedOnConnection();
     expect(prepared).toContain('cohort.patientById');
     expect(prepared).not.toContain('cohort.patientsByName');
+  });
+
+  it('reads a patient\'s whole chart in one statement, byte for byte what the recompute\'s bulk read gives, and no row for an unknown patient', async () => {
+    const id = patientIdOf('complete-record');
+    const cohortStatements = new Set(Object.values(COHORT_STATEMENTS).map((text) => text.trim()));
+    // The cohort statements it runs (this file's probe of the session and the session's own BEGIN and COMMIT aside).
+    const statements = (await statementsRunBy(dataSource, () => sut.chart(id))).filter((text) => cohortStatements.has(text));
+    expect(statements).toEqual([COHORT_STATEMENTS.patientChart.trim()]);
+    for (const patient of patients) {
+      const single = await sut.chart(patientIdOf(patient));
+      const bulk = (await sut.charts([patientIdOf(patient)])).get(patientIdOf(patient));
+      // Serialised, so the order of every row and of every key counts, as in a tool's answer.
+      expect(JSON.stringify(single)).toBe(JSON.stringify({ chart: bulk?.chart, truncated: bulk?.truncated }));
+    }
+    expect(await sut.chart('00000000-0000-4000-8000-000000000000')).toEqual({ chart: null, truncated: false });
+  });
+
+  it('reads care_gap_lookup\'s chart and its attestations in one statement, the chart byte for byte as chart gives it', async () => {
+    const id = patientIdOf('complete-record');
+    const cohortStatements = new Set(Object.values(COHORT_STATEMENTS).map((text) => text.trim()));
+    let read: Awaited<ReturnType<CohortRepository['chartWithAttestations']>> | undefined;
+    const statements = await statementsRunBy(dataSource, async () => (read = await sut.chartWithAttestations(id, trailingYear('2026-06-30'))));
+    expect(statements.filter((text) => cohortStatements.has(text))).toEqual([COHORT_STATEMENTS.patientChartWithAttestations.trim()]);
+    const { attestations, ...chart } = read!;
+    expect(JSON.stringify(chart)).toBe(JSON.stringify(await sut.chart(id)));
+    expect(attestations).toEqual(new Map());
+    expect(await sut.chartWithAttestations('00000000-0000-4000-8000-000000000000', trailingYear('2026-06-30'))).toEqual({ chart: null, truncated: false, attestations: new Map() });
   });
 
   it('plans the recompute\'s bulk reads on every call: after more chunks than it takes a prepared statement to go generic, none is prepared', async () => {

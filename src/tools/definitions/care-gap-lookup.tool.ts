@@ -10,7 +10,8 @@ import type { PatientChart } from '../../cohort/chart.types';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
 import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
 import { careGapRow } from '../../clinical/care-gaps/care-gap-row';
-import { loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
+import { PARTIAL_ASSUMPTION } from './derived-tool';
+import { patientNotFound } from '../../auth/auth.problems';
 import { Tool } from './tool';
 
 /** Said on every result: what an attestation is, and what it is not. */
@@ -35,12 +36,13 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
 
   async execute(patientId: string, query: CareGapsQueryDto) {
     const { period, window, ageOn } = measurementPeriod(query);
-    const { chart, partial } = await loadChart(this.cohort, patientId);
+    // The attestations come with the chart, in the same statement.
+    const { chart, truncated: partial, attestations } = await this.cohort.chartWithAttestations(patientId, period);
+    if (!chart) throw patientNotFound();
     const results = await this.evaluate(chart, period, query.measure);
-    // Beside each measured status, never in it: the engine computed the status from the record alone.
-    const attestations = await this.cohort.careGapAttestations(patientId, period);
     return {
       patient: chart.patient,
+      // Beside each measured status, never in it: the engine computed the status from the record alone.
       rows: results.map((result) => ({ ...careGapRow(result), attestations: attestations.get(result.measureId) ?? [] })),
       window,
       truncated: false,
