@@ -351,7 +351,8 @@ function methodSection(o: BenchOptions): string[] {
     `- **PostGraphile 4.14** (\`bench/postgraphile-server.ts\`): \`postgraphile(pool, 'public', …)\` on \`node:http\`, GraphiQL, watch and query log off, a pool of ${o.poolSize}, ` +
       'each request in a transaction as `vigil_reader` and read-only (`pgSettings`). One GraphQL query per tool of the same shape: the patient with ' +
       `its newest 101 encounters and their notes; its newest 201 observations with LOINC ${LAB_CODE}; for the three derived tools, the patient with the same six collections ` +
-      'Vigil reads (up to 5001 each). PostGraphile compiles that into one SQL statement with nested JSON; Vigil runs 5–9 statements in 3–4 read transactions. ' +
+      'Vigil reads (up to 5001 each). PostGraphile compiles that into one SQL statement with nested JSON; Vigil runs its statements in one read transaction ' +
+      '(the access probe, the tool\'s own: for the three derived tools the whole chart, 13 record types as JSON arrays in one statement, the patient header) and the audit insert beside it. ' +
       'Not comparable: PostGraphile here has no authentication, no care-team check, no projection, no clinical evaluation and no audit write — a team picking it ' +
       'would have to add them (row-level security, a JWT, a plugin for audit). Vigil\'s encounters and labs requests carry no date window because PostGraphile 4 ' +
       'without the connection-filter plugin cannot express a range; the windowed statements are covered by EXPLAIN.',
