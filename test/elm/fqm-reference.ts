@@ -15,6 +15,7 @@ import { ECQM_MEASURES_DIR, Edition, OfficialCase } from './ecqm-measures';
 const { Calculator } = require('fqm-execution') as { Calculator: { calculateRaw(bundle: unknown, patients: unknown[], options: unknown): Promise<RawResults> } };
 const { createPopulationValues } = require('fqm-execution/build/calculation/DetailedResultsBuilder') as { createPopulationValues(measure: unknown, group: unknown, results: unknown): Detailed };
 const { clearElmInfoCache } = require('fqm-execution/build/helpers/elm/ELMInfoCache') as { clearElmInfoCache(): void };
+const { PatientSource } = require('cql-exec-fhir') as { PatientSource: { FHIRv401(options: { requireProfileTagging: boolean }): CaseSource } };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 interface RawResults {
@@ -43,6 +44,28 @@ interface StratifierJson {
 }
 interface MeasureJson {
   group?: { population?: { id?: string; code?: { coding?: { code?: string }[] } }[]; stratifier?: StratifierJson[] }[];
+}
+
+/** cql-exec-fhir's source of patients: the FHIR model it reads them with, and the bundles to hand out. */
+interface CaseSource {
+  reset(): void;
+  loadBundles(bundles: unknown[]): void;
+}
+
+/**
+ * Without a source of its own, each fqm-execution call builds one, parsing cql-exec-fhir's FHIR
+ * model info (an XML file) again: most of a one-case call. One source is built once and handed
+ * each case in turn (`reset` empties it); the model info is only read. Built as fqm-execution
+ * builds it under `trustMetaProfile: true`.
+ */
+let caseSource: CaseSource | undefined;
+function sourceOf(bundle: OfficialCase['bundle']): CaseSource | undefined {
+  // fqm-execution refuses a bundle without entries when it builds the source; left to it, as before.
+  if (!bundle.entry?.length) return undefined;
+  caseSource ??= PatientSource.FHIRv401({ requireProfileTagging: true });
+  caseSource.reset();
+  caseSource.loadBundles([bundle]);
+  return caseSource;
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -95,7 +118,7 @@ export async function fqmEvaluations(edition: Edition, key: string, cases: Offic
   await quietly(async () => {
     for (const testCase of cases) {
       try {
-        const options = { measurementPeriodStart: testCase.period.start, measurementPeriodEnd: testCase.period.end, calculateHTML: false, calculateSDEs: false, trustMetaProfile: true, useElmJsonsCaching: true };
+        const options = { measurementPeriodStart: testCase.period.start, measurementPeriodEnd: testCase.period.end, calculateHTML: false, calculateSDEs: false, trustMetaProfile: true, useElmJsonsCaching: true, patientSource: sourceOf(testCase.bundle) };
         const raw = await Calculator.calculateRaw(bundle, [testCase.bundle], options);
         const patientResults = Object.values(raw.results.patientResults)[0];
         out.set(testCase.caseId, { groups: (measure.group ?? []).map((group) => toGroup(group, createPopulationValues(measure, group, patientResults))) });

@@ -24,7 +24,9 @@ const TIERS = ['unit', 'integration', 'e2e'];
 const MEASURED_SECONDS = {
   'test/integration/vigil-reference-diff.int-spec.ts': 140,
   'test/integration/population-disclosure-pairs.int-spec.ts': 103,
-  'test/integration/elm-official-cases.int-spec.ts': 61,
+  // Measured alone at a load of about 2 (npx jest -i): it reads shared libraries once now.
+  'test/integration/elm-official-cases.int-spec.ts': 25,
+  'test/integration/published-care-gaps.int-spec.ts': 24,
   'test/integration/reference-engine.int-spec.ts': 45,
   'test/integration/population-disclosure.int-spec.ts': 46,
   // The integration groups (test/integration/groups.ts): the sum of their cases' times in one run on a
