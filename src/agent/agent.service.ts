@@ -258,8 +258,7 @@ export class AgentService {
       // The model is shown its calls as the server read them (unusable arguments as `{}`, refused below).
       const echoed = reply.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments ?? '{}' } }));
       messages.push({ role: 'assistant', content: reply.content, tool_calls: echoed });
-      // The derived tools of one reply read the patient's whole record once between them.
-      const contents = await this.phi.sharingCharts(() => this.runCalls(context, budget, writes, offerTools, reply.calls));
+      const contents = await this.runCalls(context, budget, writes, offerTools, reply.calls);
       reply.calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: contents[i] }));
     }
     // A budget ran out before a final answer: nothing grounded to stand behind.

@@ -20,7 +20,6 @@ import { Capped, cut, measureRecordsOf, measureRecordsOfMany } from './chart-mea
 import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { DatabaseNotifications } from '../database/database-notifications';
 import { IdentityCache } from './identity-cache';
-import { SharedReads } from './shared-reads';
 import { EncounterClass } from './enum';
 import { namePatterns, PatientSearch } from './patient-search-terms';
 import type { StaffIdentity, StaffLookup, StaffLookupOptions, TimeWindow, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
@@ -54,7 +53,6 @@ export class CohortRepository implements OnModuleDestroy {
   private readonly sessions: ReadSessions;
   /** Absent where nothing can be heard of changes (a repository built outside the app): identities are always read. */
   private readonly identities: IdentityCache<StaffIdentity> | null;
-  private readonly sharedCharts = new SharedReads<{ chart: PatientChart | null; truncated: boolean }>();
 
   constructor(@InjectDataSource() dataSource: DataSource, @Optional() notifications?: DatabaseNotifications) {
     this.sessions = new ReadSessions(dataSource);
@@ -179,21 +177,8 @@ export class CohortRepository implements OnModuleDestroy {
     });
   }
 
-  /**
-   * Runs `work` with the whole records it reads (`chart`) shared: reads started together for the
-   * same patient (an agent's derived tools of one reply) read the record once. Each caller still
-   * makes its own access check first; the record is shared read-only.
-   */
-  sharingCharts<T>(work: () => Promise<T>): Promise<T> {
-    return this.sharedCharts.run(work);
-  }
-
   /** The whole record the derived tools evaluate; `truncated` when any record type hit the cap. */
-  chart(patientId: string): Promise<{ chart: PatientChart | null; truncated: boolean }> {
-    return this.sharedCharts.read(patientId, () => this.readChart(patientId));
-  }
-
-  private async readChart(patientId: string): Promise<{ chart: PatientChart | null; truncated: boolean }> {
+  async chart(patientId: string): Promise<{ chart: PatientChart | null; truncated: boolean }> {
     return this.read(async (run) => {
       const [patient] = await run<PatientRow>('patientById', [patientId]);
       if (!patient) return { chart: null, truncated: false };

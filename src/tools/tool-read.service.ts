@@ -103,15 +103,6 @@ export class ToolReadService {
     return this.tools.questionForModel(() => this.access.patientRead(context, patientId), question);
   }
 
-  /**
-   * Runs `work`, whose tool reads start together (one model reply's), with the patient's whole
-   * record read once for the derived tools among them instead of once each. Every read is still its
-   * own access check, projection and audit row.
-   */
-  sharingCharts<T>(work: () => Promise<T>): Promise<T> {
-    return this.tools.sharingCharts(work);
-  }
-
   /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */
   describeTool(name: ToolName): { name: ToolName; summary: string; queryDto: ToolsDescription['queryDto'] } {
     const tool = this.tools.tool(name);

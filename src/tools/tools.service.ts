@@ -130,11 +130,6 @@ export class ToolsService implements OnModuleInit {
     };
   }
 
-  /** `work` with the whole records its tools read shared (`CohortRepository.sharingCharts`). */
-  sharingCharts<T>(work: () => Promise<T>): Promise<T> {
-    return this.cohort.sharingCharts(work);
-  }
-
   tool(name: ToolName): Tool {
     const tool = this.registry.get(name);
     if (!tool) throw new Error(`Unknown tool ${name}`);

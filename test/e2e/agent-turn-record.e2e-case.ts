@@ -1,6 +1,5 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
@@ -71,23 +70,6 @@ describe('agent turn: the record it writes', () => {
     expect(turn.body.toolCalls.map((call: Row) => call.rowCount)).toEqual(
       toolResultsIn(model.requests[1]).map((result) => (result.rows as Row[]).length),
     );
-  });
-
-  it('reads the patient’s whole record once for the two derived tools of one reply, each still checked and audited', async () => {
-    model.script(threeReadsThenAnswer());
-    let res: request.Response | undefined;
-    const executed = await statementsRunBy(sut.app.get(DataSource), async () => {
-      res = await ask();
-    });
-    expect(res?.body).toMatchObject({ status: 'answered', toolCalls: [{ status: 'ok' }, { status: 'ok' }, { status: 'ok' }] });
-    expect(executed.filter((statement) => statement === COHORT_STATEMENTS.chartEncounters.trim())).toHaveLength(1);
-    // Every read its own access check (the turn's own, then one per tool) and its own audit row.
-    expect(executed.filter((statement) => statement === COHORT_STATEMENTS.patientAccess.trim())).toHaveLength(4);
-    const audited = await database().dataSource.query<Row[]>(
-      `SELECT action FROM audit_events WHERE correlation_id = $1 AND channel = 'agent' ORDER BY action`,
-      [res?.headers['x-correlation-id']],
-    );
-    expect(audited.map((row) => row.action)).toEqual(['care_gap_lookup', 'missing_data_check', 'patient_labs']);
   });
 
   it('ends a turn whose calls could not be stored as a failure, stored and audited, never as an answer', async () => {
