@@ -80,7 +80,7 @@ function renderReport(options: Options, samples: Sample[], facts: { clinician: s
       `Each turn, as ${facts.clinician} about \`${PATIENT}\`: one model reply calling ${TOOLS.join(', ')}, then a final answer ` +
       `with one statement citing a lab row (grounded). ${options.warmup} warm-up turns discarded, then ${options.turns} measured, one at a time.`,
     '- Overhead = wall time at the HTTP client − time inside the model\'s request handler; it includes the openai client, ' +
-      'the loop, the three tools with their audit writes, the turn record (one turn row, three tool-call rows, the final update), ' +
+      'the loop, the three tools with their audit writes, the turn record (one turn row, the three tool-call rows in one statement, the final update), ' +
       'grounding, and both HTTP hops.',
     '',
     '| Per turn | n | median ms | p90 ms | p99 ms | mean ms |',

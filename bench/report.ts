@@ -292,7 +292,7 @@ function otherSections(run: BenchRun): string[] {
       '',
       `Overhead median ÷ the sum of the three REST calls' medians (same patient, same moments, c=1): ` +
         `**${agent.overheadOverRestSum.toFixed(2)}×** (issue 15's target ≤ 1.2×: ${yes(agent.overheadOverRestSum <= 1.2)}). ` +
-        'The turn also writes its record (a turn row, three tool-call rows, the final update) and grounds the answer; the REST calls do neither.',
+        'The turn also writes its record (a turn row, the three tool-call rows in one statement, the final update) and grounds the answer; the REST calls do neither.',
     );
   }
   lines.push('', '## Approval path', '');

@@ -20,11 +20,12 @@ import { modelTransport } from './model-transport';
 import { clinicalAdviceRequested } from '../model-tools/clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
 import { agentTools, asModelTools, PROPOSE_ACTION } from '../model-tools/tool-catalog';
-import { dataOf, refusal, renderForModel } from '../model-tools/tool-result';
+import { dataTextOf, refusal, renderForModel } from '../model-tools/tool-result';
 import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from '../model-tools/tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
 import { announceTurnFinished } from './turn-events';
-import { StoredTurn, TurnRepository } from './turn.repository';
+import { PendingWrites } from './pending-writes';
+import { StoredTurn, ToolCallToStore, TurnRepository } from './turn.repository';
 
 /** What one tool call gives the model: a tool's envelope, a refusal, or a proposal's receipt. */
 type ModelToolResult = Parameters<typeof renderForModel>[0];
@@ -106,7 +107,8 @@ function bodyNotJson(error: unknown): boolean {
  * One agent turn: access first, then a bounded loop of model calls whose tool calls run through the
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
  * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
- * (TurnRepository: `running` at the start, each tool call as it completes, the outcome at the end);
+ * (TurnRepository: `running` at the start, the tool calls of each model reply once they have ended,
+ * the outcome at the end, after the calls);
  * proposals carry the turn id (`agent_turn_id`). The turn is one audited `agent_turn` access whose
  * fields name it (`agent_turn:<id>`); each of its tool reads and proposals is an event of its own on
  * the `agent` channel; all of them carry the request's correlation id (see `turn`).
@@ -170,6 +172,7 @@ export class AgentService {
     if (!started.started) throw turnRateLimited(started.retryAfterSeconds, maxTurnsPerHour);
 
     const budget = new TurnBudget(this.config.agent);
+    const writes = new PendingWrites();
     const droppedStatements: string[] = [];
     let budgetExhausted: BudgetStop | null = null;
     let modelTextDiscarded = false;
@@ -180,6 +183,8 @@ export class AgentService {
       const reasonCode = end.status === 'answered' ? null : end.reason;
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted, identifiersReplaced };
+      // Every tool call is stored before the turn ends; one that could not be makes the turn a failure (the catch below).
+      await writes.settle();
       await this.store.finish(context.turnId, status, reasonCode, statements, context.proposals, usage);
       // Only ids, codes and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, reason: reasonCode, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
@@ -195,7 +200,7 @@ export class AgentService {
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: forModel.text }];
     const modelTools = asModelTools(catalog);
     try {
-      return await this.loop(model, context, budget, messages, modelTools, finish, {
+      return await this.loop(model, context, budget, writes, messages, modelTools, finish, {
         dropped: (reasons) => droppedStatements.push(...reasons),
         discardedText: () => (modelTextDiscarded = true),
         exhausted: (stop) => (budgetExhausted = stop),
@@ -213,6 +218,7 @@ export class AgentService {
     model: { client: OpenAI; name: string },
     context: TurnContext,
     budget: TurnBudget,
+    writes: PendingWrites,
     messages: ChatCompletionMessageParam[],
     modelTools: ReturnType<typeof asModelTools>,
     finish: (end: TurnEnd) => Promise<FinishedTurn>,
@@ -252,7 +258,7 @@ export class AgentService {
       // The model is shown its calls as the server read them (unusable arguments as `{}`, refused below).
       const echoed = reply.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments ?? '{}' } }));
       messages.push({ role: 'assistant', content: reply.content, tool_calls: echoed });
-      const contents = await this.runCalls(context, budget, offerTools, reply.calls);
+      const contents = await this.runCalls(context, budget, writes, offerTools, reply.calls);
       reply.calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: contents[i] }));
     }
     // A budget ran out before a final answer: nothing grounded to stand behind.
@@ -261,17 +267,19 @@ export class AgentService {
   }
 
   /**
-   * Runs one model reply's tool calls and stores each; returns each result as the model will read
-   * it, in the model's order. The reads of one reply run together: the model asked for them at once,
-   * they are independent, and the clinician then waits for the slowest instead of their sum (three
-   * tools one after another were most of a turn's server time, `bench:agent`). Two kinds of call wait
-   * for every call before them: a proposal (it may cite only rows the turn has already returned) and
-   * a call identical to an earlier one of the reply (a call that failed is refused when repeated,
-   * never run twice). The budget, the per-tool counts and the records are taken in the model's order,
-   * whichever call finishes first; audit events are written as the calls end.
+   * Runs one model reply's tool calls; returns each result as the model will read it, in the
+   * model's order. The reads of one reply run together: the model asked for them at once, they are
+   * independent, and the clinician then waits for the slowest instead of their sum (three tools one
+   * after another were most of a turn's server time, `bench:agent`). Two kinds of call wait for
+   * every call before them: a proposal (it may cite only rows the turn has already returned) and a
+   * call identical to an earlier one of the reply (a call that failed is refused when repeated,
+   * never run twice). The budget, the per-tool counts and the records are taken in the model's
+   * order, whichever call finishes first; audit events are written as the calls end (each read's
+   * before its rows reach anyone). The reply's records are stored together, in one statement, while
+   * the model reads the results (`writes`): the turn's end waits for them.
    */
-  private async runCalls(context: TurnContext, budget: TurnBudget, offerTools: boolean, calls: ModelToolCall[]): Promise<string[]> {
-    const running: Promise<string>[] = [];
+  private async runCalls(context: TurnContext, budget: TurnBudget, writes: PendingWrites, offerTools: boolean, calls: ModelToolCall[]): Promise<string[]> {
+    const running: Promise<ToolCallToStore & { content: string }>[] = [];
     const seen = new Set<string>();
     for (const call of calls) {
       let result: ModelToolResult | Promise<ModelToolResult>;
@@ -290,27 +298,24 @@ export class AgentService {
         result = this.runner.run(context, call.name, call.arguments);
       }
       const seq = context.toolCalls.length - 1;
-      running.push(
-        Promise.resolve(result).then(async (done) => {
-          const content = renderForModel(done);
-          await this.recordToolCall(context, seq, done, content);
-          return content;
-        }),
-      );
+      running.push(Promise.resolve(result).then((done) => this.callRecord(context, seq, done)));
     }
-    // Every call ends before the turn goes on, or ends as a failure: none is left writing behind it.
+    // Every call ends before the turn goes on, or ends as a failure: none is left running behind it.
     const ended = await Promise.allSettled(running);
+    const records = ended.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    writes.add(this.store.toolCalls(context.turnId, records));
     const failed = ended.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    return ended.map((outcome) => (outcome as PromiseFulfilledResult<string>).value);
+    return records.map((record) => record.content);
   }
 
-  /** Call `seq` of the turn, with the result exactly as the model will read it. */
-  private async recordToolCall(context: TurnContext, seq: number, result: object, content: string): Promise<void> {
-    const record = context.toolCalls[seq];
+  /** Call `seq` of the turn as stored, with the result exactly as the model will read it. */
+  private callRecord(context: TurnContext, seq: number, result: object): ToolCallToStore & { content: string } {
+    const { name, arguments: args, status } = context.toolCalls[seq];
+    const content = renderForModel(result as ModelToolResult);
     const rowCount = 'rowCount' in result && typeof result.rowCount === 'number' ? result.rowCount : null;
     context.rowsRead += rowCount ?? 0;
-    await this.store.toolCall(context.turnId, seq, { ...record, rowCount, envelope: dataOf(content) });
+    return { seq, name, arguments: args, status, rowCount, envelopeJson: dataTextOf(content), content };
   }
 
   /**

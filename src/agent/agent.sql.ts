@@ -14,9 +14,14 @@ export const AGENT_STATEMENTS = {
    */
   startTurn: `SELECT vigil_start_agent_turn($1, $2, $3, $4, $5) AS "retryAfterSeconds"`,
 
-  /** $1 turn id, $2 seq, $3 tool, $4 arguments (jsonb), $5 status, $6 row count, $7 envelope (jsonb). */
-  insertToolCall: `INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
-VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb)`,
+  /**
+   * $1 turn id, $2 the calls of one model reply as a JSON array of objects (`seq`, `tool`,
+   * `arguments`, `status`, `row_count`, `envelope`): one statement and one commit for the reply's calls.
+   * A JSON null (arguments that were not JSON, the row count of a refusal) is stored as NULL.
+   */
+  insertToolCalls: `INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
+SELECT $1, c.seq, c.tool, c.arguments, c.status, c.row_count, c.envelope
+FROM jsonb_to_recordset($2::jsonb) AS c(seq int, tool text, arguments jsonb, status text, row_count int, envelope jsonb)`,
 
   /** $1 turn id, $2 final status, $3 statements (jsonb), $4 proposal ids, $5 usage (jsonb), $6 reason code (null when answered). Only a running turn ends. */
   finishTurn: `UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()

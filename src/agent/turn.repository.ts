@@ -31,6 +31,16 @@ export interface StoredTurn {
   toolCalls: StoredToolCall[];
 }
 
+/** One tool call of a turn as stored: `envelopeJson` is the JSON text of the result as the model read it. */
+export interface ToolCallToStore {
+  seq: number;
+  name: string;
+  arguments: unknown;
+  status: string;
+  rowCount: number | null;
+  envelopeJson: string;
+}
+
 /** Only the hash of a question is kept (see AgentTurnRecord for why). */
 export const questionHash = (question: string) => createHash('sha256').update(question, 'utf8').digest('hex');
 
@@ -49,9 +59,20 @@ export class TurnRepository {
     return retryAfterSeconds === null ? { started: true } : { started: false, retryAfterSeconds };
   }
 
-  async toolCall(turnId: string, seq: number, call: { name: string; arguments: unknown; status: string; rowCount: number | null; envelope: unknown }): Promise<void> {
+  /**
+   * Stores the calls of one model reply in one statement. Each envelope is given as the JSON text
+   * the model read (`envelopeJson`), spliced into the parameter as it is rather than parsed and
+   * written again: the largest part of the turn record, and already JSON.
+   */
+  async toolCalls(turnId: string, calls: readonly ToolCallToStore[]): Promise<void> {
+    if (calls.length === 0) return;
+    const items = calls.map(
+      (call) =>
+        `{"seq":${JSON.stringify(call.seq)},"tool":${JSON.stringify(call.name)},"arguments":${JSON.stringify(call.arguments ?? null)},` +
+        `"status":${JSON.stringify(call.status)},"row_count":${JSON.stringify(call.rowCount)},"envelope":${call.envelopeJson}}`,
+    );
     // jsonb parameters go as JSON text: node-postgres would send a JS array as a Postgres array.
-    await this.dataSource.query(SQL.insertToolCall, [turnId, seq, call.name, call.arguments === null || call.arguments === undefined ? null : JSON.stringify(call.arguments), call.status, call.rowCount, JSON.stringify(call.envelope)]);
+    await this.dataSource.query(SQL.insertToolCalls, [turnId, `[${items.join(',')}]`]);
   }
 
   async finish(turnId: string, status: string, reasonCode: TurnReasonCode | null, statements: unknown[], proposals: string[], usage: object): Promise<void> {

@@ -57,10 +57,18 @@ const ORDER = 'c.created_at DESC, c.id';
 /**
  * The attestations of patient `patient` and measure `measure` that stand for the period
  * `start`..`end`, as one JSON array, newest first (`[]` when none): a column of a stored result.
+ * Most results have none, so the closures' index (patient, measure) is probed first and the join
+ * that names who filed them runs only for a result that has one: it is a subquery per result (150
+ * on a worklist page), and with few or no closures the planner ran that join for every result
+ * anyway, scanning the staff for each (a page of 25 at 100,000 patients: execution 1.5–2.0 ms with
+ * the join for every result, 0.9–1.0 ms probed first, medians of 30, alternated).
  */
-export const attestationsJson = (patient: string, measure: string, start: string, end: string): string =>
-  `(SELECT coalesce(json_agg(${ATTESTATION_OBJECT} ORDER BY ${ORDER}), '[]'::json) FROM ${SOURCE}
-    WHERE c.patient_id = ${patient} AND c.measure_id = ${measure} AND ${attestationApplies('c', start, end)})`;
+export const attestationsJson = (patient: string, measure: string, start: string, end: string): string => {
+  const applies = `c.patient_id = ${patient} AND c.measure_id = ${measure} AND ${attestationApplies('c', start, end)}`;
+  return `CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE ${applies})
+    THEN (SELECT coalesce(json_agg(${ATTESTATION_OBJECT} ORDER BY ${ORDER}), '[]'::json) FROM ${SOURCE} WHERE ${applies})
+    ELSE '[]'::json END`;
+};
 
 /**
  * The (patient, measure) pairs with an attestation that stands for the period `start`..`end` (a

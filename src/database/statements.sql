@@ -892,9 +892,10 @@ FROM staff_users s WHERE s.id = ANY($1::uuid[]);
 -- name: startTurn
 SELECT vigil_start_agent_turn($1, $2, $3, $4, $5) AS "retryAfterSeconds";
 
--- name: insertToolCall
+-- name: insertToolCalls
 INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
-VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb);
+SELECT $1, c.seq, c.tool, c.arguments, c.status, c.row_count, c.envelope
+FROM jsonb_to_recordset($2::jsonb) AS c(seq int, tool text, arguments jsonb, status text, row_count int, envelope jsonb);
 
 -- name: finishTurn
 UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()
@@ -1103,12 +1104,13 @@ DELETE FROM measure_runs WHERE finished_at < now() - ($1::int * interval '1 day'
 -- name: patientResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
-  (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end) AS attestations,
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END AS attestations,
   r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt",
   (r.data_version <> p.data_version) AS stale
 FROM measure_results r JOIN patients p ON p.id = r.patient_id
@@ -1117,12 +1119,13 @@ WHERE r.patient_id = $1 AND r.period_start = $2 AND r.period_end = $3;
 -- name: careTeamResults
 SELECT r.patient_id::text AS "patientId", r.measure_id AS "measureId", to_char(r.period_start, 'YYYY-MM-DD') AS "periodStart", to_char(r.period_end, 'YYYY-MM-DD') AS "periodEnd",
   r.status, r.reason_code AS "reasonCode", r.reason, r.populations AS groups, r.evidence, r.to_close AS "toClose", r.data_quality AS "dataQuality", r.partial,
-  (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end) AS attestations,
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END AS attestations,
   r.data_version::text AS "dataVersion", r.run_id::text AS "runId", to_char(r.last_evidence_on, 'YYYY-MM-DD') AS "lastEvidenceOn", to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "computedAt",
   (r.data_version <> p.data_version) AS stale
 FROM patient_care_teams t
@@ -1165,12 +1168,13 @@ SELECT code FROM care_teams ORDER BY code;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1187,12 +1191,13 @@ ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1209,12 +1214,13 @@ ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1232,12 +1238,13 @@ ORDER BY p.birth_date DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1255,12 +1262,13 @@ ORDER BY p.birth_date ASC, p.id ASC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
@@ -1279,12 +1287,13 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
@@ -1303,12 +1312,13 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
@@ -1324,12 +1334,13 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
@@ -1345,12 +1356,13 @@ LIMIT $10;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1367,12 +1379,13 @@ ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1389,12 +1402,13 @@ ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k
@@ -1412,12 +1426,13 @@ ORDER BY p.birth_date DESC, p.id DESC;
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
   to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
-  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
     'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
     'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
-    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id
-    WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)) ORDER BY r.measure_id), '[]'::json)
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
   FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND ($4::text IS NULL OR r.measure_id = $4)
     AND ($5::text IS NULL OR r.status = $5) AND ($6::text IS NULL OR r.reason_code LIKE $6) AND ($11::text IS NULL OR (($11 = 'attested' OR r.status = 'open-gap') AND (r.patient_id, r.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3)))) AS "results"
 FROM (SELECT k.id FROM patients k

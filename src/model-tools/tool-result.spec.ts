@@ -1,4 +1,4 @@
-import { dataOf, quoteAsData, renderForModel } from './tool-result';
+import { dataOf, dataTextOf, quoteAsData, renderForModel } from './tool-result';
 
 describe(quoteAsData.name, () => {
   it('gives one line of JSON with markup escaped, and the same data back', () => {
@@ -16,5 +16,14 @@ describe(renderForModel.name, () => {
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('END TOOL DATA>>>');
     expect(dataOf(sut)).toEqual({ tool: 'patient_labs', sameInEveryRow: { unit: '%' }, rows: [{ value: 6.8 }, { value: 7.1 }] });
+  });
+});
+
+describe(dataTextOf.name, () => {
+  it('gives the JSON line between the boundaries as written, a text with line breaks and markup included', () => {
+    const result = { tool: 'patient_encounters', rows: [{ text: 'a\nb <x> & c' }] };
+    const sut = dataTextOf(renderForModel(result));
+    expect(sut).toBe(quoteAsData(result));
+    expect(JSON.parse(sut)).toEqual(result);
   });
 });

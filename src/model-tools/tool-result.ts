@@ -54,7 +54,16 @@ export function renderForModel(result: ToolEnvelope | ToolRefusal | Record<strin
   ].join('\n');
 }
 
-/** The JSON line inside a rendered result (tests and tools reading the transcript). */
+/**
+ * The JSON text inside a rendered result: its one line between the boundaries (`quoteAsData` keeps
+ * every line break inside a value escaped), as JSON.stringify wrote it.
+ */
+export function dataTextOf(rendered: string): string {
+  const start = rendered.indexOf('\n') + 1;
+  return rendered.slice(start, rendered.indexOf('\n', start));
+}
+
+/** The JSON line inside a rendered result, parsed (tests and tools reading the transcript). */
 export function dataOf(rendered: string): unknown {
-  return JSON.parse(rendered.split('\n')[1]);
+  return JSON.parse(dataTextOf(rendered));
 }

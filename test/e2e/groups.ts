@@ -28,7 +28,7 @@ export const E2E_GROUPS = {
   ],
   'agent-turns': [
     'agent', 'agent-drafts', 'agent-hostile', 'agent-model-replies', 'agent-question-identifiers', 'agent-readmission-risk',
-    'agent-tool-concurrency', 'agent-turn-reads', 'agent-turn-reasons',
+    'agent-tool-concurrency', 'agent-turn-reads', 'agent-turn-reasons', 'agent-turn-record',
   ],
   'mcp-surface': [
     'mcp', 'mcp-patient-picker', 'mcp-sign-in',

@@ -208,17 +208,43 @@ describe('measure-results store statement plans (real Postgres, no statistics on
       expect(column).toHaveLength(1);
       // Inside it, an index scan (or a bitmap of one) of the results' primary key, keyed by the page row's patient;
       // and each result's attestations by the closures' (patient, measure) index, who filed them by primary keys.
+      // The closures' index twice: probed for whether the result has an attestation, then read with who filed them.
       const scans = flatten(column[0]).filter((node) => node['Index Name']);
       expect(scans.map((node) => [node['Index Name'], /\bpatient_id = p\.id\b/.test(node['Index Cond'] ?? '')])).toEqual([
         ['PK_4a2e93d5b75456c0a8a7f2f2193', true],
         ['IDX_care_gap_closures_patient', false],
+        ['IDX_care_gap_closures_patient', false],
         ['PK_db524c8db8e126a38a2f16d8cac', false],
         ['PK_c6b167335377df69f7910c2c75e', false],
       ]);
-      expect(scans[1]['Index Cond']).toMatch(/patient_id = r\.patient_id.*measure_id = r\.measure_id/);
+      for (const probe of scans.slice(1, 3)) expect(probe['Index Cond']).toMatch(/patient_id = r\.patient_id.*measure_id = r\.measure_id/);
       expect(flatten(column[0]).map((node) => node['Node Type'])).not.toContain('Seq Scan');
     },
   );
+
+  it('worklistByNameAsc, run: who filed an attestation is read only for a result that has one (none here: that join never runs)', async () => {
+    const [{ team }] = await db().dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
+    const plan = await db().dataSource.transaction(async (manager) => {
+      await manager.query(`PREPARE page_run (uuid[], date, date, text, text, text, text, text, uuid, int, text) AS ${WORKLIST_STATEMENTS.worklistByNameAsc}`);
+      const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode & { 'Actual Loops': number } }] }[]>(
+        `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) EXECUTE page_run ('{${team}}', '${period.start}', '${period.end}', NULL, NULL, NULL, NULL, NULL, NULL, 26, NULL)`,
+      );
+      await manager.query(`DEALLOCATE page_run`);
+      return row['QUERY PLAN'][0].Plan;
+    });
+    const column = flatten(plan).filter(isResultsColumn);
+    expect(column).toHaveLength(1);
+    const loops = (node: PlanNode) => (node as PlanNode & { 'Actual Loops': number })['Actual Loops'];
+    // The page's results were read (six measures per patient), and each probed for an attestation.
+    const results = flatten(column[0]).filter((node) => node['Relation Name'] === 'measure_results');
+    expect(results.map(loops)).toEqual([26]);
+    const closures = flatten(column[0]).filter((node) => node['Relation Name'] === 'care_gap_closures');
+    expect(closures.map(loops)).toEqual([26 * MEASURE_IDS.length, 0]);
+    // The join with the proposals and the staff, never.
+    const join = flatten(column[0]).filter((node) => ['proposals', 'staff_users'].includes(node['Relation Name'] ?? ''));
+    expect(join.length).toBeGreaterThan(0);
+    expect(join.map(loops)).toEqual(join.map(() => 0));
+  });
 
   for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
     it(`rangeChunkPatients (${mode}): patients by an id range, stored rows and failures by their primary keys`, async () => {

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { AgentTurnRecord } from './agent-turn.entity';
 
-/** One tool call of a turn, in the order the model made them, written as soon as it completes. */
+/** One tool call of a turn, in the order the model made them, written with its model reply's other calls once they have all ended. */
 @Entity('agent_tool_calls')
 export class AgentToolCallRecord {
   @PrimaryColumn('uuid', { name: 'turn_id' })

@@ -1,0 +1,94 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { StaffRole } from '../../src/common/roles';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf, userFor } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+import { statementsRunBy } from '../setup/statement-capture';
+import { FakeModel, finalAnswer, Step, toolResultsIn } from '../setup/fake-model';
+
+const PATIENT = 'complete-record';
+const turnsOf = (patient: string) => `/patients/${patientIdOf(patient)}/agent/turns`;
+type Row = Record<string, unknown>;
+
+/** Three reads in one reply, then an answer citing a lab the model was shown. */
+const threeReadsThenAnswer = (): Step[] => [
+  { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'care_gap_lookup', arguments: '{}' }, { name: 'missing_data_check', arguments: '{}' }] },
+  (req) => {
+    const lab = toolResultsIn(req)
+      .flatMap((result) => (result.rows as { citation?: string }[] | undefined) ?? [])
+      .find((row) => String(row.citation).startsWith('obs:'));
+    return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab?.citation as string] }]);
+  },
+];
+
+/**
+ * The turn record's writes (every one of them a commit the clinician may wait for): the start, the
+ * calls of each model reply together, the end; and a turn whose calls cannot be stored never answers.
+ */
+describe('agent turn: the record it writes', () => {
+  const database = useSeededDatabase();
+  const model = new FakeModel();
+  let sut: TestApp;
+  beforeAll(async () => {
+    await model.start();
+    sut = await createTestApp({ databaseUrl: database().url, env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' } });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await model.stop();
+  });
+
+  const token = () => sut.tokenFor(userFor(StaffRole.Clinician, PATIENT).username);
+  const ask = async () =>
+    request(sut.app.getHttpServer())
+      .post(turnsOf(PATIENT))
+      .set('authorization', `Bearer ${await token()}`)
+      .send({ question: 'What are the latest labs, open gaps and missing data?' });
+  const stored = async (turnId: string) => request(sut.app.getHttpServer()).get(`${turnsOf(PATIENT)}/${turnId}`).set('authorization', `Bearer ${await token()}`);
+
+  it('writes the start, the reply’s three calls in one statement, and the end', async () => {
+    model.script(threeReadsThenAnswer());
+    let res: request.Response | undefined;
+    const executed = await statementsRunBy(sut.app.get(DataSource), async () => {
+      res = await ask();
+    });
+    expect(res?.status).toBe(200);
+    expect(res?.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });
+    expect(executed.filter((statement) => statement.includes('vigil_start_agent_turn('))).toHaveLength(1);
+    expect(executed.filter((statement) => statement.startsWith('INSERT INTO agent_tool_calls'))).toHaveLength(1);
+    expect(executed.filter((statement) => statement.startsWith('UPDATE agent_turns'))).toHaveLength(1);
+    // All three are stored, in the model's order, each exactly as the model read it.
+    const turn = await stored(res?.body.turnId);
+    expect(turn.body.status).toBe('answered');
+    expect(turn.body.toolCalls.map((call: Row) => [call.seq, call.name, call.arguments, call.status])).toEqual([
+      [0, 'patient_labs', {}, 'ok'],
+      [1, 'care_gap_lookup', {}, 'ok'],
+      [2, 'missing_data_check', {}, 'ok'],
+    ]);
+    expect(turn.body.toolCalls.map((call: Row) => call.envelope)).toEqual(toolResultsIn(model.requests[1]));
+    expect(turn.body.toolCalls.map((call: Row) => call.rowCount)).toEqual(
+      toolResultsIn(model.requests[1]).map((result) => (result.rows as Row[]).length),
+    );
+  });
+
+  it('ends a turn whose calls could not be stored as a failure, stored and audited, never as an answer', async () => {
+    // A real refusal by the database, not a mock: the table takes no new call for the length of this test.
+    await database().dataSource.query('ALTER TABLE agent_tool_calls ADD CONSTRAINT test_no_new_calls CHECK (seq < 0) NOT VALID');
+    try {
+      model.script(threeReadsThenAnswer());
+      const res = await ask();
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'failure', statements: [], reason: { code: 'turn_failed' } });
+      const turn = await stored(res.body.turnId);
+      expect(turn.body).toMatchObject({ status: 'failure', toolCalls: [] });
+      const audited = await database().dataSource.query<Row[]>(
+        `SELECT action, outcome FROM audit_events WHERE correlation_id = $1 AND action = 'agent_turn'`,
+        [res.headers['x-correlation-id']],
+      );
+      expect(audited).toEqual([{ action: 'agent_turn', outcome: 'error' }]);
+    } finally {
+      await database().dataSource.query('ALTER TABLE agent_tool_calls DROP CONSTRAINT test_no_new_calls');
+    }
+  });
+});
