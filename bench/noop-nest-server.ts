@@ -13,8 +13,10 @@ import {
   Param,
   ParseUUIDPipe,
   Query,
+  UseGuards,
+  UsePipes,
 } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { createValidationPipe } from '../src/common/http/validation.pipe';
 import { LabsQueryDto } from '../src/tools/dto/labs-query.dto';
 
@@ -29,7 +31,7 @@ import { LabsQueryDto } from '../src/tools/dto/labs-query.dto';
 /**
  * `GET /route/:id`, shaped like a tool route and still doing nothing: what the framework costs for
  * the parts of it a tool route uses. A middleware (Vigil's request logger and rate limit are Nest
- * middleware, which Fastify runs through middie), an asynchronous global guard (Vigil's sign-in), a
+ * middleware, which Fastify runs through middie), an asynchronous guard (Vigil's sign-in), a
  * parameter decorator reading what the guard left (Vigil's `@RestAccess`), Vigil's own validation
  * pipe on the labs tool's query DTO, and a UUID path pipe. No token, database, projection or audit.
  */
@@ -51,7 +53,10 @@ class NoopController {
     return { ok: true };
   }
 
+  // Bound to this route only, so `/noop` stays bare; Vigil binds its guard and pipe globally, at the same cost per route.
   @Get('route/:id')
+  @UseGuards(AdmitEveryone)
+  @UsePipes(createValidationPipe())
   route(@Caller() caller: string, @Param('id', new ParseUUIDPipe({ version: '4' })) id: string, @Query() query: LabsQueryDto): { ok: boolean } {
     return { ok: Boolean(caller && id && query) };
   }
@@ -62,7 +67,7 @@ class NoopController {
   }
 }
 
-@Module({ controllers: [NoopController], providers: [{ provide: APP_GUARD, useClass: AdmitEveryone }] })
+@Module({ controllers: [NoopController], providers: [AdmitEveryone] })
 class NoopModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply((_req: unknown, _res: unknown, next: () => void) => next()).forRoutes('route');
@@ -93,7 +98,6 @@ async function create(platform: string): Promise<INestApplication> {
 
 async function start(): Promise<void> {
   const app = await create(process.env.NOOP_PLATFORM ?? 'fastify');
-  app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   await app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 }

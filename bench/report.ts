@@ -344,7 +344,7 @@ function methodSection(o: BenchOptions): string[] {
     '- **Framework** (`bench/noop-nest-server.ts`): a Nest route that does nothing (`GET /noop`), with no middleware, guard, pipe or logger, on Fastify (Vigil\'s platform) and on Express ' +
       '(`@nestjs/platform-express`, a development dependency kept for this comparison: skipped, saying so, where it is not installed), beside the floor\'s bare `/health` and Vigil\'s `GET /health`; ' +
       'and on Fastify, in the same process, a route shaped like `patient_labs` that still does nothing (`GET /route/:id`): a Nest middleware (run through middie, as Vigil\'s request logger and rate limit are), ' +
-      'an asynchronous global guard, a parameter decorator reading what the guard left, a UUID path pipe, and Vigil\'s own validation pipe on the labs query DTO with a date window and a code: the framework\'s cost for the parts of it a tool route uses.',
+      'an asynchronous guard, a parameter decorator reading what the guard left, a UUID path pipe, and Vigil\'s own validation pipe on the labs query DTO with a date window and a code: the framework\'s cost for the parts of it a tool route uses.',
     '- **Diagnostic: pg floor + audit write**: the pg-only floor followed by Vigil\'s own `AuditService.record` (the same code and transaction: ' +
       'one INSERT of the event\'s content committing by itself on a connection of the trail\'s own, no lock, a synchronous commit; events recorded at the same moment may share it), on one pool as Vigil has. ' +
       'Not a target of the issue: it shows how much of Vigil\'s cost is the audit trail.',
