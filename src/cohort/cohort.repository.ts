@@ -333,40 +333,31 @@ type AttestationRow = { measureId: string; attestation: CareGapAttestation };
 /** `patientChart`'s row: the patient, and each record type as an array up to the cap + 1. */
 type ChartRow = { patient: PatientRow } & Omit<PatientChart, 'patient'>;
 
-/** A chart from `patientChart`'s row: each record type cut at the cap; `truncated` when any was. */
+/** A chart from `patientChart`'s row: each record type cut at the cap (as `charts` cuts them); `truncated` when any was. */
 function chartOf(row: ChartRow): { chart: PatientChart; truncated: boolean } {
-  const parts = {
-    encounters: cut(row.encounters, CHART_ROW_CAP),
-    observations: cut(row.observations, CHART_ROW_CAP),
-    conditions: cut(row.conditions, CHART_ROW_CAP),
-    medications: cut(row.medications, CHART_ROW_CAP),
-    dispenses: cut(row.dispenses, CHART_ROW_CAP),
-    procedures: cut(row.procedures, CHART_ROW_CAP),
-    allergies: cut(row.allergies, CHART_ROW_CAP),
-    requests: cut(row.requests, CHART_ROW_CAP),
-    adverseEvents: cut(row.adverseEvents, CHART_ROW_CAP),
-    immunizations: cut(row.immunizations, CHART_ROW_CAP),
-    communications: cut(row.communications, CHART_ROW_CAP),
-    administrations: cut(row.administrations, CHART_ROW_CAP),
-    tasks: cut(row.tasks, CHART_ROW_CAP),
+  let truncated = false;
+  const take = <T>(rows: T[]): T[] => {
+    const capped = cut(rows, CHART_ROW_CAP);
+    truncated ||= capped.truncated;
+    return capped.rows;
   };
   const chart: PatientChart = {
     patient: row.patient,
-    encounters: parts.encounters.rows,
-    observations: parts.observations.rows,
-    conditions: parts.conditions.rows,
-    medications: parts.medications.rows,
-    dispenses: parts.dispenses.rows,
-    procedures: parts.procedures.rows,
-    allergies: parts.allergies.rows,
-    requests: parts.requests.rows,
-    adverseEvents: parts.adverseEvents.rows,
-    immunizations: parts.immunizations.rows,
-    communications: parts.communications.rows,
-    administrations: parts.administrations.rows,
-    tasks: parts.tasks.rows,
+    encounters: take(row.encounters),
+    observations: take(row.observations),
+    conditions: take(row.conditions),
+    medications: take(row.medications),
+    dispenses: take(row.dispenses),
+    procedures: take(row.procedures),
+    allergies: take(row.allergies),
+    requests: take(row.requests),
+    adverseEvents: take(row.adverseEvents),
+    immunizations: take(row.immunizations),
+    communications: take(row.communications),
+    administrations: take(row.administrations),
+    tasks: take(row.tasks),
   };
-  return { chart, truncated: Object.values(parts).some((part) => part.truncated) };
+  return { chart, truncated };
 }
 
 /** One row per patient (`chartsOf`): the patient's records by patient id. */

@@ -324,8 +324,6 @@ UNION ALL SELECT 'note:' || id FROM clinical_notes WHERE patient_id = $1 AND id 
 UNION ALL SELECT 'allergy:' || id FROM allergies WHERE patient_id = $1 AND id = ANY($9::uuid[])
 UNION ALL SELECT 'req:' || id FROM clinical_requests WHERE patient_id = $1 AND id = ANY($10::uuid[])
 UNION ALL SELECT 'ae:' || id FROM adverse_events WHERE patient_id = $1 AND id = ANY($11::uuid[])`,
-
-  /** Patient $1's approved care-gap closures that stand for the period $2..$3, as attestations (`care-gap-attestations.ts`). */
 } as const;
 
 export type CohortStatementName = keyof typeof COHORT_STATEMENTS;

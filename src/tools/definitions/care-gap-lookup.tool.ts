@@ -10,8 +10,7 @@ import type { PatientChart } from '../../cohort/chart.types';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
 import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
 import { careGapRow } from '../../clinical/care-gaps/care-gap-row';
-import { PARTIAL_ASSUMPTION } from './derived-tool';
-import { patientNotFound } from '../../auth/auth.problems';
+import { foundChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
 /** Said on every result: what an attestation is, and what it is not. */
@@ -37,8 +36,9 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
   async execute(patientId: string, query: CareGapsQueryDto) {
     const { period, window, ageOn } = measurementPeriod(query);
     // The attestations come with the chart, in the same statement.
-    const { chart, truncated: partial, attestations } = await this.cohort.chartWithAttestations(patientId, period);
-    if (!chart) throw patientNotFound();
+    const read = await this.cohort.chartWithAttestations(patientId, period);
+    const { chart, partial } = foundChart(read);
+    const { attestations } = read;
     const results = await this.evaluate(chart, period, query.measure);
     return {
       patient: chart.patient,

@@ -3,11 +3,15 @@ import { CohortRepository } from '../../cohort/cohort.repository';
 import { patientNotFound } from '../../auth/auth.problems';
 import { AppliedWindow, todayUtc } from '../envelope';
 
-/** Reads the whole chart a derived tool evaluates; the patient was granted, so absence is a race. */
+/** The chart of a read, or the patient-not-found problem: the patient was granted, so absence is a race. */
+export function foundChart(read: { chart: PatientChart | null; truncated: boolean }): { chart: PatientChart; partial: boolean } {
+  if (!read.chart) throw patientNotFound();
+  return { chart: read.chart, partial: read.truncated };
+}
+
+/** Reads the whole chart a derived tool evaluates (`foundChart`). */
 export async function loadChart(cohort: CohortRepository, patientId: string): Promise<{ chart: PatientChart; partial: boolean }> {
-  const { chart, truncated } = await cohort.chart(patientId);
-  if (!chart) throw patientNotFound();
-  return { chart, partial: truncated };
+  return foundChart(await cohort.chart(patientId));
 }
 
 export function asOfWindow(asOf: string | undefined, semantics: (day: string) => string): { asOf: string; window: AppliedWindow } {
