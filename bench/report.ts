@@ -180,7 +180,7 @@ function limitsSection(result: ToolLatencyResult, o: BenchOptions): string[] {
     '',
     `- **CPU per request.** Vigil's process spends ${ms(cpu('vigil'))} ms of CPU per answered request, the node:http floor ${ms(cpu('floorHttp'))} ms, ` +
       `PostGraphile ${ms(cpu('peer'))} ms. On ${cpus().length} cores shared with Postgres and the load generator, throughput at concurrency ${top} is bounded ` +
-      'by CPU, and Vigil\'s per-request work on top of the floor\'s (Nest and Fastify pipeline, pino-http, JWT verification, DTO validation, TypeORM\'s query ' +
+      'by CPU, and Vigil\'s per-request work on top of the floor\'s (Nest and Fastify pipeline, the request log hook, JWT verification, DTO validation, TypeORM\'s query ' +
       'runner, projection, the derived tools\' clinical evaluation, the audit event, JSON of the envelope) is most of its gap to the floor. Latency at ' +
       `concurrency ${top} is then mostly queueing behind that CPU.`,
     '- **Round trips.** A Vigil tool request is one read transaction (the token\'s user, the access probe, the tool\'s statements and the ' +

@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { ServerResponse } from 'node:http';
+import { Logger as PinoLogger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { CohortRepository } from './cohort/cohort.repository';
 import { addEarlyRequestHook, createHttpAdapter, installHttpEdges } from './common/http/http-edges';
@@ -11,7 +11,7 @@ import { ProblemDetailsFilter } from './common/http/problem-details.filter';
 import { RestRefusalAudit } from './access/rest-access';
 import { EdgeRefusalGuard } from './common/http/request-body';
 import { createValidationPipe } from './common/http/validation.pipe';
-import { NestStartupLogger, QuietNestWiring } from './common/logging/nest-startup-logger';
+import { NestAppLogger, NestStartupLogger } from './common/logging/nest-logger';
 import { observeHttpRequests } from './metrics/metrics.module';
 import { declareRateLimits } from './rate-limit/rate-limit.openapi';
 import { nameRequestSpanByRoute } from './tracing/request-span';
@@ -34,7 +34,7 @@ export async function createApp(options: AppModuleOptions, { abortOnError = true
   observeHttpRequests(app, options.config);
   addEarlyRequestHook(app, (request) => nameRequestSpanByRoute(request.routeOptions.url));
   scopeRequestReads(app);
-  configureHttp(app);
+  configureHttp(app, options.logger);
   app.enableShutdownHooks();
   setUpOpenApi(app);
   return app;
@@ -50,10 +50,10 @@ export async function initApp(app: NestFastifyApplication): Promise<NestFastifyA
   return app;
 }
 
-/** The HTTP plumbing every Vigil app shares: hardened edges, PHI-safe logger, problem responses, closed DTOs. */
-export function configureHttp(app: NestFastifyApplication): void {
-  installHttpEdges(app);
-  app.useLogger(new QuietNestWiring(app.get(Logger)));
+/** The HTTP plumbing every Vigil app shares: hardened edges, PHI-safe logger and request log, problem responses, closed DTOs. */
+export function configureHttp(app: NestFastifyApplication, logger: PinoLogger): void {
+  installHttpEdges(app, logger);
+  app.useLogger(new NestAppLogger(logger));
   // Nest flushes its start-up buffer on listen(); flush now so an app that is only init()ed (as in
   // tests) stops buffering too, instead of holding every static Logger call back.
   app.flushLogs();

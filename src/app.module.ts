@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { AgentModule } from './agent/agent.module';
 import { PopulationModule } from './population/population.module';
@@ -9,7 +8,6 @@ import { DeliveryQueueModule } from './approvals/delivery/delivery-queue.module'
 import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
 import { CohortModule } from './cohort/cohort.module';
-import { httpLoggingOptions } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseTarget } from './database/data-source.options';
@@ -31,6 +29,7 @@ import { TracingModule } from './tracing/tracing.module';
 export interface AppModuleOptions {
   config: AppConfig;
   database: DatabaseTarget;
+  /** The root logger: Nest's own lines and the request log line write through it (`createApp`). */
   logger: PinoLogger;
   /** Approval-queue overrides (tests give each app its own Redis key prefix). */
   queue?: ApprovalQueueModuleOptions;
@@ -40,12 +39,11 @@ export interface AppModuleOptions {
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, database, logger, queue, measures }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, database, queue, measures }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }),
         DatabaseModule.forRoot(database, SCHEMA_ENTITIES),
         RedisModule,
         CohortModule,

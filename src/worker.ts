@@ -3,14 +3,13 @@ import './tracing/register';
 import 'reflect-metadata';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger, LoggerModule } from 'nestjs-pino';
 import { Logger as PinoLogger } from 'pino';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { ApprovalQueueModule } from './approvals/queue/approval-queue.module';
 import { DeliveryQueueModule } from './approvals/delivery/delivery-queue.module';
 import { AuditModule, AuditSealerModule } from './audit';
 import { AuthModule } from './auth/auth.module';
-import { createRootLogger, httpLoggingOptions, logFatalAndExit } from './common/logging/logger';
+import { createRootLogger, logFatalAndExit } from './common/logging/logger';
 import { AppConfig, MeasureSettings, QueueSettings } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConfigError, loadConfig } from './config/load-config';
@@ -22,13 +21,14 @@ import { MeasureResultsModule } from './measure-results/measure-results.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
-import { NestStartupLogger, QuietNestWiring } from './common/logging/nest-startup-logger';
+import { NestAppLogger, NestStartupLogger } from './common/logging/nest-logger';
 import { startupErrorFields, waitForPostgres, waitForRedis } from './startup';
 import { TracingModule } from './tracing/tracing.module';
 
 export interface WorkerModuleOptions {
   config: AppConfig;
   database: DatabaseTarget;
+  /** The root logger, Nest's own (`createWorker`). */
   logger: PinoLogger;
   /** Overrides of the approval-queue settings of the config (tests). */
   queue?: Partial<QueueSettings>;
@@ -45,12 +45,11 @@ export interface WorkerModuleOptions {
  */
 @Module({})
 export class WorkerModule {
-  static forRoot({ config, database, logger, queue, measures }: WorkerModuleOptions): DynamicModule {
+  static forRoot({ config, database, queue, measures }: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }),
         DatabaseModule.forRoot(database, SCHEMA_ENTITIES),
         RedisModule,
         AuditModule,
@@ -76,7 +75,7 @@ export async function createWorker(options: WorkerModuleOptions): Promise<INestA
     abortOnError: false,
     logger: new NestStartupLogger(options.logger),
   });
-  app.useLogger(new QuietNestWiring(app.get(Logger)));
+  app.useLogger(new NestAppLogger(options.logger));
   app.flushLogs();
   // SIGTERM/SIGINT close the context: the worker finishes or releases its in-flight jobs first.
   app.enableShutdownHooks();

@@ -187,7 +187,7 @@ export class AgentService {
       await writes.settle();
       await this.store.finish(context.turnId, status, reasonCode, statements, context.proposals, usage);
       // Only ids, codes and counts are logged: never the question, a statement or a tool result.
-      this.logger.log({ msg: 'agent turn', turnId: context.turnId, status, reason: reasonCode, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
+      this.logger.log({ msg: 'agent turn', correlationId: access.correlationId, turnId: context.turnId, status, reason: reasonCode, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
       announceTurnFinished(status);
       const reason = reasonCode === null ? null : turnReason(reasonCode);
       const result: AgentTurn = { turnId: context.turnId, status, statements, reason, proposals: context.proposals, drafts: context.drafts ?? [], toolCalls: context.toolCalls, usage };
@@ -208,7 +208,7 @@ export class AgentService {
     } catch (error) {
       // Whatever goes wrong inside the loop, the turn ends stored and audited as a failure, never a 500
       // with the turn left `running`. Only the error's type is logged (a message could quote the record).
-      this.logger.warn({ msg: 'agent turn failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
+      this.logger.warn({ msg: 'agent turn failed', correlationId: access.correlationId, turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
       return finish({ status: 'failure', reason: 'turn_failed' });
     }
   }
@@ -235,13 +235,13 @@ export class AgentService {
           { timeout: budget.remainingMs() },
         );
       } catch (error) {
-        this.logger.warn({ msg: 'agent model call failed', turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
+        this.logger.warn({ msg: 'agent model call failed', correlationId: context.access.correlationId, turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
         return finish({ status: 'failure', reason: bodyNotJson(error) ? 'model_reply_malformed' : 'model_unavailable' });
       }
       const reply = readModelReply(completion);
       budget.recordTokens((completion as { usage?: unknown } | null)?.usage, () => JSON.stringify(messages), () => receivedText(completion));
       if (reply.kind === 'malformed') {
-        this.logger.warn({ msg: 'agent model reply malformed', turnId: context.turnId, reason: reply.reason });
+        this.logger.warn({ msg: 'agent model reply malformed', correlationId: context.access.correlationId, turnId: context.turnId, reason: reply.reason });
         return finish({ status: 'failure', reason: 'model_reply_malformed' });
       }
       if (reply.kind === 'answer') {

@@ -54,7 +54,7 @@ export class ProposalDraftsService {
         return this.lock(manager, proposalId);
       });
       // Now in review: the care team's live queues hear of it like of any new proposal.
-      this.events.publish(row);
+      this.events.publish(row, purposed.correlationId);
       return { value: row, fields: [], rowCount: 1 };
     });
   }

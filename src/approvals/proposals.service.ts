@@ -52,8 +52,8 @@ export class ProposalsService {
    * approval has just committed its execute job to the outbox: the relay is woken to hand it to the
    * queue now rather than at its next poll (it never throws; a failed pass is retried by the poll).
    */
-  private readonly announced = (row: ProposalRow): ProposalRow => {
-    this.events.publish(row);
+  private readonly announced = (row: ProposalRow, correlationId: string | null): ProposalRow => {
+    this.events.publish(row, correlationId);
     if (row.status === ProposalStatus.Approved) void this.relay?.relayNow();
     return row;
   };
@@ -88,7 +88,7 @@ export class ProposalsService {
         await scope.recordIn(manager, [`proposal:${id}`, `hash:${contentHash}`], 1);
         return this.lock(manager, id);
       }));
-      return { value: this.announced(row), fields: [], rowCount: 1 };
+      return { value: this.announced(row, context.correlationId), fields: [], rowCount: 1 };
     });
   }
 
@@ -196,7 +196,7 @@ export class ProposalsService {
       await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${version.contentHash}`], 1);
       return this.lock(manager, proposalId);
       });
-      return { value: this.announced(row), fields: [], rowCount: 1 };
+      return { value: this.announced(row, context.correlationId), fields: [], rowCount: 1 };
     });
   }
 
@@ -326,7 +326,7 @@ export class ProposalsService {
       await scope.recordIn(manager, [`proposal:${proposalId}`, `hash:${hash}`], 1);
       return this.lock(manager, proposalId);
       });
-      return { value: this.announced(row), fields: [], rowCount: 1 };
+      return { value: this.announced(row, context.correlationId), fields: [], rowCount: 1 };
     });
   }
 

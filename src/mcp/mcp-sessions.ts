@@ -82,7 +82,7 @@ export class McpSessions {
     const lifetime = this.lifetime();
     await this.store.create(session, this.config.mcp.maxSessionsPerUser, lifetime);
     // Ids only: never the patient's data.
-    this.logger.log({ msg: 'mcp session opened', sessionId: id });
+    this.logger.log({ msg: 'mcp session opened', correlationId: access.correlationId, sessionId: id });
     return { ...session, expiresAt: new Date(Date.now() + lifetime.idleSeconds * 1000).toISOString() };
   }
 
@@ -126,7 +126,7 @@ export class McpSessions {
     try {
       await transport.handleRequest(request, response, body);
     } finally {
-      await server.close().catch((error: unknown) => this.logger.warn({ msg: 'mcp server close failed', errorType: error instanceof Error ? error.constructor.name : typeof error }));
+      await server.close().catch((error: unknown) => this.logger.warn({ msg: 'mcp server close failed', correlationId: context.correlationId, errorType: error instanceof Error ? error.constructor.name : typeof error }));
     }
   }
 

@@ -85,7 +85,7 @@ export class McpToolCalls {
       return await this.governedCall(session, request, name, args);
     } catch (error) {
       const exceptionType = error instanceof Error ? error.constructor.name : typeof error;
-      this.logger.warn({ msg: 'mcp tool call failed', sessionId: session.id, exceptionType });
+      this.logger.warn({ msg: 'mcp tool call failed', correlationId: request.correlationId, sessionId: session.id, exceptionType });
       const kind = error instanceof ProblemException ? error.code : 'tool_fault';
       return asToolResult(refusal(KNOWN.has(name) ? name : 'unknown', kind, false, 'Vigil could not complete this call; nothing was read. Try again later.', undefined, exceptionType));
     }

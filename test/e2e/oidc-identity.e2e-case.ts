@@ -48,7 +48,7 @@ describe('signing in with the identity provider’s tokens: identity matching', 
       'sub+groups': { AUTH_IDENTITY_CLAIM: 'sub', AUTH_ROLE_CLAIM: 'groups', AUTH_ROLE_MAP: 'vigil-clinicians=clinician,vigil-reviewers=reviewer' },
       'email+groups': { AUTH_IDENTITY_CLAIM: 'email', AUTH_ROLE_CLAIM: 'groups', AUTH_ROLE_MAP: 'vigil-clinicians=clinician,vigil-reviewers=reviewer' },
     })) {
-      apps[name] = await createTestApp({ databaseUrl: database().url, env: { ...env, ...extra }, besideAnother: Object.keys(apps).length > 0 });
+      apps[name] = await createTestApp({ databaseUrl: database().url, env: { ...env, ...extra } });
     }
   }, 90_000);
   afterAll(async () => {

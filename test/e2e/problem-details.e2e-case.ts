@@ -2,12 +2,11 @@ import { Body, Controller, Get, Module, NotFoundException, Post, Query } from '@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { LoggerModule } from 'nestjs-pino';
 import request from 'supertest';
 import { QueryFailedError } from 'typeorm';
 import { configureHttp, initApp } from '../../src/app.factory';
 import { createHttpAdapter } from '../../src/common/http/http-edges';
-import { createRootLogger, httpLoggingOptions } from '../../src/common/logging/logger';
+import { createRootLogger } from '../../src/common/logging/logger';
 import { captureLogs } from '../setup/log-capture';
 
 /** PHI-looking values used to prove that nothing of the failing request or record leaks. */
@@ -71,10 +70,10 @@ describe('HTTP problem responses (RFC 9457)', () => {
   beforeAll(async () => {
     const logger = createRootLogger('debug', logs.stream);
     const moduleRef = await Test.createTestingModule({
-      imports: [LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(logger) }), ProbeModule],
+      imports: [ProbeModule],
     }).compile();
     app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), { bufferLogs: true, bodyParser: false });
-    configureHttp(app);
+    configureHttp(app, logger);
     await initApp(app);
   });
   afterAll(() => app.close());
@@ -140,6 +139,18 @@ describe('HTTP problem responses (RFC 9457)', () => {
     expect(mrnLike.headers['x-correlation-id']).not.toBe('VGL-000123');
     const replaced = await http().get('/no/such/route').set('x-correlation-id', `${NAME} <script>`);
     expect(replaced.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs a 500 as a failed request, and its unhandled error, under the correlation id of the answer', async () => {
+    const res = await http().get('/probe/crash');
+    const id = res.body.correlationId;
+    const mine = () => logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.correlationId === id || (line.req as { id?: string })?.id === id);
+    // The request line is written when the response closes, which may come just after the client read it.
+    for (let waited = 0; waited < 2000 && mine().length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(mine()).toEqual([
+      expect.objectContaining({ level: 50, msg: 'unhandled error', context: 'ProblemDetailsFilter', correlationId: id, code: 'internal_error' }),
+      expect.objectContaining({ level: 50, msg: 'request failed', req: { id, method: 'GET', path: '/:masked/:masked' }, res: { statusCode: 500 } }),
+    ]);
   });
 
   it('never writes the failing values, SQL or driver messages to the logs', async () => {

@@ -23,7 +23,7 @@ function useTwoProcesses(env: Record<string, string>): { first: () => TestApp; s
   beforeAll(async () => {
     const shared = { AUTH_DEV_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key'), RATE_LIMIT_WINDOW_SECONDS: '60', ...env };
     first = await createTestApp({ databaseUrl: database().url, env: shared });
-    second = await createTestApp({ databaseUrl: database().url, env: shared, besideAnother: true });
+    second = await createTestApp({ databaseUrl: database().url, env: shared });
   });
   afterAll(async () => {
     await first?.close();

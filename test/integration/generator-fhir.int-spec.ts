@@ -102,7 +102,7 @@ describe('generator FHIR NDJSON output, read back by the importer', () => {
 
   it('care_gap_lookup answers the same on both: status, reason code and every population of every group of every measure, every patient', async () => {
     const answers: unknown[][] = [];
-    // One app at a time: the test app's logger is process-wide (nestjs-pino), so two cannot be open together.
+    // One app at a time: Nest's logger is process-wide (the last app's), so two open together would share log lines.
     for (const database of [direct, imported]) {
       const sut: TestApp = await createTestApp({ databaseUrl: database().url });
       try {

@@ -39,7 +39,7 @@ function testEnv(databaseUrl: string, redisUrl: string): Record<string, string> 
 
 /**
  * A worker process's application context, in this process (as `npm run worker` builds it). Several
- * may run at once; nestjs-pino keeps the first one's logger for log calls made outside a context.
+ * may run at once; Nest's logger is process-wide, the last one started's.
  */
 async function startWorker(databaseUrl: string, redisUrl: string, lines: string[]): Promise<INestApplicationContext> {
   const logger = createRootLogger('debug', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) });

@@ -1,4 +1,3 @@
-import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -29,11 +28,7 @@ export async function createTestApp(options: {
   env?: Record<string, string>;
   /** Approval-queue settings on top of the config's (QUEUE_* in `env`). */
   queueSettings?: Partial<QueueSettings>;
-  /** A second app running beside the first (two API processes): it keeps the first app's out-of-context logger. */
-  besideAnother?: boolean;
 }): Promise<TestApp> {
-  // nestjs-pino keeps the first app's logger in a module-level variable; each test app needs its own.
-  if (!options.besideAnother) __resetOutOfContextForTests();
   const logs = captureLogs();
   const devKeyFile = join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key');
   const config = loadConfig({

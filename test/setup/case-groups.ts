@@ -12,9 +12,9 @@ import { relative } from 'node:path';
  *
  * What a group cannot isolate: a case that mocks a module, spies, fakes timers or changes
  * `process.env` would carry it into the next case, and so would a library's module-level state, such
- * as nestjs-pino's first logger, which `createTestApp` resets but a case that starts its own worker
- * and reads that worker's log lines does not (`delivery-smart.int-spec.ts`): such a file stays a Jest
- * file of its own. A case's module-level `jest.setTimeout` holds for its whole group (Jest keeps one
+ * as Nest's process-wide logger (the last app's): a case that starts its own worker and reads that
+ * worker's log lines (`delivery-smart.int-spec.ts`) would read another case's app: such a file stays
+ * a Jest file of its own. A case's module-level `jest.setTimeout` holds for its whole group (Jest keeps one
  * timeout per file).
  */
 export interface CaseGroups<G extends string> {

@@ -84,9 +84,10 @@ export class ProposalEventStream {
    * now. It ends when their token does (`endsAt`, ms since the epoch): a stream never outlives the
    * credential that opened it, and the client reconnects with a fresh token. It also ends when its
    * person is deactivated (`accessEnded`). A removal from a care team only narrows what it sends:
-   * both of its sources read membership at the moment of each change.
+   * both of its sources read membership at the moment of each change. `correlationId` (the request
+   * that opened it) goes on the stream's log lines.
    */
-  open(userId: string, visiblePatients: VisiblePatients, endsAt?: number): Observable<MessageEvent> {
+  open(userId: string, visiblePatients: VisiblePatients, endsAt?: number, correlationId: string | null = null): Observable<MessageEvent> {
     const roles = QUEUE_READERS;
     const expiry = endsAt === undefined ? NEVER : timer(new Date(endsAt)).pipe(map((): MessageEvent => TOKEN_EXPIRED));
     const stream = defer(() => {
@@ -94,7 +95,7 @@ export class ProposalEventStream {
       const announced = this.bus.changes.pipe(concatMap((change) => this.ifVisible(change, visiblePatients)));
       // exhaustMap: a tick that comes while a slow poll runs is dropped, not queued behind it.
       const polled = interval(this.settings.pollMs).pipe(
-        exhaustMap(() => this.poll(userId, roles, log)),
+        exhaustMap(() => this.poll(userId, roles, log, correlationId)),
         mergeMap((changes) => changes),
       );
       const changes = merge(announced, polled).pipe(
@@ -149,7 +150,7 @@ export class ProposalEventStream {
     );
   }
 
-  private async poll(userId: string, roles: readonly string[], log: ChangeLog): Promise<ProposalChange[]> {
+  private async poll(userId: string, roles: readonly string[], log: ChangeLog, correlationId: string | null): Promise<ProposalChange[]> {
     const found: ProposalChange[] = [];
     try {
       let since = log.pollFrom(this.settings.lookbackMs);
@@ -161,7 +162,7 @@ export class ProposalEventStream {
       }
     } catch (error) {
       // The stream stays open through a database outage; the next tick tries again.
-      this.logger.warn({ err: toSafeError(error as Error) }, 'Live queue poll failed; retrying at the next tick');
+      this.logger.warn({ err: toSafeError(error as Error), correlationId }, 'Live queue poll failed; retrying at the next tick');
     }
     return found;
   }

@@ -59,6 +59,6 @@ export class ProposalEventsController {
   @ApiOkResponse({ type: ProposalChangeEventDto, description: 'A stream of events whose `data` has this shape.' })
   events(@Req() request: SubscribingRequest): Observable<MessageEvent> {
     // The guard has checked and audited the subscription (and refused any parameter by name).
-    return this.stream.open(request.caller!.userId, request.visiblePatients!, request.caller!.tokenExpiresAt);
+    return this.stream.open(request.caller!.userId, request.visiblePatients!, request.caller!.tokenExpiresAt, request.id ?? null);
   }
 }

@@ -34,14 +34,17 @@ export class ProposalEvents implements OnModuleDestroy {
   /** Emits once when the application shuts down, so open streams end and HTTP can close. */
   readonly shutdown: Observable<void> = this.stopping.asObservable();
 
-  /** Never throws: the change is committed already, and the poll announces it if this fails. */
-  publish(row: ProposalChange | null | undefined): void {
+  /**
+   * Never throws: the change is committed already, and the poll announces it if this fails.
+   * `correlationId`: the request that made the change, for the log line of a failure (none for the queue's workers).
+   */
+  publish(row: ProposalChange | null | undefined, correlationId: string | null = null): void {
     if (!row || row.submittedAt === null) return;
     try {
       const { id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt, deliveries } = row;
       this.subject.next({ id, status, kind, patientId, currentVersion, createdAt, updatedAt, submittedAt, deliveries });
     } catch (error) {
-      this.logger.warn({ type: (error as Error)?.constructor?.name }, 'A proposal change could not be announced in-process');
+      this.logger.warn({ type: (error as Error)?.constructor?.name, correlationId }, 'A proposal change could not be announced in-process');
     }
   }
 

@@ -1,7 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CORRELATION_HEADER, correlationIdOf } from '../logging/logger';
+import type { Logger } from 'pino';
+import { CORRELATION_HEADER, correlationIdOf, logRequestWhenClosed } from '../logging/logger';
 import { answerClientErrorWithProblem } from './client-error';
 import { allowedMethodsRule } from './method-not-allowed';
 import { sendProblem } from './problem-details.filter';
@@ -10,7 +11,7 @@ import { ProblemException } from './problem';
 
 /**
  * The Fastify instance every Vigil app runs on. Its request id is the correlation id (the caller's
- * own if acceptable, else a new one), so Fastify, Nest and the request logger all see one id;
+ * own if acceptable, else a new one), so Fastify, Nest and the request log line all see one id;
  * requests Node's parser refuses, and URLs Fastify cannot decode, are problems like any other.
  */
 export function createHttpAdapter(): FastifyAdapter {
@@ -30,18 +31,20 @@ export function createHttpAdapter(): FastifyAdapter {
 }
 
 /**
- * Everything that happens to a request before Nest routes it, in order. The correlation id comes
- * first, so every later refusal (a 405, a 415, malformed JSON, `%zz` in a path) is a problem that
- * carries it. The body's refusals are held for the route to raise (see `installRequestBodyEdge`).
- * Call on an app created with `bodyParser: false`, before `init()`.
+ * Everything that happens to a request before Nest routes it, in order. Its log line is promised
+ * first, so a request refused here is logged too; then the correlation id, so every later refusal
+ * (a 405, a 415, malformed JSON, `%zz` in a path) is a problem that carries it. The body's refusals
+ * are held for the route to raise (see `installRequestBodyEdge`). Call on an app created with
+ * `bodyParser: false`, before `init()`.
  *
  * Fastify adds no `X-Powered-By`, computes no ETag and answers nothing with a 304 on its own: the
  * review page's files bring their own ETags (`review-page.controller.ts`), and nothing else is
  * conditional (a bodiless 304 after a read was made and audited as shown would be wrong).
  */
-export function installHttpEdges(app: NestFastifyApplication): void {
+export function installHttpEdges(app: NestFastifyApplication, logger: Logger): void {
   const fastify = app.getHttpAdapter().getInstance();
   const methodRule = allowedMethodsRule(fastify);
+  addEarlyRequestHook(app, logRequestWhenClosed(logger));
   addEarlyRequestHook(app, (request, reply) => {
     // On the node response itself: the MCP transport and the event stream write to it directly.
     reply.raw.setHeader(CORRELATION_HEADER, request.id);
@@ -58,9 +61,9 @@ export type EarlyRequestHook = (request: FastifyRequest, reply: FastifyReply) =>
 const earlyHooks = new WeakMap<object, EarlyRequestHook[]>();
 
 /**
- * Runs `hook` on every request, in the order added, before Nest's middleware (the rate limit, the
- * request logger): Fastify's hooks added after `NestFactory.create()` would run after it, and a
- * middleware's refusal (a 429) skips every later hook, so what must hold for every answer is set here.
+ * Runs `hook` on every request, in the order added, before Nest's middleware (the rate limit):
+ * Fastify's hooks added after `NestFactory.create()` would run after it, and a middleware's refusal
+ * (a 429) skips every later hook, so what must hold for every answer is set here.
  */
 export function addEarlyRequestHook(app: NestFastifyApplication, hook: EarlyRequestHook): void {
   const adapter = app.getHttpAdapter() as unknown as FastifyAdapter;

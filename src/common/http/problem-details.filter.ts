@@ -42,7 +42,7 @@ export function sendProblem(exception: unknown, request: FastifyRequest, reply: 
   problem.instance = request.originalUrl?.split('?')[0];
   problem.correlationId = request.id;
 
-  if (problem.status >= 500) logger.error({ err: exception, code: problem.code }, 'unhandled error');
+  if (problem.status >= 500) logger.error({ err: exception, code: problem.code, correlationId: request.id }, 'unhandled error');
   if (exception instanceof ProblemException && exception.headers) reply.headers(exception.headers);
   reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }

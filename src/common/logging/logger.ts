@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
-import type { Options as PinoHttpOptions } from 'pino-http';
 import { redactPhi } from './log-redaction';
 import { LogLevel } from '../../config/environment.schema';
 
@@ -22,15 +21,6 @@ export function correlationIdOf(req: IncomingMessage): string {
   return typeof offered === 'string' && ACCEPTABLE_CORRELATION_ID.test(offered) ? offered : randomUUID();
 }
 
-/** The id the request logger records: the request's correlation id, once set (see `correlationIdOf`). */
-export function assignCorrelationId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
-  if (typeof req.id === 'string') return req.id;
-  const id = correlationIdOf(req);
-  req.id = id;
-  res.setHeader(CORRELATION_HEADER, id);
-  return id;
-}
-
 /**
  * The root logger: JSON lines, every object passed through `redactPhi` before it is written.
  * `msg` strings are not inspected, so code must never interpolate record values into messages.
@@ -48,8 +38,8 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
 }
 
 /**
- * `req` and `res` are left to their serializers below, which keep a fixed handful of fields;
- * everything else a log call passes goes through the PHI redaction.
+ * `req` and `res` are those of the request log line (`logRequestWhenClosed`), which builds them from a
+ * fixed handful of fields; everything else a log call passes goes through the PHI redaction.
  */
 function redactLogObject(object: Record<string, unknown>): Record<string, unknown> {
   const { req, res, ...rest } = object;
@@ -84,22 +74,30 @@ export function loggablePath(url: string): string {
     .join('/');
 }
 
-/** Request logging: method, route path without its query string, status, duration, correlation id. */
-export function httpLoggingOptions(logger: Logger): PinoHttpOptions {
-  return {
-    logger,
-    genReqId: assignCorrelationId,
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        path: loggablePath(req.url),
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    customSuccessMessage: () => 'request completed',
-    customErrorMessage: () => 'request failed',
+/** What the request log reads of the node response when it closes. */
+type ClosingResponse = Pick<ServerResponse, 'statusCode' | 'writableFinished' | 'errored' | 'once'>;
+
+/**
+ * Request logging, as a hook on every request (the app's early `onRequest` hooks, `http-edges.ts`):
+ * one line when the response closes, whether it was sent ("request completed"), failed while being
+ * written or answered 5xx ("request failed") or the client hung up first ("request aborted"). Its
+ * fields are the correlation id, method, masked path, status and duration; its level is `error` for a
+ * failure, `warn` for a 4xx, `info` otherwise, and at a level the logger does not write nothing is
+ * built. Its own hook rather than a middleware, and no async context: nothing else needs the request.
+ */
+export function logRequestWhenClosed(logger: Logger): (request: { id: string; method: string; url: string }, reply: { raw: ClosingResponse }) => void {
+  return (request, { raw: response }) => {
+    const started = Date.now();
+    response.once('close', () => {
+      const { statusCode, writableFinished } = response;
+      const failed = statusCode >= 500 || (!writableFinished && response.errored !== null);
+      const level = failed ? 'error' : statusCode >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
+        { req: { id: request.id, method: request.method, path: loggablePath(request.url) }, res: { statusCode }, responseTime: Date.now() - started },
+        failed ? 'request failed' : writableFinished ? 'request completed' : 'request aborted',
+      );
+    });
   };
 }
 

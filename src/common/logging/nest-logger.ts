@@ -48,34 +48,66 @@ function isNestWiring(context: string | undefined): boolean {
   return context !== undefined && NEST_WIRING.has(context);
 }
 
-/** The app's own logger as Nest's (`app.useLogger`), with Nest's wiring lines at debug. */
-export class QuietNestWiring implements LoggerService {
-  constructor(private readonly inner: LoggerService) {}
+type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/**
+ * Nest's logger once the app is up (`app.useLogger`): the root logger itself, so every `Logger` of
+ * Nest's (`new Logger(Context)` in a service) writes through the PHI redaction, with Nest's wiring
+ * lines at debug. No request context: a line written for a request says which one by the
+ * `correlationId` field its caller passes. A message object's fields become the line's, an `Error`
+ * its `err`, the last argument its `context`, as nestjs-pino wrote them.
+ */
+export class NestAppLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    if (isNestWiring(contextOf(rest))) this.inner.debug?.(message, ...rest);
-    else this.inner.log(message, ...rest);
+    this.write(isNestWiring(contextOf(rest)) ? 'debug' : 'info', message, rest);
   }
 
   warn(message: unknown, ...rest: unknown[]): void {
-    this.inner.warn(message, ...rest);
+    this.write('warn', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {
-    this.inner.error(message, ...rest);
+    this.write('error', message, rest);
   }
 
   debug(message: unknown, ...rest: unknown[]): void {
-    this.inner.debug?.(message, ...rest);
+    this.write('debug', message, rest);
   }
 
   verbose(message: unknown, ...rest: unknown[]): void {
-    this.inner.verbose?.(message, ...rest);
+    this.write('trace', message, rest);
   }
 
   fatal(message: unknown, ...rest: unknown[]): void {
-    this.inner.fatal?.(message, ...rest);
+    this.write('fatal', message, rest);
   }
+
+  private write(level: Level, message: unknown, rest: unknown[]): void {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = rest.length > 0 ? { context: rest[rest.length - 1] } : {};
+    const [text, ...args] = rest.slice(0, -1) as [string | undefined, ...unknown[]];
+    if (message instanceof Error) {
+      this.logger[level]({ ...fields, err: message }, text ?? WITHHELD, ...args);
+    } else if (typeof message === 'object' && message !== null) {
+      const object = { ...fields, ...message };
+      // Without a message of its own, pino would take the error's (free text: a driver's, a value).
+      this.logger[level](object, text ?? ('err' in object && !('msg' in object) ? WITHHELD : undefined), ...args);
+    } else if (level === 'error' && isNestStack(rest)) {
+      // Nest's exception handlers pass (message, stack, context): the error, which the redaction reduces to its type and frames.
+      this.logger.error({ ...fields, err: Object.assign(new Error(String(message)), { stack: text }) }, WITHHELD);
+    } else {
+      this.logger[level](fields, String(message), ...rest.slice(0, -1));
+    }
+  }
+}
+
+const WITHHELD = 'Error (its message withheld from the log)';
+
+/** Nest's `(message, stack, context)` contract for errors (its exception handlers, not a service's `error`). */
+function isNestStack(rest: unknown[]): boolean {
+  return rest.length === 2 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0]);
 }
 
 /** Nest passes the context (a class name) as the last string argument. */
