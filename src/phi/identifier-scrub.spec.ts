@@ -124,4 +124,10 @@ describe(mapStrings.name, () => {
     expect(seen).toEqual([['x', 'a'], ['y', 'list'], ['z', 'b']]);
     expect(value.a).toBe('x');
   });
+
+  it('keeps an own `__proto__` key a key of the copy, never its prototype', () => {
+    const sut = mapStrings(JSON.parse('{"__proto__": {"text": "x"}, "a": "y"}') as object, (text) => `${text}!`);
+    expect(Object.getPrototypeOf(sut)).toBe(Object.prototype);
+    expect(JSON.stringify(sut)).toBe('{"__proto__":{"text":"x!"},"a":"y!"}');
+  });
 });
