@@ -10,7 +10,7 @@ import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditedAccess } from '../access/audited-access.service';
-import { IdentifierKind } from '../phi/identifier-scrub';
+import { IdentifierFinderMemo, IdentifierKind } from '../phi/identifier-scrub';
 import { ToolReadService } from '../tools/tool-read.service';
 import { CitationIndex } from '../model-tools/citation-index';
 import { groundAnswer, parseFinalAnswer, Statement, TurnStatus } from './answer/final-answer';
@@ -19,7 +19,7 @@ import { ModelToolCall, readModelReply } from './model-reply';
 import { modelTransport } from './model-transport';
 import { clinicalAdviceRequested } from '../model-tools/clinical-advice';
 import { SYSTEM_PROMPT } from './system-prompt';
-import { agentTools, asModelTools, PROPOSE_ACTION } from '../model-tools/tool-catalog';
+import { AgentTool, AgentToolName, agentTools, asModelTools, PROPOSE_ACTION } from '../model-tools/tool-catalog';
 import { dataTextOf, refusal, renderForModel } from '../model-tools/tool-result';
 import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from '../model-tools/tool-runner';
 import { BudgetStop, TurnBudget } from './turn-budget';
@@ -118,6 +118,8 @@ export class AgentService {
   private readonly logger = new Logger(AgentService.name);
   private readonly runner: ToolRunner;
   private client?: OpenAI;
+  /** The six tools and their definitions as the model reads them: the same for every caller and turn, so built once. */
+  private tools?: { catalog: Map<AgentToolName, AgentTool>; forModel: ReturnType<typeof asModelTools> };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -136,6 +138,14 @@ export class AgentService {
     // Retries are the loop's business (budgets), not the client's; the key may be empty for local servers.
     this.client ??= new OpenAI({ baseURL: baseUrl, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: this.config.agent.timeoutMs, ...modelTransport() });
     return { client: this.client, name: model };
+  }
+
+  private catalog(): NonNullable<AgentService['tools']> {
+    if (!this.tools) {
+      const catalog = agentTools((name) => this.phi.describeTool(name));
+      this.tools = { catalog, forModel: asModelTools(catalog) };
+    }
+    return this.tools;
   }
 
   /**
@@ -157,12 +167,14 @@ export class AgentService {
     // The same 404 as the tools for a patient that is not the caller's (or does not exist); no break glass for a model.
     // One read with the request's identity lookup (`IdentityInRead` on the route), ended before the turn writes anything.
     // The model reads the question with the patient's identifiers replaced: the route fixes the patient, the model needs none.
-    const forModel = await this.phi.questionForModel({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId, question);
-    const catalog = agentTools((name) => this.phi.describeTool(name));
+    // The patient's identifier finder is built once for the question and every tool result of the turn.
+    const identifierFinders = new IdentifierFinderMemo();
+    const forModel = await this.phi.questionForModel({ ...access, projectionRole: 'agent', breakGlassReason: null }, patientId, question, identifierFinders);
+    const { catalog, forModel: modelTools } = this.catalog();
     // Every read and proposal of the turn: the agent's projection, the agent channel, the request's correlation id.
     const agentAccess: AccessContext = { ...access, projectionRole: 'agent', breakGlassReason: null, channel: AuditChannel.Agent };
     const context: TurnContext = {
-      turnId: randomUUID(), caller, access: agentAccess, patientId, catalog,
+      turnId: randomUUID(), caller, access: agentAccess, patientId, catalog, identifierFinders,
       citations: new CitationIndex(), failedCalls: new Set(), callsPerTool: new Map(), proposals: [], toolCalls: [], rowsRead: 0,
     };
     const { maxTurnsPerHour } = this.config.agent;
@@ -198,7 +210,6 @@ export class AgentService {
     // Said only for a question that goes to the model: a refused one left nothing for it.
     identifiersReplaced = forModel.replaced;
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: forModel.text }];
-    const modelTools = asModelTools(catalog);
     try {
       return await this.loop(model, context, budget, writes, messages, modelTools, finish, {
         dropped: (reasons) => droppedStatements.push(...reasons),

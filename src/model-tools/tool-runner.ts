@@ -4,6 +4,7 @@ import { CreateProposalDto } from '../approvals/dto/proposal-requests.dto';
 import { ProposalRow } from '../approvals/approvals.sql';
 import { ProposalKind, ProposalStatus } from '../approvals/enum';
 import { ProblemException } from '../common/http/problem';
+import { IdentifierFinderMemo } from '../phi/identifier-scrub';
 import { ToolEnvelope } from '../tools/envelope';
 import { ToolReadService } from '../tools/tool-read.service';
 import { wasAudited } from '../access/audited-access.service';
@@ -76,6 +77,8 @@ export interface TurnContext {
   toolCalls: ToolCallRecord[];
   /** Rows the tools returned in this turn, for the turn's own audit event. */
   rowsRead: number;
+  /** The patient's identifier finder, built once for the turn's reads (absent: each read builds its own). */
+  identifierFinders?: IdentifierFinderMemo;
 }
 
 /**
@@ -155,7 +158,7 @@ export class ToolRunner {
 
   /** Through the one PHI path, like any other caller: audited there, success or failure. */
   private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
-    const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query);
+    const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query, context.identifierFinders);
     context.citations.addResult(name, envelope);
     return envelope;
   }

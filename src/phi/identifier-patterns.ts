@@ -4,6 +4,11 @@ import { PatientRow } from '../cohort/chart.types';
 export const IDENTIFIER_KINDS = ['name', 'mrn', 'birth_date', 'phone', 'email', 'address'] as const;
 export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
 
+/** The fields of a patient row the finder reads: two rows equal on these get the same finder. */
+const IDENTIFYING_FIELDS = ['givenName', 'familyName', 'mrn', 'birthDate', 'phone', 'email', 'addressLine', 'city', 'postalCode'] as const;
+/** A patient row as the finder sees it: the patterns can read no other field (`IdentifierFinderMemo`'s key relies on it). */
+type IdentifyingFields = Pick<PatientRow, (typeof IDENTIFYING_FIELDS)[number]>;
+
 /** Where one identifier stands in the original text: [start, end) in UTF-16 code units. */
 export interface IdentifierSpan {
   start: number;
@@ -118,7 +123,7 @@ function streetWord(run: string): string {
 }
 
 /** The street line (whole, and its street part before a comma), the city, and the postal code (with a ZIP+4 suffix). */
-function addressPatterns(patient: PatientRow): string[] {
+function addressPatterns(patient: IdentifyingFields): string[] {
   const line = patient.addressLine ? [patient.addressLine, patient.addressLine.split(',')[0]] : [];
   const streets = [...new Set(line)].flatMap((value) => {
     const runs = foldText(value).match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -130,7 +135,7 @@ function addressPatterns(patient: PatientRow): string[] {
 }
 
 /** Each kind's patterns for one patient (sources for a case-insensitive Unicode regular expression over folded text). */
-function patternsOf(patient: PatientRow): Array<[IdentifierKind, string]> {
+function patternsOf(patient: IdentifyingFields): Array<[IdentifierKind, string]> {
   const email = patient.email?.trim() ? [`(?<![\\w.+-])${escape(foldText(patient.email.trim()))}(?![\\w-])`] : [];
   const byKind: Record<IdentifierKind, string[]> = {
     name: [...namePatterns(patient.givenName), ...namePatterns(patient.familyName)],
@@ -153,7 +158,7 @@ function patternsOf(patient: PatientRow): Array<[IdentifierKind, string]> {
  * starts with text of its own that the engine scans for quickly, which one alternation of all of
  * them loses (measured: about twice as slow on note text).
  */
-export function identifierFinder(patient: PatientRow): (text: string) => IdentifierSpan[] {
+export function identifierFinder(patient: IdentifyingFields): IdentifierFinder {
   const patterns = patternsOf(patient).map(([kind, source]) => ({ kind, pattern: new RegExp(source, 'giu') }));
   return (text) => {
     const folded = fold(text);
@@ -166,6 +171,25 @@ export function identifierFinder(patient: PatientRow): (text: string) => Identif
     }
     return mergeSpans(found, text);
   };
+}
+
+export type IdentifierFinder = (text: string) => IdentifierSpan[];
+
+/**
+ * One patient's finder, built once for as long as the memo lives (an agent turn: its question and
+ * each of its tool results, which read the patient's row again) instead of once per use: building
+ * one compiles a few dozen expressions, most of the scrubbing's cost on short text. Keyed by the
+ * identifying fields' values, not the patient's id, so a read that returns changed identifiers gets
+ * a finder for them. It holds only the last patient's: a turn is about one.
+ */
+export class IdentifierFinderMemo {
+  private last?: { key: string; find: IdentifierFinder };
+
+  finderFor(patient: IdentifyingFields): IdentifierFinder {
+    const key = JSON.stringify(IDENTIFYING_FIELDS.map((field) => patient[field]));
+    if (this.last?.key !== key) this.last = { key, find: identifierFinder(patient) };
+    return this.last.find;
+  }
 }
 
 function mergeSpans(found: IdentifierSpan[], text: string): IdentifierSpan[] {

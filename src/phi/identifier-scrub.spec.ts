@@ -1,6 +1,6 @@
 import { PatientRow } from '../cohort/chart.types';
 import { Sex } from '../cohort/enum';
-import { scrubKnownIdentifiers, scrubQuestion } from './identifier-scrub';
+import { IdentifierFinderMemo, mapStrings, scrubKnownIdentifiers, scrubQuestion } from './identifier-scrub';
 
 const base: PatientRow = {
   id: 'p1',
@@ -92,5 +92,42 @@ describe(scrubQuestion.name, () => {
     const question = 'Is the HbA1c gap open, and what was the last value on 2026-06-03 (12.5 mg/dL, 555 mL)?';
     expect(scrubQuestion(question, base)).toEqual({ text: question, replaced: [] });
     expect(scrubQuestion('Maribelle Thornquistson', patients.plain)).toEqual({ text: 'Maribelle Thornquistson', replaced: [] });
+  });
+});
+
+describe(IdentifierFinderMemo.name, () => {
+  it('builds a patient’s finder once for every row with the same identifiers, and masks as a finder of its own would', () => {
+    const sut = new IdentifierFinderMemo();
+    const first = sut.finderFor(base);
+    // A later read of the same patient: another object, fields that name nobody changed.
+    const later: PatientRow = { ...base, state: 'NY', deceasedAt: '2026-01-01' };
+    expect(sut.finderFor(later)).toBe(first);
+    const rows = [{ notes: [{ text: 'Siobhán called from 555-0119' }] }];
+    expect(scrubKnownIdentifiers(rows, base, sut)).toEqual(scrubKnownIdentifiers(rows, base));
+  });
+
+  it('builds a new finder when a read returns changed identifiers, and finds the new ones', () => {
+    const sut = new IdentifierFinderMemo();
+    const before = sut.finderFor(base);
+    const moved = { ...base, phone: '555-0142' };
+    expect(sut.finderFor(moved)).not.toBe(before);
+    expect(scrubKnownIdentifiers([{ text: 'call 555-0142' }], moved, sut)[0].text).toBe('call [phone removed]');
+  });
+});
+
+describe(mapStrings.name, () => {
+  it('copies the value with each string mapped under the field it stands in, array items under their array’s field', () => {
+    const value = { a: 'x', list: ['y', { b: 'z' }], n: 1, none: null };
+    const seen: [string, string | undefined][] = [];
+    const sut = mapStrings(value, (text, field) => (seen.push([text, field]), text.toUpperCase()));
+    expect(sut).toEqual({ a: 'X', list: ['Y', { b: 'Z' }], n: 1, none: null });
+    expect(seen).toEqual([['x', 'a'], ['y', 'list'], ['z', 'b']]);
+    expect(value.a).toBe('x');
+  });
+
+  it('keeps an own `__proto__` key a key of the copy, never its prototype', () => {
+    const sut = mapStrings(JSON.parse('{"__proto__": {"text": "x"}, "a": "y"}') as object, (text) => `${text}!`);
+    expect(Object.getPrototypeOf(sut)).toBe(Object.prototype);
+    expect(JSON.stringify(sut)).toBe('{"__proto__":{"text":"x!"},"a":"y!"}');
   });
 });

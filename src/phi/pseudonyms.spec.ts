@@ -43,4 +43,15 @@ describe(PseudonymService.name, () => {
     expect(() => loadPseudonymKey(config(NodeEnv.Development, { keyFile: short }))).toThrow(/at least 32 bytes/);
     expect(readFileSync(short, 'utf8')).toBe(Buffer.alloc(8).toString('base64'));
   });
+
+  it('computes a patient’s handle once, and forgets the handles when the cache is full', () => {
+    const sut = new PseudonymService(config(NodeEnv.Development, { key: 'c'.repeat(64), keyFile: join(dir, 'unused') }));
+    const handle = sut.patientHandle(PATIENT);
+    // A key that changed under the service (it never does) shows which handles are computed again.
+    sut['key'].fill(0);
+    expect(sut.patientHandle(PATIENT)).toBe(handle);
+    for (let i = 0; i < 10_000; i += 1) sut.patientHandle(`patient-${i}`);
+    const zeroKey = new PseudonymService(config(NodeEnv.Production, { key: Buffer.alloc(32).toString('hex'), keyFile: join(dir, 'none') }));
+    expect(sut.patientHandle(PATIENT)).toBe(zeroKey.patientHandle(PATIENT));
+  });
 });

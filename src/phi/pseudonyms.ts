@@ -16,6 +16,9 @@ export function loadPseudonymKey(config: Pick<AppConfig, 'env' | 'pseudonyms'>):
   });
 }
 
+/** About a megabyte of ids and handles at most. */
+const MAX_CACHED_HANDLES = 10_000;
+
 /**
  * Keyed pseudonyms (HMAC-SHA256 under a configured secret) for views that keep database ids out:
  * the same patient gets the same pseudonym in every process and after every restart, and nobody
@@ -25,6 +28,11 @@ export function loadPseudonymKey(config: Pick<AppConfig, 'env' | 'pseudonyms'>):
 @Injectable()
 export class PseudonymService {
   private readonly key: Buffer;
+  /**
+   * Handles already computed, by patient id: an HMAC per read was a measurable share of an agent
+   * turn, whose reads all name one patient. Bounded by emptying it when full.
+   */
+  private readonly handles = new Map<string, string>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.key = loadPseudonymKey(config);
@@ -32,6 +40,12 @@ export class PseudonymService {
 
   /** The patient handle a pseudonymous view shows in place of the patient id. */
   patientHandle(patientId: string): string {
-    return `pt_${createHmac('sha256', this.key).update(`patient-handle\u0000${patientId}`).digest('hex').slice(0, 20)}`;
+    let handle = this.handles.get(patientId);
+    if (handle === undefined) {
+      handle = `pt_${createHmac('sha256', this.key).update(`patient-handle\u0000${patientId}`).digest('hex').slice(0, 20)}`;
+      if (this.handles.size >= MAX_CACHED_HANDLES) this.handles.clear();
+      this.handles.set(patientId, handle);
+    }
+    return handle;
   }
 }

@@ -3,7 +3,7 @@ import { AccessContext } from '../access/access-context';
 import { AccessService, PatientGrant } from '../access/access.service';
 import { AuditedAccess } from '../access/audited-access.service';
 import { AuditOutcome } from '../audit';
-import { IdentifierKind } from '../phi/identifier-scrub';
+import { IdentifierFinderMemo, IdentifierKind } from '../phi/identifier-scrub';
 import { ToolEnvelope } from './envelope';
 import { returnedFields } from './tool-audit';
 import { ToolName } from './tool-names';
@@ -23,10 +23,13 @@ export class ToolReadService {
     private readonly audited: AuditedAccess,
   ) {}
 
-  /** One of the five read tools for one patient, cut to the context's projection role. */
-  readTool(context: AccessContext, name: ToolName, patientId: string, query: object): Promise<ToolEnvelope> {
+  /**
+   * One of the five read tools for one patient, cut to the context's projection role. `finders`: a
+   * memo of the patient's identifier finder kept by a caller that reads the patient again (an agent turn).
+   */
+  readTool(context: AccessContext, name: ToolName, patientId: string, query: object, finders?: IdentifierFinderMemo): Promise<ToolEnvelope> {
     return this.audited.audited(context, patientId, async () => {
-      const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query);
+      const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query, finders);
       return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
     });
   }
@@ -99,8 +102,8 @@ export class ToolReadService {
    * `patient.read` check as a tool read, in one read (continuing the request's identity lookup read,
    * and ending it). Only for work already inside an audited access (an agent turn's own).
    */
-  questionForModel(context: AccessContext, patientId: string, question: string): Promise<{ text: string; replaced: IdentifierKind[] }> {
-    return this.tools.questionForModel(() => this.access.patientRead(context, patientId), question);
+  questionForModel(context: AccessContext, patientId: string, question: string, finders?: IdentifierFinderMemo): Promise<{ text: string; replaced: IdentifierKind[] }> {
+    return this.tools.questionForModel(() => this.access.patientRead(context, patientId), question, finders);
   }
 
   /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */

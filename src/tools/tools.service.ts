@@ -10,7 +10,7 @@ import { encounterRow } from './definitions/patient-encounters.tool';
 import { observationRow } from './definitions/patient-labs.tool';
 import { Tool } from './definitions/tool';
 import { ToolEnvelope } from './envelope';
-import { IdentifierKind, scrubKnownIdentifiers, scrubQuestion } from '../phi/identifier-scrub';
+import { IdentifierFinderMemo, IdentifierKind, knownIdentifierScrubber, mapStrings, scrubQuestion } from '../phi/identifier-scrub';
 import { PseudonymService } from '../phi/pseudonyms';
 import { patientHeader } from './patient-header';
 import { TOOL_NAMES, ToolName } from './tool-names';
@@ -34,16 +34,6 @@ export interface EvidenceRows {
   encounters: Record<string, unknown>[];
   conditions: Record<string, unknown>[];
   redactedFields: string[];
-}
-
-/** A citation of the patient record itself (`pat:<id>`) becomes `pat:<handle>` where ids are kept out. */
-function replaceCitation<T>(value: T, from: string, to: string): T {
-  if (value === from) return to as T;
-  if (Array.isArray(value)) return value.map((item) => replaceCitation(item, from, to)) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceCitation(item, from, to)])) as T;
-  }
-  return value;
 }
 
 /** Roles whose view keeps patient ids out: they get an opaque handle instead. */
@@ -154,15 +144,16 @@ export class ToolsService implements OnModuleInit {
   /**
    * A question about a granted patient as a model may read it: the patient's own identifiers
    * replaced (`scrubQuestion`). The access check and the patient's row share one read; only the
-   * scrubbed text and the kinds replaced leave.
+   * scrubbed text and the kinds replaced leave. `finders`: the caller's memo of the patient's identifier finder (`IdentifierFinderMemo`).
    */
-  async questionForModel(authorize: () => Promise<PatientGrant>, question: string): Promise<{ text: string; replaced: IdentifierKind[] }> {
+  async questionForModel(authorize: () => Promise<PatientGrant>, question: string, finders?: IdentifierFinderMemo): Promise<{ text: string; replaced: IdentifierKind[] }> {
     const patient = await this.cohort.inOneRead(async () => this.cohort.patient((await authorize()).patientId));
     if (!patient) throw patientNotFound();
-    return scrubQuestion(question, patient);
+    return scrubQuestion(question, patient, finders);
   }
 
-  async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object): Promise<ToolEnvelope> {
+  /** `finders`: the caller's memo of the patient's identifier finder, for the scrubbing of a pseudonymous role's rows. */
+  async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object, finders?: IdentifierFinderMemo): Promise<ToolEnvelope> {
     // The access probe, the tool's statements and the header share one read transaction.
     const { grant, output, patient } = await this.cohort.inOneRead(async () => {
       const grant = await authorize();
@@ -175,8 +166,12 @@ export class ToolsService implements OnModuleInit {
     let rows = output.rows;
     if (PSEUDONYMOUS.has(role)) {
       header.handle = this.pseudonyms.patientHandle(patient.id);
-      rows = replaceCitation(rows, citationId('pat', patient.id), citationId('pat', header.handle as string));
-      rows = scrubKnownIdentifiers(rows, patient);
+      // One copy of the rows for both: a citation of the patient record itself (`pat:<id>`) becomes
+      // `pat:<handle>`, then the patient's own identifiers are masked in free text.
+      const ownCitation = citationId('pat', patient.id);
+      const handleCitation = citationId('pat', header.handle as string);
+      const scrub = knownIdentifierScrubber(patient, finders);
+      rows = mapStrings(rows, (text, field) => scrub(text === ownCitation ? handleCitation : text, field));
     }
     const projectedHeader = project('patient', role, [header]);
     const projectedRows = project(name, role, rows);

@@ -1,4 +1,5 @@
 import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
+import { memoizeValidationMetadata } from '../validation/validation-metadata-cache';
 import { FieldProblem, ProblemException } from './problem';
 
 /**
@@ -7,6 +8,7 @@ import { FieldProblem, ProblemException } from './problem';
  * Messages name the field and the rule, never the value that was sent.
  */
 export function createValidationPipe(): ValidationPipe {
+  memoizeValidationMetadata();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

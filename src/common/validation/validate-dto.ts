@@ -3,6 +3,10 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ProblemException } from '../http/problem';
 import { flatten } from '../http/validation.pipe';
+import { memoizeValidationMetadata } from './validation-metadata-cache';
+
+// Model tool arguments and proposal contents are validated per call: each DTO's rules are looked up once.
+memoizeValidationMetadata();
 
 /**
  * Validates a plain object against a DTO class with exactly the HTTP pipe's rules (closed: unknown
