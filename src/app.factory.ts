@@ -1,10 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ServerResponse } from 'node:http';
 import { Logger as PinoLogger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
-import { CohortRepository } from './cohort/cohort.repository';
 import { addEarlyRequestHook, createHttpAdapter, installHttpEdges } from './common/http/http-edges';
 import { asContract } from './common/http/openapi-contract';
 import { ProblemDetailsFilter } from './common/http/problem-details.filter';
@@ -33,7 +31,6 @@ export async function createApp(options: AppModuleOptions, { abortOnError = true
   // Before every other hook, so requests refused at the edge are timed too.
   observeHttpRequests(app, options.config);
   addEarlyRequestHook(app, (request) => nameRequestSpanByRoute(request.routeOptions.url));
-  scopeRequestReads(app);
   configureHttp(app, options.logger);
   app.enableShutdownHooks();
   setUpOpenApi(app);
@@ -71,19 +68,6 @@ function refusalAuditOf(app: NestFastifyApplication): RestRefusalAudit | undefin
   } catch {
     return undefined;
   }
-}
-
-/**
- * Gives every request a slot for the read its identity lookup may leave open (`IdentityInRead`
- * routes), and ends that read when the response closes if the request never reached it.
- */
-function scopeRequestReads(app: NestFastifyApplication): void {
-  const cohort = app.get(CohortRepository);
-  app.use((request: unknown, response: ServerResponse, next: () => void) => {
-    const scope = cohort.requestReadScope();
-    response.once('close', () => void scope.close().catch(() => undefined));
-    scope.run(next);
-  });
 }
 
 function setUpOpenApi(app: NestFastifyApplication): void {

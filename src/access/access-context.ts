@@ -1,5 +1,6 @@
 import { AuditChannel } from '../audit/enum';
 import { Caller } from '../auth/caller';
+import type { RequestRead } from '../cohort/cohort.repository';
 import { ProjectionRole } from '../phi/projection-role';
 
 /**
@@ -23,11 +24,18 @@ export interface AccessContext {
   correlationId: string | null;
   /** The session the access belongs to (an MCP session): every audit row it leaves names it among its fields, `session:<id>`. */
   sessionId?: string;
+  /**
+   * The read the HTTP request's identity lookup left open (an `@IdentityInRead` route), for the
+   * request's first cohort read (`CohortRepository.inOneRead`) to continue; ended before the access
+   * records anything, since its audit row needs a connection of its own.
+   */
+  requestRead?: RequestRead;
 }
 
 /** The context of a staff user's access over the REST API. */
-export function restContext(caller: Caller | null, purpose: string, correlationId: string | null, breakGlassReason: string | null = null): AccessContext {
-  return { caller, actorName: null, purpose, projectionRole: caller?.role ?? 'agent', breakGlassReason, channel: AuditChannel.Rest, correlationId };
+export function restContext(caller: Caller | null, purpose: string, correlationId: string | null, breakGlassReason: string | null = null, requestRead?: RequestRead): AccessContext {
+  const context: AccessContext = { caller, actorName: null, purpose, projectionRole: caller?.role ?? 'agent', breakGlassReason, channel: AuditChannel.Rest, correlationId };
+  return requestRead ? { ...context, requestRead } : context;
 }
 
 /** The same caller, for another purpose or projection (an agent's tool call within a turn, say). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CohortRepository } from '../cohort/cohort.repository';
+import { CohortRead, CohortRepository } from '../cohort/cohort.repository';
 import { ACCESS_STATEMENTS as SQL } from './access.sql';
 
 /** The SQL of the access checks: every query behind a yes or no of `AccessService`. */
@@ -12,9 +12,9 @@ export class AccessRepository {
     private readonly cohort: CohortRepository,
   ) {}
 
-  /** Whether the patient exists and is on one of the teams: one query, both probes always run. */
-  patient(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
-    return this.cohort.patientAccess(patientId, careTeamIds);
+  /** Whether the patient exists and is on one of the teams: one query, both probes always run; in `read` when given, else in a read of its own. */
+  patient(patientId: string, careTeamIds: string[], read?: CohortRead): Promise<{ exists: boolean; onCareTeam: boolean }> {
+    return (read ?? this.cohort).patientAccess(patientId, careTeamIds);
   }
 
   proposalsOnTeams(proposalIds: string[], careTeamIds: string[], userId: string): Promise<{ id: string; patientId: string; proposerId: string; status: string }[]> {

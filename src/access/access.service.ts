@@ -2,6 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
 import { ProblemException } from '../common/http/problem';
 import { Caller } from '../auth/caller';
+import type { CohortRead } from '../cohort/cohort.repository';
 import { StaffRole } from '../common/roles';
 import { AccessContext, mayBreakGlass } from './access-context';
 import { AccessRepository } from './access.repository';
@@ -41,13 +42,14 @@ export class AccessService {
   /**
    * `patient.read`: on one of the caller's care teams, or, for a treating clinician reading as
    * themself (never through an agent turn; see `mayBreakGlass`), break glass with a reason. A patient outside
-   * the teams and a missing patient get the same 404 from the same single query.
+   * the teams and a missing patient get the same 404 from the same single query: in `read`, when the
+   * check is part of one open cohort read (a tool's), else in a read of its own.
    */
-  async patientRead(context: AccessContext, patientId: string): Promise<PatientGrant> {
+  async patientRead(context: AccessContext, patientId: string, read?: CohortRead): Promise<PatientGrant> {
     const caller = requireCaller(context);
     const reason = mayBreakGlass(context) ? context.breakGlassReason?.trim() || null : null;
     if (reason !== null) assertBreakGlassAllowed(caller, reason);
-    const access = await this.repository.patient(patientId, caller.careTeamIds);
+    const access = await this.repository.patient(patientId, caller.careTeamIds, read);
     if (!access.exists) throw patientNotFound();
     if (access.onCareTeam) return { patientId, breakGlass: false };
     if (reason !== null) return { patientId, breakGlass: true };

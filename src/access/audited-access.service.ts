@@ -96,12 +96,12 @@ export class AuditedAccess {
       // Its own record could not be written inside its transaction: nothing happened, nothing leaves.
       if (error instanceof AuditRecordError) throw markAudited(auditUnavailable());
       // An audit row written inside the work's transaction rolled back with it: the failure is recorded now.
-      await this.recordOrFail(this.row(context, scope.patientId, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+      await this.recordOrFail(context, this.row(context, scope.patientId, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
       throw markAudited(error);
     }
     if (!recordedInTransaction) {
       const outcome = result.outcome ?? (result.rowCount > 0 ? AuditOutcome.Success : AuditOutcome.Empty);
-      await this.recordOrFail(this.row(context, scope.patientId, { fields: result.fields, rowCount: result.rowCount, outcome, breakGlass: result.breakGlass }));
+      await this.recordOrFail(context, this.row(context, scope.patientId, { fields: result.fields, rowCount: result.rowCount, outcome, breakGlass: result.breakGlass }));
     }
     return result.value;
   }
@@ -119,14 +119,14 @@ export class AuditedAccess {
       result = await work();
     } catch (error) {
       if (wasAudited(error)) throw error;
-      await this.recordOrFail(this.row(context, null, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+      await this.recordOrFail(context, this.row(context, null, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
       throw markAudited(error);
     }
     const { patientIds, fields } = result;
     if (patientIds.length === 0) {
-      await this.recordOrFail(this.row(context, null, { fields, rowCount: 0, outcome: AuditOutcome.Empty }));
+      await this.recordOrFail(context, this.row(context, null, { fields, rowCount: 0, outcome: AuditOutcome.Empty }));
     } else {
-      await this.recordAllOrFail(patientIds.map((id) => this.row(context, id, { fields, rowCount: 1, outcome: AuditOutcome.Success })));
+      await this.recordAllOrFail(context, patientIds.map((id) => this.row(context, id, { fields, rowCount: 1, outcome: AuditOutcome.Success })));
     }
     return result.value;
   }
@@ -134,7 +134,7 @@ export class AuditedAccess {
   /** A refusal that happened before any service ran (validation of the route's input): one row. */
   async refused(context: AccessContext, patientId: string | null, error: unknown): Promise<void> {
     if (wasAudited(error)) return;
-    await this.recordOrFail(this.row(context, patientId, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
+    await this.recordOrFail(context, this.row(context, patientId, { fields: [], rowCount: 0, outcome: auditOutcomeOf(error) }));
     markAudited(error);
   }
 
@@ -166,15 +166,15 @@ export class AuditedAccess {
   }
 
   /** Fail closed: an access whose row cannot be written answers 503 and returns nothing. */
-  private async recordOrFail(event: AuditEventInput): Promise<void> {
-    await this.recordAllOrFail([event]);
+  private async recordOrFail(context: AccessContext, event: AuditEventInput): Promise<void> {
+    await this.recordAllOrFail(context, [event]);
   }
 
   /** As `recordOrFail` for the rows of one access, submitted together so they share one write. */
-  private async recordAllOrFail(events: AuditEventInput[]): Promise<void> {
+  private async recordAllOrFail(context: AccessContext, events: AuditEventInput[]): Promise<void> {
     // A read the guard's identity lookup left open (the request never reached its read) ends first:
     // the record needs a connection of its own.
-    await this.cohort.endRequestRead();
+    await context.requestRead?.end();
     try {
       await (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events));
     } catch (error) {

@@ -20,7 +20,7 @@ export function accessContextOf(context: ExecutionContext): AccessContext {
 }
 
 function requestAccessContext(request: AuthenticatedRequest, purpose: string): AccessContext {
-  return restContext(request.caller ?? null, purpose, request.id ?? null, attemptedBreakGlassReason(request.headers[BREAK_GLASS_HEADER]));
+  return restContext(request.caller ?? null, purpose, request.id ?? null, attemptedBreakGlassReason(request.headers[BREAK_GLASS_HEADER]), request.requestRead);
 }
 
 /**

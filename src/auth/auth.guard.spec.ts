@@ -1,7 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuditService } from '../audit';
-import { CohortRepository } from '../cohort/cohort.repository';
+import { CohortRepository, RequestRead } from '../cohort/cohort.repository';
 import { StaffRole } from '../common/roles';
 import { loadConfig } from '../config/load-config';
 import { AuthGuard } from './auth.guard';
@@ -12,19 +12,21 @@ describe(AuthGuard.name, () => {
   function setup(metadata: Record<string, unknown>, user: { role: string; active?: boolean } | null = { role: StaffRole.Clinician }) {
     const handler = () => undefined;
     for (const [key, value] of Object.entries(metadata)) Reflect.defineMetadata(key, value, handler);
-    const request = { headers: { authorization: 'Bearer a.b.c' }, params: { patientId: '6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11' } };
+    const request: { headers: object; params: object; requestRead?: RequestRead } = { headers: { authorization: 'Bearer a.b.c' }, params: { patientId: '6b1f0c1e-7a7e-4f57-9b3e-0c8f3a6f2d11' } };
+    const response = { raw: { closed: false, once: () => undefined } };
     const context = {
       getHandler: () => handler,
       getClass: () => class {},
-      switchToHttp: () => ({ getRequest: () => request }),
+      switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
     } as unknown as ExecutionContext;
     const verified = { subject: 'dr.x', expiresAt: Date.now() + 60_000, source: 'development', claims: { sub: 'dr.x' } };
     const tokens = { verifyForRequest: jest.fn().mockResolvedValue(verified) } as unknown as TokenService;
     const staffUserBy = jest.fn().mockResolvedValue(user && { id: 'u1', username: 'dr.x', active: true, careTeamIds: ['t1'], ...user });
     const record = jest.fn().mockResolvedValue(undefined);
     const endRequestRead = jest.fn().mockResolvedValue(undefined);
-    const sut = new AuthGuard(new Reflector(), tokens, { staffUserBy, endRequestRead } as unknown as CohortRepository, { record } as unknown as AuditService, loadConfig({ NODE_ENV: 'test' }));
-    return { sut, context, tokens, staffUserBy, endRequestRead, record, request };
+    const requestRead = jest.fn((_response: unknown): RequestRead => ({ end: endRequestRead }));
+    const sut = new AuthGuard(new Reflector(), tokens, { staffUserBy, requestRead } as unknown as CohortRepository, { record } as unknown as AuditService, loadConfig({ NODE_ENV: 'test' }));
+    return { sut, context, tokens, staffUserBy, requestRead, endRequestRead, record, request, response };
   }
 
   it('lets a public route through without looking at any token', async () => {
@@ -61,11 +63,15 @@ describe(AuthGuard.name, () => {
   it('leaves the identity read open only on a route whose handler continues it, and ends it before recording a refusal', async () => {
     const tool = setup({ [ROLES_KEY]: [StaffRole.Clinician], [IDENTITY_IN_READ_KEY]: true });
     await expect(tool.sut.canActivate(tool.context)).resolves.toBe(true);
-    expect(tool.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: true, cached: true });
+    // Kept in a place that travels with the request and hears its response close.
+    expect(tool.requestRead).toHaveBeenCalledWith(tool.response.raw);
+    expect(tool.request.requestRead).toBe(tool.requestRead.mock.results[0].value);
+    expect(tool.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpenFor: tool.request.requestRead, cached: true });
     expect(tool.endRequestRead).not.toHaveBeenCalled();
     const plain = setup({ [ROLES_KEY]: [StaffRole.Clinician] });
     await plain.sut.canActivate(plain.context);
-    expect(plain.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpen: false, cached: true });
+    expect(plain.requestRead).not.toHaveBeenCalled();
+    expect(plain.staffUserBy).toHaveBeenCalledWith({ by: 'username', value: 'dr.x' }, { keepOpenFor: undefined, cached: true });
     const refused = setup({ [ROLES_KEY]: [StaffRole.Reviewer], [IDENTITY_IN_READ_KEY]: true, [AUDITED_ACTION_KEY]: 'patient_labs' });
     await expect(refused.sut.canActivate(refused.context)).rejects.toMatchObject({ code: 'forbidden' });
     expect(refused.endRequestRead.mock.invocationCallOrder[0]).toBeLessThan(refused.record.mock.invocationCallOrder[0]);

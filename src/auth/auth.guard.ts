@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injec
 import { AuditChannel, AuditOutcome, AuditRecordError, AuditService } from '../audit';
 import { auditUnavailable } from '../audit/audit.problems';
 import { Reflector } from '@nestjs/core';
-import { CohortRepository } from '../cohort/cohort.repository';
+import { ClosingResponse, CohortRepository } from '../cohort/cohort.repository';
 import { isUuid } from '../common/validation/uuid';
 import { StaffRole } from '../common/roles';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -47,7 +47,7 @@ export class AuthGuard implements CanActivate {
     } catch (error) {
       try {
         // A read the identity lookup left open ends first: the refusal's record needs a connection of its own.
-        await this.cohort.endRequestRead();
+        await context.switchToHttp().getRequest<AuthenticatedRequest>().requestRead?.end();
         await this.auditRefusal(context, error);
       } catch (auditError) {
         // Fail closed, and say so: the refusal could not be recorded (503, not a 500).
@@ -103,10 +103,13 @@ export class AuthGuard implements CanActivate {
       if (error instanceof InvalidTokenError) throw unauthenticated();
       throw error;
     }
-    const keepOpen = this.reflector.get<boolean | undefined>(IDENTITY_IN_READ_KEY, context.getHandler()) === true;
     const settings = this.config.auth.identity;
     const lookup = staffLookup(verified, settings);
-    const user = lookup ? await this.cohort.staffUserBy(lookup, { keepOpen, cached: settings.cache }) : null;
+    if (lookup && this.reflector.get<boolean | undefined>(IDENTITY_IN_READ_KEY, context.getHandler()) === true) {
+      // The read stays open for the handler's first cohort read, and ends when the response closes if that never comes.
+      request.requestRead = this.cohort.requestRead(context.switchToHttp().getResponse<{ raw: ClosingResponse }>().raw);
+    }
+    const user = lookup ? await this.cohort.staffUserBy(lookup, { keepOpenFor: request.requestRead, cached: settings.cache }) : null;
     const admission = admit(lookup, user, verified, settings);
     if (!admission.admitted) throw new SignInRefused(admission.refusal, user && { id: user.id, role: user.role });
 

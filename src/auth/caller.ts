@@ -1,3 +1,4 @@
+import type { RequestRead } from '../cohort/cohort.repository';
 import { StaffRole } from '../common/roles';
 
 /** Who is asking: the staff member the token names (the identity rule), with role and teams read from the database. */
@@ -21,6 +22,8 @@ export interface AuthenticatedRequest {
    */
   auditedAction?: string;
   id?: string;
+  /** Where the auth guard's identity lookup leaves its read open, on an `@IdentityInRead` route (see `AccessContext.requestRead`). */
+  requestRead?: RequestRead;
   headers: Record<string, string | string[] | undefined>;
   params: Record<string, string>;
 }

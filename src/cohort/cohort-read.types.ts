@@ -1,4 +1,5 @@
 import type { PatientChart } from './chart.types';
+import type { RequestRead } from './read-session.repository';
 
 /** The shapes the cohort repository's reads take and give (identities, time windows, bulk chart filters). */
 
@@ -19,8 +20,8 @@ export interface StaffLookup {
 }
 
 export interface StaffLookupOptions {
-  /** Leave the read open for the request's `inOneRead` (see `staffUserBy`). */
-  keepOpen?: boolean;
+  /** Leave the read open in this request's place for it, for the request's `inOneRead` to continue (see `staffUserBy`). */
+  keepOpenFor?: RequestRead;
   /** May answer from the process's identity cache (`IdentityCache`: never an identity older than a change committed before the read). */
   cached?: boolean;
 }

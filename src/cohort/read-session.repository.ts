@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, QueryRunner } from 'typeorm';
+import { runSimpleQuery } from '../schema/named-statement.repository';
 import { CohortStatementName, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
 import { runCohortStatement } from './prepared-statement.repository';
 
@@ -22,57 +22,69 @@ export interface OpenRead {
   identityGeneration?: number;
 }
 
-/** A request's read left open (`open`), and whether the request has ended (`closed`): nothing may be left open then. */
-interface RequestSlot {
-  open?: OpenRead;
-  closed: boolean;
+/**
+ * One HTTP request's place for the read its identity lookup leaves open (`CohortRepository.staffUserBy`
+ * with `keepOpenFor`), until the request's first `inOneRead` continues it. Travels with the request
+ * (the auth guard puts it on the request, the access context carries it); nothing outside the cohort
+ * module can reach the read itself.
+ */
+export interface RequestRead {
+  /** Commits and hands back the read if it is still left open (the request will not reach it: a refusal is being recorded, say). */
+  end(): Promise<void>;
 }
 
-/**
- * One HTTP request's slot for a read transaction left open by the caller's identity lookup
- * (`staffUserByUsername(…, { keepOpen: true })`) for the request's one `inOneRead` to continue.
- */
-export interface RequestReadScope {
-  /** Runs the rest of the request (the guard, pipes and handler) with this slot. */
-  run(next: () => void): void;
-  /** Ends a read still left open (the request never reached its read): called when the response closes. */
-  close(): Promise<void>;
+/** The response of the request a read is left open for: when it closes, a read no one took is ended. */
+export interface ClosingResponse {
+  /** Whether the response has closed already (then nothing may be left open). */
+  readonly closed: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** What a `RequestRead` holds: the read left open, if any, and whether its response's close is heard yet. */
+interface RequestSlot {
+  response: ClosingResponse;
+  open?: OpenRead;
+  listening: boolean;
 }
 
 /**
  * The cohort's read transactions: READ ONLY, as the SELECT-only `vigil_reader`, opened in one round
  * trip and ended by COMMIT (ROLLBACK on any error, so a connection goes back to the pool clean).
- * Reads inside `inOneRead` share one transaction; a request's identity lookup may leave its
- * transaction open (`openForRequest`) for that `inOneRead` to continue, so a request's identity,
- * access check and reads cost one BEGIN and one COMMIT. Every read outside a scope gets its own.
+ * `inOneRead` hands its work one open read; a request's identity lookup may leave its transaction
+ * open (`openForRequest`) for the request's `inOneRead` to continue, so a request's identity,
+ * access check and reads cost one BEGIN and one COMMIT. Every other read gets its own.
+ *
+ * Nothing here is found from where the code runs (no AsyncLocalStorage: on Node 20 one that has ever
+ * run makes every promise of the process pay an init hook): the open read and the request's slot are
+ * handed in by the caller.
  */
 export class ReadSessions {
-  /** The read transaction of the enclosing `inOneRead`, if any. */
-  private readonly scope = new AsyncLocalStorage<OpenRead>();
-  /** The current HTTP request's slot for a read left open by its identity lookup, if any. */
-  private readonly requestSlot = new AsyncLocalStorage<RequestSlot>();
+  private readonly slots = new WeakMap<RequestRead, RequestSlot>();
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The enclosing `inOneRead`'s transaction, or a transaction of `work`'s own opened with `begin`. */
-  read<T>(work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
-    const shared = this.scope.getStore();
-    return shared ? work(shared) : this.transaction(work, begin);
+  /** A place for the read `response`'s request leaves open (see `RequestRead`). */
+  requestRead(response: ClosingResponse): RequestRead {
+    const slot: RequestSlot = { response, listening: false };
+    const request: RequestRead = { end: () => this.endLeftOpen(slot) };
+    this.slots.set(request, slot);
+    return request;
   }
 
   /**
-   * `work`'s first read opens a transaction that, inside a request scope with nothing open and no
-   * `inOneRead` around, stays open for the request's `inOneRead` to continue; anywhere else this is `read`.
+   * `work`'s read opens a transaction that stays open in `request`'s slot for the request's
+   * `inOneRead` to continue, and is ended when the response closes if nothing took it by then; a
+   * transaction of its own when the slot holds one already.
    */
-  async openForRequest<T>(work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
-    const slot = this.requestSlot.getStore();
-    if (!slot || slot.open || this.scope.getStore()) return this.read(work, begin);
+  async openForRequest<T>(request: RequestRead, work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
+    const slot = this.slotOf(request);
+    if (slot.open) return this.transaction(work, begin);
     const open = await this.open(begin);
     try {
       const result = await work(open);
       // The response may have closed while the lookup ran: then no one would end the read later.
-      if (slot.closed) await this.close(open);
-      else slot.open = open;
+      if (slot.response.closed) await this.close(open);
+      else this.leaveOpen(slot, open);
       return result;
     } catch (error) {
       await this.close(open, error);
@@ -80,38 +92,17 @@ export class ReadSessions {
     }
   }
 
-  /** A slot for one HTTP request's read left open by its identity lookup (see `RequestReadScope`). */
-  requestReadScope(): RequestReadScope {
-    const slot: RequestSlot = { closed: false };
-    return {
-      run: (next) => this.requestSlot.run(slot, next),
-      close: () => {
-        slot.closed = true;
-        return this.endOpenRead(slot);
-      },
-    };
-  }
-
-  /** Commits and hands back the read this request's identity lookup left open, if any. */
-  endRequestRead(): Promise<void> {
-    const slot = this.requestSlot.getStore();
-    return slot ? this.endOpenRead(slot) : Promise.resolve();
-  }
-
   /**
-   * Runs `work` with every read inside it sharing one read transaction: the one the request's
-   * identity lookup left open, when there is one, else a new one. Nested calls join the outer one.
+   * Runs `work` with one open read, ended when it settles: the one `request`'s identity lookup left
+   * open, when there is one, else a new one.
    */
-  inOneRead<T>(work: () => Promise<T>): Promise<T> {
-    if (this.scope.getStore()) return work();
-    const slot = this.requestSlot.getStore();
+  inOneRead<T>(work: (open: OpenRead) => Promise<T>, request?: RequestRead): Promise<T> {
+    const slot = request && this.slotOf(request);
     const left = slot?.open;
-    if (slot && left) {
-      // Continue the read the request's identity lookup left open; it ends here, as its own would.
-      slot.open = undefined;
-      return this.within(left, (open) => this.scope.run(open, work));
-    }
-    return this.transaction((open) => this.scope.run(open, work));
+    if (!slot || !left) return this.transaction(work);
+    // Continue the read the request's identity lookup left open; it ends here, as its own would.
+    slot.open = undefined;
+    return this.within(left, work);
   }
 
   /** One transaction of its own on one pooled connection, opened with `begin` (`READ_SESSION_BEGIN` or a snapshot form). */
@@ -119,7 +110,20 @@ export class ReadSessions {
     return this.within(await this.open(begin), work);
   }
 
-  private async endOpenRead(slot: RequestSlot): Promise<void> {
+  private slotOf(request: RequestRead): RequestSlot {
+    const slot = this.slots.get(request);
+    if (!slot) throw new Error('a request read that these read sessions did not make');
+    return slot;
+  }
+
+  private leaveOpen(slot: RequestSlot, open: OpenRead): void {
+    slot.open = open;
+    if (slot.listening) return;
+    slot.listening = true;
+    slot.response.once('close', () => void this.endLeftOpen(slot).catch(() => undefined));
+  }
+
+  private async endLeftOpen(slot: RequestSlot): Promise<void> {
     const open = slot.open;
     slot.open = undefined;
     if (open) await this.close(open);
@@ -127,19 +131,16 @@ export class ReadSessions {
 
   private async open(begin: string): Promise<OpenRead> {
     const runner = this.dataSource.createQueryRunner();
-    const client = (await runner.connect()) as { query(text: string): Promise<{ rows: Record<string, unknown>[] }[]> };
+    await runner.connect();
     let identityGeneration: number | undefined;
     try {
-      if (begin === IDENTITY_READ_SESSION_BEGIN) {
-        // Several statements in one simple query: the driver answers one result per statement (the generation is the
-        // last), which TypeORM's query does not hand back; logged as TypeORM logs every statement it runs.
-        this.dataSource.logger.logQuery(begin, undefined, runner);
-        const results = await client.query(begin);
-        identityGeneration = Number(results[results.length - 1].rows[0].generation);
-      } else await runner.query(begin);
+      // Several statements in one simple query: the driver answers one result per statement.
+      const results = (await runSimpleQuery(runner, begin)) as { rows: Record<string, unknown>[] }[];
+      // The identity opening's last statement reads the generation.
+      if (begin === IDENTITY_READ_SESSION_BEGIN) identityGeneration = Number(results[results.length - 1].rows[0].generation);
     } catch (error) {
       // The opening is several statements: BEGIN may have run before a later one failed.
-      await runner.query('ROLLBACK').catch(() => undefined);
+      await runSimpleQuery(runner, 'ROLLBACK').catch(() => undefined);
       await runner.release();
       throw error;
     }
@@ -167,10 +168,9 @@ export class ReadSessions {
   /** Ends an open read and hands its connection back: COMMIT, or ROLLBACK after `failure`. */
   private async close(open: OpenRead, failure?: unknown): Promise<void> {
     try {
-      if (failure === undefined) await open.runner.query('COMMIT');
-      else await open.runner.query('ROLLBACK');
+      await runSimpleQuery(open.runner, failure === undefined ? 'COMMIT' : 'ROLLBACK');
     } catch (error) {
-      await open.runner.query('ROLLBACK').catch(() => undefined);
+      await runSimpleQuery(open.runner, 'ROLLBACK').catch(() => undefined);
       if (failure === undefined) throw error;
     } finally {
       await open.runner.release();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CohortRepository } from '../cohort/cohort.repository';
+import { CohortRead, CohortRepository } from '../cohort/cohort.repository';
 import { MEASURE_IDS } from '../clinical/care-gaps';
 import { Period } from '../clinical/shared/clinical-dates';
 import { PublishedCareGapsService } from '../measure-packages';
@@ -114,8 +114,8 @@ function completePeriodOf([row]: CompletePeriodRow[]): CompletePeriod | null {
  * counts). Every row says when it was computed (`computedAt`) and whether the patient's data has
  * changed since (`stale`). These are raw reads by patient or care team: the caller decides access,
  * projection and audit (through the one PHI path) before anything reaches a person. Each read runs
- * in the cohort's READ ONLY session as `vigil_reader` (`CohortRepository.readStatements`): inside a
- * request's `inOneRead`, in the request's one read transaction.
+ * in the cohort's READ ONLY session as `vigil_reader` (`CohortReader.readStatements`): in a
+ * transaction of its own, or in the one open read (`CohortRead`) a caller hands it.
  */
 @Injectable()
 export class MeasureResultsRepository {
@@ -168,12 +168,13 @@ export class MeasureResultsRepository {
    * caller's (through the one PHI path), and so is turning `last` into a cursor: it holds the last
    * patient's name or birth date. An `after` not of the order's shape throws `InvalidResultCursorError`.
    * `checkMeasure` is given the period once it is read, and may refuse the query's measure for it.
+   * Read in `within`, the open read of a request's `inOneRead`.
    */
-  async worklistPage(query: Omit<WorklistQuery, 'period'>, checkMeasure?: (period: Period) => Promise<void>): Promise<WorklistPage | null> {
+  async worklistPage(query: Omit<WorklistQuery, 'period'>, checkMeasure: ((period: Period) => Promise<void>) | undefined, within: CohortRead): Promise<WorklistPage | null> {
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
     const after = query.after === undefined ? null : worklistKeysetOf(query.after, query.sort);
     if (query.after !== undefined && !after) throw new InvalidResultCursorError();
-    return this.cohort.readStatements(async (read) => {
+    return within.readStatements(async (read) => {
       const stored = await this.completePeriod.get(async () => completePeriodOf(await read<CompletePeriodRow>(SQL.latestCompletePeriod, [])));
       if (!stored) return null;
       const { period } = stored;

@@ -59,21 +59,22 @@ export class WorklistService {
       let role: StaffRole;
       try {
         // The period and the page: one read, continuing the guard's identity lookup (which read the caller's teams).
-        ({ page, role } = await this.cohort.inOneRead(async () => {
+        ({ page, role } = await this.cohort.inOneRead(async (read) => {
           const access = this.access.worklistRead(context, code);
           // After the team check (another team's list is a 404 whatever the cursor), before any statement.
           const after = query.cursor === undefined ? undefined : this.openCursor(binding, query.cursor);
           const loaded = query.measure !== undefined && !isBuiltInMeasureName(query.measure) ? query.measure : undefined;
-          const read = await this.results.worklistPage(
+          const found = await this.results.worklistPage(
             {
               careTeamId: access.careTeamId, sort, order, after, limit: query.limit ?? WORKLIST_LIMIT_DEFAULT,
               measureId: query.measure ? measureKey(query.measure) : undefined, status: query.status, reason: query.reason, attestation: query.attestation,
             },
             // A loaded measure is one the stored period has a care gap for, or refused by name as care_gap_lookup refuses it.
             loaded === undefined ? undefined : (period) => this.published.requireCareGap(loaded, period),
+            read,
           );
-          return { page: read, role: access.role };
-        }));
+          return { page: found, role: access.role };
+        }, context.requestRead));
       } catch (error) {
         if (error instanceof InvalidResultCursorError) throw invalidCursor('this list, filters, sort and order');
         throw error;

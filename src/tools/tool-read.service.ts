@@ -8,7 +8,7 @@ import { ToolEnvelope } from './envelope';
 import { returnedFields } from './tool-audit';
 import { ToolName } from './tool-names';
 import { CareGapsQueryDto } from './dto/care-gaps-query.dto';
-import { CitedEvidence, EvidenceRows, ToolsService } from './tools.service';
+import { Authorize, CitedEvidence, EvidenceRows, ToolsService } from './tools.service';
 
 /**
  * The five tools as every surface reads them (REST, the agent's tool calls, MCP): the access check
@@ -29,7 +29,7 @@ export class ToolReadService {
    */
   readTool(context: AccessContext, name: ToolName, patientId: string, query: object, finders?: IdentifierFinderMemo): Promise<ToolEnvelope> {
     return this.audited.audited(context, patientId, async () => {
-      const envelope = await this.tools.invoke(() => this.access.patientRead(context, patientId), name, context.projectionRole, query, finders);
+      const envelope = await this.tools.invoke((read) => this.access.patientRead(context, patientId, read), name, context.projectionRole, query, finders, context.requestRead);
       return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
     });
   }
@@ -72,8 +72,8 @@ export class ToolReadService {
 
   private async report(context: AccessContext, patientId: string, query: CareGapsQueryDto): Promise<CareGapReport> {
     let grant: PatientGrant | undefined;
-    const authorize = async () => (grant = await this.access.patientRead(context, patientId));
-    const envelope = await this.tools.invoke(authorize, 'care_gap_lookup', context.projectionRole, query);
+    const authorize: Authorize = async (read) => (grant = await this.access.patientRead(context, patientId, read));
+    const envelope = await this.tools.invoke(authorize, 'care_gap_lookup', context.projectionRole, query, undefined, context.requestRead);
     const citations = new Set<string>();
     for (const row of envelope.rows) {
       for (const group of (row.groups ?? []) as { evidence?: Record<string, string[]> }[]) Object.values(group.evidence ?? {}).flat().forEach((id) => citations.add(id));
@@ -90,7 +90,7 @@ export class ToolReadService {
    */
   availableTools(context: AccessContext, patientId: string): Promise<{ tools: ToolName[]; breakGlass: boolean }> {
     return this.audited.audited(context, patientId, async () => {
-      const { grant, tools } = await this.tools.available(() => this.access.patientRead(context, patientId));
+      const { grant, tools } = await this.tools.available((read) => this.access.patientRead(context, patientId, read), context.requestRead);
       const value = { tools, breakGlass: grant.breakGlass };
       return { value, fields: tools.map((name) => `tool:${name}`), rowCount: 0, outcome: AuditOutcome.Success, breakGlass: grant.breakGlass };
     });
@@ -103,7 +103,7 @@ export class ToolReadService {
    * and ending it). Only for work already inside an audited access (an agent turn's own).
    */
   questionForModel(context: AccessContext, patientId: string, question: string, finders?: IdentifierFinderMemo): Promise<{ text: string; replaced: IdentifierKind[] }> {
-    return this.tools.questionForModel(() => this.access.patientRead(context, patientId), question, finders);
+    return this.tools.questionForModel((read) => this.access.patientRead(context, patientId, read), question, finders, context.requestRead);
   }
 
   /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */

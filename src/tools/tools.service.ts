@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PatientGrant } from '../access/access.service';
 import { patientNotFound } from '../auth/auth.problems';
 import { citationId } from '../cohort/chart.types';
-import { CohortRepository } from '../cohort/cohort.repository';
+import { CohortRead, CohortRepository, RequestRead } from '../cohort/cohort.repository';
 import { StaffRole } from '../common/roles';
 import { assertPolicyComplete, project } from '../phi/projector';
 import { ProjectionRole } from '../phi/projection-role';
@@ -19,6 +19,9 @@ import { citationFormOf } from '../clinical/citation-grammar';
 import { DerivedRowsService } from './derived-rows.service';
 
 export const TOOLS = Symbol('TOOLS');
+
+/** The access check of a tool read (`AccessService.patientRead`), run in the read it is handed, which the tool's reads then share. */
+export type Authorize = (read: CohortRead) => Promise<PatientGrant>;
 
 export interface CitedEvidence {
   observations: Record<string, unknown>[];
@@ -126,19 +129,22 @@ export class ToolsService implements OnModuleInit {
     return tool;
   }
 
-  /** The tools with data for a granted patient (`Tool.availableFor`), in catalogue order; nothing of the record leaves. */
-  async available(authorize: () => Promise<PatientGrant>): Promise<{ grant: PatientGrant; tools: ToolName[] }> {
-    return this.cohort.inOneRead(async () => {
-      const grant = await authorize();
+  /**
+   * The tools with data for a granted patient (`Tool.availableFor`), in catalogue order; nothing of
+   * the record leaves. The access check and the chart share one read (continuing `request`'s, if it left one open).
+   */
+  async available(authorize: Authorize, request?: RequestRead): Promise<{ grant: PatientGrant; tools: ToolName[] }> {
+    return this.cohort.inOneRead(async (read) => {
+      const grant = await authorize(read);
       const needsChart = TOOL_NAMES.some((name) => this.tool(name).availableFor);
-      const { chart } = needsChart ? await this.cohort.chart(grant.patientId) : { chart: null };
+      const { chart } = needsChart ? await read.chart(grant.patientId) : { chart: null };
       if (needsChart && !chart) throw patientNotFound();
       const tools = TOOL_NAMES.filter((name) => {
         const tool = this.tool(name);
         return !tool.availableFor || (chart !== null && tool.availableFor(chart));
       });
       return { grant, tools };
-    });
+    }, request);
   }
 
   /**
@@ -146,20 +152,23 @@ export class ToolsService implements OnModuleInit {
    * replaced (`scrubQuestion`). The access check and the patient's row share one read; only the
    * scrubbed text and the kinds replaced leave. `finders`: the caller's memo of the patient's identifier finder (`IdentifierFinderMemo`).
    */
-  async questionForModel(authorize: () => Promise<PatientGrant>, question: string, finders?: IdentifierFinderMemo): Promise<{ text: string; replaced: IdentifierKind[] }> {
-    const patient = await this.cohort.inOneRead(async () => this.cohort.patient((await authorize()).patientId));
+  async questionForModel(authorize: Authorize, question: string, finders?: IdentifierFinderMemo, request?: RequestRead): Promise<{ text: string; replaced: IdentifierKind[] }> {
+    const patient = await this.cohort.inOneRead(async (read) => read.patient((await authorize(read)).patientId), request);
     if (!patient) throw patientNotFound();
     return scrubQuestion(question, patient, finders);
   }
 
-  /** `finders`: the caller's memo of the patient's identifier finder, for the scrubbing of a pseudonymous role's rows. */
-  async invoke(authorize: () => Promise<PatientGrant>, name: ToolName, role: ProjectionRole, query: object, finders?: IdentifierFinderMemo): Promise<ToolEnvelope> {
-    // The access probe, the tool's statements and the header share one read transaction.
-    const { grant, output, patient } = await this.cohort.inOneRead(async () => {
-      const grant = await authorize();
-      const output = await this.tool(name).execute(grant.patientId, query);
-      return { grant, output, patient: output.patient ?? (await this.cohort.patient(grant.patientId)) };
-    });
+  /**
+   * Runs tool `name` for the patient `authorize` grants, cut to `role`'s projection. `finders`: the
+   * caller's memo of the patient's identifier finder, for the scrubbing of a pseudonymous role's rows.
+   */
+  async invoke(authorize: Authorize, name: ToolName, role: ProjectionRole, query: object, finders?: IdentifierFinderMemo, request?: RequestRead): Promise<ToolEnvelope> {
+    // The access probe, the tool's statements and the header share one read transaction (continuing `request`'s, if it left one open).
+    const { grant, output, patient } = await this.cohort.inOneRead(async (read) => {
+      const grant = await authorize(read);
+      const output = await this.tool(name).execute(read, grant.patientId, query);
+      return { grant, output, patient: output.patient ?? (await read.patient(grant.patientId)) };
+    }, request);
     if (!patient) throw patientNotFound();
 
     const header = patientHeader(patient, output.ageOn);

@@ -21,7 +21,7 @@ export const E2E_GROUPS = {
   ],
   'access': [
     'auth', 'oidc-provider', 'oidc-identity', 'route-access', 'care-team-access', 'access-cutoff', 'edge-refusal-audit',
-    'projection', 'break-glass-report',
+    'projection', 'break-glass-report', 'cohort-request-reads',
   ],
   'audit-and-paths': [
     'audit-matrix', 'organisation-path', 'fixture-scenarios', 'patient-search',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { DataSource, QueryRunner } from 'typeorm';
-import { CohortRepository } from '../../src/cohort/cohort.repository';
+import { CohortRead, CohortRepository } from '../../src/cohort/cohort.repository';
 import { BULK_CHART_STATEMENTS, COHORT_STATEMENTS, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { preparedName } from '../../src/cohort/prepared-statement.repository';
 import { dataSourceOptions } from '../../src/data-source';
@@ -11,6 +12,15 @@ import { trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { useSeededDatabase } from '../setup/database';
 
 type Probe = { user: string; readOnly: string };
+
+/** A response as the request's read hears it: it closes once (`close`), and says so after. */
+class Response extends EventEmitter {
+  closed = false;
+  close(): void {
+    this.closed = true;
+    this.emit('close');
+  }
+}
 
 /**
  * Every cohort read runs as the SELECT-only `vigil_reader` inside a READ ONLY transaction, and
@@ -26,18 +36,25 @@ describe('the cohort read session', () => {
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions({ url: database().url, poolSize: 1 })).initialize();
     // Look inside each read: right after the session opens, ask the same connection who and how it is.
+    // The session's BEGIN goes to the driver's client (not through TypeORM's query), so the probe wraps the client.
+    const probed = new WeakSet<object>();
     const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
     dataSource.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>): QueryRunner => {
       const runner = createQueryRunner(...args);
-      const query = runner.query.bind(runner) as (sql: string, params?: unknown[]) => Promise<unknown>;
-      runner.query = (async (sql: string, params?: unknown[]) => {
-        const result = await query(sql, params);
-        if (sql === READ_SESSION_BEGIN) {
-          const [probe] = (await query(`SELECT current_user AS "user", current_setting('transaction_read_only') AS "readOnly"`)) as Probe[];
-          probes.push(probe);
+      const connect = runner.connect.bind(runner);
+      runner.connect = async () => {
+        const client = (await connect()) as { query: (...args: unknown[]) => Promise<{ rows: Probe[] }> };
+        if (!probed.has(client)) {
+          probed.add(client);
+          const query = client.query.bind(client);
+          client.query = async (...args: unknown[]) => {
+            const result = await query(...args);
+            if (args[0] === READ_SESSION_BEGIN) probes.push((await query(`SELECT current_user AS "user", current_setting('transaction_read_only') AS "readOnly"`)).rows[0]);
+            return result;
+          };
         }
-        return result;
-      }) as QueryRunner['query'];
+        return client;
+      };
       return runner;
     };
     sut = new CohortRepository(dataSource);
@@ -71,7 +88,7 @@ describe('the cohort read session', () => {
 
   it('shares one read transaction among the reads inside inOneRead, and opens its own for a read outside', async () => {
     const id = patientIdOf('complete-record');
-    const [access, patient] = await sut.inOneRead(async () => [await sut.patientAccess(id, []), await sut.patient(id)] as const);
+    const [access, patient] = await sut.inOneRead(async (read) => [await read.patientAccess(id, []), await read.patient(id)] as const);
     expect(access.exists).toBe(true);
     expect(patient?.id).toBe(id);
     expect(probes).toHaveLength(1);
@@ -83,12 +100,19 @@ describe('the cohort read session', () => {
   it('rolls the shared transaction back when the work inside fails, and hands the connection back clean', async () => {
     const owner = (await connectionState()).user;
     await expect(
-      sut.inOneRead(async () => {
-        await sut.patient(patientIdOf('complete-record'));
+      sut.inOneRead(async (read) => {
+        await read.patient(patientIdOf('complete-record'));
         throw new Error('the caller gave up');
       }),
     ).rejects.toThrow('the caller gave up');
     expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+  });
+
+  it('refuses a read through the shared read once its transaction has ended, instead of running it on a connection handed back', async () => {
+    let leaked: CohortRead | undefined;
+    await sut.inOneRead(async (read) => void (leaked = read));
+    await expect(leaked!.patient(patientIdOf('complete-record'))).rejects.toThrow('a cohort read used after its transaction ended');
+    expect(probes).toHaveLength(1);
   });
 
   it('runs the fixed statements as named prepared statements on the connection, the name search unnamed', async () => {
@@ -168,60 +192,55 @@ describe('the cohort read session', () => {
     beforeAll(async () => {
       [{ username }] = await database().dataSource.query<{ username: string }[]>(`SELECT username FROM staff_users WHERE active ORDER BY username LIMIT 1`);
     });
-    /** Runs `work` inside a request scope, as the HTTP middleware does; closes the scope after, as the response's close does. */
-    const inRequest = async <T>(work: () => Promise<T>): Promise<T> => {
-      const scope = sut.requestReadScope();
-      try {
-        return await new Promise<T>((resolve, reject) => scope.run(() => void work().then(resolve, reject)));
-      } finally {
-        await scope.close();
-      }
-    };
+    const response = () => new Response();
+    /** Lets the read a closing response ends finish ending (its COMMIT and release). */
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
 
     it('is continued by the request\'s inOneRead: identity, access and reads in one transaction, ended there', async () => {
       const owner = (await connectionState()).user;
       const id = patientIdOf('complete-record');
-      const [user, patient, stateAfterRead] = await inRequest(async () => {
-        const found = await sut.staffUserByUsername(username, { keepOpen: true });
-        const read = await sut.inOneRead(() => sut.patient(id));
-        // The read has ended before the request does: the one pooled connection is free again.
-        return [found, read, await connectionState()] as const;
-      });
+      const request = sut.requestRead(response());
+      const user = await sut.staffUserByUsername(username, { keepOpenFor: request });
+      const patient = await sut.inOneRead((read) => read.patient(id), request);
+      // The read has ended before the request does: the one pooled connection is free again.
+      expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
       expect(user?.username).toBe(username);
       expect(patient?.id).toBe(id);
       expect(probes).toHaveLength(1); // one BEGIN for the identity lookup and the read together
-      expect(stateAfterRead).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
     });
 
-    it('is ended by endRequestRead, and by the scope\'s close when the request never reached a read', async () => {
+    it('is ended by its end, and by the response\'s close when the request never reached a read', async () => {
       const owner = (await connectionState()).user;
-      const ended = await inRequest(async () => {
-        await sut.staffUserByUsername(username, { keepOpen: true });
-        await sut.endRequestRead();
-        return connectionState();
-      });
-      expect(ended).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
-      await inRequest(() => sut.staffUserByUsername(username, { keepOpen: true }));
+      const ended = sut.requestRead(response());
+      await sut.staffUserByUsername(username, { keepOpenFor: ended });
+      await ended.end();
+      expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
+      const closing = response();
+      await sut.staffUserByUsername(username, { keepOpenFor: sut.requestRead(closing) });
+      closing.close();
+      await settled();
       expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
       expect(probes).toHaveLength(2);
     });
 
     it('is never left open when the request closed while the lookup ran', async () => {
       const owner = (await connectionState()).user;
-      const scope = sut.requestReadScope();
-      const lookup = new Promise((resolve, reject) => scope.run(() => void sut.staffUserByUsername(username, { keepOpen: true }).then(resolve, reject)));
-      await scope.close();
+      const closing = response();
+      const lookup = sut.staffUserByUsername(username, { keepOpenFor: sut.requestRead(closing) });
+      closing.close();
       await lookup;
       expect(await connectionState()).toEqual({ user: owner, readOnly: 'off', openTransaction: null });
     });
 
-    it('is not kept without keepOpen, nor outside a request scope: each lookup has its own transaction', async () => {
-      await inRequest(async () => {
-        await sut.staffUserByUsername(username);
-        await sut.inOneRead(() => sut.patient(patientIdOf('complete-record')));
-      });
-      await sut.staffUserByUsername(username, { keepOpen: true });
-      expect(probes).toHaveLength(3);
+    it('is not kept without keepOpenFor, nor for a request whose read another inOneRead already took', async () => {
+      const request = sut.requestRead(response());
+      await sut.staffUserByUsername(username);
+      await sut.inOneRead((read) => read.patient(patientIdOf('complete-record')), request);
+      expect(probes).toHaveLength(2);
+      await sut.staffUserByUsername(username, { keepOpenFor: request });
+      await sut.inOneRead((read) => read.patient(patientIdOf('complete-record')), request);
+      await sut.inOneRead((read) => read.patient(patientIdOf('complete-record')), request);
+      expect(probes).toHaveLength(4);
     });
   });
 });

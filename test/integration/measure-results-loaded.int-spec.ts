@@ -59,6 +59,7 @@ const available = corpusAvailable();
     let service: MeasureRecomputeService;
     let published: PublishedCareGapsService;
     let tool: CareGapLookupTool;
+    let cohort: CohortRepository;
     let sweep: MeasureSweep;
     const timings: string[] = [];
 
@@ -84,12 +85,12 @@ const available = corpusAvailable();
       jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
       const { dataSource } = database();
       const config = loadConfig({ NODE_ENV: 'test' });
-      const cohort = new CohortRepository(dataSource);
+      cohort = new CohortRepository(dataSource);
       runs = new MeasureRunsRepository(dataSource);
       published = new PublishedCareGapsService(new MeasurePackagesRepository(dataSource));
       store = new MeasureResultsRepository(cohort, published);
       service = new MeasureRecomputeService(cohort, runs, published, config);
-      tool = new CareGapLookupTool(cohort, published, config);
+      tool = new CareGapLookupTool(published, config);
       // The sweep without Redis: what it records is read here and run by `runAll`.
       const queue = { settings: config.queues.measures, runsWorkers: false } as unknown as FeatureQueue<never, typeof config.queues.measures>;
       const relay = { enqueue: async () => undefined, relayNow: async () => undefined } as unknown as MeasureRunRelay;
@@ -155,8 +156,8 @@ const available = corpusAvailable();
         const stored = await store.patientResults(id, PERIOD);
         expect(stored.map((row) => row.measureId)).toEqual([...MEASURE_IDS, 'CMS139']);
         const live = [
-          ...(await tool.execute(id, { periodStart: PERIOD.start, periodEnd: PERIOD.end })).rows,
-          ...(await tool.execute(id, { periodStart: PERIOD.start, periodEnd: PERIOD.end, measure: ['CMS139'] })).rows,
+          ...(await cohort.inOneRead((read) => tool.execute(read, id, { periodStart: PERIOD.start, periodEnd: PERIOD.end }))).rows,
+          ...(await cohort.inOneRead((read) => tool.execute(read, id, { periodStart: PERIOD.start, periodEnd: PERIOD.end, measure: ['CMS139'] }))).rows,
         ];
         expect(stored.map(({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations, stale: isStale }) => ({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations, stale: isStale })))
           .toEqual(live.map(({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations }) => ({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations, stale: false })));

@@ -55,7 +55,7 @@ describe('measure results store (real Postgres)', () => {
     const published = new PublishedCareGapsService(new MeasurePackagesRepository(dataSource));
     store = new MeasureResultsRepository(cohort, published);
     service = new MeasureRecomputeService(cohort, runs, published, config);
-    tool = new CareGapLookupTool(cohort, published, config);
+    tool = new CareGapLookupTool(published, config);
   });
 
   it('loads, in bulk, exactly the chart the one-patient read gives, for every patient (fixtures and generated)', async () => {
@@ -180,7 +180,7 @@ describe('measure results store (real Postgres)', () => {
     expect((await runs.progress(runId))?.finished).toBe(true);
 
     for (const id of ids) {
-      const live = await tool.execute(id, { asOf: AS_OF });
+      const live = await cohort.inOneRead((read) => tool.execute(read, id, { asOf: AS_OF }));
       const stored = await store.patientResults(id, PERIOD);
       const shape = (row: { measureId: string; status: string; reasonCode: string; reason: string; groups: unknown; evidence: unknown; toClose: string; dataQuality: unknown; attestations: unknown }) => ({
         patient: id,
@@ -249,7 +249,7 @@ describe('measure results store (real Postgres)', () => {
     expect(after.differing).toEqual({ ...before.differing, runId: forced, computedAt: expect.any(String) });
     expect(after.unhashed).toEqual({ ...before.unhashed, runId: forced, computedAt: expect.any(String) });
     const stored = (await store.patientResults(patient, PERIOD)).filter((result) => result.measureId !== stamped);
-    const live = (await tool.execute(patient, { asOf: AS_OF })).rows.filter((result) => result.measureId !== stamped);
+    const live = (await cohort.inOneRead((read) => tool.execute(read, patient, { asOf: AS_OF }))).rows.filter((result) => result.measureId !== stamped);
     expect(stored.map((result) => [result.measureId, result.status, result.reason])).toEqual(live.map((result) => [result.measureId, result.status, result.reason]));
     // Restore the row changed behind the hash for the tests after this one.
     await dataSource.query(`UPDATE measure_results SET reason = $3 WHERE ${where}`, [patient, stamped, before.stamped.reason]);

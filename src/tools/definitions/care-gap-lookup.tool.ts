@@ -1,5 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { CohortRepository } from '../../cohort/cohort.repository';
+import type { CohortRead } from '../../cohort/cohort.repository';
 import { ProblemException } from '../../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { evaluateCareGaps, isBuiltInMeasureName as isBuiltIn, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
@@ -28,17 +28,16 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
   readonly queryDto = CareGapsQueryDto;
 
   constructor(
-    private readonly cohort: CohortRepository,
     private readonly published: PublishedCareGapsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute(patientId: string, query: CareGapsQueryDto) {
+  async execute(read: CohortRead, patientId: string, query: CareGapsQueryDto) {
     const { period, window, ageOn } = measurementPeriod(query);
     // The attestations come with the chart, in the same statement.
-    const read = await this.cohort.chartWithAttestations(patientId, period);
-    const { chart, partial } = foundChart(read);
-    const { attestations } = read;
+    const found = await read.chartWithAttestations(patientId, period);
+    const { chart, partial } = foundChart(found);
+    const { attestations } = found;
     const results = await this.evaluate(chart, period, query.measure);
     return {
       patient: chart.patient,

@@ -1,5 +1,5 @@
 import { PatientChart } from '../../cohort/chart.types';
-import { CohortRepository } from '../../cohort/cohort.repository';
+import type { CohortRead } from '../../cohort/cohort.repository';
 import { patientNotFound } from '../../auth/auth.problems';
 import { AppliedWindow, todayUtc } from '../envelope';
 
@@ -10,8 +10,8 @@ export function foundChart(read: { chart: PatientChart | null; truncated: boolea
 }
 
 /** Reads the whole chart a derived tool evaluates (`foundChart`). */
-export async function loadChart(cohort: CohortRepository, patientId: string): Promise<{ chart: PatientChart; partial: boolean }> {
-  return foundChart(await cohort.chart(patientId));
+export async function loadChart(read: CohortRead, patientId: string): Promise<{ chart: PatientChart; partial: boolean }> {
+  return foundChart(await read.chart(patientId));
 }
 
 export function asOfWindow(asOf: string | undefined, semantics: (day: string) => string): { asOf: string; window: AppliedWindow } {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CohortRepository } from '../../cohort/cohort.repository';
+import type { CohortRead } from '../../cohort/cohort.repository';
 import { PatientChart } from '../../cohort/chart.types';
 import { attributeReadmissionRisk, findIndexAdmission, REPORTED_SUM_TOLERANCE, reportAttribution } from '../../clinical/readmission';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
@@ -14,15 +14,13 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
     'Predicted 30-day readmission risk (percent) after the last inpatient stay before a date (its dates in the summary), from a documented illustrative logistic model, with each feature\'s labelled contribution in log-odds.';
   readonly queryDto = AsOfQueryDto;
 
-  constructor(private readonly cohort: CohortRepository) {}
-
   /** Only a patient with an index admission today (a finished inpatient stay, survived) has a risk to explain. */
   availableFor(chart: PatientChart): boolean {
     return findIndexAdmission(chart, todayUtc()) !== undefined;
   }
 
-  async execute(patientId: string, query: AsOfQueryDto) {
-    const { chart, partial } = await loadChart(this.cohort, patientId);
+  async execute(read: CohortRead, patientId: string, query: AsOfQueryDto) {
+    const { chart, partial } = await loadChart(read, patientId);
     const { asOf, window } = asOfWindow(query.asOf, (day) => `The index admission is the last finished inpatient stay, survived, ending on or before ${day}.`);
     const result = attributeReadmissionRisk(chart, asOf);
     const report = result ? reportAttribution(result, asOf) : null;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { citationId, EncounterRow, NoteRow, PatientRow } from '../../cohort/chart.types';
-import { CohortRepository } from '../../cohort/cohort.repository';
+import type { CohortRead } from '../../cohort/cohort.repository';
 import { EncountersQueryDto } from '../dto/encounters-query.dto';
 import { ABSENCE_ASSUMPTION, describeWindow, todayUtc, toInstantWindow, ToolOutput } from '../envelope';
 import { Tool } from './tool';
@@ -13,11 +13,9 @@ export class PatientEncountersTool implements Tool<EncountersQueryDto> {
   readonly summary = 'Encounters in a date window (class, type, reason, dates, disposition), each with its clinical notes as quoted data.';
   readonly queryDto = EncountersQueryDto;
 
-  constructor(private readonly cohort: CohortRepository) {}
-
-  async execute(patientId: string, query: EncountersQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
+  async execute(read: CohortRead, patientId: string, query: EncountersQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
     const window = toInstantWindow(query.from, query.to);
-    const found = await this.cohort.encounters(patientId, window, query.class ?? null, ENCOUNTER_ROW_CAP);
+    const found = await read.encounters(patientId, window, query.class ?? null, ENCOUNTER_ROW_CAP);
     return {
       ...(found.patient ? { patient: found.patient } : {}),
       rows: found.rows.map(encounterRow),

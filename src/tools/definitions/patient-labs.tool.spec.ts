@@ -1,4 +1,4 @@
-import { CohortRepository } from '../../cohort/cohort.repository';
+import { CohortRead } from '../../cohort/cohort.repository';
 import { observation } from '../../../test/setup/clinical/chart-builder';
 import { noLabsWording } from '../../../test/setup/clinical/fixture-readme';
 import { LABORATORY_ONLY_ASSUMPTION, PatientLabsTool } from './patient-labs.tool';
@@ -6,8 +6,9 @@ import { LABORATORY_ONLY_ASSUMPTION, PatientLabsTool } from './patient-labs.tool
 describe(PatientLabsTool.name, () => {
   const sutWith = (rows: ReturnType<typeof observation>[]) => {
     const calls: unknown[][] = [];
-    const cohort = { laboratoryResults: async (...args: unknown[]) => (calls.push(args), { patient: null, rows, truncated: false }) } as unknown as CohortRepository;
-    return { sut: new PatientLabsTool(cohort), calls };
+    const read = { laboratoryResults: async (...args: unknown[]) => (calls.push(args), { patient: null, rows, truncated: false }) } as unknown as CohortRead;
+    const tool = new PatientLabsTool();
+    return { sut: { summary: tool.summary, execute: (patientId: string, query: object) => tool.execute(read, patientId, query) }, calls };
   };
   const saysNone = (assumptions: string[]) => assumptions.filter((text) => text.toLowerCase().includes(noLabsWording().toLowerCase()));
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { citationId, ObservationRow, PatientRow } from '../../cohort/chart.types';
-import { CohortRepository } from '../../cohort/cohort.repository';
+import type { CohortRead } from '../../cohort/cohort.repository';
 import { LabsQueryDto } from '../dto/labs-query.dto';
 import { ABSENCE_ASSUMPTION, describeWindow, todayUtc, toInstantWindow, ToolOutput } from '../envelope';
 import { Tool } from './tool';
@@ -27,10 +27,8 @@ export class PatientLabsTool implements Tool<LabsQueryDto> {
     'Laboratory results (not vital signs) in a date window, optionally by LOINC code, with units, reference ranges and interpretation.';
   readonly queryDto = LabsQueryDto;
 
-  constructor(private readonly cohort: CohortRepository) {}
-
-  async execute(patientId: string, query: LabsQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
-    const found = await this.cohort.laboratoryResults(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
+  async execute(read: CohortRead, patientId: string, query: LabsQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
+    const found = await read.laboratoryResults(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
     const what = query.code ? `laboratory results with LOINC ${query.code.join(', ')}` : 'laboratory results';
     const scope = [query.code ? `with LOINC ${query.code.join(', ')}` : null, windowPhrase(query.from, query.to)].filter(Boolean).join(' ');
     return {

@@ -1,0 +1,207 @@
+import { CitationKind, ConditionRow, EncounterRow, NoteRow, ObservationRow, PatientChart, PatientRow } from './chart.types';
+import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestations';
+import { Capped, cut } from './chart-measure-records';
+import { EncounterClass } from './enum';
+import { namePatterns, PatientSearch } from './patient-search-terms';
+import type { TimeWindow } from './cohort-read.types';
+import type { OpenRead, Query, Run } from './read-session.repository';
+
+/** Every citation kind, in the order `citedRows` takes their ids as parameters. */
+const CITATION_KINDS: readonly CitationKind[] = ['pat', 'enc', 'obs', 'cond', 'med', 'proc', 'note', 'allergy', 'req', 'ae'];
+
+/** The largest history the derived tools read per record type; more is reported as a partial result. */
+export const CHART_ROW_CAP = 5000;
+
+/**
+ * The cohort's reads of one patient or a few, each one named statement (or a few) from
+ * `COHORT_STATEMENTS` inside a READ ONLY transaction as the SELECT-only `vigil_reader`: written once
+ * here, and run either each in a transaction of its own (`CohortRepository`) or all in one open read
+ * (`CohortRead`, what `CohortRepository.inOneRead` hands its work).
+ */
+export abstract class CohortReader {
+  /** Runs `work` in this reader's transaction: a new one per call, or the one open read it is bound to. */
+  protected abstract reading<T>(work: (open: OpenRead) => Promise<T>): Promise<T>;
+
+  async patientAccess(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
+    const [row] = await this.read((run) => run<{ exists: boolean; onCareTeam: boolean }>('patientAccess', [patientId, careTeamIds]));
+    return { exists: row.exists, onCareTeam: row.exists && row.onCareTeam };
+  }
+
+  async patient(patientId: string): Promise<PatientRow | null> {
+    const [row] = await this.read((run) => run<PatientRow>('patientById', [patientId]));
+    return row ?? null;
+  }
+
+  /** The rows of these patients (those that exist), in one read; the caller has checked access to each. */
+  async patientsByIds(patientIds: string[]): Promise<PatientRow[]> {
+    if (patientIds.length === 0) return [];
+    const rows = await this.read((run) => run<PatientRow & { dataVersion?: string }>('patientsByIds', [patientIds]));
+    return rows.map(({ dataVersion: _version, ...patient }) => patient);
+  }
+
+  /**
+   * Patients on the care teams `careTeamIds` matching one search (see `PatientSearch`), ordered by
+   * name, at most `limit`. A patient on no such team is never read, so the search cannot tell them
+   * from one that does not exist.
+   */
+  async searchPatients(careTeamIds: string[], search: PatientSearch, limit: number): Promise<Capped<PatientRow>> {
+    const rows = await this.read((run) =>
+      'mrn' in search
+        ? run<PatientRow>('patientsByMrn', [careTeamIds, search.mrn, limit + 1])
+        : run<PatientRow>('patientsByName', [careTeamIds, ...namePatterns(search), search.birthDate ?? null, limit + 1]),
+    );
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+  }
+
+  /** Every patient on the care teams `careTeamIds`, ordered by name, at most `limit` (a patient picker's list). */
+  async teamPatients(careTeamIds: string[], limit: number): Promise<Capped<PatientRow>> {
+    const rows = await this.read((run) => run<PatientRow>('patientsOfCareTeams', [careTeamIds, limit + 1]));
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+  }
+
+  /** A keyset page of one care team's patient ids, in id order: those after `after` (null: the first), at most `limit`. */
+  async teamPatientIdPage(careTeamId: string, after: string | null, limit: number): Promise<Capped<{ id: string }>> {
+    const rows = await this.read((run) => run<{ id: string }>('patientIdsOfCareTeamPage', [careTeamId, after, limit + 1]));
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+  }
+
+  /**
+   * Encounters in the window, newest first, each with its notes; with the patient's own row, read
+   * in the same transaction (the envelope's header needs it, and one read costs fewer round trips).
+   */
+  async encounters(
+    patientId: string,
+    window: TimeWindow,
+    encounterClass: EncounterClass | null,
+    cap: number,
+  ): Promise<Capped<EncounterRow & { notes: NoteRow[] }> & { patient: PatientRow | null }> {
+    return this.read(async (run) => {
+      const [patient] = await run<PatientRow>('patientById', [patientId]);
+      const found = await run<EncounterRow>('encountersInWindow', [patientId, window.from, window.to, encounterClass, cap + 1]);
+      const { rows, truncated } = cut(found, cap);
+      const notes = rows.length ? await run<NoteRow>('notesOfEncounters', [patientId, rows.map((row) => row.id)]) : [];
+      return { patient: patient ?? null, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })), truncated };
+    });
+  }
+
+  /** Laboratory results in the window (no vital signs, no surveys), newest first, with the patient's own row (as `encounters`). */
+  async laboratoryResults(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow> & { patient: PatientRow | null }> {
+    return this.read(async (run) => {
+      const [patient] = await run<PatientRow>('patientById', [patientId]);
+      const found = await run<ObservationRow>('laboratoryResultsInWindow', [patientId, window.from, window.to, codes, cap + 1]);
+      return { patient: patient ?? null, ...cut(found, cap) };
+    });
+  }
+
+  /** The whole record the derived tools evaluate, in one statement (`patientChart`); `truncated` when any record type hit the cap. */
+  async chart(patientId: string): Promise<{ chart: PatientChart | null; truncated: boolean }> {
+    const [row] = await this.read((run) => run<ChartRow>('patientChart', [patientId, CHART_ROW_CAP + 1]));
+    return row ? chartOf(row) : { chart: null, truncated: false };
+  }
+
+  /**
+   * `chart`, and in the same statement the patient's attestations (approved care-gap closures) that
+   * stand for the period, by measure (`care-gap-attestations.ts`): what `care_gap_lookup` reads.
+   */
+  async chartWithAttestations(
+    patientId: string,
+    period: { start: string; end: string },
+  ): Promise<{ chart: PatientChart | null; truncated: boolean; attestations: Map<string, CareGapAttestation[]> }> {
+    const [row] = await this.read((run) => run<ChartRow & { attestations: AttestationRow[] }>('patientChartWithAttestations', [patientId, CHART_ROW_CAP + 1, period.start, period.end]));
+    return row ? { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) } : { chart: null, truncated: false, attestations: new Map() };
+  }
+
+  /** Observations, encounters (with their notes) and conditions of this patient, by id: a proposal's evidence. */
+  async citedRows(patientId: string, ids: { observations: string[]; encounters: string[]; conditions: string[] }) {
+    return this.read(async (run) => {
+      const observations = ids.observations.length ? await run<ObservationRow>('observationsByIds', [patientId, ids.observations]) : [];
+      const encounters = ids.encounters.length ? await run<EncounterRow>('encountersByIds', [patientId, ids.encounters]) : [];
+      const conditions = ids.conditions.length ? await run<ConditionRow>('conditionsByIds', [patientId, ids.conditions]) : [];
+      const notes = encounters.length ? await run<NoteRow>('notesOfEncounters', [patientId, encounters.map((row) => row.id)]) : [];
+      return {
+        observations,
+        conditions,
+        encounters: encounters.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })),
+      };
+    });
+  }
+
+  /** The subset of `citations` (`obs:<uuid>`, …) that name real rows of this patient. */
+  async existingCitations(patientId: string, citations: string[]): Promise<Set<string>> {
+    const kinds = CITATION_KINDS;
+    const idsOf = (kind: string) => citations.filter((citation) => citation.startsWith(`${kind}:`)).map((citation) => citation.slice(kind.length + 1));
+    const rows = await this.read((run) => run<{ citation: string }>('citedRows', [patientId, ...kinds.map(idsOf)]));
+    return new Set(rows.map((row) => row.citation));
+  }
+
+  /** Another module's fixed statements over patient data (`Query`), in this reader's transaction. */
+  readStatements<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    return this.reading((open) => work(open.query));
+  }
+
+  private read<T>(work: (run: Run) => Promise<T>): Promise<T> {
+    return this.reading((open) => work(open.run));
+  }
+}
+
+/**
+ * The cohort's reads bound to one open read transaction: what `CohortRepository.inOneRead` hands
+ * its work, so everything the work reads through it shares that transaction (a request's identity,
+ * access probe, statements and patient header: one BEGIN and one COMMIT). Only `inOneRead` makes
+ * one, and it refuses every read once its transaction has ended. A `CohortRepository` is not one
+ * (its reads each open their own transaction), so code written for one open read cannot be handed
+ * the repository by mistake.
+ */
+export class CohortRead extends CohortReader {
+  private ended = false;
+
+  private constructor(private readonly open: OpenRead) {
+    super();
+  }
+
+  /** Runs `work` with a `CohortRead` of `open`, which refuses to read once `work` has settled. */
+  static async over<T>(open: OpenRead, work: (read: CohortRead) => Promise<T>): Promise<T> {
+    const read = new CohortRead(open);
+    try {
+      return await work(read);
+    } finally {
+      read.ended = true;
+    }
+  }
+
+  protected reading<T>(work: (open: OpenRead) => Promise<T>): Promise<T> {
+    if (this.ended) return Promise.reject(new Error('a cohort read used after its transaction ended'));
+    return work(this.open);
+  }
+}
+
+type AttestationRow = { measureId: string; attestation: CareGapAttestation };
+/** `patientChart`'s row: the patient, and each record type as an array up to the cap + 1. */
+type ChartRow = { patient: PatientRow } & Omit<PatientChart, 'patient'>;
+
+/** A chart from `patientChart`'s row: each record type cut at the cap (as `charts` cuts them); `truncated` when any was. */
+function chartOf(row: ChartRow): { chart: PatientChart; truncated: boolean } {
+  let truncated = false;
+  const take = <T>(rows: T[]): T[] => {
+    const capped = cut(rows, CHART_ROW_CAP);
+    truncated ||= capped.truncated;
+    return capped.rows;
+  };
+  const chart: PatientChart = {
+    patient: row.patient,
+    encounters: take(row.encounters),
+    observations: take(row.observations),
+    conditions: take(row.conditions),
+    medications: take(row.medications),
+    dispenses: take(row.dispenses),
+    procedures: take(row.procedures),
+    allergies: take(row.allergies),
+    requests: take(row.requests),
+    adverseEvents: take(row.adverseEvents),
+    immunizations: take(row.immunizations),
+    communications: take(row.communications),
+    administrations: take(row.administrations),
+    tasks: take(row.tasks),
+  };
+  return { chart, truncated };
+}

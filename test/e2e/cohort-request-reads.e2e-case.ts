@@ -1,0 +1,81 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import request from 'supertest';
+import { DataSource, Logger as TypeOrmLogger, QueryRunner } from 'typeorm';
+import { COHORT_STATEMENTS, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { StaffRole } from '../../src/common/roles';
+import { createTestApp, TestApp } from '../setup/app';
+import { patientIdOf, userFor } from '../setup/cohort';
+import { useSeededDatabase } from '../setup/database';
+
+const PATIENT = 'complete-record';
+const OPENINGS = [READ_SESSION_BEGIN, IDENTITY_READ_SESSION_BEGIN];
+
+/**
+ * A tool request's cohort reads as the connection sees them: the caller's identity, the access probe
+ * and the tool's statements in one read transaction (one BEGIN, one COMMIT), the open read handed
+ * from the auth guard to the tool through the request, never found through an AsyncLocalStorage (on
+ * Node 20 one that has run makes every promise of the process pay an init hook).
+ */
+describe('a tool request\'s cohort reads', () => {
+  const database = useSeededDatabase();
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await createTestApp({ databaseUrl: database().url });
+  });
+  afterAll(() => sut.close());
+
+  const labs = async () => {
+    const { username } = userFor(StaffRole.Clinician, PATIENT);
+    const res = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(PATIENT)}/labs`).set('authorization', `Bearer ${await sut.tokenFor(username)}`);
+    expect(res.status).toBe(200);
+  };
+
+  /** Each SQL text the data source runs while `work` does, with the query runner (one per transaction) it ran on. */
+  const statementsByRunner = async (work: () => Promise<void>): Promise<Map<QueryRunner | undefined, string[]>> => {
+    const dataSource = sut.app.get(DataSource);
+    const logger = dataSource.logger;
+    const byRunner = new Map<QueryRunner | undefined, string[]>();
+    const logQuery = (query: string, _parameters?: unknown[], runner?: QueryRunner) => void byRunner.set(runner, [...(byRunner.get(runner) ?? []), query.trim()]);
+    // TypeORM asks the data source for its logger on every query, so swapping it sees every statement.
+    Object.assign(dataSource, { logger: { ...logger, logQuery } satisfies Partial<TypeOrmLogger> });
+    try {
+      await work();
+    } finally {
+      Object.assign(dataSource, { logger });
+    }
+    return byRunner;
+  };
+
+  it('reads the identity, the access probe and the tool\'s statements in one transaction: one BEGIN, one COMMIT', async () => {
+    await labs(); // the first request of a process may read the identity generation's cache cold
+    const byRunner = await statementsByRunner(labs);
+    // Other connections (the audit's writes) run in the log too: only read sessions are ours.
+    const reads = [...byRunner.values()].filter((statements) => statements.some((text) => OPENINGS.includes(text)));
+    expect(reads).toHaveLength(1);
+    const [statements] = reads;
+    expect(statements.filter((text) => OPENINGS.includes(text))).toHaveLength(1);
+    expect(OPENINGS).toContain(statements[0]);
+    expect(statements.filter((text) => text === 'COMMIT')).toEqual(['COMMIT']);
+    expect(statements[statements.length - 1]).toBe('COMMIT');
+    expect(statements).toEqual(expect.arrayContaining([COHORT_STATEMENTS.patientAccess.trim(), COHORT_STATEMENTS.laboratoryResultsInWindow.trim()]));
+  });
+
+  it('runs no AsyncLocalStorage from the cohort module', async () => {
+    // Wrapped for this test alone and put back after it (a group's cases share node's own modules).
+    const prototype = AsyncLocalStorage.prototype as unknown as Record<'run' | 'enterWith', (...args: unknown[]) => unknown>;
+    const originals = { run: prototype.run, enterWith: prototype.enterWith };
+    const callers: string[] = [];
+    for (const method of ['run', 'enterWith'] as const) {
+      prototype[method] = function (this: unknown, ...args: unknown[]) {
+        callers.push(new Error().stack ?? '');
+        return originals[method].apply(this, args);
+      };
+    }
+    try {
+      await labs();
+    } finally {
+      Object.assign(prototype, originals);
+    }
+    expect(callers.filter((stack) => /[\\/]src[\\/]cohort[\\/]/.test(stack))).toEqual([]);
+  });
+});
