@@ -10,7 +10,7 @@ import { registerCaseGroup } from '../setup/case-groups';
  */
 export const E2E_GROUPS = {
   'compiled-service': [
-    'start', 'start-waits', 'traces', 'mcp-processes', 'readme-review-example',
+    'start', 'start-waits', 'traces', 'mcp-processes', 'readme-review-example', 'async-context',
   ],
   'platform': [
     'health', 'metrics', 'delivery-backlog', 'rate-limits', 'response-caching', 'audit-unavailable', 'approval-relay',
