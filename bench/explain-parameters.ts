@@ -61,17 +61,7 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
     return [[c.patientId], [...filter.codes], [...filter.since.codes], filter.since.instant];
   },
   observationCounts: (c) => [[c.patientId]],
-  chartsConditions: (c) => [[c.patientId]],
-  chartsMedications: (c) => [[c.patientId]],
-  chartsDispenses: (c) => [[c.patientId]],
-  chartsImmunizations: (c) => [[c.patientId]],
-  chartsCommunications: (c) => [[c.patientId]],
-  chartsAdministrations: (c) => [[c.patientId]],
-  chartsTasks: (c) => [[c.patientId]],
-  chartsProcedures: (c) => [[c.patientId]],
-  chartsAllergies: (c) => [[c.patientId]],
-  chartsRequests: (c) => [[c.patientId]],
-  chartsAdverseEvents: (c) => [[c.patientId]],
+  chartsRecords: (c) => [[c.patientId]],
   observationsByIds: (c) => [c.patientId, c.observationIds.slice(0, 5)],
   encountersByIds: (c) => [c.patientId, c.encounterIds.slice(0, 5)],
   // No condition ids are collected: the plan of an id list is the same as for any other table's.

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AdverseEventRow, AllergyRow, ConditionRow, EncounterRow, MedicationRow, ObservationRow, PatientChart, PatientRow, ProcedureRow, RequestRow } from './chart.types';
-import { cut, measureRecordsOfMany } from './chart-measure-records';
-import { BULK_SNAPSHOT_SESSION_BEGIN, CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
+import { EncounterRow, ObservationRow, PatientChart, PatientRow } from './chart.types';
+import { cut } from './chart-measure-records';
+import { BULK_RECORD_PARTS, BULK_SNAPSHOT_SESSION_BEGIN, BulkRecordPart, CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { DatabaseNotifications } from '../database/database-notifications';
 import { IdentityCache } from './identity-cache';
 import type { StaffIdentity, StaffLookup, StaffLookupOptions, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
@@ -97,9 +97,10 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
   }
 
   /**
-   * The charts of many patients, read in one REPEATABLE READ snapshot with fourteen statements in all
-   * (one per record type), each identical to what `chart` reads for that patient alone: same rows,
-   * same order, same cap. Patients that do not exist are absent from the map. For the
+   * The charts of many patients, read in one REPEATABLE READ snapshot with four statements (the
+   * patients; their encounters; their observations, with a filter also their counts; every other
+   * record type in one, `chartsRecords`), each record type identical to what `chart` reads for that patient alone: same
+   * rows, same order, same cap. Patients that do not exist are absent from the map. For the
    * measure-results recompute, which evaluates a chunk of the cohort at a time.
    *
    * `filters`: read only the observations and encounters they let through (the rest of the chart
@@ -116,17 +117,10 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
       const ids = patients.map((row) => row.id);
       const coded = filters.observations ? await this.filteredObservations(run, ids, filters.observations) : null;
       const windowed = filters.encounters ? await this.filteredEncounters(run, ids, filters.encounters) : null;
-      const parts = {
-        encounters: windowed?.rows ?? byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids])),
-        observations: coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids])),
-        conditions: byPatient(await run<OfPatient<ConditionRow>>('chartsConditions', [ids])),
-        medications: byPatient(await run<OfPatient<MedicationRow>>('chartsMedications', [ids])),
-        procedures: byPatient(await run<OfPatient<ProcedureRow>>('chartsProcedures', [ids])),
-        allergies: byPatient(await run<OfPatient<AllergyRow>>('chartsAllergies', [ids])),
-        requests: byPatient(await run<OfPatient<RequestRow>>('chartsRequests', [ids])),
-        adverseEvents: byPatient(await run<OfPatient<AdverseEventRow>>('chartsAdverseEvents', [ids])),
-        ...(await measureRecordsOfMany(run, ids)),
-      };
+      const encounters = windowed?.rows ?? byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids]));
+      const observations = coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids]));
+      const records = byPart(await run<OfPatient<unknown> & { part: BulkRecordPart }>('chartsRecords', [ids]));
+      const parts = { encounters, observations, ...records };
       for (const { dataVersion, ...patient } of patients) {
         let truncated = false;
         const take = <T>(groups: Map<string, T[]>): T[] => {
@@ -161,7 +155,7 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
    * Each patient's observations that `filter` lets through, and which patients have more
    * observations of any code than the cap: those get their whole, capped list (in the same snapshot).
    */
-  private async filteredObservations(run: Run, ids: string[], filter: ObservationReadFilter): Promise<{ rows: Map<string, ObservationRow[]>; overCap: Set<string> }> {
+  private async filteredObservations(run: Run, ids: string[], filter: ObservationReadFilter): Promise<Filtered<ObservationRow>> {
     const counts = await run<{ patientId: string; n: number }>('observationCounts', [ids]);
     const overCap = new Set(counts.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
     const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, filter.codes, filter.since.codes, filter.since.instant]));
@@ -170,7 +164,7 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
   }
 
   /** Each patient's encounters that `filter` lets through; over the cap, as `filteredObservations`. */
-  private async filteredEncounters(run: Run, ids: string[], filter: EncounterReadFilter): Promise<{ rows: Map<string, EncounterRow[]>; overCap: Set<string> }> {
+  private async filteredEncounters(run: Run, ids: string[], filter: EncounterReadFilter): Promise<Filtered<EncounterRow>> {
     const found = await run<OfPatient<EncounterRow> & { n: number }>('chartsEncountersWindowed', [ids, filter.endedSince, filter.allTimeCodes]);
     const rows = byPatient(found);
     const overCap = new Set(found.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
@@ -198,6 +192,15 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
 }
 
 type OfPatient<T> = { patientId: string; rows: T[] };
+type Filtered<T> = { rows: Map<string, T[]>; overCap: Set<string> };
+
+/** `chartsRecords`' rows: each record type's rows by patient id (a type no patient has: an empty map). */
+function byPart(rows: (OfPatient<unknown> & { part: BulkRecordPart })[]): { [K in BulkRecordPart]: Map<string, PatientChart[K]> } {
+  const parts = Object.fromEntries(BULK_RECORD_PARTS.map((part) => [part, new Map<string, unknown[]>()])) as Record<BulkRecordPart, Map<string, unknown[]>>;
+  for (const row of rows) parts[row.part].set(row.patientId, row.rows);
+  return parts as { [K in BulkRecordPart]: Map<string, PatientChart[K]> };
+}
+
 /** One row per patient (`chartsOf`): the patient's records by patient id. */
 function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {
   return new Map(rows.map((row) => [row.patientId, row.rows]));

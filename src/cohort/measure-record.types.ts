@@ -2,7 +2,7 @@ import { CodeSystemUri, EventStatus, ImmunizationStatus, MedicationAdministratio
 
 /**
  * Rows of the record types a chart holds that only the published measures read (no tool shows
- * them, and none is cited as evidence): read by `chart-measure-records.ts`, given back as FHIR by
+ * them, and none is cited as evidence): read with the rest of a chart (`patientChart`, and `chartsRecords` for the recompute), given back as FHIR by
  * chartToFhir. Part of `PatientChart` (chart.types.ts re-exports them).
  */
 

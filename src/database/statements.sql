@@ -279,76 +279,66 @@ FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId"
   to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
--- name: chartsConditions
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+-- name: chartsRecords
+SELECT 'conditions' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
 FROM conditions t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
   to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
   to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "abatementAt", coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
   severity_system AS "severitySystem", severity_code AS "severityCode") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsMedications
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_date DESC, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'medications' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_date DESC, t.id) AS rows
 FROM medications t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status,
   to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
   intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply) r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsDispenses
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.handed_over_at DESC NULLS LAST, t.prepared_at DESC NULLS LAST, t.id) AS rows
-FROM medication_dispenses t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
-  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage) r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsProcedures
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.performed_at DESC, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'procedures' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.performed_at DESC, t.id) AS rows
 FROM procedures t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
   to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
   body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode", reason_system AS "reasonSystem", reason_code AS "reasonCode") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsAllergies
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'allergies' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
 FROM allergies t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetEndAt", onset_period_open AS "onsetPeriodOpen") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsRequests
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'requests' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
 FROM clinical_requests t CROSS JOIN LATERAL (SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
   to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode",
   refusal_reason_system AS "refusalReasonSystem", refusal_reason_code AS "refusalReasonCode") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsAdverseEvents
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'adverseEvents' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
 FROM adverse_events t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsImmunizations
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.occurred_at DESC NULLS LAST, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'dispenses' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.handed_over_at DESC NULLS LAST, t.prepared_at DESC NULLS LAST, t.id) AS rows
+FROM medication_dispenses t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
+  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage) r
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'immunizations' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.occurred_at DESC NULLS LAST, t.id) AS rows
 FROM immunizations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
   primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsCommunications
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'communications' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
 FROM communications t CROSS JOIN LATERAL (SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
   to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsAdministrations
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'administrations' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
 FROM medication_administrations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, code_from_reference AS "codeFromReference", status,
   status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
   to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_is_period AS "effectiveIsPeriod", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
-WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
-
--- name: chartsTasks
-SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.execution_end_at DESC NULLS LAST, t.authored_at DESC NULLS LAST, t.id) AS rows
+WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
+UNION ALL
+SELECT 'tasks' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.execution_end_at DESC NULLS LAST, t.authored_at DESC NULLS LAST, t.id) AS rows
 FROM tasks t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, intent, status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
   reason_system AS "reasonSystem", reason_code AS "reasonCode", focus, coalesce(based_on, '[]'::jsonb) AS "basedOn",
   to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", to_char(execution_start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionStartAt", to_char(execution_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionEndAt") r

@@ -133,11 +133,15 @@ describe('the cohort read session', () => {
     // The cohort statements it runs (this file's probe of the session and the session's own BEGIN and COMMIT aside).
     const statements = (await statementsRunBy(dataSource, () => sut.chart(id))).filter((text) => cohortStatements.has(text));
     expect(statements).toEqual([COHORT_STATEMENTS.patientChart.trim()]);
+    // Every fixture patient in one bulk read too: each record type's rows of all of them come back together.
+    const together = await sut.charts(patients.map(patientIdOf));
     for (const patient of patients) {
       const single = await sut.chart(patientIdOf(patient));
       const bulk = (await sut.charts([patientIdOf(patient)])).get(patientIdOf(patient));
       // Serialised, so the order of every row and of every key counts, as in a tool's answer.
       expect(JSON.stringify(single)).toBe(JSON.stringify({ chart: bulk?.chart, truncated: bulk?.truncated }));
+      const inChunk = together.get(patientIdOf(patient));
+      expect(JSON.stringify(single)).toBe(JSON.stringify({ chart: inChunk?.chart, truncated: inChunk?.truncated }));
     }
     expect(await sut.chart('00000000-0000-4000-8000-000000000000')).toEqual({ chart: null, truncated: false });
   });
@@ -164,7 +168,7 @@ describe('the cohort read session', () => {
     await sut.charts(ids);
     const prepared = await preparedOnConnection();
     const bulk = BULK_CHART_STATEMENTS.map(preparedName);
-    expect(bulk).toEqual(expect.arrayContaining(['cohort.chartsObservationsCoded', 'cohort.chartsEncounters', 'cohort.patientsByIds', 'cohort.observationCounts']));
+    expect(bulk).toEqual(expect.arrayContaining(['cohort.chartsObservationsCoded', 'cohort.chartsEncounters', 'cohort.patientsByIds', 'cohort.observationCounts', 'cohort.chartsRecords']));
     expect(prepared.filter((name) => bulk.includes(name))).toEqual([]);
     // Every statement charts runs is planned per call (a new bulk statement must be a BULK_CHART_STATEMENT).
     expect(prepared.filter((name) => !before.includes(name))).toEqual([]);
