@@ -1463,7 +1463,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1487,7 +1487,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1514,7 +1514,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1536,7 +1536,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1561,7 +1561,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1589,7 +1589,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1611,7 +1611,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1635,7 +1635,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1662,7 +1662,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
     AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1684,7 +1684,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1709,7 +1709,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1737,7 +1737,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1759,7 +1759,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1783,7 +1783,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1807,7 +1807,7 @@ FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1829,7 +1829,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1854,7 +1854,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1879,7 +1879,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1901,7 +1901,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1925,7 +1925,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1949,7 +1949,7 @@ FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -1971,7 +1971,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -1996,7 +1996,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2021,7 +2021,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
 LIMIT 101) walk
 LIMIT $10;
@@ -2043,7 +2043,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2067,7 +2067,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2094,7 +2094,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2116,7 +2116,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2141,7 +2141,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2169,7 +2169,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2191,7 +2191,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2215,7 +2215,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2242,7 +2242,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
   AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
     AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2264,7 +2264,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2289,7 +2289,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2317,7 +2317,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
     AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
     AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2339,7 +2339,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2363,7 +2363,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2387,7 +2387,7 @@ FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2409,7 +2409,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2434,7 +2434,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2459,7 +2459,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2481,7 +2481,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2505,7 +2505,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2529,7 +2529,7 @@ FROM measure_results m JOIN patients p ON p.id = m.patient_id
 WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
-  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;
@@ -2551,7 +2551,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
-    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2576,7 +2576,7 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
     AND (k.birth_date, k.id) > ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
 LIMIT $10) page
@@ -2601,7 +2601,7 @@ WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
   AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
   AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
-  AND $8::text IS NULL
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
 ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
 LIMIT 101) walk
 LIMIT $10;

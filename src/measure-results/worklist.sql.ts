@@ -15,7 +15,7 @@
  */
 import { attestedPairs, attestationsJson } from '../cohort/care-gap-attestations';
 import { onCareTeams } from '../cohort/care-team-rule';
-import { absent, cappedLimit, fixedMatches, WORKLIST_PAGE_SHAPES, WorklistPageShape, worklistStatementName } from './worklist-shape';
+import { absent, cappedLimit, fixedMatches, SERIAL_ONLY, WORKLIST_PAGE_SHAPES, WorklistPageShape, worklistStatementName } from './worklist-shape';
 
 export { worklistStatementName };
 
@@ -116,8 +116,9 @@ const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
 function afterKeyset(keys: string[], types: string[], id: string, upwards: boolean, shape: WorklistPageShape | null): string {
   const comparison = `(${keys.join(', ')}, ${id}) ${upwards ? '>' : '<'} (${keys.map((_, i) => `$${7 + i}::${types[i]}`).join(', ')}, $9::uuid)`;
   if (!shape) return `($9::uuid IS NULL OR ${comparison})${keys.length === 1 ? ONE_KEY : ''}`;
-  if (!shape.after) return `${absent('$7', types[0])} AND ${absent('$8', types[1] ?? 'text')} AND ${absent('$9', 'uuid')}`;
-  return `${comparison}${keys.length === 1 ? `\n  AND ${absent('$8', 'text')}` : ''}`;
+  // Every fixed statement has its walk's keyset once: there it is also kept serial.
+  if (!shape.after) return `${absent('$7', types[0])} AND ${absent('$8', types[1] ?? 'text')} AND ${absent('$9', 'uuid')} AND ${SERIAL_ONLY}`;
+  return `${comparison}${keys.length === 1 ? `\n  AND ${absent('$8', 'text')}` : ''} AND ${SERIAL_ONLY}`;
 }
 
 /**
