@@ -1,6 +1,7 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { runSimpleQuery } from '../schema/named-statement.repository';
 import { CohortStatementName, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
+import { runNamedStatement } from '../schema/named-statement.repository';
 import { runCohortStatement } from './prepared-statement.repository';
 
 /** Runs one named cohort statement inside the current read transaction. */
@@ -8,10 +9,12 @@ export type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R
 
 /**
  * Runs one fixed statement of another module over patient data (the worklist's, the access checks':
- * each listed in `src/database/statements.sql`) inside the current read transaction, unnamed, so it is
- * planned for its actual parameters (their NULL-able filters and arrays would make a generic plan poor).
+ * each listed in `src/database/statements.sql`) inside the current read transaction: unnamed, so it is
+ * planned for its actual parameters (NULL-able filters and arrays would make a generic plan poor), or,
+ * given `preparedAs`, as that named prepared statement (`runNamedStatement`: only a statement whose
+ * generic plan is as good as one made for its values).
  */
-export type Query = <R>(sql: string, params: unknown[]) => Promise<R[]>;
+export type Query = <R>(sql: string, params: unknown[], preparedAs?: string) => Promise<R[]>;
 
 /** An open read transaction and its connection, with its two ways to run a statement. */
 export interface OpenRead {
@@ -147,7 +150,8 @@ export class ReadSessions {
     return {
       runner,
       run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(runner, name, params),
-      query: async <R>(sql: string, params: unknown[]) => (await runner.query(sql, params)) as R[],
+      query: async <R>(sql: string, params: unknown[], preparedAs?: string) =>
+        preparedAs === undefined ? ((await runner.query(sql, params)) as R[]) : runNamedStatement<R>(runner, preparedAs, sql, params),
       identityGeneration,
     };
   }

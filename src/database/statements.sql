@@ -1436,6 +1436,1166 @@ FROM (SELECT k.id FROM patients k
 JOIN patients p ON p.id = page.id
 ORDER BY p.birth_date ASC, p.id ASC;
 
+-- name: worklistByNameAscFixed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultAscFixed
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultAscFixedAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultAscFixedStatus
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultAscFixedStatusAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultOfMeasureAscFixed
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultOfMeasureAscFixedAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultOfMeasureAscFixedStatus
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameAscFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
+-- name: worklistByAgeAscFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByLastResultOfMeasureAscFixedStatusAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') ASC, m.patient_id ASC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixed
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultDescFixed
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultDescFixedAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultDescFixedStatus
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultDescFixedStatusAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND $4::text IS NULL
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND $4::text IS NULL
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND o.period_start = $2 AND o.period_end = $3 AND $4::text IS NULL
+    AND o.status = $5::text AND $6::text IS NULL AND $11::text IS NULL
+    AND (coalesce(o.last_evidence_on, DATE '0001-01-01'), o.measure_id) > (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.measure_id))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultOfMeasureDescFixed
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultOfMeasureDescFixedAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultOfMeasureDescFixedStatus
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
+-- name: worklistByNameDescFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
+-- name: worklistByAgeDescFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByLastResultOfMeasureDescFixedStatusAfter
+SELECT walk.* FROM (SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", coalesce(m.last_evidence_on, DATE '0001-01-01')::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM measure_results m JOIN patients p ON p.id = m.patient_id
+WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
+    AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL AND m.period_end >= m.period_start
+  AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = p.id AND t.care_team_id = ANY($1::uuid[]))
+  AND (coalesce(m.last_evidence_on, DATE '0001-01-01'), m.patient_id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+ORDER BY coalesce(m.last_evidence_on, DATE '0001-01-01') DESC, m.patient_id DESC
+LIMIT 101) walk
+LIMIT $10;
+
 -- name: worklistMatchingResults
 SELECT count(*)::int AS "matching" FROM (SELECT 1 FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND ($4::text IS NULL OR m.measure_id = $4)
     AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ($7::text IS NULL OR (($7 = 'attested' OR m.status = 'open-gap') AND (m.patient_id, m.measure_id) IN (SELECT c.patient_id, c.measure_id FROM care_gap_closures c WHERE c.period_end BETWEEN $2 AND $3))) LIMIT $1) c;

@@ -10,7 +10,8 @@ import { compareMeasures } from './period-measures';
 import { PlanChoices } from './plan-choices';
 import { StoredMeasureResult } from './stored-result';
 import { WorklistKeyset, worklistKeysetOf, WorklistPatientRow, WorklistPatientTupleRow, worklistResultOf, WorklistQuery } from './worklist-page';
-import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS, worklistStatementName } from './worklist.sql';
+import { fixedShapeOf, preparedWorklistName, WORKLIST_ROWS_MAX, worklistStatementName } from './worklist-shape';
+import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS } from './worklist.sql';
 
 const WORKLIST = { statements: WORKLIST_STATEMENTS };
 
@@ -171,7 +172,8 @@ export class MeasureResultsRepository {
    * Read in `within`, the open read of a request's `inOneRead`.
    */
   async worklistPage(query: Omit<WorklistQuery, 'period'>, checkMeasure: ((period: Period) => Promise<void>) | undefined, within: CohortRead): Promise<WorklistPage | null> {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError('limit must be an integer from 1 to 100');
+    // A page statement returns at most WORKLIST_ROWS_MAX rows: the page and one more.
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > WORKLIST_ROWS_MAX - 1) throw new RangeError(`limit must be an integer from 1 to ${WORKLIST_ROWS_MAX - 1}`);
     const after = query.after === undefined ? null : worklistKeysetOf(query.after, query.sort);
     if (query.after !== undefined && !after) throw new InvalidResultCursorError();
     return within.readStatements(async (read) => {
@@ -184,9 +186,14 @@ export class MeasureResultsRepository {
       const attestation = query.attestation ?? null;
       const remembered = (count: () => Promise<FilterCheck>) => this.planChoices.choose([...filters, attestation, stored.finishedAt], count);
       const check = await filterCheck(query, remembered, (cap) => read<{ matching: number }>(WORKLIST.statements.worklistMatchingResults, [cap, ...filters, attestation]));
-      const rows = await read<WorklistPatientTupleRow>(WORKLIST.statements[worklistStatementName(query.sort, query.order, query.measureId !== undefined, check)], [
-        [query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1, attestation,
-      ]);
+      // A page of a fixed shape runs its fixed statement, prepared: planned once per connection, not per call.
+      const shape = fixedShapeOf(query, check, after !== null);
+      const name = worklistStatementName(query.sort, query.order, query.measureId !== undefined, check, shape);
+      const rows = await read<WorklistPatientTupleRow>(
+        WORKLIST.statements[name],
+        [[query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1, attestation],
+        shape ? preparedWorklistName(name) : undefined,
+      );
       const patients: WorklistPatientRow[] = rows.slice(0, query.limit).map((row) => ({ ...row, results: row.results.map(worklistResultOf) }));
       const last = patients[patients.length - 1];
       const more = rows.length > query.limit && last;

@@ -8,9 +8,16 @@
  * $6 reason-code LIKE pattern (each NULL for any), $7/$8/$9 the keyset after (two keys and the
  * patient id; NULL for the first page), $10 the row cap (+1 to detect a further page), $11 the
  * attestation filter (`WorklistAttestationFilter`; NULL for any).
+ *
+ * Two kinds of page statement: those taking every filter NULL-able, planned per call (run unnamed),
+ * and those fixed for one page shape (`WorklistPageShape`: which filters, whether after a keyset),
+ * prepared by name so they are planned once per connection. `worklist-shape.ts` says when each runs.
  */
 import { attestedPairs, attestationsJson } from '../cohort/care-gap-attestations';
 import { onCareTeams } from '../cohort/care-team-rule';
+import { absent, cappedLimit, fixedMatches, SERIAL_ONLY, WORKLIST_PAGE_SHAPES, WorklistPageShape, worklistStatementName } from './worklist-shape';
+
+export { worklistStatementName };
 
 const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
@@ -27,6 +34,9 @@ const ATTESTATION_MATCHES = (r: string, param: string) =>
 const MATCHES = (r: string, attestation = '$11') =>
   `${r}.period_start = $2 AND ${r}.period_end = $3 AND ($4::text IS NULL OR ${r}.measure_id = $4)
     AND ($5::text IS NULL OR ${r}.status = $5) AND ($6::text IS NULL OR ${r}.reason_code LIKE $6) AND ${ATTESTATION_MATCHES(r, attestation)}`;
+
+/** Result `r` matches a page's filters: as a fixed statement of `shape` takes them, or all NULL-able (`shape` null). */
+const pageMatches = (r: string, shape: WorklistPageShape | null) => (shape ? fixedMatches(r, shape) : MATCHES(r));
 
 /** The patient's row as the cohort reads it (the caller's projection decides which fields leave). */
 const PAGE_COLUMNS = `p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", ${DAY('p.birth_date', 'birthDate')}, p.sex,
@@ -57,8 +67,8 @@ export const WORKLIST_RESULT_FIELDS = [
  * and parsed 150 times a page (the statement for a page of 25, unfiltered, at 100,000 patients:
  * 2.22–2.36 ms with an object per result, 1.94–2.06 ms with arrays, alternated on one connection).
  */
-const RESULTS_COLUMN = `(SELECT coalesce(json_agg(json_build_array(${WORKLIST_RESULT_FIELDS.map(([, value]) => value).join(', ')}) ORDER BY r.measure_id), '[]'::json)
-  FROM measure_results r WHERE r.patient_id = p.id AND ${MATCHES('r')}) AS "results"`;
+const resultsColumn = (shape: WorklistPageShape | null) => `(SELECT coalesce(json_agg(json_build_array(${WORKLIST_RESULT_FIELDS.map(([, value]) => value).join(', ')}) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND ${pageMatches('r', shape)}) AS "results"`;
 
 export type WorklistSort = 'name' | 'age' | 'lastResult';
 export type WorklistOrder = 'asc' | 'desc';
@@ -99,6 +109,19 @@ export const SPARSE_MATCHES_BELOW = 5000;
 const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
 
 /**
+ * The walk resumes after the keyset: `(keys, id) > ($7[, $8], $9)` (`<` downwards, `upwards` false),
+ * typed `types`. NULL-able (`shape` null: a first page binds NULLs), or as a fixed shape has it: the
+ * comparison (an index condition of the walk), or, on a first page, the keyset absent.
+ */
+function afterKeyset(keys: string[], types: string[], id: string, upwards: boolean, shape: WorklistPageShape | null): string {
+  const comparison = `(${keys.join(', ')}, ${id}) ${upwards ? '>' : '<'} (${keys.map((_, i) => `$${7 + i}::${types[i]}`).join(', ')}, $9::uuid)`;
+  if (!shape) return `($9::uuid IS NULL OR ${comparison})${keys.length === 1 ? ONE_KEY : ''}`;
+  // Every fixed statement has its walk's keyset once: there it is also kept serial.
+  if (!shape.after) return `${absent('$7', types[0])} AND ${absent('$8', types[1] ?? 'text')} AND ${absent('$9', 'uuid')} AND ${SERIAL_ONLY}`;
+  return `${comparison}${keys.length === 1 ? `\n  AND ${absent('$8', 'text')}` : ''} AND ${SERIAL_ONLY}`;
+}
+
+/**
  * A page in a patient order: the inner query walks the order's index (`IDX_patients_name_order`,
  * `IDX_patients_birth_order`: key columns and id) without reading a patient's row, checks team and
  * results on the way, and stops at the limit; only the page's patients' rows are then read, by
@@ -113,20 +136,19 @@ const ONE_KEY = '\n  AND ($8::text IS NULL OR TRUE)';
  * 1.5 ms; CMS165 open gaps (12,539) 1.1 and 3.4 ms; CMS130, any status (100,030) 0.3 and 26 ms.
  * The repository picks by counting the matching results up to `SPARSE_MATCHES_BELOW`.
  */
-function pageStatement(sort: 'name' | 'age', order: WorklistOrder, check: FilterCheck = 'probe'): string {
+function pageStatement(sort: 'name' | 'age', order: WorklistOrder, check: FilterCheck = 'probe', shape: WorklistPageShape | null = null): string {
   const { keys, ascending } = ORDERS[sort];
   const up = ascending === (order === 'asc');
   const direction = up ? 'ASC' : 'DESC';
-  const bound = keys.map(([, type], i) => `$${7 + i}::${type}`);
   const orderBy = (alias: string) => `${keys.map(([key]) => `${alias}.${key} ${direction}`).join(', ')}, ${alias}.id ${direction}`;
-  return `SELECT ${PAGE_COLUMNS}, p.${keys[0][0]}::text AS "key1", ${keys[1] ? `p.${keys[1][0]}` : 'NULL'}::text AS "key2",
-  ${RESULTS_COLUMN}
-FROM (SELECT k.id FROM patients k
+  const walk = `SELECT k.id FROM patients k
   WHERE ${check === 'probe' ? `${onCareTeams('k.id', '$1')}
-    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${MATCHES('m')})` : HASHED_MATCH('k.id')}
-    AND ($9::uuid IS NULL OR (${keys.map(([key]) => `k.${key}`).join(', ')}, k.id) ${up ? '>' : '<'} (${bound.join(', ')}, $9::uuid))${keys.length === 1 ? ONE_KEY : ''}
-  ORDER BY ${orderBy('k')}
-  LIMIT $10) page
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${pageMatches('m', shape)})` : HASHED_MATCH('k.id')}
+    AND ${afterKeyset(keys.map(([key]) => `k.${key}`), keys.map(([, type]) => type), 'k.id', up, shape)}
+  ORDER BY ${orderBy('k')}`;
+  return `SELECT ${PAGE_COLUMNS}, p.${keys[0][0]}::text AS "key1", ${keys[1] ? `p.${keys[1][0]}` : 'NULL'}::text AS "key2",
+  ${resultsColumn(shape)}
+FROM (${shape ? `SELECT walk.id FROM (${walk}\n  ${cappedLimit('walk')}` : `${walk}\n  LIMIT $10`}) page
 JOIN patients p ON p.id = page.id
 ORDER BY ${orderBy('p')}`;
 }
@@ -141,19 +163,24 @@ const DAY_KEY = (r: string) => `coalesce(${r}.last_evidence_on, DATE '0001-01-01
  * day, patient; partial, hence `period_end >= period_start`, see migration 1764555000000) that stops at its limit, the team and the other filters checked on the way. The same keys, order and
  * cursor as the any-measure form below.
  */
-function lastResultOfMeasureStatement(order: WorklistOrder): string {
+function lastResultOfMeasureStatement(order: WorklistOrder, shape: WorklistPageShape | null = null): string {
   const direction = order === 'asc' ? 'ASC' : 'DESC';
   const day = DAY_KEY('m');
-  return `SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2",
-  ${RESULTS_COLUMN}
+  const filters = shape
+    ? `${fixedMatches('m', shape)} AND m.period_end >= m.period_start`
+    : `m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
+  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ${ATTESTATION_MATCHES('m', '$11')}`;
+  return lastResultWalk(`SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2",
+  ${resultsColumn(shape)}
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
-WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4 AND m.period_end >= m.period_start
-  AND ($5::text IS NULL OR m.status = $5) AND ($6::text IS NULL OR m.reason_code LIKE $6) AND ${ATTESTATION_MATCHES('m', '$11')}
+WHERE ${filters}
   AND ${onCareTeams('p.id', '$1')}
-  AND ($9::uuid IS NULL OR (${day}, m.patient_id) ${order === 'asc' ? '>' : '<'} ($7::date, $9::uuid))${ONE_KEY}
-ORDER BY ${day} ${direction}, m.patient_id ${direction}
-LIMIT $10`;
+  AND ${afterKeyset([day], ['date'], 'm.patient_id', order === 'asc', shape)}
+ORDER BY ${day} ${direction}, m.patient_id ${direction}`, shape);
 }
+
+/** A `lastResult` walk (`select`, ordered) to the page's row cap: `LIMIT $10`, or capped in a fixed statement (`cappedLimit`). */
+const lastResultWalk = (select: string, shape: WorklistPageShape | null) => (shape ? `SELECT walk.* FROM (${select}\n${cappedLimit('walk')}` : `${select}\nLIMIT $10`);
 
 /**
  * `lastResult` over every measure: a patient sorts by the latest day among their matching results.
@@ -166,19 +193,40 @@ LIMIT $10`;
  * `period_end >= period_start` holds for every row: it is the indexes' partial condition, which
  * keeps them to this statement (see the migration 1764555000000).
  */
-function lastResultOfAnyMeasureStatement(order: WorklistOrder): string {
+function lastResultOfAnyMeasureStatement(order: WorklistOrder, shape: WorklistPageShape | null = null): string {
   const direction = order === 'asc' ? 'ASC' : 'DESC';
   const day = DAY_KEY('m');
-  return `SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2",
-  ${RESULTS_COLUMN}
+  return lastResultWalk(`SELECT ${PAGE_COLUMNS}, ${day}::text AS "key1", NULL::text AS "key2",
+  ${resultsColumn(shape)}
 FROM measure_results m JOIN patients p ON p.id = m.patient_id
-WHERE ${MATCHES('m')} AND m.period_end >= m.period_start
+WHERE ${pageMatches('m', shape)} AND m.period_end >= m.period_start
   AND ${onCareTeams('p.id', '$1')}
-  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND ${MATCHES('o')}
+  AND NOT EXISTS (SELECT 1 FROM measure_results o WHERE o.patient_id = m.patient_id AND ${pageMatches('o', shape)}
     AND (${DAY_KEY('o')}, o.measure_id) > (${day}, m.measure_id))
-  AND ($9::uuid IS NULL OR (${day}, m.patient_id) ${order === 'asc' ? '>' : '<'} ($7::date, $9::uuid))${ONE_KEY}
-ORDER BY ${day} ${direction}, m.patient_id ${direction}
-LIMIT $10`;
+  AND ${afterKeyset([day], ['date'], 'm.patient_id', order === 'asc', shape)}
+ORDER BY ${day} ${direction}, m.patient_id ${direction}`, shape);
+}
+
+type Direction = 'Asc' | 'Desc';
+/** A fixed statement's name (`worklistStatementName`): order, direction, and the parts of its shape. */
+type FixedStatementName =
+  | `worklistBy${'Name' | 'Age'}${Direction}Fixed${'' | 'Measure'}${'' | 'Status'}${'' | 'After'}`
+  | `worklistBy${'LastResult' | 'LastResultOfMeasure'}${Direction}Fixed${'' | 'Status'}${'' | 'After'}`;
+
+/**
+ * Every fixed page statement (`WorklistPageShape`): each patient order with each shape, and each
+ * `lastResult` walk with each shape of its own (one measure: the measure given; every measure: none).
+ */
+function fixedStatements(): Record<string, string> {
+  const statements: Record<string, string> = {};
+  for (const order of ['asc', 'desc'] as const) {
+    for (const shape of WORKLIST_PAGE_SHAPES) {
+      for (const sort of ['name', 'age'] as const) statements[worklistStatementName(sort, order, false, 'probe', shape)] = pageStatement(sort, order, 'probe', shape);
+      const lastResult = shape.measure ? lastResultOfMeasureStatement(order, shape) : lastResultOfAnyMeasureStatement(order, shape);
+      statements[worklistStatementName('lastResult', order, shape.measure, 'probe', shape)] = lastResult;
+    }
+  }
+  return statements;
 }
 
 export const WORKLIST_STATEMENTS = {
@@ -194,6 +242,7 @@ export const WORKLIST_STATEMENTS = {
   worklistByNameDescHashed: pageStatement('name', 'desc', 'hashed'),
   worklistByAgeAscHashed: pageStatement('age', 'asc', 'hashed'),
   worklistByAgeDescHashed: pageStatement('age', 'desc', 'hashed'),
+  ...(fixedStatements() as Record<FixedStatementName, string>),
 
   /**
    * How many results match the filters ($2–$6 as a page's, $7 its attestation filter), counted up
@@ -204,13 +253,3 @@ export const WORKLIST_STATEMENTS = {
 } as const;
 
 export type WorklistStatementName = keyof typeof WORKLIST_STATEMENTS;
-
-/**
- * `oneMeasure`: the page is filtered to one measure (then `lastResult` walks an index); `check`: how
- * a walk in a patient order checks the filters (`lastResult` walks the results themselves).
- */
-export function worklistStatementName(sort: WorklistSort, order: WorklistOrder, oneMeasure = false, check: FilterCheck = 'probe'): WorklistStatementName {
-  const name = { name: 'Name', age: 'Age', lastResult: oneMeasure ? 'LastResultOfMeasure' : 'LastResult' }[sort];
-  const hashed = check === 'hashed' && sort !== 'lastResult' ? 'Hashed' : '';
-  return `worklistBy${name}${order === 'asc' ? 'Asc' : 'Desc'}${hashed}` as WorklistStatementName;
-}

@@ -38,6 +38,9 @@ const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
 /** The subplan that reads a page row's results (`RESULTS_COLUMN`), keyed by the row's patient `p`. */
 const isResultsColumn = (node: PlanNode): boolean => node['Parent Relationship'] === 'SubPlan' && JSON.stringify(node).includes('patient_id = p.id');
 
+/** The page statements taking every filter NULL-able (planned per call); the fixed ones are checked below. */
+const NULLABLE_PAGES = Object.keys(WORKLIST_STATEMENTS).filter((name) => name.startsWith('worklistBy') && !name.includes('Fixed')) as WorklistStatementName[];
+
 /** `flatten` without the results column's subplan: the page's own walk and joins. */
 const flattenPage = (node: PlanNode): PlanNode[] => (isResultsColumn(node) ? [] : [node, ...(node.Plans ?? []).flatMap(flattenPage)]);
 
@@ -184,7 +187,7 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     }
   });
 
-  it.each(Object.keys(WORKLIST_STATEMENTS).filter((name) => name.startsWith('worklistBy')) as WorklistStatementName[])(
+  it.each(NULLABLE_PAGES)(
     '%s with the attestation filter reads the attested pairs once into a hash, never probing the closures per result it passes',
     async (name) => {
       const [{ team }] = await db().dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
@@ -198,7 +201,7 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     },
   );
 
-  it.each(Object.keys(WORKLIST_STATEMENTS).filter((name) => name.startsWith('worklistBy')) as WorklistStatementName[])(
+  it.each(NULLABLE_PAGES)(
     "%s reads each page patient's results by the primary key, and their attestations by index, in a subplan per page row (never a scan)",
     async (name) => {
       const [{ team }] = await db().dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`);
@@ -244,6 +247,98 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     const join = flatten(column[0]).filter((node) => ['proposals', 'staff_users'].includes(node['Relation Name'] ?? ''));
     expect(join.length).toBeGreaterThan(0);
     expect(join.map(loops)).toEqual(join.map(() => 0));
+  });
+
+  // The fixed page statements (worklist-shape.ts), run as named prepared statements: on a generic plan after five runs.
+  const FIXED = Object.keys(WORKLIST_STATEMENTS).filter((name) => name.includes('Fixed')) as WorklistStatementName[];
+  const PAGE_TYPES = 'uuid[], date, date, text, text, text, text, text, uuid, int, text';
+  const largestTeam = async (): Promise<string> =>
+    (await db().dataSource.query<{ team: string }[]>(`SELECT care_team_id::text AS team FROM patient_care_teams GROUP BY care_team_id ORDER BY count(*) DESC LIMIT 1`))[0].team;
+  /** What a fixed statement takes, as its name says: CMS165 and open gaps, and a keyset after (its keys' types). */
+  const fixedArgs = (name: WorklistStatementName, team: string): unknown[] => {
+    // Keys inside the cohort's: names, a birth date, a day of the results' (as the test below dates them).
+    const key = name.startsWith('worklistByName') ? ['M', 'A'] : name.startsWith('worklistByAge') ? ['1960-01-01', null] : ['2026-01-10', null];
+    const keyset = name.endsWith('After') ? [...key, randomUUID()] : [null, null, null];
+    return [[team], period.start, period.end, /Measure/.test(name) ? 'CMS165' : null, /Status/.test(name) ? 'open-gap' : null, null, ...keyset, 26, null];
+  };
+
+  it.each(FIXED)('%s, on its generic plan (analysed), walks its index to the page limit, with no sort', async (name) => {
+    const plan = await planOf(WORKLIST_STATEMENTS[name], PAGE_TYPES, fixedArgs(name, await largestTeam()), 'force_generic_plan', true);
+    // Under the page's limit (a patient order then sorts the page's own rows by their keys).
+    const limit = flattenPage(plan).find((node) => node['Node Type'] === 'Limit');
+    expect(limit).toBeDefined();
+    const walk = flattenPage(limit!);
+    expect(walk.map((node) => node['Node Type'])).not.toContain('Sort');
+    if (/^worklistBy(Name|Age)/.test(name)) {
+      const index = name.startsWith('worklistByName') ? 'IDX_patients_name_order' : 'IDX_patients_birth_order';
+      expect(walk.filter((node) => node['Relation Name'] === 'patients').map((node) => [node['Node Type'], node['Index Name']])).toEqual([['Index Only Scan', index]]);
+    } else {
+      // Every result here is an open gap, so the status index is no narrower than the others: any day-ordered walk.
+      expect(DAY_ORDERED).toContain(walk.filter((node) => node['Relation Name'] === 'measure_results').map((node) => node['Index Name'])[0]);
+    }
+  });
+
+  it('each fixed statement, prepared, runs on its generic plan from its sixth run on (planned once, not per call)', async () => {
+    const team = await largestTeam();
+    const generic = await db().dataSource.transaction(async (manager) => {
+      // Results dated over a month (in this transaction only), so that a keyset's day is not past every result's.
+      await manager.query(`UPDATE measure_results SET last_evidence_on = DATE '2026-01-01' + (ascii(substr(patient_id::text, 2, 1)) % 20)`);
+      await manager.query(`ANALYZE measure_results`);
+      const chosen: [string, number][] = [];
+      for (const name of FIXED) {
+        await manager.query(`PREPARE fixed_page (${PAGE_TYPES}) AS ${WORKLIST_STATEMENTS[name]}`);
+        const literals = fixedArgs(name, team).map((value) => (value === null ? 'NULL' : Array.isArray(value) ? `'{${value.join(',')}}'` : `'${String(value)}'`)).join(', ');
+        for (let run = 0; run < 6; run += 1) await manager.query(`EXECUTE fixed_page (${literals})`);
+        const [{ plans }] = await manager.query<{ plans: number }[]>(`SELECT generic_plans::int AS plans FROM pg_prepared_statements WHERE name = 'fixed_page'`);
+        chosen.push([name, plans]);
+        await manager.query(`DEALLOCATE fixed_page`);
+      }
+      throw new RolledBack({ 'Node Type': JSON.stringify(chosen) });
+    }).catch((error: unknown) => {
+      if (error instanceof RolledBack) return JSON.parse(error.plan['Node Type']) as [string, number][];
+      throw error;
+    });
+    expect(generic).toEqual(FIXED.map((name) => [name, 1]));
+  });
+
+  it('a fixed statement bound with a filter it lacks, or without one it has, answers no rows', async () => {
+    const team = await largestTeam();
+    const page = (name: WorklistStatementName, status: string | null) =>
+      db().dataSource.query(WORKLIST_STATEMENTS[name], [[team], period.start, period.end, null, status, null, null, null, null, 26, null]);
+    expect(await page('worklistByNameAscFixedStatus', 'open-gap')).toHaveLength(26);
+    expect(await page('worklistByNameAscFixed', 'open-gap')).toEqual([]);
+    expect(await page('worklistByNameAscFixedStatus', null)).toEqual([]);
+  });
+
+  it.each([
+    ['name', 'asc'], ['name', 'desc'], ['age', 'asc'], ['age', 'desc'], ['lastResult', 'asc'], ['lastResult', 'desc'],
+  ] as const)('by %s %s, each fixed statement gives the pages of the NULL-able one, keyset by keyset', async (sort, order) => {
+    const { dataSource } = db();
+    const team = await largestTeam();
+    type Row = { id: string; key1: string; key2: string | null };
+    const walkAll = async (fixed: boolean, [measure, status]: (string | null)[]): Promise<Row[]> => {
+      const rows: Row[] = [];
+      let after: Row | undefined;
+      for (;;) {
+        const shape = fixed ? { measure: measure !== null, status: status !== null, after: after !== undefined } : null;
+        const name = worklistStatementName(sort, order, measure !== null, 'probe', shape);
+        const page: Row[] = await dataSource.query(WORKLIST_STATEMENTS[name], [[team], period.start, period.end, measure, status, null, after?.key1 ?? null, after?.key2 ?? null, after?.id ?? null, 101, null]);
+        rows.push(...page);
+        if (page.length < 101) return rows;
+        after = page[page.length - 1];
+      }
+    };
+    // Some results closed and undated, in the transaction only: filters that keep part of the team, and ties of days.
+    await dataSource.query(`UPDATE measure_results SET status = 'closed-gap', last_evidence_on = CASE WHEN substr(patient_id::text, 2, 1) < '8' THEN DATE '2026-01-01' + (ascii(substr(patient_id::text, 3, 1)) % 20) END WHERE measure_id = 'CMS122' AND substr(patient_id::text, 1, 1) IN ('0', '1', '2', '3', '4')`);
+    try {
+      for (const filters of [[null, null], ['CMS122', null], [null, 'closed-gap'], ['CMS122', 'closed-gap']]) {
+        const nullable = await walkAll(false, filters);
+        expect(nullable.length).toBeGreaterThan(101);
+        expect(await walkAll(true, filters)).toEqual(nullable);
+      }
+    } finally {
+      await dataSource.query(`UPDATE measure_results SET status = 'open-gap', last_evidence_on = NULL WHERE measure_id = 'CMS122'`);
+    }
   });
 
   for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
