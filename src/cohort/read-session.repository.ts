@@ -1,7 +1,6 @@
 import { DataSource, QueryRunner } from 'typeorm';
-import { runSimpleQuery } from '../schema/named-statement.repository';
+import { runNamedStatement, runSimpleQuery } from '../schema/named-statement.repository';
 import { CohortStatementName, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
-import { runNamedStatement } from '../schema/named-statement.repository';
 import { runCohortStatement } from './prepared-statement.repository';
 
 /** Runs one named cohort statement inside the current read transaction. */
