@@ -1,20 +1,16 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
-import { mintDevToken } from '../../src/auth/token.service';
 import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { foreignPairs, patientIdOf, patients, userFor } from '../setup/cohort';
+import { CompiledApi, startCompiledApi } from '../setup/compiled-api';
 import { useSeededDatabase } from '../setup/database';
 import { FakeModel, finalAnswer } from '../setup/fake-model';
 import { connectMcp } from '../setup/mcp-client';
-import { describeWithRedis, TEST_REDIS_URL } from '../setup/redis';
+import { describeWithRedis } from '../setup/redis';
 import { TOOL_PATHS } from '../setup/tool-routes';
 
-const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const PROBE = join(__dirname, '..', 'setup', 'async-context-probe.cjs');
 const PATIENTS = ['complete-record', 'readmission-high-utilizer', 'prompt-injection-notes'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,60 +33,32 @@ function probeReports(output: string[]): { asyncContextProbe: string; stack?: st
 describeWithRedis('no async context on the request path', () => {
   const database = useSeededDatabase();
   const model = new FakeModel();
-  const output: string[] = [];
-  let child: ChildProcess;
-  let base: string;
-  let tokenFor: (username: string) => Promise<string>;
+  let api: CompiledApi;
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` (npm test does it first)');
     await model.start();
-    const folder = mkdtempSync(join(tmpdir(), 'vigil-async-context-'));
-    const key = loadOrCreateDevKey(join(folder, 'dev-signing-key'));
-    tokenFor = (username) => mintDevToken(key, username, { issuer: 'vigil-dev', audience: 'vigil' });
-    child = spawn(process.execPath, ['--require', PROBE, MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: database().url,
-        REDIS_URL: TEST_REDIS_URL,
-        AUTH_DEV_KEY_FILE: join(folder, 'dev-signing-key'),
-        PSEUDONYM_KEY_FILE: join(folder, 'pseudonym-key'),
-        QUEUE_PREFIX: `vigil-test-async-context-${process.pid}`,
-        RATE_LIMIT_KEY_PREFIX: `vigil-test-async-context-${process.pid}`,
-        AGENT_MODEL_BASE_URL: model.baseUrl,
-        AGENT_MODEL_NAME: 'scripted',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    api = await startCompiledApi({
+      name: 'async-context',
+      databaseUrl: database().url,
+      env: { AGENT_MODEL_BASE_URL: model.baseUrl, AGENT_MODEL_NAME: 'scripted' },
+      nodeArgs: ['--require', PROBE],
     });
-    child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    for (let waited = 0; waited < 60_000 && !base; waited += 100) {
-      const listening = output.find((line) => line.includes('Vigil is listening'));
-      if (listening) base = `http://127.0.0.1:${(JSON.parse(listening) as { port: number }).port}`;
-      else if (child.exitCode !== null) break;
-      else await sleep(100);
-    }
-    if (!base) throw new Error(`the service did not start: ${output.join('\n')}`);
   }, 90_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (api && api.child.exitCode === null && api.child.signalCode === null) api.child.kill('SIGKILL');
     await model.stop();
   });
 
   const send = async (method: string, path: string, username: string, body?: unknown) =>
-    fetch(`${base}${path}`, {
+    fetch(`${api.base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${await tokenFor(username)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${await api.tokenFor(username)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
   it('serves every kind of request, and nothing switches an async context on', async () => {
-    expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`${api.base}/health`)).status).toBe(200);
     for (const patient of PATIENTS) {
       const clinician = userFor(StaffRole.Clinician, patient).username;
       for (const tool of TOOL_NAMES) expect([tool, (await send('GET', `/patients/${patientIdOf(patient)}/${TOOL_PATHS[tool]}`, clinician)).status]).toEqual([tool, 200]);
@@ -120,8 +88,8 @@ describeWithRedis('no async context on the request path', () => {
 
     const patient = 'complete-record';
     const clinician = userFor(StaffRole.Clinician, patient).username;
-    const token = await tokenFor(clinician);
-    const mcp = await connectMcp(base, patientIdOf(patient), () => token);
+    const token = await api.tokenFor(clinician);
+    const mcp = await connectMcp(api.base, patientIdOf(patient), () => token);
     const result = (await mcp.client.callTool({ name: 'patient_labs', arguments: {} })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     await mcp.close();
@@ -130,10 +98,10 @@ describeWithRedis('no async context on the request path', () => {
     const turn = await send('POST', `/patients/${patientIdOf(patient)}/agent/turns`, clinician, { question: 'What are the latest labs?' });
     expect(turn.status).toBe(200);
 
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    const exited = new Promise((resolve) => api.child.once('exit', resolve));
+    api.child.kill('SIGTERM');
     await exited;
-    expect(probeReports(output)).toEqual([{ asyncContextProbe: 'armed' }]);
+    expect(probeReports(api.output)).toEqual([{ asyncContextProbe: 'armed' }]);
   }, 180_000);
 
   it('the probe sees an AsyncLocalStorage entered and an async hook enabled (so the check above can fail)', () => {

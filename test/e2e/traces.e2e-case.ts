@@ -1,33 +1,19 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { loadOrCreateDevKey } from '../../src/auth/dev-signing-key';
-import { mintDevToken } from '../../src/auth/token.service';
 import { StaffRole } from '../../src/common/roles';
 import { TOOL_NAMES } from '../../src/tools/tool-names';
 import { EXPORTED_EVENT_ATTRIBUTES, EXPORTED_SPAN_ATTRIBUTES } from '../../src/tracing/span-allowlist';
 import { patientIdOf, patients, userFor } from '../setup/cohort';
+import { CompiledApi, startCompiledApi } from '../setup/compiled-api';
 import { useSeededDatabase } from '../setup/database';
 import { attributeOf, OtlpReceiver } from '../setup/otlp-receiver';
 import { phiAndIdsOf } from '../setup/phi-strings';
-import { describeWithRedis, TEST_REDIS_URL } from '../setup/redis';
+import { describeWithRedis } from '../setup/redis';
 import { TOOL_PATHS } from '../setup/tool-routes';
 
 /** The compiled service, as `npm start` runs it: instrumentation only works on Node's own module loader, not Jest's. */
 const DIST = join(__dirname, '..', '..', 'dist', 'src');
-const MAIN = join(DIST, 'main.js');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitForLine(output: string[], child: ChildProcess, text: string, timeoutMs = 60_000): Promise<string> {
-  for (let waited = 0; waited < timeoutMs; waited += 100) {
-    const line = output.find((candidate) => candidate.includes(text));
-    if (line) return line;
-    if (child.exitCode !== null) break;
-    await sleep(100);
-  }
-  throw new Error(`no "${text}" from the service: ${output.join('\n')}`);
-}
 
 /**
  * Traces of the compiled API (`dist/src/main.js`) exported to a local OTLP/HTTP receiver, over the
@@ -38,41 +24,20 @@ async function waitForLine(output: string[], child: ChildProcess, text: string, 
 describeWithRedis('traces', () => {
   const database = useSeededDatabase();
   const receiver = new OtlpReceiver();
-  const output: string[] = [];
-  let child: ChildProcess;
+  let api: CompiledApi;
   let base: string;
   let tokenFor: (username: string) => Promise<string>;
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` (npm test does it first)');
     await receiver.start();
-    const folder = mkdtempSync(join(tmpdir(), 'vigil-traces-'));
-    const devKeyFile = join(folder, 'dev-signing-key');
-    const key = loadOrCreateDevKey(devKeyFile);
-    tokenFor = (username) => mintDevToken(key, username, { issuer: 'vigil-dev', audience: 'vigil' });
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: database().url,
-        REDIS_URL: TEST_REDIS_URL,
-        AUTH_DEV_KEY_FILE: devKeyFile,
-        PSEUDONYM_KEY_FILE: join(folder, 'pseudonym-key'),
-        QUEUE_PREFIX: `vigil-test-traces-${process.pid}`,
-        RATE_LIMIT_KEY_PREFIX: `vigil-test-traces-${process.pid}`,
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-        // Export every 200 ms rather than every 5 s, so the test waits less.
-        OTEL_BSP_SCHEDULE_DELAY: '200',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    api = await startCompiledApi({
+      name: 'traces',
+      databaseUrl: database().url,
+      // Export every 200 ms rather than every 5 s, so the test waits less.
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200' },
     });
-    child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    const listening = await waitForLine(output, child, 'Vigil is listening');
-    base = `http://127.0.0.1:${JSON.parse(listening).port}`;
+    ({ base, tokenFor } = api);
+    const { child } = api;
 
     const get = async (path: string, token: string) => (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).status;
     for (const patient of patients) {
@@ -103,7 +68,7 @@ describeWithRedis('traces', () => {
   }, 240_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (api && api.child.exitCode === null && api.child.signalCode === null) api.child.kill('SIGKILL');
     await receiver.stop();
   });
 
