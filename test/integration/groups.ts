@@ -14,7 +14,7 @@ export const INTEGRATION_GROUPS = {
   ],
   'audit-and-access': [
     'audit-seal-plans', 'audit-sealer', 'audit-standalone-writes', 'access-cutoff-race', 'identity-cache', 'admin-command',
-    'cli-commands', 'mcp-sessions', 'rate-limit-sync',
+    'cli-commands', 'mcp-sessions', 'rate-limit-sync', 'request-logging',
   ],
   'approvals-and-queue': [
     'approvals', 'proposal-drafts', 'agent-turn-start', 'queue-execution', 'queue-expiry', 'queue-relay',
