@@ -90,16 +90,10 @@ describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => 
   it('CohortRepository.charts opens its transaction with the bulk session', async () => {
     const { dataSource } = db();
     const sent: string[] = [];
-    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
-    const spy = jest.spyOn(dataSource, 'createQueryRunner').mockImplementation((mode) => {
-      const runner = createQueryRunner(mode);
-      const query = runner.query.bind(runner);
-      runner.query = ((sql: string, parameters?: unknown[]) => {
-        sent.push(sql);
-        return query(sql, parameters);
-      }) as typeof runner.query;
-      return runner;
-    });
+    // Every statement is logged through the data source's logger, whether it went through TypeORM's
+    // query runner or straight to the driver (the read session's BEGIN and COMMIT do).
+    const logger = dataSource.logger;
+    const spy = jest.spyOn(logger, 'logQuery').mockImplementation((sql: string) => void sent.push(sql));
     try {
       const charts = await new CohortRepository(dataSource).charts(ids.slice(0, 5));
       expect(charts.size).toBe(5);
