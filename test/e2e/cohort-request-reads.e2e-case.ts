@@ -1,10 +1,11 @@
 import request from 'supertest';
-import { DataSource, Logger as TypeOrmLogger, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { COHORT_STATEMENTS, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
 import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
+import { statementsByRunner } from '../setup/statement-capture';
 
 const PATIENT = 'complete-record';
 const OPENINGS = [READ_SESSION_BEGIN, IDENTITY_READ_SESSION_BEGIN];
@@ -29,25 +30,9 @@ describe('a tool request\'s cohort reads', () => {
     expect(res.status).toBe(200);
   };
 
-  /** Each SQL text the data source runs while `work` does, with the query runner (one per transaction) it ran on. */
-  const statementsByRunner = async (work: () => Promise<void>): Promise<Map<QueryRunner | undefined, string[]>> => {
-    const dataSource = sut.app.get(DataSource);
-    const logger = dataSource.logger;
-    const byRunner = new Map<QueryRunner | undefined, string[]>();
-    const logQuery = (query: string, _parameters?: unknown[], runner?: QueryRunner) => void byRunner.set(runner, [...(byRunner.get(runner) ?? []), query.trim()]);
-    // TypeORM asks the data source for its logger on every query, so swapping it sees every statement.
-    Object.assign(dataSource, { logger: { ...logger, logQuery } satisfies Partial<TypeOrmLogger> });
-    try {
-      await work();
-    } finally {
-      Object.assign(dataSource, { logger });
-    }
-    return byRunner;
-  };
-
   it('reads the identity, the access probe and the tool\'s statements in one transaction: one BEGIN, one COMMIT', async () => {
     await labs(); // the first request of a process may read the identity generation's cache cold
-    const byRunner = await statementsByRunner(labs);
+    const byRunner = await statementsByRunner(sut.app.get(DataSource), labs);
     // Other connections (the audit's writes) run in the log too: only read sessions are ours.
     const reads = [...byRunner.values()].filter((statements) => statements.some((text) => OPENINGS.includes(text)));
     expect(reads).toHaveLength(1);

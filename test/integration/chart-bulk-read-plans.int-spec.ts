@@ -3,6 +3,7 @@ import { BULK_CHART_STATEMENTS, BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, 
 import { careGapEncounterFilter } from '../../src/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';
+import { statementsRunBy } from '../setup/statement-capture';
 
 /**
  * The recompute's bulk chart statements run without JIT compilation or parallel workers. On the
@@ -89,17 +90,10 @@ describe('bulk chart reads: no JIT, no parallel workers (real Postgres)', () => 
 
   it('CohortRepository.charts opens its transaction with the bulk session', async () => {
     const { dataSource } = db();
-    const sent: string[] = [];
-    // Every statement is logged through the data source's logger, whether it went through TypeORM's
-    // query runner or straight to the driver (the read session's BEGIN and COMMIT do).
-    const logger = dataSource.logger;
-    const spy = jest.spyOn(logger, 'logQuery').mockImplementation((sql: string) => void sent.push(sql));
-    try {
+    const sent = await statementsRunBy(dataSource, async () => {
       const charts = await new CohortRepository(dataSource).charts(ids.slice(0, 5));
       expect(charts.size).toBe(5);
-    } finally {
-      spy.mockRestore();
-    }
+    });
     expect(sent[0]).toBe(BULK_SNAPSHOT_SESSION_BEGIN);
   });
 });

@@ -1,19 +1,33 @@
-import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
+import { DataSource, QueryRunner, Logger as TypeOrmLogger } from 'typeorm';
 
 /**
- * The SQL texts `dataSource` runs while `work` does, in order. TypeORM asks the data source for its
- * logger on every query, so swapping the logger's `logQuery` for the duration sees them all
- * (statements of other work on the same data source included: compare only what is yours).
+ * Calls `record` with every SQL text `dataSource` runs while `work` does, and the query runner it ran
+ * on. Every statement is logged through the data source's logger, whether it went through TypeORM's
+ * query runner or straight to the driver (the read sessions' BEGIN and COMMIT do), and TypeORM asks
+ * the data source for its logger on every query, so swapping the logger's `logQuery` for the duration
+ * sees them all (statements of other work on the same data source included: compare only what is yours).
  */
-export async function statementsRunBy(dataSource: DataSource, work: () => Promise<unknown>): Promise<string[]> {
+async function captureStatements(dataSource: DataSource, work: () => Promise<unknown>, record: (query: string, runner?: QueryRunner) => void): Promise<void> {
   const logger = dataSource.logger;
-  const executed: string[] = [];
-  const capture: Partial<TypeOrmLogger> = { ...logger, logQuery: (query: string) => void executed.push(query.trim()) };
+  const capture: Partial<TypeOrmLogger> = { ...logger, logQuery: (query: string, _parameters?: unknown[], runner?: QueryRunner) => record(query.trim(), runner) };
   Object.assign(dataSource, { logger: capture });
   try {
     await work();
   } finally {
     Object.assign(dataSource, { logger });
   }
+}
+
+/** The SQL texts `dataSource` runs while `work` does, in order (see `captureStatements`). */
+export async function statementsRunBy(dataSource: DataSource, work: () => Promise<unknown>): Promise<string[]> {
+  const executed: string[] = [];
+  await captureStatements(dataSource, work, (query) => void executed.push(query));
   return executed;
+}
+
+/** The same, by the query runner each ran on (one per transaction; undefined for those run on no runner). */
+export async function statementsByRunner(dataSource: DataSource, work: () => Promise<unknown>): Promise<Map<QueryRunner | undefined, string[]>> {
+  const byRunner = new Map<QueryRunner | undefined, string[]>();
+  await captureStatements(dataSource, work, (query, runner) => void byRunner.set(runner, [...(byRunner.get(runner) ?? []), query]));
+  return byRunner;
 }
