@@ -27,7 +27,7 @@ export const E2E_GROUPS = {
     'audit-matrix', 'organisation-path', 'fixture-scenarios', 'patient-search',
   ],
   'agent-turns': [
-    'agent', 'agent-drafts', 'agent-hostile', 'agent-model-replies', 'agent-question-identifiers', 'agent-readmission-risk',
+    'agent', 'agent-turn-limits', 'agent-drafts', 'agent-hostile', 'agent-model-replies', 'agent-question-identifiers', 'agent-readmission-risk',
     'agent-tool-concurrency', 'agent-turn-reads', 'agent-turn-reasons', 'agent-turn-record',
   ],
   'mcp-surface': [
