@@ -1756,6 +1756,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 
+-- name: worklistByNameAscHashedFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
 -- name: worklistByAgeAscFixedMeasure
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -1773,6 +1797,30 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByAgeAscHashedFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
@@ -1826,6 +1874,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 
+-- name: worklistByNameAscHashedFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
 -- name: worklistByAgeAscFixedMeasureAfter
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -1843,6 +1915,31 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByAgeAscHashedFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND (k.birth_date, k.id) < ($7::date, $9::uuid)
   AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
@@ -1898,6 +1995,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 
+-- name: worklistByNameAscHashedFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
 -- name: worklistByAgeAscFixedMeasureStatus
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -1915,6 +2036,30 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByAgeAscHashedFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
   LIMIT 101) walk
@@ -1968,6 +2113,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
 
+-- name: worklistByNameAscHashedFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND (k.family_name, k.given_name, k.id) > ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name ASC, k.given_name ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name ASC, p.given_name ASC, p.id ASC;
+
 -- name: worklistByAgeAscFixedMeasureStatusAfter
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -1985,6 +2154,31 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) < ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date DESC, p.id DESC;
+
+-- name: worklistByAgeAscHashedFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND (k.birth_date, k.id) < ($7::date, $9::uuid)
   AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date DESC, k.id DESC
@@ -2336,6 +2530,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 
+-- name: worklistByNameDescHashedFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
 -- name: worklistByAgeDescFixedMeasure
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -2353,6 +2571,30 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByAgeDescHashedFixedMeasure
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
@@ -2406,6 +2648,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 
+-- name: worklistByNameDescHashedFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
 -- name: worklistByAgeDescFixedMeasureAfter
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -2423,6 +2689,31 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByAgeDescHashedFixedMeasureAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND $5::text IS NULL AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND (k.birth_date, k.id) > ($7::date, $9::uuid)
   AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
@@ -2478,6 +2769,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 
+-- name: worklistByNameDescHashedFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND $7::text IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
 -- name: worklistByAgeDescFixedMeasureStatus
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -2495,6 +2810,30 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByAgeDescHashedFixedMeasureStatus
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND $7::date IS NULL AND $8::text IS NULL AND $9::uuid IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC
   LIMIT 101) walk
@@ -2548,6 +2887,30 @@ LIMIT $10) page
 JOIN patients p ON p.id = page.id
 ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
 
+-- name: worklistByNameDescHashedFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.family_name::text AS "key1", p.given_name::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
+    AND (k.family_name, k.given_name, k.id) < ($7::text, $8::text, $9::uuid) AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.family_name DESC, k.given_name DESC, k.id DESC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.family_name DESC, p.given_name DESC, p.id DESC;
+
 -- name: worklistByAgeDescFixedMeasureStatusAfter
 SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
   p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
@@ -2565,6 +2928,31 @@ FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
   WHERE EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND m.period_start = $2 AND m.period_end = $3 AND m.measure_id = $4::text
     AND m.status = $5::text AND $6::text IS NULL AND $11::text IS NULL)
+    AND (k.birth_date, k.id) > ($7::date, $9::uuid)
+  AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
+  ORDER BY k.birth_date ASC, k.id ASC
+  LIMIT 101) walk
+LIMIT $10) page
+JOIN patients p ON p.id = page.id
+ORDER BY p.birth_date ASC, p.id ASC;
+
+-- name: worklistByAgeDescHashedFixedMeasureStatusAfter
+SELECT p.id::text AS id, p.mrn, p.given_name AS "givenName", p.family_name AS "familyName", to_char(p.birth_date, 'YYYY-MM-DD') AS "birthDate", p.sex,
+  p.phone, p.email, p.address_line AS "addressLine", p.city, p.state, p.postal_code AS "postalCode",
+  to_char(p.deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", p.birth_date::text AS "key1", NULL::text AS "key2",
+  (SELECT coalesce(json_agg(json_build_array(r.measure_id, r.status, r.reason_code, r.reason, r.to_close, to_char(r.last_evidence_on, 'YYYY-MM-DD'), to_char(r.computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.data_version <> p.data_version, CASE WHEN EXISTS (SELECT 1 FROM care_gap_closures c WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    THEN (SELECT coalesce(json_agg(json_build_object('proposalId', c.proposal_id::text,
+    'attestedAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'attestedBy', s.display_name, 'attestedByRole', a.proposer_role,
+    'periodStart', to_char(c.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(c.period_end, 'YYYY-MM-DD'),
+    'remarkCode', c.remark_code, 'evidence', to_json(c.evidence)) ORDER BY c.created_at DESC, c.id), '[]'::json) FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = r.patient_id AND c.measure_id = r.measure_id AND c.period_end BETWEEN r.period_start AND r.period_end)
+    ELSE '[]'::json END) ORDER BY r.measure_id), '[]'::json)
+  FROM measure_results r WHERE r.patient_id = p.id AND r.period_start = $2 AND r.period_end = $3 AND r.measure_id = $4::text
+    AND r.status = $5::text AND $6::text IS NULL AND $11::text IS NULL) AS "results"
+FROM (SELECT walk.id FROM (SELECT k.id FROM patients k
+  WHERE (k.id IN (SELECT unnest(ARRAY(SELECT m.patient_id FROM measure_results m WHERE m.period_start = $2 AND m.period_end = $3 AND m.measure_id = (SELECT $4::text)
+    AND m.status = (SELECT $5::text) AND $6::text IS NULL AND $11::text IS NULL))) OR FALSE)
+    AND EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = k.id AND t.care_team_id = ANY($1::uuid[]))
     AND (k.birth_date, k.id) > ($7::date, $9::uuid)
   AND $8::text IS NULL AND (current_schema() IS NULL OR TRUE)
   ORDER BY k.birth_date ASC, k.id ASC

@@ -7,10 +7,16 @@ describe(fixedShapeOf.name, () => {
     expect(fixedShapeOf({ measureId: 'CMS165', status: 'open-gap' }, 'probe', true)).toEqual({ measure: true, status: true, after: true });
   });
 
+  it('fixes a walk checked hashed when the page has a measure', () => {
+    expect(fixedShapeOf({ measureId: 'CMS122', status: 'open-gap' }, 'hashed', false)).toEqual({ measure: true, status: true, after: false });
+    expect(fixedShapeOf({ measureId: 'CMS122' }, 'hashed', true)).toEqual({ measure: true, status: false, after: true });
+  });
+
   it.each([
     ['a reason', { reason: 'not-numerator' }, 'probe'],
     ['an attestation filter', { attestation: 'attested' }, 'probe'],
-    ['a hashed check', { measureId: 'CMS122' }, 'hashed'],
+    ['a hashed check without a measure', { status: 'open-gap' }, 'hashed'],
+    ['a reason, checked hashed', { measureId: 'CMS122', reason: 'not-numerator' }, 'hashed'],
   ] as const)('leaves a page with %s to the NULL-able statements', (_case, query, check) => {
     expect(fixedShapeOf(query, check, false)).toBeNull();
   });
@@ -22,7 +28,7 @@ describe(worklistStatementName.name, () => {
     for (const sort of ['name', 'age', 'lastResult'] as const)
       for (const order of ['asc', 'desc'] as const)
         for (const shape of shapes)
-          for (const check of sort === 'lastResult' || shape ? (['probe'] as const) : (['probe', 'hashed'] as const)) {
+          for (const check of sort === 'lastResult' || (shape && !shape.measure) ? (['probe'] as const) : (['probe', 'hashed'] as const)) {
             const name = worklistStatementName(sort, order, shape?.measure ?? false, check, shape);
             expect([name, typeof WORKLIST_STATEMENTS[name]]).toEqual([name, 'string']);
           }

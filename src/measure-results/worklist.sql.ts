@@ -15,7 +15,7 @@
  */
 import { attestedPairs, attestationsJson } from '../cohort/care-gap-attestations';
 import { onCareTeams } from '../cohort/care-team-rule';
-import { absent, cappedLimit, fixedMatches, SERIAL_ONLY, WORKLIST_PAGE_SHAPES, WorklistPageShape, worklistStatementName } from './worklist-shape';
+import { absent, cappedLimit, FIXED_HASH_OF, fixedMatches, SERIAL_ONLY, WORKLIST_PAGE_SHAPES, WorklistPageShape, worklistStatementName } from './worklist-shape';
 
 export { worklistStatementName };
 
@@ -96,7 +96,7 @@ export type FilterCheck = 'probe' | 'hashed';
  * after that decision (checked in measure-store-plans.int-case). The hash is only chosen while
  * the planner expects it to fit in work_mem: used only for rare filters, it does by a wide margin.
  */
-const HASHED_MATCH = (column: string) => `(${column} IN (SELECT m.patient_id FROM measure_results m WHERE ${MATCHES('m')}) OR FALSE)
+const HASHED_MATCH = (column: string, shape: WorklistPageShape | null) => `(${column} IN (${shape ? FIXED_HASH_OF(shape) : `SELECT m.patient_id FROM measure_results m WHERE ${MATCHES('m')}`}) OR FALSE)
     AND ${onCareTeams(column, '$1')}`;
 
 /**
@@ -143,7 +143,7 @@ function pageStatement(sort: 'name' | 'age', order: WorklistOrder, check: Filter
   const orderBy = (alias: string) => `${keys.map(([key]) => `${alias}.${key} ${direction}`).join(', ')}, ${alias}.id ${direction}`;
   const walk = `SELECT k.id FROM patients k
   WHERE ${check === 'probe' ? `${onCareTeams('k.id', '$1')}
-    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${pageMatches('m', shape)})` : HASHED_MATCH('k.id')}
+    AND EXISTS (SELECT 1 FROM measure_results m WHERE m.patient_id = k.id AND ${pageMatches('m', shape)})` : HASHED_MATCH('k.id', shape)}
     AND ${afterKeyset(keys.map(([key]) => `k.${key}`), keys.map(([, type]) => type), 'k.id', up, shape)}
   ORDER BY ${orderBy('k')}`;
   return `SELECT ${PAGE_COLUMNS}, p.${keys[0][0]}::text AS "key1", ${keys[1] ? `p.${keys[1][0]}` : 'NULL'}::text AS "key2",
@@ -211,17 +211,24 @@ type Direction = 'Asc' | 'Desc';
 /** A fixed statement's name (`worklistStatementName`): order, direction, and the parts of its shape. */
 type FixedStatementName =
   | `worklistBy${'Name' | 'Age'}${Direction}Fixed${'' | 'Measure'}${'' | 'Status'}${'' | 'After'}`
+  | `worklistBy${'Name' | 'Age'}${Direction}HashedFixedMeasure${'' | 'Status'}${'' | 'After'}`
   | `worklistBy${'LastResult' | 'LastResultOfMeasure'}${Direction}Fixed${'' | 'Status'}${'' | 'After'}`;
 
 /**
- * Every fixed page statement (`WorklistPageShape`): each patient order with each shape, and each
- * `lastResult` walk with each shape of its own (one measure: the measure given; every measure: none).
+ * Every fixed page statement (`WorklistPageShape`): each patient order with each shape, probed, and
+ * hashed when the shape has a measure (only a measure makes a fixed shape's filters rare: see
+ * `fixedShapeOf`), and each `lastResult` walk with each shape of its own (one measure: the measure
+ * given; every measure: none).
  */
 function fixedStatements(): Record<string, string> {
   const statements: Record<string, string> = {};
   for (const order of ['asc', 'desc'] as const) {
     for (const shape of WORKLIST_PAGE_SHAPES) {
-      for (const sort of ['name', 'age'] as const) statements[worklistStatementName(sort, order, false, 'probe', shape)] = pageStatement(sort, order, 'probe', shape);
+      for (const sort of ['name', 'age'] as const) {
+        for (const check of shape.measure ? (['probe', 'hashed'] as const) : (['probe'] as const)) {
+          statements[worklistStatementName(sort, order, false, check, shape)] = pageStatement(sort, order, check, shape);
+        }
+      }
       const lastResult = shape.measure ? lastResultOfMeasureStatement(order, shape) : lastResultOfAnyMeasureStatement(order, shape);
       statements[worklistStatementName('lastResult', order, shape.measure, 'probe', shape)] = lastResult;
     }

@@ -278,6 +278,19 @@ describe('measure-results store statement plans (real Postgres, no statistics on
     }
   });
 
+  it.each(FIXED.filter((name) => name.includes('HashedFixed')))(
+    '%s, on its generic plan (analysed), reads the hash by the measure it fixes, never a whole period of results',
+    async (name) => {
+      const plan = await planOf(WORKLIST_STATEMENTS[name], PAGE_TYPES, fixedArgs(name, await largestTeam()), 'force_generic_plan', true);
+      const walk = flattenPage(flattenPage(plan).find((node) => node['Node Type'] === 'Limit')!);
+      expect(walk.filter((node) => node['Relation Name'] === 'patients').map((node) => /^\(hashed SubPlan \d+\)/.test(node.Filter ?? ''))).toEqual([true]);
+      // Read once, for the hash (an InitPlan of its subplan), by the measure as an index condition.
+      const reads = walk.filter((node) => node['Relation Name'] === 'measure_results' || /^IDX_measure_results/.test(node['Index Name'] ?? ''));
+      expect(reads.map((node) => node['Node Type'])).not.toContain('Seq Scan');
+      expect(reads.filter((node) => /\bmeasure_id = \$\d+\b/.test(node['Index Cond'] ?? ''))).toHaveLength(1);
+    },
+  );
+
   it('each fixed statement, prepared, runs on its generic plan from its sixth run on (planned once, not per call)', async () => {
     const team = await largestTeam();
     const generic = await db().dataSource.transaction(async (manager) => {
@@ -312,16 +325,16 @@ describe('measure-results store statement plans (real Postgres, no statistics on
 
   it.each([
     ['name', 'asc'], ['name', 'desc'], ['age', 'asc'], ['age', 'desc'], ['lastResult', 'asc'], ['lastResult', 'desc'],
-  ] as const)('by %s %s, each fixed statement gives the pages of the NULL-able one, keyset by keyset', async (sort, order) => {
+  ] as const)('by %s %s, each fixed statement (probed, and hashed in a patient order) gives the pages of the NULL-able one, keyset by keyset', async (sort, order) => {
     const { dataSource } = db();
     const team = await largestTeam();
     type Row = { id: string; key1: string; key2: string | null };
-    const walkAll = async (fixed: boolean, [measure, status]: (string | null)[]): Promise<Row[]> => {
+    const walkAll = async (fixed: boolean, [measure, status]: (string | null)[], check: FilterCheck = 'probe'): Promise<Row[]> => {
       const rows: Row[] = [];
       let after: Row | undefined;
       for (;;) {
         const shape = fixed ? { measure: measure !== null, status: status !== null, after: after !== undefined } : null;
-        const name = worklistStatementName(sort, order, measure !== null, 'probe', shape);
+        const name = worklistStatementName(sort, order, measure !== null, check, shape);
         const page: Row[] = await dataSource.query(WORKLIST_STATEMENTS[name], [[team], period.start, period.end, measure, status, null, after?.key1 ?? null, after?.key2 ?? null, after?.id ?? null, 101, null]);
         rows.push(...page);
         if (page.length < 101) return rows;
@@ -335,6 +348,7 @@ describe('measure-results store statement plans (real Postgres, no statistics on
         const nullable = await walkAll(false, filters);
         expect(nullable.length).toBeGreaterThan(101);
         expect(await walkAll(true, filters)).toEqual(nullable);
+        if (sort !== 'lastResult' && filters[0] !== null) expect(await walkAll(true, filters, 'hashed')).toEqual(nullable);
       }
     } finally {
       await dataSource.query(`UPDATE measure_results SET status = 'open-gap', last_evidence_on = NULL WHERE measure_id = 'CMS122'`);
