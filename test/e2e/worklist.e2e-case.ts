@@ -192,7 +192,10 @@ describe('care-team worklists', () => {
     expect(counts(await statementsRunBy(async () => void (first = await get(username, path))))).toBe(1);
     expect(first?.status).toBe(200);
     let again: request.Response | undefined;
-    expect(counts(await statementsRunBy(async () => void (again = await get(username, path))))).toBe(0);
+    const executed = await statementsRunBy(async () => void (again = await get(username, path)));
+    expect(counts(executed)).toBe(0);
+    // Rare here, so checked hashed, by the statement fixed for a measure and no status (prepared, planned once).
+    expect(executed).toContain(WORKLIST_STATEMENTS.worklistByAgeAscHashedFixedMeasure.trim());
     expect(again?.body.items).toEqual(first?.body.items);
     // Another filter is counted for itself.
     expect(counts(await statementsRunBy(async () => void (await get(username, `/care-teams/${TEAMS[0]}/worklist?limit=4&measure=CMS165&sort=age`))))).toBe(1);
