@@ -4,6 +4,7 @@ import request from 'supertest';
 import { CohortRepository, StaffIdentity } from '../../src/cohort/cohort.repository';
 import { IDENTITY_CHANGED_CHANNEL } from '../../src/cohort/identity-cache';
 import { DatabaseNotifications } from '../../src/database/database-notifications';
+import { ReaderPool } from '../../src/database/reader-pool';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
@@ -45,9 +46,20 @@ describe('the identity cache', () => {
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['error', 'warn', 'log']));
 
-  describe('with notifications the test holds back', () => {
+  // Both ways the cohort reads (`ReadSessions`): transactions on the service's pool (the embedded
+  // database's), and statements on their own on the reader pool (a Postgres server's), where the
+  // generation is a statement of its own, still the read's first.
+  describe.each([
+    ['in read transactions', false],
+    ['on the reader pool', true],
+  ])('with notifications the test holds back, %s', (_mode, onReaderPool) => {
     let held: HeldNotifications;
     let sut: CohortRepository;
+    let readers: ReaderPool | undefined;
+    beforeAll(async () => {
+      if (onReaderPool) readers = await ReaderPool.open({ url: database().url, poolSize: 2, embedded: false });
+    });
+    afterAll(() => readers?.onApplicationShutdown());
     const read = (username: string) => sut.staffUserByUsername(username, { cached: true }) as Promise<StaffIdentity>;
     /** Two reads in a row answered with the very same object: the second came from the cache. */
     const answeredFromCache = async (username: string) => (await read(username)) === (await read(username));
@@ -55,7 +67,7 @@ describe('the identity cache', () => {
 
     beforeEach(() => {
       held = new HeldNotifications();
-      sut = new CohortRepository(database().dataSource, held as unknown as DatabaseNotifications);
+      sut = new CohortRepository(database().dataSource, held as unknown as DatabaseNotifications, readers);
     });
     afterEach(() => sut.onModuleDestroy());
 
