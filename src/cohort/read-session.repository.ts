@@ -4,12 +4,12 @@ import { runNamedStatement, runSimpleQuery } from '../schema/named-statement.rep
 import { CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
 import { runCohortStatement } from './prepared-statement.repository';
 
-/** Runs one named cohort statement inside the current read transaction. */
+/** Runs one named cohort statement in the current read (on its connection, and in its transaction where it is one). */
 export type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
 
 /**
  * Runs one fixed statement of another module over patient data (the worklist's, the access checks':
- * each listed in `src/database/statements.sql`) inside the current read transaction: unnamed, so it is
+ * each listed in `src/database/statements.sql`) in the current read: unnamed, so it is
  * planned for its actual parameters (NULL-able filters and arrays would make a generic plan poor), or,
  * given `preparedAs`, as that named prepared statement (`runNamedStatement`: only a statement whose
  * generic plan is as good as one made for its values).
