@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client, Pool } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../src/audit';
 import { dataSourceOptions } from '../src/data-source';
@@ -27,7 +27,7 @@ import { benchVigilEnv, ServerProcess, startSealerLeader, startServer, stopChild
 import { measureTools } from './tool-latency';
 import { Lever, LEVERS } from './levers';
 import { FrameworkTarget, measureFramework } from './framework-cost';
-import { vigilRequest } from './tool-reads';
+import { readerPool, vigilRequest } from './tool-reads';
 import { measureRecompute, storedRows } from './recompute-workers';
 import { measureWorklists } from './worklist-paging';
 import { MeasuresPart } from './population-report';
@@ -61,13 +61,15 @@ async function main(): Promise<void> {
   await settleAfterWrites(database.url);
   const model = new FakeModel();
   const servers: ServerProcess[] = [];
-  const pool = new Pool({ connectionString: database.url, max: options.poolSize });
+  // The floor's reads, as Vigil's: on a reader pool (no BEGIN, no COMMIT).
+  const pool = readerPool(database.url, options.poolSize);
   const auditSource = new DataSource(dataSourceOptions({ url: database.url, poolSize: options.poolSize }));
   // As the service writes it on a Postgres server: on a connection of the trail's own (one INSERT a batch).
   const floorAudit = new AuditService(auditSource, undefined, { url: database.url, embedded: false });
   try {
     await auditSource.initialize();
-    const audited = { pool: (auditSource.driver as unknown as { master: Pool }).master, audit: floorAudit };
+    // As Vigil: the reads on the reader pool, the audit write on the service's pool.
+    const audited = { pool, audit: floorAudit };
     await model.start();
     const vigilEnv = benchVigilEnv(
       { databaseUrl: database.url, redisUrl: options.redisUrl, keyDir, poolSize: options.poolSize },

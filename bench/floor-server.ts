@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { createServer } from 'node:http';
-import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../src/audit';
 import { dataSourceOptions } from '../src/data-source';
 import { TOOL_PATHS } from '../test/setup/tool-routes';
 import { ToolName } from '../src/tools/tool-names';
-import { floorRead } from './tool-reads';
+import { floorRead, readerPool } from './tool-reads';
 
 /**
  * The HTTP floor: bare node:http + pg, the same cohort statements as Vigil (`floorRead`), the rows
@@ -25,10 +24,10 @@ const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
 async function start(): Promise<void> {
   const audited = process.env.FLOOR_AUDIT === '1';
-  // As in Vigil: one pool, whose connections serve the reads and the trail's own connection beside it.
+  // As in Vigil on a Postgres server: the reads on a reader pool, the audit on the service's pool and the trail's own connection beside it.
   const auditSource = audited ? new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string, poolSize })) : null;
   if (auditSource) await auditSource.initialize();
-  const pool = auditSource ? (auditSource.driver as unknown as { master: Pool }).master : new Pool({ connectionString: process.env.DATABASE_URL, max: poolSize });
+  const pool = readerPool(process.env.DATABASE_URL as string, poolSize);
   const audit = auditSource ? new AuditService(auditSource, undefined, { url: process.env.DATABASE_URL as string, embedded: false }) : undefined;
 
   const server = createServer((request, response) => {
@@ -56,7 +55,7 @@ async function start(): Promise<void> {
       const closing = async () => {
         await audit?.onApplicationShutdown();
         if (auditSource) await auditSource.destroy();
-        else await pool.end();
+        await pool.end();
       };
       void closing().finally(() => process.exit(0));
     });

@@ -183,9 +183,10 @@ function limitsSection(result: ToolLatencyResult, o: BenchOptions): string[] {
       'by CPU, and Vigil\'s per-request work on top of the floor\'s (Nest and Fastify pipeline, the request log hook, JWT verification, DTO validation, TypeORM\'s query ' +
       'runner, projection, the derived tools\' clinical evaluation, the audit event, JSON of the envelope) is most of its gap to the floor. Latency at ' +
       `concurrency ${top} is then mostly queueing behind that CPU.`,
-    '- **Round trips.** A Vigil tool request is one read transaction (the token\'s user, the access probe, the tool\'s statements and the ' +
-      'patient\'s header row: the guard\'s identity lookup opens it, `@IdentityInRead`, and the tool\'s reads continue it), opened in one round trip ' +
-      '(`READ_SESSION_BEGIN`) and closed by `COMMIT`, plus its share of an audit transaction. The floors make exactly those reads, in one transaction ' +
+    '- **Round trips.** A Vigil tool request is one read on one connection of its reader pool (`vigil_reader` and read-only from the ' +
+      'connection\'s start, so no BEGIN, SET LOCAL ROLE or COMMIT): the token\'s user (or the identity generation, when the identity cache answers), ' +
+      'the access probe, the tool\'s statements and the patient\'s header row (the guard\'s identity lookup takes the connection, `@IdentityInRead`, ' +
+      'and the tool\'s reads continue on it), plus its share of an audit transaction. The floors make exactly those reads, on a reader pool ' +
       'too; PostGraphile makes one transaction of about four round trips (begin, set_config, one statement, commit) for the same data.',
     `- **The audit trail.** Adding Vigil's own audit write (\`AuditService.record\`, the code in the tree at the time of the run) to the pg floor keeps ` +
       `${(auditShare * 100).toFixed(0)} % of the floor's throughput; Vigil reaches ${(vigilVsAudit * 100).toFixed(0)} % of that. The write is a plain INSERT ` +
@@ -333,9 +334,9 @@ function methodSection(o: BenchOptions): string[] {
       'Vigil stands by as a second API process does; `npm run bench:seal` measures what sealing costs.',
     '- **Vigil with one lever changed** (`bench/levers.ts`): the same build as a second process per lever, answering the same requests in the same run: ' +
       '`AUTH_IDENTITY_CACHE=false` (the identity read on every request), `AUTH_TOKEN_CACHE=false` (every token verified), `LOG_LEVEL=info` (the per-request log line written).',
-    '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters and the same ' +
-      'transactions (`READ_SESSION_BEGIN` — READ COMMITTED, READ ONLY, `SET LOCAL ROLE vigil_reader` — then the statements and `COMMIT`; one for the ' +
-      'staff lookup, one for the access probe with the tool\'s statements and the patient header, as `ToolReadService.readTool` does). No token, validation, ' +
+    '- **Floor: pg only** (`bench/tool-reads.ts` `floorRead`): the cohort statements the same Vigil request runs, with the same parameters, on the same ' +
+      'kind of connection (a reader pool\'s, `vigil_reader` and read-only from its start: the statements alone, no BEGIN or COMMIT; the staff lookup, ' +
+      'the access probe, the tool\'s statements and the patient header on one connection, as `ToolReadService.readTool` does). No token, validation, ' +
       'projection, clinical evaluation (care gaps, missing data and the readmission model are computed by Vigil only) or audit write.',
     '- **Floor: node:http + pg** (`bench/floor-server.ts`): the pg-only floor behind a bare `node:http` server, rows as JSON, the user in a plain header: the physical limit.',
     '- **Floor: node:http + pg + audit** (the same server with `FLOOR_AUDIT=1`): the floor plus the work the brief requires of every read, the reference of the targets: ' +

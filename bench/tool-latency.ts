@@ -53,7 +53,7 @@ export async function measureTools(options: {
   floorAudit: ServerProcess;
   peer: ServerProcess;
   pool: Pool;
-  /** Vigil's AuditService on its own DataSource, and that DataSource's pg pool, for the diagnostic target. */
+  /** Vigil's AuditService on its own DataSource, and the reader pool its reads use, for the diagnostic target. */
   audited: { pool: Pool; audit: AuditService };
   sample: Assignment[];
   tokens: Map<string, string>;

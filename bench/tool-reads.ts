@@ -1,7 +1,9 @@
+import { Pool as PgPool } from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditService } from '../src/audit';
 import { AuditChannel, AuditOutcome } from '../src/audit/enum';
-import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
+import { COHORT_STATEMENTS, CohortStatementName } from '../src/cohort/cohort.statements';
+import { READER_SESSION_OPTIONS } from '../src/database/data-source.options';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { trailingYear } from '../src/clinical/shared/clinical-dates';
 import { todayUtc } from '../src/tools/envelope';
@@ -14,7 +16,7 @@ import type { HttpRequestSpec } from './load';
 
 /**
  * The same read three ways: Vigil's route, the floor (the cohort statements Vigil's request runs,
- * in the same transactions, through `pg`), and PostGraphile (one GraphQL query of the same shape).
+ * on the same kind of connection, through `pg`), and PostGraphile (one GraphQL query of the same shape).
  * Every tool is asked the same thing everywhere: encounters without a window (the newest 100, with
  * their notes), creatinine results (LOINC 2160-0, the newest 200), and the derived tools' whole chart.
  */
@@ -50,27 +52,27 @@ export function vigilRequest(tool: ToolName, { patientId, username }: Assignment
 type Run = (name: CohortStatementName, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
- * `CohortRepository.read` as it runs: `READ_SESSION_BEGIN` (READ COMMITTED, READ ONLY, SET LOCAL
- * ROLE vigil_reader), the statements (named prepared statements under the same names as Vigil's,
- * `runCohortStatement`), COMMIT.
+ * A cohort read as Vigil runs it on a Postgres server (`ReadSessions` on the reader pool): one
+ * connection of a pool opened as `readerPool` opens it (`vigil_reader` and read-only from its start),
+ * the statements (named prepared statements under the same names as Vigil's, `runCohortStatement`),
+ * no BEGIN and no COMMIT. `pool` must be such a pool.
  */
 async function read<T>(pool: Pool, work: (run: Run) => Promise<T>): Promise<T> {
   const client: PoolClient = await pool.connect();
   try {
-    await client.query(READ_SESSION_BEGIN);
-    const result = await work(async (name, values) => {
+    return await work(async (name, values) => {
       const text = COHORT_STATEMENTS[name];
       const query = PLANNED_PER_CALL.has(name) ? { text, values } : { name: preparedName(name), text, values };
       return (await client.query(query)).rows as Record<string, unknown>[];
     });
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
   } finally {
     client.release();
   }
+}
+
+/** A pool as Vigil's reader pool: `vigil_reader` and read-only from each connection's start (`READER_SESSION_OPTIONS`). */
+export function readerPool(url: string, max: number): Pool {
+  return new PgPool({ connectionString: url, max, application_name: 'vigil-bench-reader', options: READER_SESSION_OPTIONS });
 }
 
 /**

@@ -17,7 +17,8 @@ export const AuditedAction = (action: string) => SetMetadata(AUDITED_ACTION_KEY,
 export const IDENTITY_IN_READ_KEY = 'vigil:identity-in-read';
 /**
  * The route's handler starts with one cohort read (`CohortRepository.inOneRead`) and waits on no
- * other connection before it: the guard's identity lookup may then leave its read transaction open
- * for that read to continue (one BEGIN and COMMIT per request instead of two).
+ * other connection before it: the guard's identity lookup may then leave its read open for that
+ * read to continue (one connection checkout per request instead of two; on the embedded database,
+ * where reads are transactions, one BEGIN and COMMIT instead of two).
  */
 export const IdentityInRead = () => SetMetadata(IDENTITY_IN_READ_KEY, true);

@@ -14,12 +14,12 @@ export const CHART_ROW_CAP = 5000;
 
 /**
  * The cohort's reads of one patient or a few, each one named statement (or a few) from
- * `COHORT_STATEMENTS` inside a READ ONLY transaction as the SELECT-only `vigil_reader`: written once
- * here, and run either each in a transaction of its own (`CohortRepository`) or all in one open read
+ * `COHORT_STATEMENTS` read-only as the SELECT-only `vigil_reader` (see `ReadSessions`): written once
+ * here, and run either each in a read of its own (`CohortRepository`) or all in one open read
  * (`CohortRead`, what `CohortRepository.inOneRead` hands its work).
  */
 export abstract class CohortReader {
-  /** Runs `work` in this reader's transaction: a new one per call, or the one open read it is bound to. */
+  /** Runs `work` in this reader's read: a new one per call, or the one open read it is bound to. */
   protected abstract reading<T>(work: (open: OpenRead) => Promise<T>): Promise<T>;
 
   async patientAccess(patientId: string, careTeamIds: string[]): Promise<{ exists: boolean; onCareTeam: boolean }> {
@@ -145,12 +145,12 @@ export abstract class CohortReader {
 }
 
 /**
- * The cohort's reads bound to one open read transaction: what `CohortRepository.inOneRead` hands
- * its work, so everything the work reads through it shares that transaction (a request's identity,
- * access probe, statements and patient header: one BEGIN and one COMMIT). Only `inOneRead` makes
- * one, and it refuses every read once its transaction has ended. A `CohortRepository` is not one
- * (its reads each open their own transaction), so code written for one open read cannot be handed
- * the repository by mistake.
+ * The cohort's reads bound to one open read: what `CohortRepository.inOneRead` hands its work, so
+ * everything the work reads through it shares that read (a request's identity, access probe,
+ * statements and patient header: one connection checkout, and where reads are transactions one
+ * BEGIN and one COMMIT). Only `inOneRead` makes one, and it refuses every read once its read has
+ * ended. A `CohortRepository` is not one (its reads each open their own), so code written for one
+ * open read cannot be handed the repository by mistake.
  */
 export class CohortRead extends CohortReader {
   private ended = false;

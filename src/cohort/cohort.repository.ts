@@ -5,6 +5,7 @@ import { EncounterRow, ObservationRow, PatientChart, PatientRow } from './chart.
 import { cut } from './chart-measure-records';
 import { BULK_RECORD_PARTS, BULK_SNAPSHOT_SESSION_BEGIN, BulkRecordPart, CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './cohort.statements';
 import { DatabaseNotifications } from '../database/database-notifications';
+import { ReaderPool } from '../database/reader-pool';
 import { IdentityCache } from './identity-cache';
 import type { StaffIdentity, StaffLookup, StaffLookupOptions, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
 import { CHART_ROW_CAP, CohortRead, CohortReader } from './cohort-read.repository';
@@ -24,10 +25,11 @@ const STAFF_LOOKUPS = {
 
 /**
  * The only code that runs SQL over patient data. Every call runs one named statement from
- * `COHORT_STATEMENTS` inside a READ ONLY transaction, as the SELECT-only `vigil_reader` role; other
- * modules' fixed statements over patient data (the worklist's, the access checks') run through
- * `readStatements`, in the same kind of transaction. Each read here (`CohortReader`'s) opens a
- * transaction of its own; `inOneRead` hands its work a `CohortRead` whose reads share one.
+ * `COHORT_STATEMENTS` read-only, as the SELECT-only `vigil_reader` role (on the reader pool's
+ * connections, which are both from their start; on the embedded database, in a READ ONLY transaction:
+ * see `ReadSessions`); other modules' fixed statements over patient data (the worklist's, the access
+ * checks') run through `readStatements`, the same way. Each read here (`CohortReader`'s) takes a
+ * connection of its own; `inOneRead` hands its work a `CohortRead` whose reads share one.
  */
 @Injectable()
 export class CohortRepository extends CohortReader implements OnModuleDestroy {
@@ -35,9 +37,14 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
   /** Absent where nothing can be heard of changes (a repository built outside the app): identities are always read. */
   private readonly identities: IdentityCache<StaffIdentity> | null;
 
-  constructor(@InjectDataSource() dataSource: DataSource, @Optional() notifications?: DatabaseNotifications) {
+  /**
+   * `readers`: the reader pool, where there is one (a Postgres server): then the reads need no
+   * transaction (see `ReadSessions`). Absent (the embedded database, a repository built outside the
+   * app): every read is a transaction on `dataSource`.
+   */
+  constructor(@InjectDataSource() dataSource: DataSource, @Optional() notifications?: DatabaseNotifications, @Optional() readers?: ReaderPool) {
     super();
-    this.sessions = new ReadSessions(dataSource);
+    this.sessions = new ReadSessions(dataSource, readers?.dataSource ?? null);
     this.identities = notifications
       ? new IdentityCache<StaffIdentity>(notifications, async () => {
           const [row] = (await dataSource.query(IDENTITY_GENERATION)) as { generation: string }[];
@@ -52,10 +59,11 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
 
   /**
    * The staff user a token names, read on every request (a deactivated user or a changed role
-   * counts at once). With `keepOpenFor` (the request's `RequestRead`), the read transaction stays
-   * open for the request's `inOneRead` to continue: identity, access probe and the request's
-   * statements then share one BEGIN and one COMMIT. The caller must end it (`RequestRead.end`)
-   * before anything that waits on another connection (such as recording a refusal).
+   * counts at once). With `keepOpenFor` (the request's `RequestRead`), the read stays open (its
+   * connection held; on the embedded database its transaction too) for the request's `inOneRead` to
+   * continue: identity, access probe and the request's statements then share one connection (and
+   * there one BEGIN and one COMMIT). The caller must end it (`RequestRead.end`) before anything that
+   * waits on another connection (such as recording a refusal).
    */
   async staffUserBy(match: StaffLookup, { keepOpenFor, cached = false }: StaffLookupOptions = {}): Promise<StaffIdentity | null> {
     const cache = cached && this.identities?.usable() ? this.identities : null;
@@ -87,10 +95,11 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
   }
 
   /**
-   * Runs `work` with one open read (`CohortRead`): every read through it shares one transaction (a
-   * request's identity, access probe, statements and patient header: one BEGIN and one COMMIT
-   * instead of one pair each). It continues the read `request`'s identity lookup left open, when
-   * there is one, else opens its own; COMMIT when `work` settles, ROLLBACK when it fails.
+   * Runs `work` with one open read (`CohortRead`): every read through it shares one connection (a
+   * request's identity, access probe, statements and patient header: one checkout from the pool, and
+   * on the embedded database one transaction instead of one each). It continues the read `request`'s
+   * identity lookup left open, when there is one, else opens its own; a transaction ends by COMMIT
+   * when `work` settles, ROLLBACK when it fails.
    */
   inOneRead<T>(work: (read: CohortRead) => Promise<T>, request?: RequestRead): Promise<T> {
     return this.sessions.inOneRead((open) => CohortRead.over(open, work), request);
@@ -173,15 +182,15 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
   }
 
   /**
-   * Another module's fixed statements over patient data (`Query`), in a transaction of their own;
-   * `snapshot` makes it REPEATABLE READ, when several statements must see one snapshot.
+   * Another module's fixed statements over patient data (`Query`), in a read of their own;
+   * `snapshot` makes it a REPEATABLE READ transaction, when several statements must see one snapshot.
    */
   override readStatements<T>(work: (query: Query) => Promise<T>, { snapshot = false }: { snapshot?: boolean } = {}): Promise<T> {
     if (snapshot) return this.sessions.transaction((open) => work(open.query), SNAPSHOT_SESSION_BEGIN);
     return super.readStatements(work);
   }
 
-  /** Each read of its own: a new transaction per call. */
+  /** Each read of its own: a new read (a connection from the pool) per call. */
   protected reading<T>(work: (open: OpenRead) => Promise<T>): Promise<T> {
     return this.sessions.transaction(work);
   }

@@ -1,21 +1,22 @@
 import { DataSource, QueryRunner } from 'typeorm';
+import type { QueryResult } from 'pg';
 import { runNamedStatement, runSimpleQuery } from '../schema/named-statement.repository';
-import { CohortStatementName, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
+import { CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
 import { runCohortStatement } from './prepared-statement.repository';
 
-/** Runs one named cohort statement inside the current read transaction. */
+/** Runs one named cohort statement in the current read (on its connection, and in its transaction where it is one). */
 export type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R[]>;
 
 /**
  * Runs one fixed statement of another module over patient data (the worklist's, the access checks':
- * each listed in `src/database/statements.sql`) inside the current read transaction: unnamed, so it is
+ * each listed in `src/database/statements.sql`) in the current read: unnamed, so it is
  * planned for its actual parameters (NULL-able filters and arrays would make a generic plan poor), or,
  * given `preparedAs`, as that named prepared statement (`runNamedStatement`: only a statement whose
  * generic plan is as good as one made for its values).
  */
 export type Query = <R>(sql: string, params: unknown[], preparedAs?: string) => Promise<R[]>;
 
-/** An open read transaction and its connection, with its two ways to run a statement. */
+/** An open read (a transaction, or on the reader pool a connection held) and its connection, with its two ways to run a statement. */
 export interface OpenRead {
   runner: QueryRunner;
   run: Run;
@@ -42,19 +43,42 @@ export interface ClosingResponse {
   once(event: 'close', listener: () => void): unknown;
 }
 
+/** An open read as these sessions know it: with whether it is a transaction to end. */
+interface Session extends OpenRead {
+  transaction: boolean;
+}
+
 /** What a `RequestRead` holds: the read left open, if any, and whether its response's close is heard yet. */
 interface RequestSlot {
   response: ClosingResponse;
-  open?: OpenRead;
+  open?: Session;
   listening: boolean;
 }
 
+/** How a read opens: the simple query it starts with (none: nothing to send), and whether that begins a transaction. */
+interface Opening {
+  text: string | null;
+  transaction: boolean;
+}
+
+/** The name the identity generation read is prepared under, on the reader pool's connections. */
+const IDENTITY_GENERATION_PREPARED = 'identity.generation';
+
 /**
- * The cohort's read transactions: READ ONLY, as the SELECT-only `vigil_reader`, opened in one round
- * trip and ended by COMMIT (ROLLBACK on any error, so a connection goes back to the pool clean).
- * `inOneRead` hands its work one open read; a request's identity lookup may leave its transaction
- * open (`openForRequest`) for the request's `inOneRead` to continue, so a request's identity,
- * access check and reads cost one BEGIN and one COMMIT. Every other read gets its own.
+ * The cohort's reads, READ ONLY and as the SELECT-only `vigil_reader`, in one of two modes chosen at
+ * start (by the composition root: whether there is a reader pool):
+ * - on a Postgres server, the reader pool (`ReaderPool`), whose connections are `vigil_reader` and
+ *   read-only from their start-up: a READ COMMITTED read sends no BEGIN, SET LOCAL ROLE or COMMIT, each
+ *   statement runs on its own (READ COMMITTED takes a snapshot per statement anyway), and a failed
+ *   statement leaves nothing open; only a REPEATABLE READ read (a snapshot form of `begin`) opens a
+ *   transaction;
+ * - without one (the embedded database: one shared backend), every read is a transaction on the
+ *   service's pool, opened in one round trip (`READ_SESSION_BEGIN`: READ ONLY, SET LOCAL ROLE) and
+ *   ended by COMMIT (ROLLBACK on any error, so a connection goes back to the pool clean).
+ * `inOneRead` hands its work one open read; a request's identity lookup may leave its read open
+ * (`openForRequest`) for the request's `inOneRead` to continue, so a request's identity, access
+ * check and reads take one connection from the pool (and, as transactions, cost one BEGIN and one
+ * COMMIT). Every other read gets its own.
  *
  * Nothing here is found from where the code runs (no AsyncLocalStorage: on Node 20 one that has ever
  * run makes every promise of the process pay an init hook): the open read and the request's slot are
@@ -63,7 +87,11 @@ interface RequestSlot {
 export class ReadSessions {
   private readonly slots = new WeakMap<RequestRead, RequestSlot>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  /** `readers`: the reader pool (see the class); null reads in transactions on `dataSource`. */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly readers: DataSource | null = null,
+  ) {}
 
   /** A place for the read `response`'s request leaves open (see `RequestRead`). */
   requestRead(response: ClosingResponse): RequestRead {
@@ -74,9 +102,9 @@ export class ReadSessions {
   }
 
   /**
-   * `work`'s read opens a transaction that stays open in `request`'s slot for the request's
-   * `inOneRead` to continue, and is ended when the response closes if nothing took it by then; a
-   * transaction of its own when the slot holds one already.
+   * `work`'s read stays open in `request`'s slot (its connection held, and its transaction when it
+   * is one) for the request's `inOneRead` to continue, and is ended when the response closes if
+   * nothing took it by then; a read of its own when the slot holds one already.
    */
   async openForRequest<T>(request: RequestRead, work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
     const slot = this.slotOf(request);
@@ -107,7 +135,7 @@ export class ReadSessions {
     return this.within(left, work);
   }
 
-  /** One transaction of its own on one pooled connection, opened with `begin` (`READ_SESSION_BEGIN` or a snapshot form). */
+  /** One read of its own on one pooled connection, opened as `begin` says (`READ_SESSION_BEGIN`, its identity form, or a snapshot form). */
   async transaction<T>(work: (open: OpenRead) => Promise<T>, begin = READ_SESSION_BEGIN): Promise<T> {
     return this.within(await this.open(begin), work);
   }
@@ -118,7 +146,7 @@ export class ReadSessions {
     return slot;
   }
 
-  private leaveOpen(slot: RequestSlot, open: OpenRead): void {
+  private leaveOpen(slot: RequestSlot, open: Session): void {
     slot.open = open;
     if (slot.listening) return;
     slot.listening = true;
@@ -131,18 +159,29 @@ export class ReadSessions {
     if (open) await this.close(open);
   }
 
-  private async open(begin: string): Promise<OpenRead> {
-    const runner = this.dataSource.createQueryRunner();
+  /**
+   * On the reader pool a READ COMMITTED read sends nothing to open (its identity form only the
+   * generation read, the read's first statement); a snapshot form opens its transaction as given.
+   */
+  private opening(begin: string): Opening {
+    if (!this.readers) return { text: begin, transaction: true };
+    if (begin === READ_SESSION_BEGIN) return { text: null, transaction: false };
+    if (begin === IDENTITY_READ_SESSION_BEGIN) return { text: IDENTITY_GENERATION, transaction: false };
+    return { text: begin, transaction: true };
+  }
+
+  private async open(begin: string): Promise<Session> {
+    const { text, transaction } = this.opening(begin);
+    const runner = (this.readers ?? this.dataSource).createQueryRunner();
     await runner.connect();
     let identityGeneration: number | undefined;
     try {
-      // Several statements in one simple query: the driver answers one result per statement.
-      const results = (await runSimpleQuery(runner, begin)) as { rows: Record<string, unknown>[] }[];
+      const results = await this.send(runner, text, transaction);
       // The identity opening's last statement reads the generation.
       if (begin === IDENTITY_READ_SESSION_BEGIN) identityGeneration = Number(results[results.length - 1].rows[0].generation);
     } catch (error) {
-      // The opening is several statements: BEGIN may have run before a later one failed.
-      await runSimpleQuery(runner, 'ROLLBACK').catch(() => undefined);
+      // A transaction's opening is several statements: BEGIN may have run before a later one failed.
+      if (transaction) await runSimpleQuery(runner, 'ROLLBACK').catch(() => undefined);
       await runner.release();
       throw error;
     }
@@ -152,11 +191,24 @@ export class ReadSessions {
       query: async <R>(sql: string, params: unknown[], preparedAs?: string) =>
         preparedAs === undefined ? ((await runner.query(sql, params)) as R[]) : runNamedStatement<R>(runner, preparedAs, sql, params),
       identityGeneration,
+      transaction,
     };
   }
 
+  /**
+   * Sends a read's opening, answering one result per statement. A transaction's opening is several
+   * statements in one simple query (the driver answers one result each); the generation read alone,
+   * on the reader pool, is a prepared statement (no parse or plan per request).
+   */
+  private async send(runner: QueryRunner, text: string | null, transaction: boolean): Promise<Pick<QueryResult, 'rows'>[]> {
+    if (text === null) return [];
+    if (!transaction) return [{ rows: await runNamedStatement<Record<string, unknown>>(runner, IDENTITY_GENERATION_PREPARED, text, []) }];
+    const results = await runSimpleQuery(runner, text);
+    return Array.isArray(results) ? results : [results];
+  }
+
   /** Runs `work` in the open read, then ends it: COMMIT, or ROLLBACK when the work failed. */
-  private async within<T>(open: OpenRead, work: (open: OpenRead) => Promise<T>): Promise<T> {
+  private async within<T>(open: Session, work: (open: OpenRead) => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await work(open);
@@ -168,10 +220,13 @@ export class ReadSessions {
     return result;
   }
 
-  /** Ends an open read and hands its connection back: COMMIT, or ROLLBACK after `failure`. */
-  private async close(open: OpenRead, failure?: unknown): Promise<void> {
+  /**
+   * Ends an open read and hands its connection back: a transaction by COMMIT, or ROLLBACK after
+   * `failure`; a read outside one has nothing open on the server (a failed statement ended itself).
+   */
+  private async close(open: Session, failure?: unknown): Promise<void> {
     try {
-      await runSimpleQuery(open.runner, failure === undefined ? 'COMMIT' : 'ROLLBACK');
+      if (open.transaction) await runSimpleQuery(open.runner, failure === undefined ? 'COMMIT' : 'ROLLBACK');
     } catch (error) {
       await runSimpleQuery(open.runner, 'ROLLBACK').catch(() => undefined);
       if (failure === undefined) throw error;

@@ -64,3 +64,20 @@ export function connectionOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize
     },
   };
 }
+
+/**
+ * What every connection of the reader pool is from its start-up packet on: the SELECT-only
+ * `vigil_reader` (the login must be a member of it, as for `SET ROLE`) and read-only, so a statement
+ * on it needs no transaction around it to be confined, and a write on it is refused twice (the
+ * session cannot write, and the role has no grant to).
+ */
+export const READER_SESSION_OPTIONS = '-c role=vigil_reader -c default_transaction_read_only=on';
+
+/**
+ * The reader pool's connections (see `ReaderPool`): the service's, with `READER_SESSION_OPTIONS`, no
+ * entity and no migration, named `vigil-reader` in `pg_stat_activity`.
+ */
+export function readerConnectionOptions(target: Pick<DatabaseTarget, 'url' | 'poolSize' | 'timeouts'>): DataSourceOptions {
+  const options = connectionOptions(target, []);
+  return { ...options, migrations: [], extra: { ...options.extra, application_name: 'vigil-reader', options: READER_SESSION_OPTIONS } } as DataSourceOptions;
+}

@@ -4,12 +4,14 @@ import { DataSource } from 'typeorm';
 import { connectionOptions, DatabaseTarget, EntityList } from './data-source.options';
 import { DATABASE_NOTIFICATIONS_TARGET, DatabaseNotifications } from './database-notifications';
 import { DATABASE_POOL_STATS, poolStatsReader } from './pool-stats';
+import { ReaderPool } from './reader-pool';
 
 export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
 
 /**
  * The TypeORM connection for the database chosen at start-up (see `prepareDatabase`), its pool's
- * counters, and the process's Postgres notifications (a connection of their own, opened on demand).
+ * counters, the cohort's reader pool (`ReaderPool`, on a Postgres server) and the process's Postgres
+ * notifications (a connection of their own, opened on demand).
  */
 @Module({})
 export class DatabaseModule {
@@ -24,8 +26,9 @@ export class DatabaseModule {
         { provide: DATABASE_POOL_STATS, inject: [DataSource], useFactory: poolStatsReader },
         { provide: DATABASE_NOTIFICATIONS_TARGET, useValue: target },
         DatabaseNotifications,
+        { provide: ReaderPool, useFactory: () => ReaderPool.open(target) },
       ],
-      exports: [DATABASE_TARGET, DATABASE_POOL_STATS, DatabaseNotifications],
+      exports: [DATABASE_TARGET, DATABASE_POOL_STATS, DatabaseNotifications, ReaderPool],
     };
   }
 }

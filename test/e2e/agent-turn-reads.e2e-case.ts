@@ -1,11 +1,10 @@
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { StaffRole } from '../../src/common/roles';
-import { READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { ReaderPool } from '../../src/database/reader-pool';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, patients, sharesTeam, userFor, activeUsers } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
-import { statementsRunBy } from '../setup/statement-capture';
+import { statementsByRunner } from '../setup/statement-capture';
 import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
 
 const PATIENT = 'complete-record';
@@ -47,13 +46,15 @@ describe('agent turn: read transactions', () => {
       },
     ]);
     let status = 0;
-    const executed = await statementsRunBy(sut.app.get(DataSource), async () => {
+    // Each read takes a connection of the reader pool (a query runner of its own) and sends no BEGIN.
+    const reads = await statementsByRunner(sut.app.get(ReaderPool).dataSource!, async () => {
       const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
       status = res.status;
       expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });
     });
     expect(status).toBe(200);
-    expect(executed.filter((statement) => statement === READ_SESSION_BEGIN)).toHaveLength(4);
+    expect(reads.size).toBe(4);
+    expect([...reads.values()].flat().filter((statement) => /^BEGIN\b/.test(statement))).toEqual([]);
   });
 
   it('still refuses a patient off the clinician’s teams with the tools’ 404, leaving no read open', async () => {
@@ -62,12 +63,12 @@ describe('agent turn: read transactions', () => {
     const res = await ask(patient.key, outsider.username);
     expect(res.status).toBe(404);
     // Every connection the request took went back to the pool idle: no transaction left open. Only
-    // the request pool's connections (`vigil`): the audit sealer's own connection may be caught
+    // the request pools' connections (`vigil`, `vigil-reader`): the audit sealer's own connection may be caught
     // between two statements of its transaction, which says nothing about the request. A background
     // task on the pool (a sweep, the audit's own writes) can be caught the same way for a moment, so
     // the count is read until it is 0, for up to 3 s: a read the request left open never ends.
     const openReads = async () => database().dataSource.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'vigil' AND state LIKE 'idle in transaction%'`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('vigil', 'vigil-reader') AND state LIKE 'idle in transaction%'`,
     );
     let open = await openReads();
     for (let attempt = 0; attempt < 30 && open[0].n !== 0; attempt += 1) {

@@ -1,26 +1,31 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { COHORT_STATEMENTS, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { COHORT_STATEMENTS, IDENTITY_GENERATION } from '../../src/cohort/cohort.statements';
 import { StaffRole } from '../../src/common/roles';
+import { ReaderPool } from '../../src/database/reader-pool';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { statementsByRunner } from '../setup/statement-capture';
 
 const PATIENT = 'complete-record';
-const OPENINGS = [READ_SESSION_BEGIN, IDENTITY_READ_SESSION_BEGIN];
+/** What a read on a connection that is already `vigil_reader` and read-only has no need to send. */
+const TRANSACTION_CONTROL = /^(BEGIN|COMMIT|ROLLBACK|SET|START)\b/i;
 
 /**
- * A tool request's cohort reads as the connection sees them: the caller's identity, the access probe
- * and the tool's statements in one read transaction (one BEGIN, one COMMIT), the open read handed
+ * A tool request's cohort reads as the connections see them, on a Postgres server: the caller's
+ * identity (or the identity generation, when the cache answers), the access probe and the tool's
+ * statements on one connection of the reader pool, with no BEGIN and no COMMIT, the connection held
  * from the auth guard to the tool through the request. That no AsyncLocalStorage carries it is the
  * `async-context` case's to show, for the whole compiled process.
  */
 describe('a tool request\'s cohort reads', () => {
   const database = useSeededDatabase();
   let sut: TestApp;
+  let reader: DataSource;
   beforeAll(async () => {
     sut = await createTestApp({ databaseUrl: database().url });
+    reader = sut.app.get(ReaderPool).dataSource!;
   });
   afterAll(() => sut.close());
 
@@ -29,18 +34,31 @@ describe('a tool request\'s cohort reads', () => {
     const res = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(PATIENT)}/labs`).set('authorization', `Bearer ${await sut.tokenFor(username)}`);
     expect(res.status).toBe(200);
   };
+  const cohortStatements = new Set([IDENTITY_GENERATION, ...Object.values(COHORT_STATEMENTS)].map((text) => text.trim()));
 
-  it('reads the identity, the access probe and the tool\'s statements in one transaction: one BEGIN, one COMMIT', async () => {
+  it('reads the identity, the access probe and the tool\'s statements on one reader connection: no BEGIN, no COMMIT, only cohort statements', async () => {
     await labs(); // the first request of a process may read the identity generation's cache cold
-    const byRunner = await statementsByRunner(sut.app.get(DataSource), labs);
-    // Other connections (the audit's writes) run in the log too: only read sessions are ours.
-    const reads = [...byRunner.values()].filter((statements) => statements.some((text) => OPENINGS.includes(text)));
-    expect(reads).toHaveLength(1);
-    const [statements] = reads;
-    expect(statements.filter((text) => OPENINGS.includes(text))).toHaveLength(1);
-    expect(OPENINGS).toContain(statements[0]);
-    expect(statements.filter((text) => text === 'COMMIT')).toEqual(['COMMIT']);
-    expect(statements[statements.length - 1]).toBe('COMMIT');
+    let onService = new Map<unknown, string[]>();
+    const onReader = await statementsByRunner(reader, async () => {
+      onService = await statementsByRunner(sut.app.get(DataSource), labs);
+    });
+    expect(onReader.size).toBe(1);
+    const [statements] = [...onReader.values()];
+    expect(statements.filter((text) => TRANSACTION_CONTROL.test(text))).toEqual([]);
+    expect(statements.filter((text) => !cohortStatements.has(text))).toEqual([]);
+    // The identity (its generation, or the staff row) first, before any other statement of the read.
+    expect([IDENTITY_GENERATION.trim(), COHORT_STATEMENTS.staffUserByUsername.trim()]).toContain(statements[0]);
     expect(statements).toEqual(expect.arrayContaining([COHORT_STATEMENTS.patientAccess.trim(), COHORT_STATEMENTS.laboratoryResultsInWindow.trim()]));
+    // The service's pool (the audit's writes) runs none of the request's reads.
+    expect([...onService.values()].flat().filter((text) => cohortStatements.has(text))).toEqual([]);
+  });
+
+  it('reads as vigil_reader on connections that refuse a write', async () => {
+    await labs();
+    expect(await reader.query(`SELECT current_user AS "user", current_setting('transaction_read_only') AS "readOnly"`)).toEqual([{ user: 'vigil_reader', readOnly: 'on' }]);
+    await expect(reader.query(`UPDATE staff_users SET active = false WHERE username = $1`, [userFor(StaffRole.Clinician, PATIENT).username])).rejects.toThrow(
+      /read-only transaction/,
+    );
+    await labs();
   });
 });

@@ -8,6 +8,15 @@ import { pendingSchemaChanges } from '../../src/database/schema';
 import { patients } from '../../fixtures';
 import { captureLogs } from '../setup/log-capture';
 import { TEST_ANCHOR_DATE } from '../setup/test-database';
+import request from 'supertest';
+import { COHORT_STATEMENTS, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { StaffRole } from '../../src/common/roles';
+import { ReaderPool } from '../../src/database/reader-pool';
+import { createTestApp } from '../setup/app';
+import { patientIdOf, userFor } from '../setup/cohort';
+import { statementsByRunner } from '../setup/statement-capture';
+
+const PATIENT = 'complete-record';
 
 /** The new user's default: no DATABASE_URL, so Vigil runs PGlite in-process, migrates it and seeds it. */
 describe('embedded database (no DATABASE_URL)', () => {
@@ -23,7 +32,7 @@ describe('embedded database (no DATABASE_URL)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
+    if (dataSource?.isInitialized) await dataSource.destroy();
     await prepared?.stop();
   });
 
@@ -50,6 +59,29 @@ describe('embedded database (no DATABASE_URL)', () => {
     for (const patient of patients) {
       expect(all).not.toContain(patient.mrn);
       expect(all).not.toContain(patient.familyName);
+    }
+  });
+
+  // Last: the app takes the socket's connections, so this file's own connection goes first.
+  it('reads a tool request in one read transaction on its one connection: no reader pool on the shared backend', async () => {
+    await dataSource.destroy();
+    const sut = await createTestApp({ databaseUrl: prepared.target.url, embedded: true });
+    try {
+      expect(sut.app.get(ReaderPool).dataSource).toBeNull();
+      const { username } = userFor(StaffRole.Clinician, PATIENT);
+      const labs = async () => {
+        const res = await request(sut.app.getHttpServer()).get(`/patients/${patientIdOf(PATIENT)}/labs`).set('authorization', `Bearer ${await sut.tokenFor(username)}`);
+        expect(res.status).toBe(200);
+      };
+      const byRunner = await statementsByRunner(sut.app.get(DataSource), labs);
+      const reads = [...byRunner.values()].filter((statements) => statements.some((text) => text === COHORT_STATEMENTS.patientAccess.trim()));
+      expect(reads).toHaveLength(1);
+      const [statements] = reads;
+      expect([READ_SESSION_BEGIN, IDENTITY_READ_SESSION_BEGIN]).toContain(statements[0]);
+      expect(statements.filter((text) => text === 'COMMIT')).toEqual(['COMMIT']);
+      expect(statements[statements.length - 1]).toBe('COMMIT');
+    } finally {
+      await sut.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { CohortRepository, StaffIdentity } from '../../src/cohort/cohort.repository';
 import { IDENTITY_CHANGED_CHANNEL } from '../../src/cohort/identity-cache';
 import { DatabaseNotifications } from '../../src/database/database-notifications';
+import { ReaderPool } from '../../src/database/reader-pool';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
@@ -45,17 +46,31 @@ describe('the identity cache', () => {
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['error', 'warn', 'log']));
 
-  describe('with notifications the test holds back', () => {
+  // Both ways the cohort reads (`ReadSessions`): transactions on the service's pool (the embedded
+  // database's), and statements on their own on the reader pool (a Postgres server's), where the
+  // generation is a statement of its own, still the read's first.
+  describe.each([
+    ['in read transactions', false],
+    ['on the reader pool', true],
+  ])('with notifications the test holds back, %s', (_mode, onReaderPool) => {
     let held: HeldNotifications;
     let sut: CohortRepository;
+    let readers: ReaderPool | undefined;
+    // A database of each mode's own: the tests below change staff rows.
+    const own = useSeededDatabase();
+    const ownSql = (text: string, params: unknown[] = []) => own().dataSource.query(text, params);
+    beforeAll(async () => {
+      if (onReaderPool) readers = await ReaderPool.open({ url: own().url, poolSize: 2, embedded: false });
+    });
+    afterAll(() => readers?.onApplicationShutdown());
     const read = (username: string) => sut.staffUserByUsername(username, { cached: true }) as Promise<StaffIdentity>;
     /** Two reads in a row answered with the very same object: the second came from the cache. */
     const answeredFromCache = async (username: string) => (await read(username)) === (await read(username));
-    const generation = async () => Number((await sql(`SELECT generation FROM identity_generation`))[0].generation);
+    const generation = async () => Number((await ownSql(`SELECT generation FROM identity_generation`))[0].generation);
 
     beforeEach(() => {
       held = new HeldNotifications();
-      sut = new CohortRepository(database().dataSource, held as unknown as DatabaseNotifications);
+      sut = new CohortRepository(own().dataSource, held as unknown as DatabaseNotifications, readers);
     });
     afterEach(() => sut.onModuleDestroy());
 
@@ -63,7 +78,7 @@ describe('the identity cache', () => {
       await until(() => answeredFromCache('dr.lindqvist'));
       expect((await read('dr.lindqvist')).active).toBe(true);
 
-      await sql(`UPDATE staff_users SET active = false WHERE username = 'dr.lindqvist'`);
+      await ownSql(`UPDATE staff_users SET active = false WHERE username = 'dr.lindqvist'`);
       // No notification reached this process: the read's own generation says the cache is behind.
       expect((await read('dr.lindqvist')).active).toBe(false);
       expect(await answeredFromCache('dr.lindqvist')).toBe(false);
@@ -77,7 +92,7 @@ describe('the identity cache', () => {
       await until(() => answeredFromCache('cc.mensah'));
       expect((await read('cc.mensah')).careTeamCodes).toEqual(['primary-care-north']);
 
-      await sql(`DELETE FROM care_team_members WHERE staff_user_id = (SELECT id FROM staff_users WHERE username = 'cc.mensah')`);
+      await ownSql(`DELETE FROM care_team_members WHERE staff_user_id = (SELECT id FROM staff_users WHERE username = 'cc.mensah')`);
       expect((await read('cc.mensah')).careTeamCodes).toEqual([]);
     });
 
@@ -86,7 +101,7 @@ describe('the identity cache', () => {
       held.up.next(false);
       expect(await answeredFromCache('rev.nakamura')).toBe(false);
       // A change while down is never heard: coming back must not trust what was cached before.
-      await sql(`UPDATE staff_users SET role = 'reviewer' WHERE username = 'rev.nakamura'`);
+      await ownSql(`UPDATE staff_users SET role = 'reviewer' WHERE username = 'rev.nakamura'`);
       held.up.next(true);
       await until(() => answeredFromCache('rev.nakamura'));
     });

@@ -28,6 +28,8 @@ export async function createTestApp(options: {
   env?: Record<string, string>;
   /** Approval-queue settings on top of the config's (QUEUE_* in `env`). */
   queueSettings?: Partial<QueueSettings>;
+  /** `databaseUrl` is the embedded database (PGlite): one pooled connection, no reader pool, as `npm start` without DATABASE_URL. */
+  embedded?: boolean;
 }): Promise<TestApp> {
   const logs = captureLogs();
   const devKeyFile = join(mkdtempSync(join(tmpdir(), 'vigil-test-')), 'dev-signing-key');
@@ -53,7 +55,10 @@ export async function createTestApp(options: {
   // parallel test files share one Redis and must never take each other's jobs.
   const queue = { settings: { ...options.queueSettings, prefix: `vigil-test-${basename(devKeyFile.replace(/\/dev-signing-key$/, ''))}` } };
   const measures = { settings: { prefix: queue.settings.prefix } };
-  const app = await createApp({ config, database: { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) }, logger, queue, measures });
+  const database = options.embedded
+    ? { url: options.databaseUrl, poolSize: 1, embedded: true }
+    : { url: options.databaseUrl, poolSize: 4, embedded: false, timeouts: connectionTimeouts(config) };
+  const app = await createApp({ config, database, logger, queue, measures });
   await initApp(app);
   const key = loadOrCreateDevKey(config.auth.devKeyFile);
   const tokenFor = (username: string, token: { ttlSeconds?: number; now?: number } = {}) =>

@@ -7,26 +7,32 @@ import { DataSource, QueryRunner, Logger as TypeOrmLogger } from 'typeorm';
  * the data source for its logger on every query, so swapping the logger's `logQuery` for the duration
  * sees them all (statements of other work on the same data source included: compare only what is yours).
  */
-async function captureStatements(dataSource: DataSource, work: () => Promise<unknown>, record: (query: string, runner?: QueryRunner) => void): Promise<void> {
-  const logger = dataSource.logger;
-  const capture: Partial<TypeOrmLogger> = { ...logger, logQuery: (query: string, _parameters?: unknown[], runner?: QueryRunner) => record(query.trim(), runner) };
-  Object.assign(dataSource, { logger: capture });
+async function captureStatements(sources: Sources, work: () => Promise<unknown>, record: (query: string, runner?: QueryRunner) => void): Promise<void> {
+  const dataSources = Array.isArray(sources) ? sources : [sources as DataSource];
+  const loggers = dataSources.map((dataSource) => dataSource.logger);
+  dataSources.forEach((dataSource, i) => {
+    const capture: Partial<TypeOrmLogger> = { ...loggers[i], logQuery: (query: string, _parameters?: unknown[], runner?: QueryRunner) => record(query.trim(), runner) };
+    Object.assign(dataSource, { logger: capture });
+  });
   try {
     await work();
   } finally {
-    Object.assign(dataSource, { logger });
+    dataSources.forEach((dataSource, i) => Object.assign(dataSource, { logger: loggers[i] }));
   }
 }
 
+/** One data source, or several (the service's pool and the reader pool: their statements in the order they ran). */
+type Sources = DataSource | readonly DataSource[];
+
 /** The SQL texts `dataSource` runs while `work` does, in order (see `captureStatements`). */
-export async function statementsRunBy(dataSource: DataSource, work: () => Promise<unknown>): Promise<string[]> {
+export async function statementsRunBy(dataSource: Sources, work: () => Promise<unknown>): Promise<string[]> {
   const executed: string[] = [];
   await captureStatements(dataSource, work, (query) => void executed.push(query));
   return executed;
 }
 
 /** The same, by the query runner each ran on (one per transaction; undefined for those run on no runner). */
-export async function statementsByRunner(dataSource: DataSource, work: () => Promise<unknown>): Promise<Map<QueryRunner | undefined, string[]>> {
+export async function statementsByRunner(dataSource: Sources, work: () => Promise<unknown>): Promise<Map<QueryRunner | undefined, string[]>> {
   const byRunner = new Map<QueryRunner | undefined, string[]>();
   await captureStatements(dataSource, work, (query, runner) => void byRunner.set(runner, [...(byRunner.get(runner) ?? []), query]));
   return byRunner;
