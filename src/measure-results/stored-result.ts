@@ -98,24 +98,28 @@ export function resultRows(loaded: VersionedChart, period: Period, timeZone: str
   const rows = [...builtIn, ...published.map((entry) => entry.result)].map(careGapRow);
   const editionOf = (index: number) => (index < builtIn.length ? null : published[index - builtIn.length].editionId);
   const days = evidenceDays(loaded.chart, rows.flatMap((row) => row.evidence));
-  return rows.map((row, index) => withContentHash(editionOf(index), {
-    patient_id: loaded.chart.patient.id,
-    measure_id: row.measureId,
-    period_start: row.periodStart,
-    period_end: row.periodEnd,
-    status: row.status,
-    reason_code: row.reasonCode,
-    reason: row.reason,
-    populations: row.groups,
-    evidence: row.evidence,
-    to_close: row.toClose,
-    data_quality: row.dataQuality,
-    partial: loaded.truncated,
-    data_version: loaded.dataVersion,
-    last_evidence_on: latestDay(days, row.evidence),
-  }));
-}
-
-function withContentHash(editionId: string | null, row: Omit<ResultRowInput, 'content_hash' | 'measure_package_id'>): ResultRowInput {
-  return { ...row, measure_package_id: editionId, content_hash: resultContentHash(row) };
+  return rows.map((row, index) => {
+    // One object of its final shape, hashed in place: no copy of every row to add its hash (the
+    // recompute builds six or more rows per patient).
+    const stored: ResultRowInput = {
+      patient_id: loaded.chart.patient.id,
+      measure_id: row.measureId,
+      period_start: row.periodStart,
+      period_end: row.periodEnd,
+      status: row.status,
+      reason_code: row.reasonCode,
+      reason: row.reason,
+      populations: row.groups,
+      evidence: row.evidence,
+      to_close: row.toClose,
+      data_quality: row.dataQuality,
+      partial: loaded.truncated,
+      data_version: loaded.dataVersion,
+      last_evidence_on: latestDay(days, row.evidence),
+      measure_package_id: editionOf(index),
+      content_hash: '',
+    };
+    stored.content_hash = resultContentHash(stored);
+    return stored;
+  });
 }
