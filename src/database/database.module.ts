@@ -23,7 +23,11 @@ export class DatabaseModule {
       imports: [TypeOrmModule.forRoot({ ...connectionOptions(target, entities), retryAttempts: 2, retryDelay: 1000 })],
       providers: [
         { provide: DATABASE_TARGET, useValue: target },
-        { provide: DATABASE_POOL_STATS, inject: [DataSource], useFactory: poolStatsReader },
+        {
+          provide: DATABASE_POOL_STATS,
+          inject: [DataSource, ReaderPool],
+          useFactory: (service: DataSource, readers: ReaderPool) => poolStatsReader({ service, reader: readers.dataSource }),
+        },
         { provide: DATABASE_NOTIFICATIONS_TARGET, useValue: target },
         DatabaseNotifications,
         { provide: ReaderPool, useFactory: () => ReaderPool.open(target) },

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
-/** The service's Postgres pool as node-postgres counts it, for the metrics endpoint. */
+/** A Postgres pool as node-postgres counts it, for the metrics endpoint. */
 export interface PoolStats {
   /** Connections open (idle or in use). */
   total: number;
@@ -13,20 +13,31 @@ export interface PoolStats {
   max: number;
 }
 
-/** Reads a counter the pool keeps anyway: no query, no connection taken. */
-export type PoolStatsReader = () => PoolStats | null;
+/** The process's pools: the service's own (writes and the rest) and the cohort's reader pool (`ReaderPool`). */
+export type PoolName = 'service' | 'reader';
 
-/** Provided by the database module: the pool behind the TypeORM data source. */
+/** Reads counters the pools keep anyway: no query, no connection taken. A pool not open is left out. */
+export type PoolStatsReader = () => { pool: PoolName; stats: PoolStats }[];
+
+/** Provided by the database module: the pools behind the TypeORM data sources. */
 export const DATABASE_POOL_STATS = Symbol('DATABASE_POOL_STATS');
+
+/** `pools`: each pool's data source (the reader pool's is null on the embedded database, which has none). */
+export function poolStatsReader(pools: Record<PoolName, DataSource | null>): PoolStatsReader {
+  const entries = Object.entries(pools) as [PoolName, DataSource | null][];
+  return () =>
+    entries.flatMap(([pool, dataSource]) => {
+      const stats = dataSource && statsOf(dataSource);
+      return stats ? [{ pool, stats }] : [];
+    });
+}
 
 /**
  * TypeORM's Postgres driver keeps its node-postgres pool as `master` (there is no public accessor).
  * Null before the data source is initialised or after it is destroyed.
  */
-export function poolStatsReader(dataSource: DataSource): PoolStatsReader {
-  return () => {
-    const pool = (dataSource.driver as PostgresDriver | undefined)?.master as Pool | undefined;
-    if (!dataSource.isInitialized || !pool || typeof pool.totalCount !== 'number') return null;
-    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
-  };
+function statsOf(dataSource: DataSource): PoolStats | null {
+  const pool = (dataSource.driver as PostgresDriver | undefined)?.master as Pool | undefined;
+  if (!dataSource.isInitialized || !pool || typeof pool.totalCount !== 'number') return null;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
 }

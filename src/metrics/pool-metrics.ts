@@ -10,7 +10,10 @@ const POOL_GAUGES: { key: keyof PoolStats; name: string; help: string }[] = [
   { key: 'max', name: 'vigil_db_pool_max_connections', help: 'The pool size (DATABASE_POOL_SIZE).' },
 ];
 
-/** The TypeORM pool's counters, read at scrape time from the pool itself (no query). */
+/**
+ * The pools' counters, read at scrape time from the pools themselves (no query), labelled by pool:
+ * `service` (writes and the rest) and `reader` (the cohort's reads, on a Postgres server).
+ */
 @Injectable()
 export class PoolMetrics {
   constructor(@Inject(METRICS_REGISTRY) registry: Registry, @Inject(DATABASE_POOL_STATS) read: PoolStatsReader) {
@@ -18,11 +21,11 @@ export class PoolMetrics {
       new Gauge({
         name,
         help,
+        labelNames: ['pool'],
         registers: [registry],
         collect() {
-          const stats = read();
-          if (stats) this.set(stats[key]);
-          else this.remove();
+          this.reset();
+          for (const { pool, stats } of read()) this.set({ pool }, stats[key]);
         },
       });
     }

@@ -163,8 +163,11 @@ describeWithRedis('metrics', () => {
   });
 
   it('reports the pool, the outbox, the queues, the executed job and the agent turn', () => {
-    expect(valueOf('vigil_db_pool_max_connections')).toBe(4);
-    expect(valueOf('vigil_db_pool_connections')).toBeGreaterThanOrEqual(1);
+    // Each pool by name: the service's (writes) and the cohort's reader pool, which the tool reads above used.
+    for (const pool of ['service', 'reader']) {
+      expect(valueOf('vigil_db_pool_max_connections', { pool })).toBe(4);
+      expect(valueOf('vigil_db_pool_connections', { pool })).toBeGreaterThanOrEqual(1);
+    }
     expect(valueOf('vigil_outbox_pending_rows')).toBe(0);
     expect(valueOf('vigil_outbox_oldest_pending_age_seconds')).toBe(0);
     for (const queue of ['vigil-proposals', 'vigil-measures', 'vigil-deliveries']) {
@@ -186,6 +189,7 @@ describeWithRedis('metrics', () => {
       destination: /^(fhir|webhook)$/,
       job: /^(execute|expire|expire_draft|recompute-chunk|deliver)$/,
       outcome: /^(completed|failed)$/,
+      pool: /^(service|reader)$/,
     };
     for (const sample of samples.filter((candidate) => candidate.name.startsWith('vigil_'))) {
       for (const [key, value] of Object.entries(sample.labels)) {
