@@ -42,10 +42,17 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   patientsOfCareTeams: (c) => [c.careTeamIds, 101],
   // DEQM $care-gaps for a care team: its first page of patient ids (MAX_PAGE_PATIENTS + 1).
   patientIdsOfCareTeamPage: (c) => [c.careTeamIds[0], null, MAX_PAGE_PATIENTS + 1],
-  // A two-year window of every class, as a clinician asking "recent visits" would.
-  encountersInWindow: (c) => [c.patientId, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
+  // The tools' reads (the access probe folded in; no break glass): a two-year window of every class,
+  // as a clinician asking "recent visits" would; the bench's lab; the whole chart.
+  gatedEncounters: (c) => [c.patientId, c.careTeamIds, false, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
+  gatedLaboratoryResults: (c) => [c.patientId, c.careTeamIds, false, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
+  gatedChart: (c) => [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1],
+  // care_gap_lookup's chart, with the attestations for the period it evaluates by default.
+  gatedChartWithAttestations: (c) => {
+    const period = storePeriod(c.now);
+    return [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1, period.start, period.end];
+  },
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],
-  laboratoryResultsInWindow: (c) => [c.patientId, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
   patientChart: (c) => [c.patientId, CHART_ROW_CAP + 1],
   // The measure-results recompute's bulk reads, explained here for one patient (the bench's chunks are larger).
   patientsByIds: (c) => [[c.patientId]],
@@ -67,11 +74,6 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   // No condition ids are collected: the plan of an id list is the same as for any other table's.
   conditionsByIds: (c) => [c.patientId, [c.patientId]],
   citedRows: (c) => [c.patientId, [c.patientId], c.encounterIds.slice(0, 3), c.observationIds.slice(0, 3), [], [], [], [], [], [], []],
-  // care_gap_lookup's chart, with the attestations for the period it evaluates by default.
-  patientChartWithAttestations: (c) => {
-    const period = storePeriod(c.now);
-    return [c.patientId, CHART_ROW_CAP + 1, period.start, period.end];
-  },
 };
 
 /** The highest `$n` in a statement: how many parameters it binds. */

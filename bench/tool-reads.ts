@@ -77,8 +77,8 @@ export function readerPool(url: string, max: number): Pool {
 
 /**
  * The floor of one tool request: every cohort statement Vigil runs for it, with the same
- * parameters, transaction and prepared statements — identity (the token's user and teams), the
- * access probe, the tool's statements, the patient header — and nothing else: no JWT check, validation,
+ * parameters, transaction and prepared statements — identity (the token's user and teams), then the
+ * tool's one statement (the access probe, the patient header and the rows) — and nothing else: no JWT check, validation,
  * projection, clinical evaluation or audit write. Returns the rows, or null for "not found".
  */
 export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignment, audit?: AuditService): Promise<Record<string, unknown> | null> {
@@ -86,8 +86,9 @@ export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignme
   const found = await read(pool, async (run) => {
     const [user] = await run('staffUserByUsername', [assignment.username]);
     if (!user) return null;
-    const [access] = await run('patientAccess', [assignment.patientId, user.careTeamIds]);
-    return access.exists && access.onCareTeam ? { user, body: await toolStatements(run, tool, assignment.patientId) } : null;
+    // The tool's one statement, with the access probe folded in (no break glass: the clinician is on the patient's team).
+    const { exists, onCareTeam, ...data } = await toolStatement(run, tool, assignment.patientId, user.careTeamIds as string[]);
+    return exists && onCareTeam ? { user, body: toolBody(tool, data) } : null;
   });
   if (!found) return null;
   const { user, body } = found;
@@ -110,28 +111,30 @@ export async function floorRead(pool: Pool, tool: ToolName, assignment: Assignme
   return body;
 }
 
-async function toolStatements(run: Run, tool: ToolName, id: string): Promise<Record<string, unknown>> {
-  // The derived tools read the patient's row with the rest of the chart (`patientChart`), the other tools on its own.
-  const patient = tool === 'patient_encounters' || tool === 'patient_labs' ? (await run('patientById', [id]))[0] : undefined;
+/** The tool's gated statement (`COHORT_STATEMENTS.gated*`), with the parameters Vigil binds for `TOOL_QUERIES`. */
+async function toolStatement(run: Run, tool: ToolName, id: string, careTeamIds: string[]): Promise<Record<string, unknown>> {
+  const access = [id, careTeamIds, false];
   switch (tool) {
-    case 'patient_encounters': {
-      const rows = (await run('encountersInWindow', [id, null, null, null, ENCOUNTER_ROW_CAP + 1])).slice(0, ENCOUNTER_ROW_CAP);
-      const notes = rows.length ? await run('notesOfEncounters', [id, rows.map((row) => row.id)]) : [];
-      return { patient, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })) };
-    }
+    case 'patient_encounters':
+      return (await run('gatedEncounters', [...access, null, null, null, ENCOUNTER_ROW_CAP + 1]))[0];
     case 'patient_labs':
-      return { patient, rows: (await run('laboratoryResultsInWindow', [id, null, null, [LAB_CODE], LAB_ROW_CAP + 1])).slice(0, LAB_ROW_CAP) };
+      return (await run('gatedLaboratoryResults', [...access, null, null, [LAB_CODE], LAB_ROW_CAP + 1]))[0];
     case 'care_gap_lookup': {
       // With the attestations for the period it evaluates by default (the trailing year), as Vigil reads them.
       const period = trailingYear(todayUtc());
-      const [chart] = await run('patientChartWithAttestations', [id, CHART_ROW_CAP + 1, period.start, period.end]);
-      return chart;
+      return (await run('gatedChartWithAttestations', [...access, CHART_ROW_CAP + 1, period.start, period.end]))[0];
     }
-    default: {
-      const [chart] = await run('patientChart', [id, CHART_ROW_CAP + 1]);
-      return chart;
-    }
+    default:
+      return (await run('gatedChart', [...access, CHART_ROW_CAP + 1]))[0];
   }
+}
+
+/** The statement's data as the tool uses it: its rows cut at the tool's cap (labs, encounters), or the chart. */
+function toolBody(tool: ToolName, data: Record<string, unknown>): Record<string, unknown> {
+  const rows = data.rows as Record<string, unknown>[] | undefined;
+  if (tool === 'patient_encounters') return { patient: data.patient, rows: rows!.slice(0, ENCOUNTER_ROW_CAP) };
+  if (tool === 'patient_labs') return { patient: data.patient, rows: rows!.slice(0, LAB_ROW_CAP) };
+  return data;
 }
 
 const PATIENT_FIELDS = 'id mrn givenName familyName birthDate sex phone email addressLine city state postalCode deceasedAt';

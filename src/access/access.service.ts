@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { forbidden, patientNotFound } from '../auth/auth.problems';
 import { ProblemException } from '../common/http/problem';
 import { Caller } from '../auth/caller';
-import type { CohortRead } from '../cohort/cohort.repository';
+import type { AccessGate, CohortRead, PatientProbe } from '../cohort/cohort.repository';
 import { StaffRole } from '../common/roles';
 import { AccessContext, mayBreakGlass } from './access-context';
 import { AccessRepository } from './access.repository';
@@ -46,14 +46,22 @@ export class AccessService {
    * check is part of one open cohort read (a tool's), else in a read of its own.
    */
   async patientRead(context: AccessContext, patientId: string, read?: CohortRead): Promise<PatientGrant> {
+    const gate = this.patientReadGate(context, patientId);
+    gate.admit(await this.repository.patient(patientId, gate.careTeamIds, read));
+    return gate.granted();
+  }
+
+  /**
+   * `patient.read` for a read that runs the access probe inside its own statement (a tool's, see
+   * `AccessGate`): break glass is checked now, before any read; the statement reads the data only
+   * on the caller's teams or with break glass allowed, and the gate decides on its probe's answer
+   * by the same rule as `patientRead` (`decidePatientRead`).
+   */
+  patientReadGate(context: AccessContext, patientId: string): PatientReadGate {
     const caller = requireCaller(context);
     const reason = mayBreakGlass(context) ? context.breakGlassReason?.trim() || null : null;
     if (reason !== null) assertBreakGlassAllowed(caller, reason);
-    const access = await this.repository.patient(patientId, caller.careTeamIds, read);
-    if (!access.exists) throw patientNotFound();
-    if (access.onCareTeam) return { patientId, breakGlass: false };
-    if (reason !== null) return { patientId, breakGlass: true };
-    throw patientNotFound();
+    return new PatientReadGate(patientId, caller.careTeamIds, reason !== null);
   }
 
   /**
@@ -131,6 +139,38 @@ export class AccessService {
   eventsSubscribe(caller: Caller): { visiblePatients: (patientIds: string[]) => Promise<Set<string>> } {
     if (!QUEUE_READERS.includes(caller.role)) throw forbidden();
     return { visiblePatients: (patientIds) => this.repository.patientsOfActiveUser(caller.userId, QUEUE_READERS, patientIds) };
+  }
+}
+
+/**
+ * The rule of `patient.read` on the probe's answer: a missing patient and one off the caller's teams
+ * are the same 404, unless break glass is allowed for this call (`breakGlass`).
+ */
+function decidePatientRead(patientId: string, breakGlass: boolean, probe: PatientProbe): PatientGrant {
+  if (!probe.exists) throw patientNotFound();
+  if (probe.onCareTeam) return { patientId, breakGlass: false };
+  if (breakGlass) return { patientId, breakGlass: true };
+  throw patientNotFound();
+}
+
+/** An `AccessGate` for `patient.read` (`AccessService.patientReadGate`), holding its grant once it admitted the caller. */
+export class PatientReadGate implements AccessGate {
+  private grant: PatientGrant | null = null;
+
+  constructor(
+    readonly patientId: string,
+    readonly careTeamIds: string[],
+    readonly breakGlass: boolean,
+  ) {}
+
+  admit(probe: PatientProbe): void {
+    this.grant = decidePatientRead(this.patientId, this.breakGlass, probe);
+  }
+
+  /** The grant `admit` gave; fails closed when no probe was decided on (a read that never asked). */
+  granted(): PatientGrant {
+    if (!this.grant) throw new Error('patient.read: no access probe was decided on before the read was used');
+    return this.grant;
   }
 }
 

@@ -82,7 +82,7 @@ export const attestedPairs = (start: string, end: string): string =>
 /**
  * Patient `patient`'s attestations that stand for the period `start`..`end`, each with its measure,
  * by measure and newest first, as one JSON array of `{ measureId, attestation }`: a column of the
- * chart read `care_gap_lookup` makes (`patientChartWithAttestations`), so they cost no round trip of their own.
+ * chart read `care_gap_lookup` makes (`gatedChartWithAttestations`), so they cost no round trip of their own.
  */
 export const attestationRowsJson = (patient: string, start: string, end: string): string =>
   `(SELECT coalesce(json_agg(json_build_object('measureId', c.measure_id, 'attestation', ${ATTESTATION_OBJECT}) ORDER BY c.measure_id, ${ORDER}), '[]'::json)

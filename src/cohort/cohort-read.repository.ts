@@ -3,7 +3,8 @@ import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestatio
 import { Capped, cut } from './chart-measure-records';
 import { EncounterClass } from './enum';
 import { namePatterns, PatientSearch } from './patient-search-terms';
-import type { TimeWindow } from './cohort-read.types';
+import type { AccessGate, PatientProbe, TimeWindow } from './cohort-read.types';
+import type { CohortStatementName } from './cohort.statements';
 import type { OpenRead, Query, Run } from './read-session.repository';
 
 /** Every citation kind, in the order `citedRows` takes their ids as parameters. */
@@ -66,31 +67,23 @@ export abstract class CohortReader {
   }
 
   /**
-   * Encounters in the window, newest first, each with its notes; with the patient's own row, read
-   * in the same transaction (the envelope's header needs it, and one read costs fewer round trips).
+   * Encounters in the window, newest first, each with its notes, and the patient's own row (the
+   * envelope's header needs it): one statement with the access probe (`gated`).
    */
   async encounters(
-    patientId: string,
+    gate: AccessGate,
     window: TimeWindow,
     encounterClass: EncounterClass | null,
     cap: number,
   ): Promise<Capped<EncounterRow & { notes: NoteRow[] }> & { patient: PatientRow | null }> {
-    return this.read(async (run) => {
-      const [patient] = await run<PatientRow>('patientById', [patientId]);
-      const found = await run<EncounterRow>('encountersInWindow', [patientId, window.from, window.to, encounterClass, cap + 1]);
-      const { rows, truncated } = cut(found, cap);
-      const notes = rows.length ? await run<NoteRow>('notesOfEncounters', [patientId, rows.map((row) => row.id)]) : [];
-      return { patient: patient ?? null, rows: rows.map((row) => ({ ...row, notes: notes.filter((note) => note.encounterId === row.id) })), truncated };
-    });
+    const row = await this.gated<ToolRows<EncounterRow & { notes: NoteRow[] }>>(gate, 'gatedEncounters', [window.from, window.to, encounterClass, cap + 1]);
+    return { patient: row.patient, ...cut(row.rows, cap) };
   }
 
   /** Laboratory results in the window (no vital signs, no surveys), newest first, with the patient's own row (as `encounters`). */
-  async laboratoryResults(patientId: string, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow> & { patient: PatientRow | null }> {
-    return this.read(async (run) => {
-      const [patient] = await run<PatientRow>('patientById', [patientId]);
-      const found = await run<ObservationRow>('laboratoryResultsInWindow', [patientId, window.from, window.to, codes, cap + 1]);
-      return { patient: patient ?? null, ...cut(found, cap) };
-    });
+  async laboratoryResults(gate: AccessGate, window: TimeWindow, codes: string[] | null, cap: number): Promise<Capped<ObservationRow> & { patient: PatientRow | null }> {
+    const row = await this.gated<ToolRows<ObservationRow>>(gate, 'gatedLaboratoryResults', [window.from, window.to, codes, cap + 1]);
+    return { patient: row.patient, ...cut(row.rows, cap) };
   }
 
   /** The whole record the derived tools evaluate, in one statement (`patientChart`); `truncated` when any record type hit the cap. */
@@ -99,16 +92,22 @@ export abstract class CohortReader {
     return row ? chartOf(row) : { chart: null, truncated: false };
   }
 
+  /** `chart` for a derived tool: in one statement with the access probe (`gated`). */
+  async gatedChart(gate: AccessGate): Promise<{ chart: PatientChart | null; truncated: boolean }> {
+    const row = await this.gated<ChartRow | NoPatient>(gate, 'gatedChart', [CHART_ROW_CAP + 1]);
+    return row.patient ? chartOf(row) : { chart: null, truncated: false };
+  }
+
   /**
-   * `chart`, and in the same statement the patient's attestations (approved care-gap closures) that
-   * stand for the period, by measure (`care-gap-attestations.ts`): what `care_gap_lookup` reads.
+   * `gatedChart`, and in the same statement the patient's attestations (approved care-gap closures)
+   * that stand for the period, by measure (`care-gap-attestations.ts`): what `care_gap_lookup` reads.
    */
-  async chartWithAttestations(
-    patientId: string,
+  async gatedChartWithAttestations(
+    gate: AccessGate,
     period: { start: string; end: string },
   ): Promise<{ chart: PatientChart | null; truncated: boolean; attestations: Map<string, CareGapAttestation[]> }> {
-    const [row] = await this.read((run) => run<ChartRow & { attestations: AttestationRow[] }>('patientChartWithAttestations', [patientId, CHART_ROW_CAP + 1, period.start, period.end]));
-    return row ? { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) } : { chart: null, truncated: false, attestations: new Map() };
+    const row = await this.gated<(ChartRow & { attestations: AttestationRow[] }) | NoPatient>(gate, 'gatedChartWithAttestations', [CHART_ROW_CAP + 1, period.start, period.end]);
+    return row.patient ? { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) } : { chart: null, truncated: false, attestations: new Map() };
   }
 
   /** Observations, encounters (with their notes) and conditions of this patient, by id: a proposal's evidence. */
@@ -141,6 +140,17 @@ export abstract class CohortReader {
 
   private read<T>(work: (run: Run) => Promise<T>): Promise<T> {
     return this.reading((open) => work(open.run));
+  }
+
+  /**
+   * Runs a gated statement (patient, care teams, break glass, then `params`) and hands its probe's
+   * answer to the gate before anything of the row is used: a refusal throws here, and its row held
+   * no record (the statement read none).
+   */
+  private async gated<T>(gate: AccessGate, name: CohortStatementName, params: unknown[]): Promise<T> {
+    const [row] = await this.read((run) => run<PatientProbe & T>(name, [gate.patientId, gate.careTeamIds, gate.breakGlass, ...params]));
+    gate.admit({ exists: row.exists, onCareTeam: row.exists && row.onCareTeam });
+    return row;
   }
 }
 
@@ -176,6 +186,10 @@ export class CohortRead extends CohortReader {
 }
 
 type AttestationRow = { measureId: string; attestation: CareGapAttestation };
+/** A gated tool statement's data: the patient's row, and the tool's rows up to the cap + 1. */
+type ToolRows<T> = { patient: PatientRow | null; rows: T[] };
+/** A gated chart's row when the patient does not exist (the gate has refused it by then; kept for the types). */
+type NoPatient = { patient: null };
 /** `patientChart`'s row: the patient, and each record type as an array up to the cap + 1. */
 type ChartRow = { patient: PatientRow } & Omit<PatientChart, 'patient'>;
 

@@ -63,3 +63,24 @@ export interface ChartReadFilters {
   observations?: ObservationReadFilter;
   encounters?: EncounterReadFilter;
 }
+
+/** The access probe's answer (`patientAccess`): whether the patient exists, and whether it is on one of the caller's care teams. */
+export interface PatientProbe {
+  exists: boolean;
+  onCareTeam: boolean;
+}
+
+/**
+ * A tool read with the access probe folded into its statement (`COHORT_STATEMENTS.gated*`): the
+ * probe's inputs, and the access decision on its answer, taken before any row of the read is used.
+ * The statement reads the data only for a patient on `careTeamIds`, or when `breakGlass`; the
+ * decision itself is the access module's (`admit`), never the statement's.
+ */
+export interface AccessGate {
+  readonly patientId: string;
+  readonly careTeamIds: string[];
+  /** Break glass is allowed for this call (already checked): the statement reads the data off the caller's teams too. */
+  readonly breakGlass: boolean;
+  /** Decides on the probe's answer; throws when the caller may not read the patient. */
+  admit(probe: PatientProbe): void;
+}

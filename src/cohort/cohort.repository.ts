@@ -14,7 +14,7 @@ import { ClosingResponse, OpenRead, Query, ReadSessions, RequestRead, Run } from
 export { CHART_ROW_CAP, CohortRead } from './cohort-read.repository';
 export type { ClosingResponse, Query, RequestRead } from './read-session.repository';
 export type { Capped } from './chart-measure-records';
-export type { StaffIdentity, StaffLookup, StaffLookupOptions, TimeWindow, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
+export type { AccessGate, PatientProbe, StaffIdentity, StaffLookup, StaffLookupOptions, TimeWindow, VersionedChart, ObservationReadFilter, EncounterReadFilter, ChartReadFilters } from './cohort-read.types';
 
 const STAFF_LOOKUPS = {
   username: 'staffUserByUsername',

@@ -122,12 +122,22 @@ export type ChartPart = keyof typeof CHART_PARTS;
 /** Every table a chart reads: a change to any of them is a change to the patient's data (`patients.data_version`). */
 export const CHART_TABLES: readonly string[] = Object.values(CHART_PARTS).map((part) => part.table);
 
-/** One patient's records of one type as one JSON array: newest first (the part's order), up to a cap ($2). */
-const chartJsonOf = (part: ChartPart) => {
+/**
+ * Rows of one table as one JSON array, in `order`, each in `columns` (which read the row's own
+ * columns unqualified): `condition` selects them, `limit` (a parameter) caps them. `row`: the alias of
+ * the table's row (`${row}_json` its JSON), distinct when one such array is nested in another's columns.
+ */
+const jsonRows = (columns: string, table: string, condition: string, order: string, limit?: string, row = 't') => {
+  const json = row === 't' ? 'r' : `${row}_json`;
+  const qualified = order.split(', ').map((term) => `${row}.${term}`).join(', ');
+  return `(SELECT coalesce(json_agg(${json} ORDER BY ${qualified}), '[]') FROM (SELECT * FROM ${table} WHERE ${condition} ORDER BY ${order}${limit ? ` LIMIT ${limit}` : ''}) ${row}
+  CROSS JOIN LATERAL (SELECT ${columns}) ${json})`;
+};
+
+/** One patient's records of one type as one JSON array: newest first (the part's order), up to a cap (`cap`, a parameter). */
+const chartJsonOf = (part: ChartPart, cap = '$2') => {
   const { columns, table, order } = CHART_PARTS[part];
-  const qualified = order.split(', ').map((term) => `t.${term}`).join(', ');
-  return `(SELECT coalesce(json_agg(r ORDER BY ${qualified}), '[]') FROM (SELECT * FROM ${table} WHERE patient_id = $1 ORDER BY ${order} LIMIT $2) t
-  CROSS JOIN LATERAL (SELECT ${columns}) r)`;
+  return jsonRows(columns, table, 'patient_id = $1', order, cap);
 };
 
 /**
@@ -158,10 +168,63 @@ export const BULK_RECORD_PARTS = [
 
 export type BulkRecordPart = (typeof BULK_RECORD_PARTS)[number];
 
-/** See `patientChart` below; `extra`: more columns of the same row. */
-const patientChart = (extra = '') => `SELECT to_json(p) AS patient,
-  ${(Object.keys(CHART_PARTS) as ChartPart[]).map((part) => `${chartJsonOf(part)} AS "${part}"`).join(',\n  ')}${extra}
-FROM (SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1) p`;
+
+/** Every record type of patient $1 as a JSON array (SQL by record type), each up to the cap `cap`. */
+const chartColumnsBy = (cap: string): Record<ChartPart, string> =>
+  Object.fromEntries((Object.keys(CHART_PARTS) as ChartPart[]).map((part) => [part, chartJsonOf(part, cap)])) as Record<ChartPart, string>;
+
+/** `chartColumnsBy` as columns of a select list. */
+const chartColumns = (cap: string) => Object.entries(chartColumnsBy(cap)).map(([part, sql]) => `${sql} AS "${part}"`).join(',\n  ');
+
+const NOTE_COLUMNS = `id, encounter_id AS "encounterId", note_type AS "noteType", author_display AS "authorDisplay",
+  ${ISO('authored_at', 'authoredAt')}, text`;
+
+/**
+ * A tool's read with its access probe folded in: patient $1, the caller's care teams $2, and $3
+ * whether break glass is allowed for this call (the caller may read off their teams). The row always
+ * says whether the patient exists and is on one of the teams (`patientAccess`'s answer, which
+ * `AccessService` decides on); each of `data`'s columns (SQL by alias) is read only when the patient
+ * is on one of the teams or $3 is true, else NULL: a refused caller's statement reads no record.
+ * The probe's two EXISTS are evaluated once each, whatever the number of columns they gate (`OFFSET
+ * 0` keeps the planner from inlining them into each CASE, which would run the team probe per column);
+ * the data columns, uncorrelated subqueries, run only when their CASE takes them.
+ */
+const accessGated = (data: Record<string, string>) => `SELECT a."exists", a."onCareTeam",
+  ${Object.entries(data).map(([alias, sql]) => `CASE WHEN a."onCareTeam" OR $3::boolean THEN ${sql} END AS "${alias}"`).join(',\n  ')}
+FROM (SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists", ${onCareTeams('$1', '$2')} AS "onCareTeam" OFFSET 0) a`;
+
+/** Patient $1's row as one JSON object (`patientById`'s columns), NULL when there is none. */
+const PATIENT_JSON = `(SELECT to_json(p) FROM (SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1) p)`;
+
+/**
+ * $4/$5: window [from, to) as timestamps or NULL; $6: LOINC codes or NULL for all; $7: row cap (+1 to
+ * detect a cut). Laboratory results only: observations in FHIR's `laboratory` category, by system and
+ * code, as `inObservationCategory` decides it in code. Vital signs, surveys and observations the
+ * source gave no category are not laboratory results.
+ */
+const LABORATORY_RESULTS = jsonRows(
+  OBSERVATION_COLUMNS,
+  'observations',
+  `patient_id = $1 AND category = '${ObservationCategory.Laboratory}' AND category_system = '${OBSERVATION_CATEGORY_SYSTEM}'
+  AND ($4::timestamptz IS NULL OR effective_at >= $4) AND ($5::timestamptz IS NULL OR effective_at < $5)
+  AND ($6::text[] IS NULL OR code = ANY($6))`,
+  CHART_PARTS.observations.order,
+  '$7',
+);
+
+/**
+ * $4/$5: window [from, to) as timestamps or NULL; $6: class or NULL; $7: row cap (+1 to detect a cut).
+ * Each encounter with its notes (`notes`: oldest first) as a JSON array.
+ */
+const ENCOUNTERS_WITH_NOTES = jsonRows(
+  `${ENCOUNTER_COLUMNS},
+  ${jsonRows(NOTE_COLUMNS, 'clinical_notes', 'patient_id = $1 AND encounter_id = t.id', 'authored_at, id', undefined, 'n')} AS notes`,
+  'encounters',
+  `patient_id = $1 AND ($4::timestamptz IS NULL OR start_at >= $4) AND ($5::timestamptz IS NULL OR start_at < $5)
+  AND ($6::text IS NULL OR class = $6)`,
+  CHART_PARTS.encounters.order,
+  '$7',
+);
 
 /** The staff user `condition` selects, with their care teams (see `staffUserByUsername`). */
 const staffIdentity = (condition: string) => `SELECT u.id, u.username, u.role, u.active,
@@ -195,6 +258,26 @@ export const COHORT_STATEMENTS = {
   patientById: `SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1`,
 
   /**
+   * The tools' reads, each with the access probe folded in (`accessGated`: the probe's answer, and
+   * the data only for a caller on the patient's teams or breaking glass), so a tool request runs one
+   * statement between its BEGIN and COMMIT: the patient's row (`patient`) and the tool's rows as JSON
+   * (`rows`), as `patientById` and the tool's own statement give them (same columns, order and cap).
+   */
+  gatedLaboratoryResults: accessGated({ patient: PATIENT_JSON, rows: LABORATORY_RESULTS }),
+
+  /** `gatedLaboratoryResults` for `patient_encounters`: each encounter with its notes. */
+  gatedEncounters: accessGated({ patient: PATIENT_JSON, rows: ENCOUNTERS_WITH_NOTES }),
+
+  /** `patientChart`'s columns behind the access probe (`accessGated`), $4: the cap; `patient` NULL when there is no such patient. */
+  gatedChart: accessGated({ patient: PATIENT_JSON, ...chartColumnsBy('$4') }),
+
+  /**
+   * `gatedChart` with, as one more column, the attestations that stand for the period $5..$6
+   * (`attestationRowsJson`): what `care_gap_lookup` reads.
+   */
+  gatedChartWithAttestations: accessGated({ patient: PATIENT_JSON, ...chartColumnsBy('$4'), attestations: attestationRowsJson('$1', '$5::date', '$6::date') }),
+
+  /**
    * Patient search, only among the patients on the caller's care teams ($1): by MRN without regard
    * to case ($2), or by name keys (`vigil_name_key`, LIKE patterns, each NULL when not given): a
    * family-name prefix ($2) with a given-name prefix ($3), or a prefix of the whole name typed either
@@ -222,41 +305,21 @@ ORDER BY p.family_name, p.given_name, p.id LIMIT $2`,
 WHERE care_team_id = $1 AND ($2::uuid IS NULL OR patient_id > $2::uuid)
 ORDER BY patient_id LIMIT $3`,
 
-  /** $2/$3: window [from, to) as timestamps or NULL; $4: class or NULL; $5: row cap (+1 to detect a cut). */
-  encountersInWindow: `SELECT ${ENCOUNTER_COLUMNS}
-FROM encounters
-WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR start_at >= $2) AND ($3::timestamptz IS NULL OR start_at < $3)
-  AND ($4::text IS NULL OR class = $4)
-ORDER BY start_at DESC, id LIMIT $5`,
-
-  notesOfEncounters: `SELECT id, encounter_id AS "encounterId", note_type AS "noteType", author_display AS "authorDisplay",
-  ${ISO('authored_at', 'authoredAt')}, text
+  notesOfEncounters: `SELECT ${NOTE_COLUMNS}
 FROM clinical_notes WHERE patient_id = $1 AND encounter_id = ANY($2::uuid[])
 ORDER BY authored_at, id`,
 
   /**
-   * Laboratory results only: observations in FHIR's `laboratory` category, by system and code, as
-   * `inObservationCategory` decides it in code. Vital signs, surveys and observations the source gave
-   * no category are not laboratory results. $4: LOINC codes or NULL for all.
-   */
-  laboratoryResultsInWindow: `SELECT ${OBSERVATION_COLUMNS}
-FROM observations
-WHERE patient_id = $1 AND category = '${ObservationCategory.Laboratory}' AND category_system = '${OBSERVATION_CATEGORY_SYSTEM}'
-  AND ($2::timestamptz IS NULL OR effective_at >= $2) AND ($3::timestamptz IS NULL OR effective_at < $3)
-  AND ($4::text[] IS NULL OR code = ANY($4))
-ORDER BY effective_at DESC, id LIMIT $5`,
-
-  /**
-   * A patient's whole record for the derived tools, in one statement: the patient's row (as
-   * `patientById` gives it) and every record type as one JSON array (`chartJsonOf`: newest first,
-   * up to the cap $2). No row when there is no such patient. One round trip, not one per record
+   * A patient's whole record in one statement: the patient's row (as `patientById` gives it) and
+   * every record type as one JSON array (`chartJsonOf`: newest first, up to the cap $2). No row when
+   * there is no such patient. What `gatedChart` reads for a derived tool, without the access probe:
+   * for reads of a patient already granted (the executor, cited evidence, a patient's tool list). One round trip, not one per record
    * type: each statement costs the service a socket write, a protocol exchange and a row parse per
    * record, which made the chart read the largest part of a derived tool's CPU.
    */
-  patientChart: patientChart(),
-
-  /** `patientChart` with, as one more column, the attestations that stand for the period $3..$4 (`attestationRowsJson`): what `care_gap_lookup` reads. */
-  patientChartWithAttestations: patientChart(`,\n  ${attestationRowsJson('$1', '$3::date', '$4::date')} AS attestations`),
+  patientChart: `SELECT to_json(p) AS patient,
+  ${chartColumns('$2')}
+FROM (SELECT ${PATIENT_COLUMNS} FROM patients WHERE id = $1) p`,
 
   /**
    * The same records for many patients at once ($1: patient ids), for the measure-results

@@ -8,7 +8,7 @@ import { ToolEnvelope } from './envelope';
 import { returnedFields } from './tool-audit';
 import { ToolName } from './tool-names';
 import { CareGapsQueryDto } from './dto/care-gaps-query.dto';
-import { Authorize, CitedEvidence, EvidenceRows, ToolsService } from './tools.service';
+import { CitedEvidence, EvidenceRows, ToolsService } from './tools.service';
 
 /**
  * The five tools as every surface reads them (REST, the agent's tool calls, MCP): the access check
@@ -29,7 +29,7 @@ export class ToolReadService {
    */
   readTool(context: AccessContext, name: ToolName, patientId: string, query: object, finders?: IdentifierFinderMemo): Promise<ToolEnvelope> {
     return this.audited.audited(context, patientId, async () => {
-      const envelope = await this.tools.invoke((read) => this.access.patientRead(context, patientId, read), name, context.projectionRole, query, finders, context.requestRead);
+      const envelope = await this.tools.invoke(this.access.patientReadGate(context, patientId), name, context.projectionRole, query, finders, context.requestRead);
       return { value: envelope, fields: returnedFields(envelope), rowCount: envelope.rowCount, breakGlass: envelope.breakGlass };
     });
   }
@@ -71,15 +71,14 @@ export class ToolReadService {
   }
 
   private async report(context: AccessContext, patientId: string, query: CareGapsQueryDto): Promise<CareGapReport> {
-    let grant: PatientGrant | undefined;
-    const authorize: Authorize = async (read) => (grant = await this.access.patientRead(context, patientId, read));
-    const envelope = await this.tools.invoke(authorize, 'care_gap_lookup', context.projectionRole, query, undefined, context.requestRead);
+    const gate = this.access.patientReadGate(context, patientId);
+    const envelope = await this.tools.invoke(gate, 'care_gap_lookup', context.projectionRole, query, undefined, context.requestRead);
     const citations = new Set<string>();
     for (const row of envelope.rows) {
       for (const group of (row.groups ?? []) as { evidence?: Record<string, string[]> }[]) Object.values(group.evidence ?? {}).flat().forEach((id) => citations.add(id));
       ((row.evidence ?? []) as string[]).forEach((id) => citations.add(id));
     }
-    const evidence = await this.tools.evidenceRows(grant!, context.projectionRole, [...citations]);
+    const evidence = await this.tools.evidenceRows(gate.granted(), context.projectionRole, [...citations]);
     return { patientId, envelope, evidence };
   }
 

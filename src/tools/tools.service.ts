@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { PatientGrant } from '../access/access.service';
+import { PatientGrant, PatientReadGate } from '../access/access.service';
 import { patientNotFound } from '../auth/auth.problems';
 import { citationId } from '../cohort/chart.types';
 import { CohortRead, CohortRepository, RequestRead } from '../cohort/cohort.repository';
@@ -159,17 +159,16 @@ export class ToolsService implements OnModuleInit {
   }
 
   /**
-   * Runs tool `name` for the patient `authorize` grants, cut to `role`'s projection. `finders`: the
-   * caller's memo of the patient's identifier finder, for the scrubbing of a pseudonymous role's rows.
+   * Runs tool `name` for the patient of `gate` (`AccessService.patientReadGate`), cut to `role`'s
+   * projection. `finders`: the caller's memo of the patient's identifier finder, for the scrubbing
+   * of a pseudonymous role's rows.
    */
-  async invoke(authorize: Authorize, name: ToolName, role: ProjectionRole, query: object, finders?: IdentifierFinderMemo, request?: RequestRead): Promise<ToolEnvelope> {
-    // The access probe, the tool's statements and the header share one read transaction (continuing `request`'s, if it left one open).
-    const { grant, output, patient } = await this.cohort.inOneRead(async (read) => {
-      const grant = await authorize(read);
-      const output = await this.tool(name).execute(read, grant.patientId, query);
-      return { grant, output, patient: output.patient ?? (await read.patient(grant.patientId)) };
-    }, request);
-    if (!patient) throw patientNotFound();
+  async invoke(gate: PatientReadGate, name: ToolName, role: ProjectionRole, query: object, finders?: IdentifierFinderMemo, request?: RequestRead): Promise<ToolEnvelope> {
+    // The access probe, the tool's rows and the header: one statement, in one read transaction (continuing `request`'s, if it left one open).
+    const output = await this.cohort.inOneRead((read) => this.tool(name).execute(read, gate, query), request);
+    // Fails closed if the tool read nothing through the gate.
+    const grant = gate.granted();
+    const { patient } = output;
 
     const header = patientHeader(patient, output.ageOn);
     let rows = output.rows;

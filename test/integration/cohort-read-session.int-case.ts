@@ -146,18 +146,6 @@ describe('the cohort read session', () => {
     expect(await sut.chart('00000000-0000-4000-8000-000000000000')).toEqual({ chart: null, truncated: false });
   });
 
-  it('reads care_gap_lookup\'s chart and its attestations in one statement, the chart byte for byte as chart gives it', async () => {
-    const id = patientIdOf('complete-record');
-    const cohortStatements = new Set(Object.values(COHORT_STATEMENTS).map((text) => text.trim()));
-    let read: Awaited<ReturnType<CohortRepository['chartWithAttestations']>> | undefined;
-    const statements = await statementsRunBy(dataSource, async () => (read = await sut.chartWithAttestations(id, trailingYear('2026-06-30'))));
-    expect(statements.filter((text) => cohortStatements.has(text))).toEqual([COHORT_STATEMENTS.patientChartWithAttestations.trim()]);
-    const { attestations, ...chart } = read!;
-    expect(JSON.stringify(chart)).toBe(JSON.stringify(await sut.chart(id)));
-    expect(attestations).toEqual(new Map());
-    expect(await sut.chartWithAttestations('00000000-0000-4000-8000-000000000000', trailingYear('2026-06-30'))).toEqual({ chart: null, truncated: false, attestations: new Map() });
-  });
-
   it('plans the recompute\'s bulk reads on every call: after more chunks than it takes a prepared statement to go generic, none is prepared', async () => {
     const preparedOnConnection = async () =>
       (await dataSource.query<{ name: string }[]>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'cohort.%'`)).map((row) => row.name);

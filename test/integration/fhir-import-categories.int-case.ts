@@ -7,6 +7,7 @@ import { rowId } from '../../src/fhir-import/references';
 import { useSeededDatabase } from '../setup/database';
 import { ExpectedCase, expectedPopulations } from '../setup/ecqm-test-cases';
 import { countsOf, importFhir } from '../setup/fhir-import';
+import { openGate } from '../setup/open-gate';
 
 const LOINC = 'http://loinc.org';
 const HL7_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
@@ -85,7 +86,7 @@ describe('FHIR import of observation categories outside the preferred list', () 
   });
 
   it('gives patient_labs only the laboratory result: not the vital sign, the survey, the radiology report or the uncategorised row', async () => {
-    const found = await new CohortRepository(database().dataSource).laboratoryResults(patientId, { from: null, to: null }, null, 200);
+    const found = await new CohortRepository(database().dataSource).laboratoryResults(openGate(patientId), { from: null, to: null }, null, 200);
     expect(found.rows.map((row) => row.code)).toEqual(['4548-4']);
   });
 });

@@ -23,6 +23,7 @@ import { corpusAvailable, corpusMissingMessage, ECQM_MEASURES_DIR } from '../elm
 import { createTestApp, TestApp } from '../setup/app';
 import { useSeededDatabase } from '../setup/database';
 import { importFhir } from '../setup/fhir-import';
+import { openGate } from '../setup/open-gate';
 
 /**
  * Stored results of measures loaded as data: a run for a period stores, beside the six, one row per
@@ -156,8 +157,8 @@ const available = corpusAvailable();
         const stored = await store.patientResults(id, PERIOD);
         expect(stored.map((row) => row.measureId)).toEqual([...MEASURE_IDS, 'CMS139']);
         const live = [
-          ...(await cohort.inOneRead((read) => tool.execute(read, id, { periodStart: PERIOD.start, periodEnd: PERIOD.end }))).rows,
-          ...(await cohort.inOneRead((read) => tool.execute(read, id, { periodStart: PERIOD.start, periodEnd: PERIOD.end, measure: ['CMS139'] }))).rows,
+          ...(await cohort.inOneRead((read) => tool.execute(read, openGate(id), { periodStart: PERIOD.start, periodEnd: PERIOD.end }))).rows,
+          ...(await cohort.inOneRead((read) => tool.execute(read, openGate(id), { periodStart: PERIOD.start, periodEnd: PERIOD.end, measure: ['CMS139'] }))).rows,
         ];
         expect(stored.map(({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations, stale: isStale }) => ({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations, stale: isStale })))
           .toEqual(live.map(({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations }) => ({ measureId, status, reasonCode, reason, groups, evidence, toClose, dataQuality, attestations, stale: false })));

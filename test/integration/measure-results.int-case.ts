@@ -18,6 +18,7 @@ import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/obser
 import { trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { CareGapLookupTool } from '../../src/tools/definitions/care-gap-lookup.tool';
 import { useSeededDatabase } from '../setup/database';
+import { openGate } from '../setup/open-gate';
 
 /** The fixtures' anchor day: the period where their scenarios mean what fixtures/README.md says. */
 const AS_OF = '2026-06-30';
@@ -180,7 +181,7 @@ describe('measure results store (real Postgres)', () => {
     expect((await runs.progress(runId))?.finished).toBe(true);
 
     for (const id of ids) {
-      const live = await cohort.inOneRead((read) => tool.execute(read, id, { asOf: AS_OF }));
+      const live = await cohort.inOneRead((read) => tool.execute(read, openGate(id), { asOf: AS_OF }));
       const stored = await store.patientResults(id, PERIOD);
       const shape = (row: { measureId: string; status: string; reasonCode: string; reason: string; groups: unknown; evidence: unknown; toClose: string; dataQuality: unknown; attestations: unknown }) => ({
         patient: id,
@@ -249,7 +250,7 @@ describe('measure results store (real Postgres)', () => {
     expect(after.differing).toEqual({ ...before.differing, runId: forced, computedAt: expect.any(String) });
     expect(after.unhashed).toEqual({ ...before.unhashed, runId: forced, computedAt: expect.any(String) });
     const stored = (await store.patientResults(patient, PERIOD)).filter((result) => result.measureId !== stamped);
-    const live = (await cohort.inOneRead((read) => tool.execute(read, patient, { asOf: AS_OF }))).rows.filter((result) => result.measureId !== stamped);
+    const live = (await cohort.inOneRead((read) => tool.execute(read, openGate(patient), { asOf: AS_OF }))).rows.filter((result) => result.measureId !== stamped);
     expect(stored.map((result) => [result.measureId, result.status, result.reason])).toEqual(live.map((result) => [result.measureId, result.status, result.reason]));
     // Restore the row changed behind the hash for the tests after this one.
     await dataSource.query(`UPDATE measure_results SET reason = $3 WHERE ${where}`, [patient, stamped, before.stamped.reason]);

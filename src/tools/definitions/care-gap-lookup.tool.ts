@@ -1,5 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type { CohortRead } from '../../cohort/cohort.repository';
+import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
 import { ProblemException } from '../../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { evaluateCareGaps, isBuiltInMeasureName as isBuiltIn, MeasureId, resolveMeasureId } from '../../clinical/care-gaps';
@@ -32,10 +32,10 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute(read: CohortRead, patientId: string, query: CareGapsQueryDto) {
+  async execute(read: CohortRead, gate: AccessGate, query: CareGapsQueryDto) {
     const { period, window, ageOn } = measurementPeriod(query);
-    // The attestations come with the chart, in the same statement.
-    const found = await read.chartWithAttestations(patientId, period);
+    // The attestations come with the chart and the access probe, in the same statement.
+    const found = await read.gatedChartWithAttestations(gate, period);
     const { chart, partial } = foundChart(found);
     const { attestations } = found;
     const results = await this.evaluate(chart, period, query.measure);

@@ -1,5 +1,5 @@
-import { PatientChart } from '../../cohort/chart.types';
-import type { CohortRead } from '../../cohort/cohort.repository';
+import { PatientChart, PatientRow } from '../../cohort/chart.types';
+import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
 import { patientNotFound } from '../../auth/auth.problems';
 import { AppliedWindow, todayUtc } from '../envelope';
 
@@ -9,9 +9,15 @@ export function foundChart(read: { chart: PatientChart | null; truncated: boolea
   return { chart: read.chart, partial: read.truncated };
 }
 
-/** Reads the whole chart a derived tool evaluates (`foundChart`). */
-export async function loadChart(read: CohortRead, patientId: string): Promise<{ chart: PatientChart; partial: boolean }> {
-  return foundChart(await read.chart(patientId));
+/** The patient's row of a read, or the patient-not-found problem (as `foundChart`). */
+export function foundPatient(patient: PatientRow | null): PatientRow {
+  if (!patient) throw patientNotFound();
+  return patient;
+}
+
+/** Reads the whole chart a derived tool evaluates (`foundChart`), in one statement with the access probe. */
+export async function loadChart(read: CohortRead, gate: AccessGate): Promise<{ chart: PatientChart; partial: boolean }> {
+  return foundChart(await read.gatedChart(gate));
 }
 
 export function asOfWindow(asOf: string | undefined, semantics: (day: string) => string): { asOf: string; window: AppliedWindow } {

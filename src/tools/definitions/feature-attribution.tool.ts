@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CohortRead } from '../../cohort/cohort.repository';
+import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
 import { PatientChart } from '../../cohort/chart.types';
 import { attributeReadmissionRisk, findIndexAdmission, REPORTED_SUM_TOLERANCE, reportAttribution } from '../../clinical/readmission';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
@@ -19,8 +19,8 @@ export class FeatureAttributionTool implements Tool<AsOfQueryDto> {
     return findIndexAdmission(chart, todayUtc()) !== undefined;
   }
 
-  async execute(read: CohortRead, patientId: string, query: AsOfQueryDto) {
-    const { chart, partial } = await loadChart(read, patientId);
+  async execute(read: CohortRead, gate: AccessGate, query: AsOfQueryDto) {
+    const { chart, partial } = await loadChart(read, gate);
     const { asOf, window } = asOfWindow(query.asOf, (day) => `The index admission is the last finished inpatient stay, survived, ending on or before ${day}.`);
     const result = attributeReadmissionRisk(chart, asOf);
     const report = result ? reportAttribution(result, asOf) : null;

@@ -1,6 +1,7 @@
 import { CohortRead } from '../../cohort/cohort.repository';
 import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../test/setup/fixture-charts';
 import { MissingDataCheckTool } from './missing-data-check.tool';
+import { openGate } from '../../../test/setup/open-gate';
 
 const charts = buildFixtureCharts();
 const YEAR_BEFORE = '2025-06-30';
@@ -12,10 +13,10 @@ function clauseFor(semantics: string, element: string): string | undefined {
 
 describe(MissingDataCheckTool.name, () => {
   const sut = new MissingDataCheckTool();
-  const readOf = (key: string) => ({ chart: async () => ({ chart: charts.get(key)!, truncated: false }) }) as unknown as CohortRead;
+  const readOf = (key: string) => ({ gatedChart: async () => ({ chart: charts.get(key)!, truncated: false }) }) as unknown as CohortRead;
 
   it.each(FIXTURE_KEYS.map((key) => [key]))('%s: what the answer says "present" means is true of every row it reports present', async (key) => {
-    const output = await sut.execute(readOf(key), charts.get(key)!.patient.id, { asOf: FIXTURE_ANCHOR });
+    const output = await sut.execute(readOf(key), openGate(charts.get(key)!.patient.id), { asOf: FIXTURE_ANCHOR });
     const { semantics } = output.window;
     const untrue = output.rows.flatMap((row) => {
       const clause = clauseFor(semantics, row.element as string);
@@ -27,7 +28,7 @@ describe(MissingDataCheckTool.name, () => {
   });
 
   it('says, for ckd3b-stale-egfr, that the latex allergy of 25 years ago is present whatever its date, and the eGFR of 15 months ago is stale', async () => {
-    const output = await sut.execute(readOf('ckd3b-stale-egfr'), charts.get('ckd3b-stale-egfr')!.patient.id, { asOf: FIXTURE_ANCHOR });
+    const output = await sut.execute(readOf('ckd3b-stale-egfr'), openGate(charts.get('ckd3b-stale-egfr')!.patient.id), { asOf: FIXTURE_ANCHOR });
     const row = (element: string) => output.rows.find((item) => item.element === element)!;
     expect([row('allergies').status, row('allergies').lastSeen, row('egfr').status]).toEqual(['present', '2001-06-30', 'stale']);
     expect(clauseFor(output.window.semantics, 'allergies')).toMatch(/whatever its date/);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CohortRead } from '../../cohort/cohort.repository';
+import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
 import { checkMissingData, describePresence } from '../../clinical/missing-data';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
@@ -13,8 +13,8 @@ export class MissingDataCheckTool implements Tool<AsOfQueryDto> {
   readonly summary = 'Expected data elements (USCDI-style) as present, missing or stale, with the last date seen.';
   readonly queryDto = AsOfQueryDto;
 
-  async execute(read: CohortRead, patientId: string, query: AsOfQueryDto) {
-    const { chart, partial } = await loadChart(read, patientId);
+  async execute(read: CohortRead, gate: AccessGate, query: AsOfQueryDto) {
+    const { chart, partial } = await loadChart(read, gate);
     const { asOf, window } = asOfWindow(query.asOf, describePresence);
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,

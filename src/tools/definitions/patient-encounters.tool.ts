@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { citationId, EncounterRow, NoteRow, PatientRow } from '../../cohort/chart.types';
-import type { CohortRead } from '../../cohort/cohort.repository';
+import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
+import { foundPatient } from './derived-tool';
 import { EncountersQueryDto } from '../dto/encounters-query.dto';
 import { ABSENCE_ASSUMPTION, describeWindow, todayUtc, toInstantWindow, ToolOutput } from '../envelope';
 import { Tool } from './tool';
@@ -13,11 +14,11 @@ export class PatientEncountersTool implements Tool<EncountersQueryDto> {
   readonly summary = 'Encounters in a date window (class, type, reason, dates, disposition), each with its clinical notes as quoted data.';
   readonly queryDto = EncountersQueryDto;
 
-  async execute(read: CohortRead, patientId: string, query: EncountersQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
+  async execute(read: CohortRead, gate: AccessGate, query: EncountersQueryDto): Promise<ToolOutput & { patient: PatientRow }> {
     const window = toInstantWindow(query.from, query.to);
-    const found = await read.encounters(patientId, window, query.class ?? null, ENCOUNTER_ROW_CAP);
+    const found = await read.encounters(gate, window, query.class ?? null, ENCOUNTER_ROW_CAP);
     return {
-      ...(found.patient ? { patient: found.patient } : {}),
+      patient: foundPatient(found.patient),
       rows: found.rows.map(encounterRow),
       window: describeWindow(query.from, query.to, query.class ? `${query.class} encounters (by start date)` : 'encounters (by start date)'),
       truncated: found.truncated,

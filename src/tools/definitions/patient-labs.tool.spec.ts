@@ -1,14 +1,17 @@
-import { CohortRead } from '../../cohort/cohort.repository';
+import { AccessGate, CohortRead } from '../../cohort/cohort.repository';
 import { observation } from '../../../test/setup/clinical/chart-builder';
 import { noLabsWording } from '../../../test/setup/clinical/fixture-readme';
 import { LABORATORY_ONLY_ASSUMPTION, PatientLabsTool } from './patient-labs.tool';
+import { openGate } from '../../../test/setup/open-gate';
 
 describe(PatientLabsTool.name, () => {
+  const gates = new Map<string, AccessGate>();
+  const gate = (patientId: string) => gates.get(patientId) ?? gates.set(patientId, openGate(patientId)).get(patientId)!;
   const sutWith = (rows: ReturnType<typeof observation>[]) => {
     const calls: unknown[][] = [];
-    const read = { laboratoryResults: async (...args: unknown[]) => (calls.push(args), { patient: null, rows, truncated: false }) } as unknown as CohortRead;
+    const read = { laboratoryResults: async (...args: unknown[]) => (calls.push(args), { patient: { id: 'p' }, rows, truncated: false }) } as unknown as CohortRead;
     const tool = new PatientLabsTool();
-    return { sut: { summary: tool.summary, execute: (patientId: string, query: object) => tool.execute(read, patientId, query) }, calls };
+    return { sut: { summary: tool.summary, execute: (patientId: string, query: object) => tool.execute(read, gate(patientId), query) }, calls };
   };
   const saysNone = (assumptions: string[]) => assumptions.filter((text) => text.toLowerCase().includes(noLabsWording().toLowerCase()));
 
@@ -29,7 +32,7 @@ describe(PatientLabsTool.name, () => {
     expect(saysNone(output.assumptions)).toEqual([]);
     expect(output.assumptions).toContain(LABORATORY_ONLY_ASSUMPTION);
     expect(output.window.semantics).toBe('No window given: the whole record of laboratory results with LOINC 4548-4 (by effective date).');
-    expect(calls).toEqual([['p', { from: null, to: null }, ['4548-4'], 200]]);
+    expect(calls).toEqual([[gate('p'), { from: null, to: null }, ['4548-4'], 200]]);
   });
 
   it('describes itself to models and MCP clients as laboratory results, not vital signs', () => {

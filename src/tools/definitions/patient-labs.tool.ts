@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { citationId, ObservationRow, PatientRow } from '../../cohort/chart.types';
-import type { CohortRead } from '../../cohort/cohort.repository';
+import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
+import { foundPatient } from './derived-tool';
 import { LabsQueryDto } from '../dto/labs-query.dto';
 import { ABSENCE_ASSUMPTION, describeWindow, todayUtc, toInstantWindow, ToolOutput } from '../envelope';
 import { Tool } from './tool';
@@ -27,12 +28,12 @@ export class PatientLabsTool implements Tool<LabsQueryDto> {
     'Laboratory results (not vital signs) in a date window, optionally by LOINC code, with units, reference ranges and interpretation.';
   readonly queryDto = LabsQueryDto;
 
-  async execute(read: CohortRead, patientId: string, query: LabsQueryDto): Promise<ToolOutput & { patient?: PatientRow }> {
-    const found = await read.laboratoryResults(patientId, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
+  async execute(read: CohortRead, gate: AccessGate, query: LabsQueryDto): Promise<ToolOutput & { patient: PatientRow }> {
+    const found = await read.laboratoryResults(gate, toInstantWindow(query.from, query.to), query.code ?? null, LAB_ROW_CAP);
     const what = query.code ? `laboratory results with LOINC ${query.code.join(', ')}` : 'laboratory results';
     const scope = [query.code ? `with LOINC ${query.code.join(', ')}` : null, windowPhrase(query.from, query.to)].filter(Boolean).join(' ');
     return {
-      ...(found.patient ? { patient: found.patient } : {}),
+      patient: foundPatient(found.patient),
       rows: found.rows.map(observationRow),
       window: describeWindow(query.from, query.to, `${what} (by effective date)`),
       truncated: found.truncated,
