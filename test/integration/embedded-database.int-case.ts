@@ -74,7 +74,7 @@ describe('embedded database (no DATABASE_URL)', () => {
         expect(res.status).toBe(200);
       };
       const byRunner = await statementsByRunner(sut.app.get(DataSource), labs);
-      const reads = [...byRunner.values()].filter((statements) => statements.some((text) => text === COHORT_STATEMENTS.patientAccess.trim()));
+      const reads = [...byRunner.values()].filter((statements) => statements.some((text) => text === COHORT_STATEMENTS.gatedLaboratoryResults.trim()));
       expect(reads).toHaveLength(1);
       const [statements] = reads;
       expect([READ_SESSION_BEGIN, IDENTITY_READ_SESSION_BEGIN]).toContain(statements[0]);
