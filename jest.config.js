@@ -44,14 +44,13 @@ const startsServices = {
  * the integration and e2e files spend most of their time waiting, not computing: on Postgres,
  * spawned processes, Chromium and timers (measured on the grouped files, docs/development.md
  * "Where the run's time goes": e2e 251 s of CPU in 700 s of file time, integration 79 s in 410 s).
- * So a small machine runs two files per core, which keeps its cores busy through those waits; a
- * larger one keeps Jest's default, which already has workers to spare. Each worker holds up to about
- * 1.6 GB (the e2e groups' largest), so memory caps the count, never below two.
+ * So at least four workers, two per core on a two-core machine (CI's), which keeps its cores busy
+ * through those waits; from six cores on, Jest's default. Each worker holds up to about 1.6 GB (the
+ * e2e groups' largest), so memory caps the count, never below two.
  */
 function workerCount() {
-  const cores = availableParallelism();
   const byMemory = Math.floor(totalmem() / 2 ** 31);
-  return Math.max(2, Math.min(Math.max(cores - 1, Math.min(2 * cores, 4)), byMemory));
+  return Math.max(2, Math.min(Math.max(4, availableParallelism() - 1), byMemory));
 }
 
 /** @type {import('jest').Config} */
