@@ -1,4 +1,5 @@
-import { withAdminClient } from './test-database';
+import { Client } from 'pg';
+import { TEST_ADMIN_URL, withAdminClient } from './test-database';
 
 /**
  * How many drops are sent at once. Each DROP DATABASE waits for a checkpoint, and a checkpoint
@@ -6,6 +7,8 @@ import { withAdminClient } from './test-database';
  * a few connections are enough for that and stay well under the server's connection limit.
  */
 const CONCURRENT_DROPS = 8;
+/** Postgres's "too many clients already": a server other work has filled, worth waiting for. */
+const TOO_MANY_CONNECTIONS = '53300';
 
 /**
  * Drops every database this run created: the template, and each file's clone, which the files leave
@@ -14,14 +17,34 @@ const CONCURRENT_DROPS = 8;
 export default async function globalTeardown(): Promise<void> {
   const run = process.env.VIGIL_TEST_RUN;
   if (!run) return;
-  const { rows } = await withAdminClient((client) =>
-    client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`vigil_test_${run}_%`]),
+  const { rows } = await withRetries(() =>
+    withAdminClient((client) => client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`vigil_test_${run}_%`])),
   );
   const names = rows.map((row) => row.datname);
-  const dropNext = (): Promise<void> | undefined => {
-    const name = names.shift();
-    if (name === undefined) return undefined;
-    return withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(dropNext);
+  // Each connection drops one database after another until none is left.
+  const dropper = async () => {
+    const client = await withRetries(async () => {
+      const connected = new Client({ connectionString: TEST_ADMIN_URL, connectionTimeoutMillis: 3000 });
+      await connected.connect();
+      return connected;
+    });
+    try {
+      for (let name = names.shift(); name !== undefined; name = names.shift()) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
   };
-  await Promise.all(Array.from({ length: CONCURRENT_DROPS }, dropNext));
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_DROPS, names.length) }, dropper));
+}
+
+/** Runs `work` again, for up to a minute, while the server has no connection to spare. */
+async function withRetries<T>(work: () => Promise<T>): Promise<T> {
+  for (let waitedMs = 0; ; waitedMs += 500) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== TOO_MANY_CONNECTIONS || waitedMs >= 60_000) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
