@@ -2,7 +2,7 @@
  * Three tiers (see docs/development.md "Tests"): unit specs beside the code, which need no database,
  * no Redis and no build; integration tests against real Postgres and Redis; e2e tests over HTTP.
  */
-const { availableParallelism } = require('node:os');
+const { availableParallelism, totalmem } = require('node:os');
 const { compilerOptions } = require('./tsconfig.json');
 
 /**
@@ -39,15 +39,23 @@ const startsServices = {
   setupFilesAfterEnv: ['<rootDir>/test/setup/service-timeout.ts'],
 };
 
+/**
+ * Jest's default (one worker per core but one) runs a two-core machine's files one at a time, while
+ * the integration and e2e files spend most of their time waiting, not computing: on Postgres,
+ * spawned processes, Chromium and timers (measured on the grouped files, docs/development.md
+ * "Where the run's time goes": e2e 251 s of CPU in 700 s of file time, integration 79 s in 410 s).
+ * So at least four workers, two per core on a two-core machine (CI's), which keeps its cores busy
+ * through those waits; from six cores on, Jest's default. Each worker holds up to about 1.6 GB (the
+ * e2e groups' largest), so memory caps the count, never below two.
+ */
+function workerCount() {
+  const byMemory = Math.floor(totalmem() / 2 ** 31);
+  return Math.max(2, Math.min(Math.max(4, availableParallelism() - 1), byMemory));
+}
+
 /** @type {import('jest').Config} */
 module.exports = {
-  /**
-   * Jest's default (one worker per core but one) runs a two-core machine's files one at a time, while
-   * the integration and e2e files spend much of their time waiting on Postgres, spawned processes and
-   * timers. On two cores, two workers ran the e2e files about 1.6 times and the unit tier about 1.4
-   * times as fast as one.
-   */
-  maxWorkers: Math.max(2, availableParallelism() - 1),
+  maxWorkers: workerCount(),
   testSequencer: '<rootDir>/test/setup/tier-order.js',
   reporters: ['default', '<rootDir>/test/setup/tier-times.js'],
   projects: [
