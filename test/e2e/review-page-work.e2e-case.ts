@@ -16,6 +16,8 @@ const nameOf = (key: string) => {
   return { name: `${patient.familyName}, ${patient.givenName}`, mrn: `MRN ${patient.mrn}` };
 };
 const EDIT_REASON = 'The patient asked for letters, not calls.';
+/** The page's reads of the queue (not a proposal's own, nor the event stream). */
+const QUEUE_READ = /\/proposals\?/;
 
 /**
  * A reviewer works through the queue in the page: filters and sorts it by keyboard, edits a proposal
@@ -94,6 +96,34 @@ describeWithChromium('the review page as a workplace, in headless Chromium', () 
     expect(await rowIds(santos)).toEqual([filed.note.id]);
     await santos.getByLabel('Waiting').selectOption({ label: '1 day or more' });
     await santos.getByText('Nothing waiting matches these filters.').waitFor();
+    await santos.getByRole('button', { name: 'Clear filters' }).click();
+    await santos.locator('#announcer', { hasText: 'Filters cleared.' }).waitFor();
+
+    // Two filter changes whose reads answer out of order: the first answers after the second was sent,
+    // and the page says nothing of it; only the newest read's rows are shown and announced.
+    const held: (() => void)[] = [];
+    let bothSent!: () => void;
+    const sent = new Promise<void>((resolve) => (bothSent = resolve));
+    await santos.route(QUEUE_READ, async (route) => {
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        if (held.length === 2) bothSent();
+      });
+      await route.continue();
+    });
+    const announced = await santos.locator('#announcer').textContent();
+    await santos.getByLabel('Kind').selectOption('order_lab');
+    await santos.getByLabel('Kind').selectOption('add_care_note');
+    await sent;
+    const firstAnswered = santos.waitForResponse((response) => QUEUE_READ.test(response.url()) && response.url().includes('kind=order_lab'));
+    held[0]();
+    await firstAnswered;
+    await santos.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200))); // the page handles the dropped answer
+    expect(await santos.locator('#announcer').textContent()).toBe(announced);
+    held[1]();
+    await santos.locator('#announcer', { hasText: 'filtered by Add care note' }).waitFor();
+    expect(await rowIds(santos)).toEqual([filed.note.id]);
+    await santos.unroute(QUEUE_READ);
     await santos.getByRole('button', { name: 'Clear filters' }).click();
     await santos.locator('#announcer', { hasText: 'Filters cleared.' }).waitFor();
 

@@ -18,10 +18,11 @@ export const onOpen = (opener) => void (open = opener);
 /** Reads in flight: only the newest one's answer is shown (filters changed quickly answer out of order). */
 let reads = 0;
 
+/** Reads the queue's first page (`append`: its next one) and shows it; false when a newer read overtook it (its answer is dropped). */
 export async function loadQueue(append = false) {
   const read = ++reads;
   const page = await api(`/proposals?${queueQuery(state.filters, PAGE_SIZE, append ? state.nextCursor : null)}`);
-  if (read !== reads) return;
+  if (read !== reads) return false;
   state.items = append ? [...state.items, ...page.items] : page.items;
   for (const item of state.items) {
     state.patients.set(item.id, item.patient);
@@ -30,6 +31,7 @@ export async function loadQueue(append = false) {
   state.nextCursor = page.nextCursor;
   renderFilters();
   renderQueue();
+  return true;
 }
 
 /** The filters' choices: every kind, and the patients, proposers and teams the queue has shown. */
@@ -113,7 +115,8 @@ function onRowKey(event) {
 async function applyFilters(said) {
   showError(null);
   try {
-    await loadQueue();
+    // A later read overtook this one: it shows its rows and says so; this one would announce them as its own.
+    if (!(await loadQueue())) return;
   } catch (error) {
     showError(/** @type {Error} */ (error).message);
     return;
