@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { COHORT_STATEMENTS, CohortStatementName, READ_SESSION_BEGIN } from '../src/cohort/cohort.statements';
+import { COHORT_STATEMENTS, CohortStatementName } from '../src/cohort/cohort.statements';
+import { READ_SESSION_BEGIN } from '../src/cohort/read-session.statements';
 import { Assignment } from './tool-reads';
 import { EXPLAIN_PARAMETERS, ExplainContext } from './explain-parameters';
 

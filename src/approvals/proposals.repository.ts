@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { SqlSession } from '../schema/sql-session';
-import { WRITER_SESSION } from '../cohort/cohort.statements';
+import { WRITER_SESSION } from '../cohort/read-session.statements';
 import { APPROVAL_STATEMENTS } from './approvals.sql';
 
 /** Every statement of the approval workflow, by name: the fixed SQL of `approvals.sql.ts`. */

@@ -18,7 +18,8 @@ import {
   SELECT_UNSEALED_OLDER_THAN,
   TRY_LEAD_AUDIT_SEALER,
 } from '../audit/audit.sql';
-import { BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/cohort.statements';
+import { COHORT_STATEMENTS } from '../cohort/cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN, WRITER_SESSION } from '../cohort/read-session.statements';
 import { ACCESS_ENDED_CHANNEL } from '../cohort/staff-directory.repository';
 import { IDENTITY_CHANGED_CHANNEL } from '../cohort/identity-cache';
 import { listenStatement } from '../database/database-notifications';

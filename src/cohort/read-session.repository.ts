@@ -1,7 +1,8 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import type { QueryResult } from 'pg';
 import { runNamedStatement, runSimpleQuery } from '../schema/named-statement.repository';
-import { CohortStatementName, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './cohort.statements';
+import { CohortStatementName } from './cohort.statements';
+import { IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './read-session.statements';
 import { runCohortStatement } from './prepared-statement.repository';
 
 /** Runs one named cohort statement in the current read (on its connection, and in its transaction where it is one). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Period } from '../clinical/shared/clinical-dates';
-import { WRITER_SESSION } from '../cohort/cohort.statements';
+import { WRITER_SESSION } from '../cohort/read-session.statements';
 import { MeasureRunReason } from './enum';
 import { ChunkOfRun, ChunkRef, MEASURE_STATEMENTS as SQL, RunProgress, UnplannedRun } from './measure-results.sql';
 import type { ExpectedResults } from './period-measures';

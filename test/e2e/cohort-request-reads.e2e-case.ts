@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { COHORT_STATEMENTS, IDENTITY_GENERATION } from '../../src/cohort/cohort.statements';
+import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
+import { IDENTITY_GENERATION } from '../../src/cohort/read-session.statements';
 import { StaffRole } from '../../src/common/roles';
 import { ReaderPool } from '../../src/database/reader-pool';
 import { ToolName } from '../../src/tools/tool-names';

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { COHORT_STATEMENTS, IDENTITY_GENERATION } from '../../src/cohort/cohort.statements';
+import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
+import { IDENTITY_GENERATION } from '../../src/cohort/read-session.statements';
 import { ReaderPool } from '../../src/database/reader-pool';
 import { COMPLETE_PERIOD_REUSE_MS } from '../../src/measure-results/complete-period-memo';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';

@@ -1,5 +1,6 @@
 import { CohortRepository } from '../../src/cohort/cohort.repository';
-import { BULK_CHART_STATEMENTS, BULK_SNAPSHOT_SESSION_BEGIN, COHORT_STATEMENTS, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/cohort.statements';
+import { BULK_CHART_STATEMENTS, COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
+import { BULK_SNAPSHOT_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from '../../src/cohort/read-session.statements';
 import { careGapEncounterFilter } from '../../src/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
 import { useSeededDatabase } from '../setup/database';

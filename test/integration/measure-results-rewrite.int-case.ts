@@ -1,4 +1,4 @@
-import { WRITER_SESSION } from '../../src/cohort/cohort.statements';
+import { WRITER_SESSION } from '../../src/cohort/read-session.statements';
 import { MEASURE_STATEMENTS } from '../../src/measure-results/measure-results.sql';
 import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { useSeededDatabase } from '../setup/database';
