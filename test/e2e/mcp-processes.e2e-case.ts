@@ -10,7 +10,7 @@ import { mintDevToken } from '../../src/auth/token.service';
 import { patientIdOf } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { connectMcp, TestMcpClient } from '../setup/mcp-client';
-import { optionFor, optionsOf } from '../setup/mcp-picker';
+import { optionFor, optionsOf, waitFor } from '../setup/mcp-picker';
 import { describeWithRedis, TEST_REDIS_URL } from '../setup/redis';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
@@ -195,7 +195,9 @@ describeWithRedis('MCP sessions across API processes', () => {
     expect(tools.map((tool) => tool.name)).toContain('feature_attribution');
     // The form went out on the stream of the request one process served; its answer reached the other.
     const asked = routed.filter((entry) => entry.method === 'tools/list').at(-1)!;
-    const answered = routed.filter((entry) => entry.method === 'response').at(-1)!;
+    // The list can reach the client (on the stream of the request that asked) before the 202 of the
+    // form's answer has come back through the proxy: wait for that record rather than race it.
+    const answered = await waitFor(() => routed.filter((entry) => entry.method === 'response').at(-1));
     expect({ asked: asked.status, answered: answered.status }).toEqual({ asked: 200, answered: 202 });
     expect(answered.backend).not.toBe(asked.backend);
     expect((await call(mcp, 'missing_data_check')).isError).toBeUndefined();
