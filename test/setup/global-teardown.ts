@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { TEST_ADMIN_URL, withAdminClient } from './test-database';
+import { withAdminClient } from './test-database';
 
 /**
  * How many drops are sent at once. Each DROP DATABASE waits for a checkpoint, and a checkpoint
@@ -22,18 +21,12 @@ export default async function globalTeardown(): Promise<void> {
   );
   const names = rows.map((row) => row.datname);
   // Each connection drops one database after another until none is left.
-  const dropper = async () => {
-    const client = await withRetries(async () => {
-      const connected = new Client({ connectionString: TEST_ADMIN_URL, connectionTimeoutMillis: 3000 });
-      await connected.connect();
-      return connected;
-    });
-    try {
-      for (let name = names.shift(); name !== undefined; name = names.shift()) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    } finally {
-      await client.end();
-    }
-  };
+  const dropper = () =>
+    withRetries(() =>
+      withAdminClient(async (client) => {
+        for (let name = names.shift(); name !== undefined; name = names.shift()) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
+    );
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_DROPS, names.length) }, dropper));
 }
 
