@@ -1,4 +1,4 @@
-import { applyTransform } from './field-transforms';
+import { applyTransform, FieldTransform } from './field-transforms';
 import { FieldPolicy } from './projection.policy';
 import { PROJECTION_POLICY } from './projection.policy';
 import { PROJECTION_ROLES, ProjectionRole } from './projection-role';
@@ -20,10 +20,75 @@ type Row = Record<string, unknown>;
  * A shape or role with no policy throws: nothing leaves without a rule.
  */
 export function project(shape: string, role: ProjectionRole, rows: Row[]): Projected {
+  const compiled = compiledPolicy(shape, role);
+  const dropped: Dropped = { extra: undefined };
+  const projected = rows.map((row) => projectRow(row, compiled.root, dropped));
+  const redactedFields = dropped.extra ? [...new Set([...compiled.catalogueRedacted, ...dropped.extra])].sort() : [...compiled.catalogueRedacted];
+  return { rows: projected, redactedFields };
+}
+
+/**
+ * A role's policy for one shape, read once per process: the fields of the shape's catalogue it
+ * drops, and a tree of the field names met in rows, so a row's projection looks each key up instead
+ * of building its `<list>.<field>` name again (an encounters answer is a hundred rows with their notes).
+ */
+interface CompiledPolicy {
+  policy: FieldPolicy;
+  /** Sorted: every field any role of the shape may see, minus this role's allowlist. */
+  catalogueRedacted: readonly string[];
+  catalogueRedactedSet: ReadonlySet<string>;
+  root: Level;
+}
+
+/** The fields met at one depth of a row (`''` the row itself, `notes.` a note of it). */
+interface Level {
+  prefix: string;
+  compiled: CompiledPolicy;
+  fields: Map<string, FieldRule>;
+}
+
+interface FieldRule {
+  /** The field's whole name (`notes.text`), as the policy lists it. */
+  name: string;
+  transform: FieldTransform | undefined;
+  /** The level of a list field's items, made when one is first met. */
+  items?: Level;
+}
+
+/** What one projection dropped beyond the catalogue's fields (which are known in advance): fields only the rows carried. */
+interface Dropped {
+  extra: Set<string> | undefined;
+}
+
+const compiledPolicies = new Map<string, Map<ProjectionRole, CompiledPolicy>>();
+
+function compiledPolicy(shape: string, role: ProjectionRole): CompiledPolicy {
   const policy = policyFor(shape, role);
-  const redacted = new Set<string>(Object.keys(catalogue(shape)).filter((field) => !policy[field]));
-  const projected = rows.map((row) => projectRow(row, policy, '', redacted));
-  return { rows: projected, redactedFields: [...redacted].sort() };
+  let byRole = compiledPolicies.get(shape);
+  if (!byRole) compiledPolicies.set(shape, (byRole = new Map()));
+  const cached = byRole.get(role);
+  // Keyed by shape and role, checked against the policy object itself: a policy replaced is read again.
+  if (cached?.policy === policy) return cached;
+  const catalogueRedacted = Object.keys(catalogue(shape))
+    .filter((field) => !policy[field])
+    .sort();
+  const root: Level = { prefix: '', compiled: undefined as unknown as CompiledPolicy, fields: new Map() };
+  const compiled: CompiledPolicy = { policy, catalogueRedacted, catalogueRedactedSet: new Set(catalogueRedacted), root };
+  root.compiled = compiled;
+  byRole.set(role, compiled);
+  return compiled;
+}
+
+/** Field names remembered per level: a shape's rows have a few dozen; rows keyed by their data (never expected) are not remembered past this. */
+const MAX_REMEMBERED_FIELDS = 256;
+
+function ruleOf(level: Level, key: string): FieldRule {
+  const known = level.fields.get(key);
+  if (known) return known;
+  const name = level.prefix + key;
+  const rule: FieldRule = { name, transform: Object.hasOwn(level.compiled.policy, name) ? level.compiled.policy[name] : undefined };
+  if (level.fields.size < MAX_REMEMBERED_FIELDS) level.fields.set(key, rule);
+  return rule;
 }
 
 export function policyFor(shape: string, role: ProjectionRole): FieldPolicy {
@@ -42,17 +107,19 @@ export function assertPolicyComplete(shapes: readonly string[]): void {
   if (missing.length > 0) throw new Error(`Projection policy missing for: ${missing.join(', ')}`);
 }
 
-function projectRow(row: Row, policy: FieldPolicy, prefix: string, redacted: Set<string>): Row {
+function projectRow(row: Row, level: Level, dropped: Dropped): Row {
   const out: Row = {};
-  for (const [key, value] of Object.entries(row)) {
-    const field = `${prefix}${key}`;
-    const transform = policy[field];
+  for (const key of Object.keys(row)) {
+    const rule = ruleOf(level, key);
+    const transform = rule.transform;
     if (!transform) {
-      redacted.add(field);
+      if (!level.compiled.catalogueRedactedSet.has(rule.name)) (dropped.extra ??= new Set()).add(rule.name);
       continue;
     }
+    const value = row[key];
     if (Array.isArray(value) && value.some((item) => isPlainObject(item))) {
-      out[key] = value.map((item) => (isPlainObject(item) ? projectRow(item, policy, `${field}.`, redacted) : item));
+      const items = (rule.items ??= { prefix: `${rule.name}.`, compiled: level.compiled, fields: new Map() });
+      out[key] = value.map((item) => (isPlainObject(item) ? projectRow(item, items, dropped) : item));
     } else {
       const next = applyTransform(transform, value, row);
       if (next !== undefined) out[key] = next;
