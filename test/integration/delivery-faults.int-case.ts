@@ -24,6 +24,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { createWorker } from '../../src/worker';
 import { isolatedFileEnv } from '../setup/audit-seal';
 import { accessOf } from '../setup/callers';
+import { untilOutput } from '../setup/child-output';
 import { useSeededDatabase } from '../setup/database';
 import { dueInDays } from '../setup/due-dates';
 import { TestFhirServer } from '../setup/fhir-server';
@@ -41,12 +42,7 @@ const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const MARKER = 'Marker-5512';
 const obsOf = (key: string, index: number) => `obs:${fixtureId('patient', key, 'observation', String(index))}`;
 
-/**
- * Retries 0.05 to 0.4 s apart, four attempts. The request timeout is not short: an answer a loaded
- * machine holds past it (it was 0.6 s) is an attempt too many in the counts below, or a child that
- * records a timeout instead of reaching its mark; the server that answers too late waits for the
- * client to give up, however long that takes.
- */
+/** Retries 0.05 to 0.4 s apart, four attempts; request timeouts a loaded machine's answers fit in (0.6 s made extra attempts). */
 const DELIVERY_ENV = {
   DELIVERY_IDENTIFIER_SYSTEM: IDENTIFIERS,
   DELIVERY_MAX_ATTEMPTS: '4',
@@ -60,8 +56,7 @@ const DELIVERY_ENV = {
 };
 const QUEUE: Partial<QueueSettings> = { relayIntervalMs: 100, sweepIntervalMs: 300, lockDurationMs: 1500, stalledIntervalMs: 1000, shutdownGraceMs: 2000 };
 /** The sweep takes up attempts this overdue (a job lost with Redis); `HELD_MS` while a test holds the attempts. */
-const OVERDUE_MS = 1000;
-const HELD_MS = 600_000;
+const [OVERDUE_MS, HELD_MS] = [1000, 600_000];
 const QUEUE_ENV = { QUEUE_RELAY_INTERVAL_MS: '100', QUEUE_SWEEP_INTERVAL_MS: '600000', QUEUE_LOCK_DURATION_MS: '1500', QUEUE_STALLED_INTERVAL_MS: '1000' };
 
 const CONTENT: Record<ProposalKind, Record<string, unknown>> = {
@@ -337,7 +332,7 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
         await worker?.close();
         worker = undefined;
         child = spawn(process.execPath, [WORKER_JS], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'debug', ...env(), ...QUEUE_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
-        await outputLine(child, childOutput, 'Vigil worker started');
+        await untilOutput(child, childOutput, 'Vigil worker started');
       }, 120_000);
       afterAll(() => {
         if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -390,19 +385,6 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
         expect(childOutput.join('')).not.toContain(MARKER);
       }, 60_000);
     });
-
-    /** Collects the child's output into `output` and resolves once it holds `line`; fails if the child exits first. */
-    function outputLine(spawned: ChildProcess, output: string[], line: string): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const onData = (chunk: Buffer) => {
-          output.push(chunk.toString('utf8'));
-          if (output.join('').includes(line)) resolve();
-        };
-        spawned.stdout?.on('data', onData);
-        spawned.stderr?.on('data', onData);
-        spawned.once('exit', (code, signal) => reject(new Error(`the worker process exited (${code ?? signal}) before it logged "${line}": ${output.join('').slice(-2000)}`)));
-      });
-    }
 
     /**
      * An approved care note with its `execute` outbox row, written with the approval workflow's own
