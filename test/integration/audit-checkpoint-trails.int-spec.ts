@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -11,9 +11,9 @@ import { AuditTrailIdentity, readTrailIdentity } from '../../src/audit/audit-tra
 import { COMMANDS } from '../../src/cli/commands';
 import { dataSourceOptions } from '../../src/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
-import { runMigrations } from '../../src/database/schema';
 import { recomputeChain, tamper, TEST_CHECKPOINT_KEY, testSealer } from '../setup/audit-seal';
 import { TestDatabase, useSeededDatabase } from '../setup/database';
+import { copyMigratedEmbeddedDatabase } from '../setup/embedded-snapshot';
 
 /**
  * Checkpoints of several trails in one AUDIT_CHECKPOINT_DIR, as the README's order (the quickstart's
@@ -159,12 +159,14 @@ describe('audit-verify on the embedded database (no DATABASE_URL), as `npm start
   };
   const auditVerifyCli = () => spawnSync(process.execPath, [CLI, 'audit-verify'], { env, encoding: 'utf8', timeout: 60_000 });
   let trail: AuditTrailIdentity;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // The run's migrated embedded database, copied (test/setup/embedded-snapshot.ts), then a trail on it.
   beforeAll(async () => {
+    copyMigratedEmbeddedDatabase(env.EMBEDDED_DATABASE_DIR);
     const embedded = await startEmbeddedPostgres(env.EMBEDDED_DATABASE_DIR);
     const dataSource = await new DataSource(dataSourceOptions({ url: embedded.url, poolSize: 1 })).initialize();
     try {
-      await runMigrations(dataSource);
       for (let index = 0; index < 4; index += 1) await new AuditService(dataSource).record(event(index));
       await testSealer(async () => sharedSealerSession(dataSource), new DirectoryCheckpointStore(env.AUDIT_CHECKPOINT_DIR), { checkpointEveryEvents: 2 }).pass();
       trail = await readTrailIdentity(dataSource);
@@ -172,7 +174,7 @@ describe('audit-verify on the embedded database (no DATABASE_URL), as `npm start
       await dataSource.destroy();
       await embedded.stop();
     }
-  }, 120_000);
+  });
 
   it('PGlite names its trail by its own system identifier, database oid and installation id', () => {
     expect(trail.systemIdentifier).toMatch(/^\d+$/);

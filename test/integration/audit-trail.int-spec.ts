@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AUDIT_APPEND_ONLY_SQLSTATE, AuditChannel, AuditOutcome, AuditRecordError, AuditService } from '../../src/audit';
 import { dataSourceOptions } from '../../src/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
-import { runMigrations } from '../../src/database/schema';
 import { sealEverything } from '../setup/audit-seal';
 import { auditEvents, chainLinks, GENESIS_HASH, intact, runCli, verify } from '../setup/audit-trail';
 import { useSeededDatabase } from '../setup/database';
+import { copyMigratedEmbeddedDatabase } from '../setup/embedded-snapshot';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -245,21 +248,26 @@ describe('audit trail', () => {
   });
 
   describe('on the embedded database (PGlite: no extensions, one shared session)', () => {
+    let parent: string | undefined;
     let stop: () => Promise<void>;
     let dataSource: DataSource;
 
+    // A copy of the run's migrated embedded database (test/setup/embedded-snapshot.ts).
     beforeAll(async () => {
-      const embedded = await startEmbeddedPostgres('memory://');
+      parent = mkdtempSync(join(tmpdir(), 'vigil-test-audit-trail-'));
+      const directory = join(parent, 'pglite');
+      copyMigratedEmbeddedDatabase(directory);
+      const embedded = await startEmbeddedPostgres(directory);
       stop = () => embedded.stop();
       dataSource = await new DataSource(dataSourceOptions({ url: embedded.url, poolSize: 1 })).initialize();
-      await runMigrations(dataSource);
       cohort.actorId = randomUUID();
       cohort.patientIds = [randomUUID(), randomUUID(), randomUUID()];
-    }, 120_000);
+    });
 
     afterAll(async () => {
       await dataSource?.destroy();
       await stop?.();
+      if (parent) rmSync(parent, { recursive: true, force: true });
     });
 
     it('records, seals and verifies, and refuses changes with the same SQLSTATE', async () => {

@@ -24,6 +24,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { createWorker } from '../../src/worker';
 import { isolatedFileEnv } from '../setup/audit-seal';
 import { accessOf } from '../setup/callers';
+import { untilOutput } from '../setup/child-output';
 import { useSeededDatabase } from '../setup/database';
 import { dueInDays } from '../setup/due-dates';
 import { TestFhirServer } from '../setup/fhir-server';
@@ -41,19 +42,21 @@ const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const MARKER = 'Marker-5512';
 const obsOf = (key: string, index: number) => `obs:${fixtureId('patient', key, 'observation', String(index))}`;
 
-/** Short everything: a timeout of 0.6 s, retries 0.1 to 0.4 s apart, four attempts, a lease of 7.4 s. */
+/** Retries 0.05 to 0.4 s apart, four attempts; request timeouts a loaded machine's answers fit in (0.6 s made extra attempts). */
 const DELIVERY_ENV = {
   DELIVERY_IDENTIFIER_SYSTEM: IDENTIFIERS,
   DELIVERY_MAX_ATTEMPTS: '4',
   DELIVERY_BACKOFF_BASE_MS: '100',
   DELIVERY_BACKOFF_MAX_MS: '400',
-  FHIR_TIMEOUT_MS: '600',
+  FHIR_TIMEOUT_MS: '5000',
   FHIR_PATIENT_IDENTIFIER_SYSTEM: MRN_SYSTEM,
   FHIR_BEARER_TOKEN: BEARER,
   WEBHOOK_SECRET: SECRET,
-  WEBHOOK_TIMEOUT_MS: '600',
+  WEBHOOK_TIMEOUT_MS: '5000',
 };
 const QUEUE: Partial<QueueSettings> = { relayIntervalMs: 100, sweepIntervalMs: 300, lockDurationMs: 1500, stalledIntervalMs: 1000, shutdownGraceMs: 2000 };
+/** The sweep takes up attempts this overdue (a job lost with Redis); `HELD_MS` while a test holds the attempts. */
+const [OVERDUE_MS, HELD_MS] = [1000, 600_000];
 const QUEUE_ENV = { QUEUE_RELAY_INTERVAL_MS: '100', QUEUE_SWEEP_INTERVAL_MS: '600000', QUEUE_LOCK_DURATION_MS: '1500', QUEUE_STALLED_INTERVAL_MS: '1000' };
 
 const CONTENT: Record<ProposalKind, Record<string, unknown>> = {
@@ -108,7 +111,7 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
       const app = await createWorker({ config: loadConfig(env()), database: { url: database().url, poolSize: 4, embedded: false }, logger, queue: QUEUE });
       // Preconditions (an open gap) are evaluated "today": the fixture anchor, on any day the tests run.
       app.get(ProposalExecutor).clock = () => new Date(`${TEST_ANCHOR_DATE}T12:00:00Z`);
-      app.get(DeliverySweep).overdueMs = 1000;
+      app.get(DeliverySweep).overdueMs = OVERDUE_MS;
       return app;
     }
 
@@ -234,8 +237,7 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
       fhir.faults.dropAfterCommit = 1;
       const dropped = await approveNote();
       await delivered([dropped]);
-      fhir.faults.slowAnswers = 1;
-      fhir.faults.answerAfterMs = 1500;
+      fhir.faults.answerAfterClientLeaves = 1;
       const slow = await approveNote();
       await delivered([slow]);
       for (const id of [dropped, slow]) {
@@ -246,22 +248,35 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
     }, 30_000);
 
     it('retries while the server is down (the API shows when and why), and delivers once it is back', async () => {
+      // The worker's attempts are held until the server is back: its whole retry budget (four attempts 0.05
+      // to 0.4 s apart) is shorter than the checks below on a loaded machine, and a delivery dead-lettered
+      // before the server came back is never delivered. The first attempts are the test's, as a job runs them.
+      const queue = new Queue(DELIVERY_QUEUE_NAME, { connection: redis, prefix: 'vigil' });
+      const sweep = worker!.get(DeliverySweep);
+      await queue.pause();
+      sweep.overdueMs = HELD_MS;
       await fhir.stop();
       let id: string;
       try {
         id = await approveNote();
-        await waitFor(async () => (await fhirDelivery(id))?.status === DeliveryStatus.Retrying, 10_000, 'the delivery did not start retrying');
+        await waitFor(async () => (await deliveriesOf(id)).length === 2, 20_000, 'the effect was not executed');
+        const failedAt = Date.now();
+        const rows = await deliveriesOf(id);
+        expect(await Promise.all(rows.map((row) => worker!.get(DeliveryService).deliver(row.id, 1)))).toEqual(['retrying', 'delivered']);
         const detail = await proposals().get(await accessOf(database().dataSource, 'rev.santos'), id);
         const state = detail.deliveries.find((delivery) => delivery.destination === 'fhir')!;
         expect(state).toMatchObject({ status: 'retrying', reason: 'unreachable', resource: null });
-        expect(Date.parse(state.nextAttemptAt ?? '')).toBeGreaterThan(Date.now() - 5000);
+        expect(Date.parse(state.nextAttemptAt ?? '')).toBeGreaterThanOrEqual(failedAt);
         // The webhook has its own delivery: down FHIR server or not, it went out.
         expect(eventsFor(id)).toHaveLength(1);
-        await new Promise((resolve) => setTimeout(resolve, 300));
       } finally {
         await fhir.start();
+        sweep.overdueMs = OVERDUE_MS;
+        await queue.resume();
+        await queue.close();
       }
       await delivered([id]);
+      expect(await fhirDelivery(id)).toMatchObject({ attempts: 2, reason: null });
       expect((await onServer(id)).resources).toHaveLength(1);
     }, 30_000);
 
@@ -310,21 +325,20 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
       let child: ChildProcess | undefined;
       const childOutput: string[] = [];
 
+      // Started here, not in the test: loading the compiled worker is seconds of CPU, which a loaded machine
+      // stretched past a fixed wait; its start line (or its exit) ends the wait.
       beforeAll(async () => {
         if (!existsSync(WORKER_JS)) throw new Error('dist/src/worker.js is missing: run `npm run build` (npm test does it first)');
         await worker?.close();
         worker = undefined;
-      });
+        child = spawn(process.execPath, [WORKER_JS], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'debug', ...env(), ...QUEUE_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+        await untilOutput(child, childOutput, 'Vigil worker started');
+      }, 120_000);
       afterAll(() => {
         if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       });
 
       it('a worker killed between the server’s answer and the mark: the next attempt finds the same resource', async () => {
-        child = spawn(process.execPath, [WORKER_JS], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'debug', ...env(), ...QUEUE_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout?.on('data', (chunk: Buffer) => childOutput.push(chunk.toString('utf8')));
-        child.stderr?.on('data', (chunk: Buffer) => childOutput.push(chunk.toString('utf8')));
-        await waitFor(() => childOutput.join('').includes('Vigil worker started'), 20_000, 'the worker process did not start');
-
         // Once the server has committed, the delivery row is locked: the child's mark waits there.
         const blocker = new Client({ connectionString: database().url });
         await blocker.connect();
@@ -344,10 +358,12 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
               (await database().dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE proposal_deliveries SET status = ''delivered''%'`)).length > 0,
             20_000,
             'the child did not reach the mark',
-          );
+          ).catch(async (error: Error) => {
+            throw new Error(`${error.message}: ${JSON.stringify(await deliveriesOf(id))}`);
+          });
           expect(await onServer(id).then((found) => found.resources.length)).toBe(1);
           const exited = new Promise((resolve) => child!.once('exit', resolve));
-          child.kill('SIGKILL');
+          child!.kill('SIGKILL');
           await exited;
         } finally {
           fhir.afterCommit = undefined;
@@ -357,7 +373,9 @@ describe('delivering approved effects (real Postgres, a FHIR server, a webhook r
         const firstId = (await onServer(id)).resources[0].id;
         expect((await fhirDelivery(id)).status).toBe(DeliveryStatus.Pending);
 
-        // Another worker takes it up once the dead attempt's lease lapses.
+        // Another worker takes it up once the dead attempt's lease lapses: ended here rather than waited
+        // for (six of the attempt's timeouts and a margin, 35 s).
+        await database().dataSource.query(`UPDATE proposal_deliveries SET lease_until = clock_timestamp() WHERE proposal_id = $1 AND destination = 'fhir'`, [id]);
         worker = await startWorker();
         await delivered([id], 30_000);
         expect(await fhirDelivery(id)).toMatchObject({ attempts: 2, resourceId: firstId });

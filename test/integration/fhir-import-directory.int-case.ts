@@ -182,7 +182,9 @@ describe('FHIR import of Practitioner, PractitionerRole and CareTeam (empty data
       expect(lines.join('\n')).toMatch(/PractitionerRole\s+0\s+2\s+4\s+0/);
       expect(lines.join('\n')).toMatch(/CareTeam\s+0\s+0\s+2\s+0/);
       expect(lines.join('\n')).toContain('Practitioner: every PractitionerRole is inactive or ended (role removed) (staff member inactive)  (first at organisation.json entry[4])');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The import committed, and with it its notifications; a listening session is sent those before
+      // it answers its next statement, so once this one returns every announcement has arrived.
+      await listener.query('SELECT 1');
       const ids = await query(`SELECT id::text AS id FROM staff_users WHERE fhir_practitioner_id IN ('pract-osei', 'pract-silva') ORDER BY 1`);
       expect(announced.sort()).toEqual(ids.map((row: { id: string }) => row.id));
       const rows = await query(`SELECT username, role, active FROM staff_users WHERE username IN ('kwame.osei@example.org', 'marta.silva@example.org') ORDER BY 1`);

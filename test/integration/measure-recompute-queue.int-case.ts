@@ -28,6 +28,7 @@ import { storePeriod } from '../../src/measure-results/store-period';
 import { MEASURE_IDS } from '../../src/clinical/care-gaps';
 import { createWorker } from '../../src/worker';
 import { accessOf } from '../setup/callers';
+import { untilOutput } from '../setup/child-output';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedisServer, TestRedisServer, waitFor } from '../setup/redis-server';
 import { isolatedFileEnv } from '../setup/audit-seal';
@@ -262,9 +263,8 @@ describe('measure recompute through the queue (real Postgres and Redis)', () => 
             env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', MEASURES_CONCURRENCY: '1', ...testEnv(database().url, server().url), ...MEASURES_ENV },
             stdio: ['ignore', 'pipe', 'pipe'],
           });
-          child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-          child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-          await waitFor(() => output.join('').includes('Vigil worker started'), 20_000, 'the worker process did not start');
+          // Bounded by the test: its start took more than a fixed 20 s on a loaded machine.
+          await untilOutput(child, output, 'Vigil worker started');
           await waitFor(
             async () => (await blocker.query(`SELECT 1 FROM pg_locks WHERE relation = 'measure_results'::regclass AND NOT granted`)).rowCount! > 0,
             15_000,

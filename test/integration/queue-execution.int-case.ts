@@ -21,6 +21,7 @@ import { fixtureId } from '../../src/cohort/fixtures/fixture-rows';
 import { createRootLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/load-config';
 import { createWorker } from '../../src/worker';
+import { untilOutput } from '../setup/child-output';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedisServer, TestRedisServer, waitFor } from '../setup/redis-server';
 import { isolatedFileEnv } from '../setup/audit-seal';
@@ -207,20 +208,18 @@ describe('executing approved proposals through the queue (real Postgres)', () =>
         // Only the child may take jobs until it is killed.
         await workerA?.close();
         workerA = undefined;
-      });
+        // Started here, bounded by the hook: its start took more than a fixed 20 s on a loaded machine.
+        child = spawn(process.execPath, [WORKER_JS], {
+          env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'debug', ...testEnv(database().url, server().url), ...QUEUE_ENV },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        await untilOutput(child, childOutput, 'Vigil worker started');
+      }, 120_000);
       afterAll(() => {
         if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       });
 
       it('is recovered by another worker, which applies the effect exactly once', async () => {
-        child = spawn(process.execPath, [WORKER_JS], {
-          env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'debug', ...testEnv(database().url, server().url), ...QUEUE_ENV },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        child.stdout?.on('data', (chunk: Buffer) => childOutput.push(chunk.toString('utf8')));
-        child.stderr?.on('data', (chunk: Buffer) => childOutput.push(chunk.toString('utf8')));
-        await waitFor(() => childOutput.join('').includes('Vigil worker started'), 20_000, 'the worker process did not start');
-
         // Hold the effect table: the child's executor gets as far as its INSERT and waits there.
         const blocker = new Client({ connectionString: database().url });
         await blocker.connect();
@@ -239,7 +238,7 @@ describe('executing approved proposals through the queue (real Postgres)', () =>
           expect(await statusOf(database().dataSource, id)).toMatchObject({ status: ProposalStatus.Executing, attempts: 1 });
 
           const exited = new Promise((resolve) => child!.once('exit', resolve));
-          child.kill('SIGKILL');
+          child!.kill('SIGKILL');
           await exited;
         } finally {
           await blocker.query('COMMIT');

@@ -21,10 +21,12 @@ function loadDefinitions(): void {
 export interface FhirFaults {
   /** Commit the transaction, then close the connection without an answer (a crash, a proxy reset). */
   dropAfterCommit: number;
-  /** Commit the transaction, then answer only after this long (longer than the client waits). */
-  answerAfterMs: number;
-  /** How many transactions `answerAfterMs` applies to. */
-  slowAnswers: number;
+  /**
+   * Commit the transaction, then answer only once the client has given up (closed the connection
+   * at its timeout): too late by construction, however slow the machine, where a fixed delay is
+   * "too late" only while the client's timer fires first.
+   */
+  answerAfterClientLeaves: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface FhirFaults {
  */
 export class TestFhirServer {
   readonly repo = new MemoryRepository();
-  readonly faults: FhirFaults = { dropAfterCommit: 0, answerAfterMs: 0, slowAnswers: 0 };
+  readonly faults: FhirFaults = { dropAfterCommit: 0, answerAfterClientLeaves: 0 };
   /** Every request, as method and path (no bodies: they hold the effect). */
   readonly requests: string[] = [];
   /** Called once a transaction has committed, before it is answered (a test holds the client there). */
@@ -132,9 +134,10 @@ export class TestFhirServer {
         request.socket.destroy();
         return;
       }
-      if (this.faults.slowAnswers > 0) {
-        this.faults.slowAnswers -= 1;
-        await new Promise((resolve) => setTimeout(resolve, this.faults.answerAfterMs));
+      if (this.faults.answerAfterClientLeaves > 0) {
+        this.faults.answerAfterClientLeaves -= 1;
+        const { socket } = request;
+        if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
       }
     }
     const [result, resource] = answer;

@@ -6,6 +6,7 @@ import { loadFixtureCohort } from '../../src/cohort/fixtures/fixture-loader';
 import { dataSourceOptions } from '../../src/data-source';
 import { runMigrations } from '../../src/database/schema';
 import { ensureCompiledService } from './compiled-service';
+import { ensureEmbeddedSnapshot } from './embedded-snapshot';
 import { TEST_REDIS_URL } from './redis';
 import { createDatabase, runDatabaseName, TEST_ADMIN_URL, TEST_ANCHOR_DATE, withAdminClient } from './test-database';
 
@@ -13,7 +14,9 @@ import { createDatabase, runDatabaseName, TEST_ADMIN_URL, TEST_ANCHOR_DATE, with
  * The integration and e2e tiers' setup, once per run (the unit tier has none: it needs no database,
  * no Redis and no build). Builds `dist/` if it is missing or stale, for the tests that spawn the
  * compiled service; then a template database, migrated and loaded with the fixture cohort at the
- * test anchor date, that every test file clones (CREATE DATABASE … TEMPLATE, milliseconds each).
+ * test anchor date, that every test file clones (CREATE DATABASE … TEMPLATE, milliseconds each),
+ * and, at the same time, the migrated embedded database (PGlite) that the files needing one copy,
+ * unless an earlier run made it for the same migrations (test/setup/embedded-snapshot.ts).
  * Also notes whether Redis answers, so tests that need it can skip with a reason instead of failing.
  */
 export default async function globalSetup(): Promise<void> {
@@ -25,6 +28,16 @@ export default async function globalSetup(): Promise<void> {
   await assertPostgresReachable();
   ensureCompiledService();
 
+  // The template's work is mostly the server's; a new snapshot's runs in this process meanwhile.
+  const [template, embeddedSnapshot] = await Promise.all([createTemplate(), ensureEmbeddedSnapshot()]);
+  process.env.VIGIL_TEST_TEMPLATE = template;
+  process.env.VIGIL_TEST_EMBEDDED_SNAPSHOT = embeddedSnapshot;
+  process.env.VIGIL_TEST_REDIS = await redisStatus();
+  // Read by the tier-times reporter, which starts after the global setups.
+  process.env.VIGIL_TEST_SETUP_MS = String(Date.now() - started);
+}
+
+async function createTemplate(): Promise<string> {
   const template = runDatabaseName('template');
   const url = await createDatabase(template);
   const dataSource = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
@@ -35,10 +48,7 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await dataSource.destroy();
   }
-  process.env.VIGIL_TEST_TEMPLATE = template;
-  process.env.VIGIL_TEST_REDIS = await redisStatus();
-  // Read by the tier-times reporter, which starts after the global setups.
-  process.env.VIGIL_TEST_SETUP_MS = String(Date.now() - started);
+  return template;
 }
 
 async function assertPostgresReachable(): Promise<void> {
