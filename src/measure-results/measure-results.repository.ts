@@ -9,7 +9,7 @@ import { MEASURE_STATEMENTS as SQL } from './measure-results.sql';
 import { compareMeasures } from './period-measures';
 import { PlanChoices } from './plan-choices';
 import { StoredMeasureResult } from './stored-result';
-import { WorklistKeyset, worklistKeysetOf, WorklistPatientRow, WorklistPatientTupleRow, worklistResultOf, WorklistQuery } from './worklist-page';
+import { WorklistKeyset, worklistKeysetOf, WorklistPatientRow, WorklistQuery } from './worklist-page';
 import { fixedShapeOf, preparedWorklistName, WORKLIST_ROWS_MAX, worklistStatementName } from './worklist-shape';
 import { FilterCheck, SPARSE_MATCHES_BELOW, WORKLIST_STATEMENTS } from './worklist.sql';
 
@@ -50,7 +50,7 @@ export interface CareTeamResultsPage {
 export interface WorklistPage {
   period: Period;
   finishedAt: string;
-  /** Each with its matching results. */
+  /** Each with its matching results (tuples: `WorklistResultTuple`). */
   patients: WorklistPatientRow[];
   /** Where the page ended, to read the next one after (`after`); null on the last page. */
   last: WorklistKeyset | null;
@@ -189,12 +189,13 @@ export class MeasureResultsRepository {
       // A page of a fixed shape runs its fixed statement, prepared: planned once per connection, not per call.
       const shape = fixedShapeOf(query, check, after !== null);
       const name = worklistStatementName(query.sort, query.order, query.measureId !== undefined, check, shape);
-      const rows = await read<WorklistPatientTupleRow>(
+      const rows = await read<WorklistPatientRow>(
         WORKLIST.statements[name],
         [[query.careTeamId], ...filters, after?.key1 ?? null, after?.key2 ?? null, after?.patientId ?? null, query.limit + 1, attestation],
         shape ? preparedWorklistName(name) : undefined,
       );
-      const patients: WorklistPatientRow[] = rows.slice(0, query.limit).map((row) => ({ ...row, results: row.results.map(worklistResultOf) }));
+      // Each row's results stay the tuples the statement sent: the caller projects them as they are.
+      const patients = rows.slice(0, query.limit);
       const last = patients[patients.length - 1];
       const more = rows.length > query.limit && last;
       return { period, finishedAt: stored.finishedAt, patients, last: more ? { key1: last.key1, key2: last.key2, patientId: last.id } : null };

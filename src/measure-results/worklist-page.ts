@@ -30,13 +30,15 @@ export interface WorklistQuery {
 
 /**
  * One patient of a page, as stored (the caller projects it), with the sort keys its cursor carries
- * and the patient's results that match the filters, in measure order.
+ * and the patient's results that match the filters, in measure order, each as the statement sends
+ * it: a tuple of `WORKLIST_RESULT_FIELDS`' values (`WORKLIST_RESULT_FIELD_NAMES` names them).
  */
-export type WorklistPatientRow = PatientRow & { key1: string; key2: string | null; results: WorklistResultRow[] };
+export type WorklistPatientRow = PatientRow & { key1: string; key2: string | null; results: WorklistResultTuple[] };
 
-/** A page row as the statement returns it: each result a tuple of `WORKLIST_RESULT_FIELDS`' values. */
-export type WorklistPatientTupleRow = Omit<WorklistPatientRow, 'results'> & { results: unknown[][] };
+/** A stored result of a page, positional: `WORKLIST_RESULT_FIELD_NAMES[i]` is the name of its value `i`. */
+export type WorklistResultTuple = readonly unknown[];
 
+/** What a result tuple holds, by name, in its order (the fields of a `worklist_result` as projected). */
 export type WorklistResultRow = {
   measureId: string;
   status: string;
@@ -49,12 +51,12 @@ export type WorklistResultRow = {
   attestations: CareGapAttestation[];
 };
 
-/** A result tuple of the page statement as the object it stands for. */
-export function worklistResultOf(tuple: readonly unknown[]): WorklistResultRow {
-  const result: Record<string, unknown> = {};
-  WORKLIST_RESULT_FIELDS.forEach(([field], i) => (result[field] = tuple[i]));
-  return result as WorklistResultRow;
-}
+/** The names of a result tuple's values, in order: one list with the statement's (`WORKLIST_RESULT_FIELDS`). */
+export const WORKLIST_RESULT_FIELD_NAMES: readonly (keyof WorklistResultRow)[] = WORKLIST_RESULT_FIELDS.map(([field]) => field);
+
+/** When result `tuple` was computed (its `computedAt`). */
+const COMPUTED_AT = WORKLIST_RESULT_FIELD_NAMES.indexOf('computedAt');
+export const computedAtOf = (tuple: WorklistResultTuple): string => tuple[COMPUTED_AT] as string;
 
 /** Where a page ends: the last patient's sort keys (as text) and id. The next page starts after it. */
 export interface WorklistKeyset {

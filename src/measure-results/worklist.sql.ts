@@ -45,7 +45,7 @@ const PAGE_COLUMNS = `p.id::text AS id, p.mrn, p.given_name AS "givenName", p.fa
 
 /**
  * A worklist result's fields, in the order the page statement sends them (`RESULTS_COLUMN`) and
- * `worklistResultOf` reads them back: one list, so the two cannot disagree.
+ * `WORKLIST_RESULT_FIELD_NAMES` names them back (the projection reads the tuples by those names): one list, so the two cannot disagree.
  */
 export const WORKLIST_RESULT_FIELDS = [
   ['measureId', 'r.measure_id'],

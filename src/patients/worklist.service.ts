@@ -6,8 +6,8 @@ import { StaffRole } from '../common/roles';
 import { ProblemException } from '../common/http/problem';
 import { MeasureResultsRepository, WorklistPage } from '../measure-results/measure-results.repository';
 import { InvalidResultCursorError } from '../measure-results/result-cursor';
-import { WorklistKeyset } from '../measure-results/worklist-page';
-import { project } from '../phi/projector';
+import { computedAtOf, WORKLIST_RESULT_FIELD_NAMES, WorklistKeyset } from '../measure-results/worklist-page';
+import { project, tupleProjector } from '../phi/projector';
 import { CursorBinding, CursorSealer, invalidCursor } from '../phi/sealed-cursor';
 import { isBuiltInMeasureName, resolveMeasureId } from '../clinical/care-gaps';
 import { PublishedCareGapsService } from '../measure-packages';
@@ -83,12 +83,17 @@ export class WorklistService {
       // Ages as of the end of the period the results were computed for, like the measures' own.
       const ageOn = page.period.end < todayUtc() ? page.period.end : todayUtc();
       const headers = project('patient', role, page.patients.map((row) => patientHeader(row, ageOn)));
-      // One projection for the page's results, handed back to their patients in order.
-      const results = page.patients.flatMap((row) => row.results);
-      const projected = project('worklist_result', role, results).rows;
-      let next = 0;
-      const items = page.patients.map((row, i) => ({ patient: headers.rows[i], results: projected.slice(next, (next += row.results.length)) }));
-      const computedAt = results.reduce<string | null>((oldest, result) => (oldest === null || result.computedAt < oldest ? result.computedAt : oldest), null);
+      // The results projected as the statement sent them (tuples), with no object built per result only to be cut.
+      const projectResult = tupleProjector('worklist_result', role, WORKLIST_RESULT_FIELD_NAMES);
+      let computedAt: string | null = null;
+      const items = page.patients.map((row, i) => ({
+        patient: headers.rows[i],
+        results: row.results.map((result) => {
+          const at = computedAtOf(result);
+          if (computedAt === null || at < computedAt) computedAt = at;
+          return projectResult(result);
+        }),
+      }));
       const fields = [`careTeam:${code}`, `sort:${sort}:${order}`, ...['measure', 'status', 'reason', 'attestation'].filter((key) => query[key as keyof WorklistQueryDto] !== undefined).map((key) => `filter:${key}`), ...Object.keys(headers.rows[0] ?? {}).sort()];
       return {
         value: { careTeam: code, period: page.period, items, nextCursor: page.last ? this.cursors.seal(binding, page.last) : null, computedAt },

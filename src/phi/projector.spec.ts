@@ -1,7 +1,7 @@
 import { StaffRole } from '../common/roles';
 import { PROJECTION_POLICY } from './projection.policy';
 import { PROJECTION_ROLES } from './projection-role';
-import { assertPolicyComplete, project } from './projector';
+import { assertPolicyComplete, project, tupleProjector } from './projector';
 
 describe(project.name, () => {
   const encounter = {
@@ -83,5 +83,32 @@ describe('attestations beside a care gap: every role × shape × field', () => {
   it('lists no attestation field the policy does not know', () => {
     const known = new Set(Object.values(PROJECTION_POLICY.care_gap_lookup).flatMap((policy) => Object.keys(policy)));
     expect(EVERY.filter((field) => !known.has(`attestations.${field}`))).toEqual([]);
+  });
+});
+
+describe(tupleProjector.name, () => {
+  const fields = ['measureId', 'status', 'secretColumn', 'attestations'];
+  const attestation = { proposalId: 'p1', attestedAt: '2026-05-01T09:30:00Z', attestedBy: 'Dr A', attestedByRole: 'clinician', remarkCode: 'done', unlisted: 'x' };
+  const tuples = [
+    ['CMS122', 'open-gap', 'never listed anywhere', [attestation]],
+    ['CMS165', 'closed-gap', null, []],
+  ];
+  const asObject = (tuple: unknown[]) => Object.fromEntries(fields.map((field, i) => [field, tuple[i]]));
+
+  it.each(PROJECTION_ROLES)('gives %s the rows project gives for the same rows as objects, keys in order', (role) => {
+    const projected = tuples.map(tupleProjector('worklist_result', role, fields));
+    const expected = project('worklist_result', role, tuples.map(asObject)).rows;
+    expect(projected).toEqual(expected);
+    projected.forEach((row, i) => expect(Object.keys(row)).toEqual(Object.keys(expected[i])));
+  });
+
+  it('lets a field no policy lists out of no tuple, nor an attestation’s unlisted field', () => {
+    const [row] = tuples.map(tupleProjector('worklist_result', StaffRole.Clinician, fields));
+    expect(row).not.toHaveProperty('secretColumn');
+    expect((row.attestations as Record<string, unknown>[])[0]).not.toHaveProperty('unlisted');
+  });
+
+  it('refuses a shape without a policy', () => {
+    expect(() => tupleProjector('patient_secrets', StaffRole.Clinician, fields)).toThrow(/No projection policy/);
   });
 });
