@@ -82,6 +82,11 @@ function compiledPolicy(shape: string, role: ProjectionRole): CompiledPolicy {
 /** Field names remembered per level: a shape's rows have a few dozen; rows keyed by their data (never expected) are not remembered past this. */
 const MAX_REMEMBERED_FIELDS = 256;
 
+/** The level of a list field's items (`<list>.<field>`), made when one is first met. */
+function itemsLevel(rule: FieldRule, compiled: CompiledPolicy): Level {
+  return (rule.items ??= { prefix: `${rule.name}.`, compiled, fields: new Map() });
+}
+
 function ruleOf(level: Level, key: string): FieldRule {
   const known = level.fields.get(key);
   if (known) return known;
@@ -99,15 +104,19 @@ function ruleOf(level: Level, key: string): FieldRule {
  * object built only to be cut). Redactions are not collected: the caller needs none.
  */
 export function tupleProjector(shape: string, role: ProjectionRole, fields: readonly string[]): (tuple: readonly unknown[]) => Row {
-  const policy = policyFor(shape, role);
-  const kept = fields.flatMap((field, index) => (policy[field] ? [{ field, index, transform: policy[field] }] : []));
-  const unused = new Set<string>();
+  const compiled = compiledPolicy(shape, role);
+  const kept = fields.flatMap((field, index) => {
+    const rule = ruleOf(compiled.root, field);
+    return rule.transform ? [{ field, index, rule, transform: rule.transform }] : [];
+  });
+  const unused: Dropped = { extra: undefined };
   return (tuple) => {
     const out: Row = {};
-    for (const { field, index, transform } of kept) {
+    for (const { field, index, rule, transform } of kept) {
       const value = tuple[index];
       if (Array.isArray(value) && value.some((item) => isPlainObject(item))) {
-        out[field] = value.map((item) => (isPlainObject(item) ? projectRow(item, policy, `${field}.`, unused) : item));
+        const items = itemsLevel(rule, compiled);
+        out[field] = value.map((item) => (isPlainObject(item) ? projectRow(item, items, unused) : item));
       } else {
         // `keep` (the only transform today) needs no row; any other is given the tuple's object, as `project` gives it its row.
         const next = transform === 'keep' ? value : applyTransform(transform, value, objectOf(fields, tuple));
@@ -152,7 +161,7 @@ function projectRow(row: Row, level: Level, dropped: Dropped): Row {
     }
     const value = row[key];
     if (Array.isArray(value) && value.some((item) => isPlainObject(item))) {
-      const items = (rule.items ??= { prefix: `${rule.name}.`, compiled: level.compiled, fields: new Map() });
+      const items = itemsLevel(rule, level.compiled);
       out[key] = value.map((item) => (isPlainObject(item) ? projectRow(item, items, dropped) : item));
     } else {
       const next = applyTransform(transform, value, row);
