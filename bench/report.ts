@@ -64,7 +64,9 @@ export function renderReport(run: BenchRun): string {
     `- Cohort: ${run.database.provenance}. Rows: ${Object.entries(run.database.counts).map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`).join(', ')}.`,
     `- Load: ${o.durationSeconds} s per cell after ${o.warmupSeconds} s of warm-up per target and tool, concurrency ${o.concurrency.join(' and ')}, ` +
       `keep-alive connections, closed loop; requests cycle through ${run.sampleSize} patients sampled with seed ${o.seed}, each with a clinician of its care team ` +
-      `(the same sequence for every target). Pools of ${o.poolSize} connections everywhere (Vigil's default).`,
+      `(the same sequence for every target). Pools of ${o.poolSize} connections everywhere (Vigil's default). ` +
+      'Each cell runs in two halves: every target in turn, then every target again in the reverse order, so no target is always measured first ' +
+      '(or last) after the tool changes; a cell’s p50 and p99 are the means of its halves’, its req/s and CPU per request over both.',
     '',
   ];
   lines.push(...floorTargetSections(run.tools, run.framework, o.concurrency));
