@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlSession } from '../schema/sql-session';
 import { AGENT_STATEMENTS as SQL } from './agent.sql';
 import { isTurnReasonCode, TurnReason, turnReason, TurnReasonCode } from './answer/turn-reasons';
 
@@ -75,8 +76,28 @@ export class TurnRepository {
     await this.dataSource.query(SQL.insertToolCalls, [turnId, `[${items.join(',')}]`]);
   }
 
-  async finish(turnId: string, status: string, reasonCode: TurnReasonCode | null, statements: unknown[], proposals: string[], usage: object): Promise<void> {
-    await this.dataSource.query(SQL.finishTurn, [turnId, status, JSON.stringify(statements), proposals, JSON.stringify(usage), reasonCode]);
+  /**
+   * Ends a running turn. With `recordIn`, the end and what `recordIn` writes (the turn's audit row)
+   * are one transaction: one commit instead of one each, and never one without the other.
+   */
+  async finish(
+    turnId: string,
+    status: string,
+    reasonCode: TurnReasonCode | null,
+    statements: unknown[],
+    proposals: string[],
+    usage: object,
+    recordIn?: (session: SqlSession) => Promise<void>,
+  ): Promise<void> {
+    const parameters = [turnId, status, JSON.stringify(statements), proposals, JSON.stringify(usage), reasonCode];
+    if (!recordIn) {
+      await this.dataSource.query(SQL.finishTurn, parameters);
+      return;
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(SQL.finishTurn, parameters);
+      await recordIn(manager);
+    });
   }
 
   async find(turnId: string, patientId: string): Promise<StoredTurn | undefined> {
