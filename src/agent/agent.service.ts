@@ -205,11 +205,10 @@ export class AgentService {
       const reasonCode = end.status === 'answered' ? null : end.reason;
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted, identifiersReplaced };
-      // Every tool call is stored before the turn ends; one that could not be makes the turn a failure (the catch below).
-      await writes.settle();
       // Only a success row can be written inside the end (`recordIn`); every other outcome is written after it, by `turn`.
       const recordEnd = turnOutcome(status, context.rowsRead) === AuditOutcome.Success ? recordIn : undefined;
-      await this.store.finish(context.turnId, status, reasonCode, statements, context.proposals, usage, recordEnd);
+      // Every tool call is stored before the turn ends (`writes`); one that could not be makes the turn a failure (the catch below).
+      await this.store.finish(context.turnId, { status, reasonCode, statements, proposals: context.proposals, usage }, () => writes.settle(), recordEnd);
       // Only ids, codes and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', correlationId: access.correlationId, turnId: context.turnId, status, reason: reasonCode, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
       announceTurnFinished(status);
