@@ -46,6 +46,7 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
   // as a clinician asking "recent visits" would; the bench's lab; the whole chart.
   gatedEncounters: (c) => [c.patientId, c.careTeamIds, false, new Date(c.now.getTime() - 2 * YEAR_MS), c.now, null, ENCOUNTER_ROW_CAP + 1],
   gatedLaboratoryResults: (c) => [c.patientId, c.careTeamIds, false, null, null, [LAB_CODE], LAB_ROW_CAP + 1],
+  gatedPatient: (c) => [c.patientId, c.careTeamIds, false],
   gatedChart: (c) => [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1],
   // care_gap_lookup's chart, with the attestations for the period it evaluates by default.
   gatedChartWithAttestations: (c) => {

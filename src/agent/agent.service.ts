@@ -9,7 +9,8 @@ import { Caller } from '../auth/caller';
 import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { AuditedAccess } from '../access/audited-access.service';
+import { AuditedAccess, AuditScope } from '../access/audited-access.service';
+import { SqlSession } from '../schema/sql-session';
 import { IdentifierFinderMemo, IdentifierKind } from '../phi/identifier-scrub';
 import { ToolReadService } from '../tools/tool-read.service';
 import { CitationIndex } from '../model-tools/citation-index';
@@ -108,7 +109,7 @@ function bodyNotJson(error: unknown): boolean {
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
  * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
  * (TurnRepository: `running` at the start, the tool calls of each model reply once they have ended,
- * the outcome at the end, after the calls);
+ * the outcome at the end, after the calls, with a successful turn's audit row in the same transaction);
  * proposals carry the turn id (`agent_turn_id`). The turn is one audited `agent_turn` access whose
  * fields name it (`agent_turn:<id>`); each of its tool reads and proposals is an event of its own on
  * the `agent` channel; all of them carry the request's correlation id (see `turn`).
@@ -154,14 +155,17 @@ export class AgentService {
    * `agent` channel with the same correlation id.
    */
   turn(access: AccessContext, patientId: string, question: string): Promise<AgentTurn> {
-    return this.audited.audited(withPurpose(access, 'agent_turn'), patientId, async () => {
-      const turn = await this.runTurn(access, patientId, question);
-      const outcome = turn.status === 'failure' ? AuditOutcome.Error : turn.rowsRead > 0 ? AuditOutcome.Success : AuditOutcome.Empty;
-      return { value: turn.result, fields: [`agent_turn:${turn.result.turnId}`], rowCount: turn.rowsRead, outcome };
+    return this.audited.audited(withPurpose(access, 'agent_turn'), patientId, async (scope) => {
+      const turn = await this.runTurn(access, patientId, question, scope);
+      return { value: turn.result, fields: turnFields(turn.result.turnId), rowCount: turn.rowsRead, outcome: turnOutcome(turn.status, turn.rowsRead) };
     });
   }
 
-  private async runTurn(access: AccessContext, patientId: string, question: string): Promise<FinishedTurn> {
+  /**
+   * `scope`: the turn's audited access. A turn that ends in success writes its audit row in the
+   * transaction of its end (`AuditScope.recordIn`): one commit on the clinician's wait instead of two.
+   */
+  private async runTurn(access: AccessContext, patientId: string, question: string, scope: AuditScope): Promise<FinishedTurn> {
     const caller = requireCaller(access);
     const model = this.model();
     // The same 404 as the tools for a patient that is not the caller's (or does not exist); no break glass for a model.
@@ -189,15 +193,22 @@ export class AgentService {
     let budgetExhausted: BudgetStop | null = null;
     let modelTextDiscarded = false;
     let identifiersReplaced: IdentifierKind[] = [];
+    // Set once the turn's audit row is written inside the end's transaction (see the catch below).
+    let recordedInEnd = false;
+    const recordIn = (session: SqlSession) =>
+      scope.recordIn(session, turnFields(context.turnId), context.rowsRead).then(() => {
+        recordedInEnd = true;
+      });
     const finish = async (end: TurnEnd) => {
       const { status } = end;
       const statements = end.status === 'answered' ? end.statements : [];
       const reasonCode = end.status === 'answered' ? null : end.reason;
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted, identifiersReplaced };
-      // Every tool call is stored before the turn ends; one that could not be makes the turn a failure (the catch below).
-      await writes.settle();
-      await this.store.finish(context.turnId, status, reasonCode, statements, context.proposals, usage);
+      // Only a success row can be written inside the end (`recordIn`); every other outcome is written after it, by `turn`.
+      const recordEnd = turnOutcome(status, context.rowsRead) === AuditOutcome.Success ? recordIn : undefined;
+      // Every tool call is stored before the turn ends (`writes`); one that could not be makes the turn a failure (the catch below).
+      await this.store.finish(context.turnId, { status, reasonCode, statements, proposals: context.proposals, usage }, () => writes.settle(), recordEnd);
       // Only ids, codes and counts are logged: never the question, a statement or a tool result.
       this.logger.log({ msg: 'agent turn', correlationId: access.correlationId, turnId: context.turnId, status, reason: reasonCode, ...usage, droppedStatements: droppedStatements.length, identifiersReplaced: identifiersReplaced.length, proposals: context.proposals.length });
       announceTurnFinished(status);
@@ -217,6 +228,13 @@ export class AgentService {
         exhausted: (stop) => (budgetExhausted = stop),
       });
     } catch (error) {
+      // The end's transaction failed after its audit row was written in it: both rolled back. The turn
+      // is stored as a failure if it can be, and the error leaves the work: `AuditedAccess` then writes
+      // the failure's row (it writes none for work that returns after a row was written in a transaction).
+      if (recordedInEnd) {
+        await finish({ status: 'failure', reason: 'turn_failed' }).catch(() => undefined);
+        throw error;
+      }
       // Whatever goes wrong inside the loop, the turn ends stored and audited as a failure, never a 500
       // with the turn left `running`. Only the error's type is logged (a message could quote the record).
       this.logger.warn({ msg: 'agent turn failed', correlationId: access.correlationId, turnId: context.turnId, errorType: error instanceof Error ? error.constructor.name : typeof error });
@@ -343,6 +361,14 @@ export class AgentService {
       return { value: turn, fields: [`agent_turn:${turnId}`], rowCount, outcome: AuditOutcome.Success };
     });
   }
+}
+
+/** What the turn's audit row names: the turn. */
+const turnFields = (turnId: string) => [`agent_turn:${turnId}`];
+
+/** The turn's audit outcome: `error` for a failure turn, else `success` when its tools read rows, `empty` when not. */
+function turnOutcome(status: TurnStatus, rowsRead: number): AuditOutcome {
+  return status === 'failure' ? AuditOutcome.Error : rowsRead > 0 ? AuditOutcome.Success : AuditOutcome.Empty;
 }
 
 function requireCaller(access: AccessContext): Caller {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlSession } from '../schema/sql-session';
 import { AGENT_STATEMENTS as SQL } from './agent.sql';
 import { isTurnReasonCode, TurnReason, turnReason, TurnReasonCode } from './answer/turn-reasons';
 
@@ -41,6 +42,16 @@ export interface ToolCallToStore {
   envelopeJson: string;
 }
 
+/** How a turn ended, as its row stores it. */
+export interface EndedTurn {
+  status: string;
+  /** Null when answered. */
+  reasonCode: TurnReasonCode | null;
+  statements: unknown[];
+  proposals: string[];
+  usage: object;
+}
+
 /** Only the hash of a question is kept (see AgentTurnRecord for why). */
 export const questionHash = (question: string) => createHash('sha256').update(question, 'utf8').digest('hex');
 
@@ -75,8 +86,26 @@ export class TurnRepository {
     await this.dataSource.query(SQL.insertToolCalls, [turnId, `[${items.join(',')}]`]);
   }
 
-  async finish(turnId: string, status: string, reasonCode: TurnReasonCode | null, statements: unknown[], proposals: string[], usage: object): Promise<void> {
-    await this.dataSource.query(SQL.finishTurn, [turnId, status, JSON.stringify(statements), proposals, JSON.stringify(usage), reasonCode]);
+  /**
+   * Ends a running turn once `stored` has resolved (the turn's tool calls are on record; if it
+   * rejects, nothing is ended and its error is thrown). With `recordIn`, the end and what
+   * `recordIn` writes (the turn's audit row) are one transaction: one commit instead of one each,
+   * never one without the other; its UPDATE is sent while `stored` is still pending, and the rest
+   * follows once it resolved.
+   */
+  async finish(turnId: string, end: EndedTurn, stored: () => Promise<void>, recordIn?: (session: SqlSession) => Promise<void>): Promise<void> {
+    const parameters = [turnId, end.status, JSON.stringify(end.statements), end.proposals, JSON.stringify(end.usage), end.reasonCode];
+    if (!recordIn) {
+      await stored();
+      await this.dataSource.query(SQL.finishTurn, parameters);
+      return;
+    }
+    await this.dataSource.transaction(async (manager) => {
+      const [calls, ended] = await Promise.allSettled([stored(), manager.query(SQL.finishTurn, parameters)]);
+      if (calls.status === 'rejected') throw calls.reason;
+      if (ended.status === 'rejected') throw ended.reason;
+      await recordIn(manager);
+    });
   }
 
   async find(turnId: string, patientId: string): Promise<StoredTurn | undefined> {

@@ -33,6 +33,12 @@ export abstract class CohortReader {
     return row ?? null;
   }
 
+  /** The patient's row behind the access probe, in one statement (`gated`): the probe, then the row. */
+  async gatedPatient(gate: AccessGate): Promise<PatientRow | null> {
+    const row = await this.gated<{ patient: PatientRow | null }>(gate, 'gatedPatient', []);
+    return row.patient;
+  }
+
   /** The rows of these patients (those that exist), in one read; the caller has checked access to each. */
   async patientsByIds(patientIds: string[]): Promise<PatientRow[]> {
     if (patientIds.length === 0) return [];

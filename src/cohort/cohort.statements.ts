@@ -265,6 +265,9 @@ export const COHORT_STATEMENTS = {
    */
   gatedLaboratoryResults: accessGated({ patient: PATIENT_JSON, rows: LABORATORY_RESULTS }),
 
+  /** The patient's row alone behind the access probe: what an agent turn reads to scrub its question (`ToolsService.questionForModel`). */
+  gatedPatient: accessGated({ patient: PATIENT_JSON }),
+
   /** `gatedLaboratoryResults` for `patient_encounters`: each encounter with its notes. */
   gatedEncounters: accessGated({ patient: PATIENT_JSON, rows: ENCOUNTERS_WITH_NOTES }),
 

@@ -77,6 +77,13 @@ SELECT a."exists", a."onCareTeam",
   to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r) END AS "rows"
 FROM (SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists", EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam" OFFSET 0) a;
 
+-- name: gatedPatient
+SELECT a."exists", a."onCareTeam",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT to_json(p) FROM (SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients WHERE id = $1) p) END AS "patient"
+FROM (SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists", EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam" OFFSET 0) a;
+
 -- name: gatedEncounters
 SELECT a."exists", a."onCareTeam",
   CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT to_json(p) FROM (SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",

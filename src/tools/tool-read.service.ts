@@ -98,11 +98,11 @@ export class ToolReadService {
   /**
    * A question about this patient as a model may read it, with the patient's identifiers replaced
    * (names, MRN, birth date, phone, e-mail, address) and the kinds replaced named: the same
-   * `patient.read` check as a tool read, in one read (continuing the request's identity lookup read,
-   * and ending it). Only for work already inside an audited access (an agent turn's own).
+   * `patient.read` check as a tool read, folded into its one statement as a tool's (continuing the
+   * request's identity lookup read, and ending it). Only for work already inside an audited access (an agent turn's own).
    */
   questionForModel(context: AccessContext, patientId: string, question: string, finders?: IdentifierFinderMemo): Promise<{ text: string; replaced: IdentifierKind[] }> {
-    return this.tools.questionForModel((read) => this.access.patientRead(context, patientId, read), question, finders, context.requestRead);
+    return this.tools.questionForModel(this.access.patientReadGate(context, patientId), question, finders, context.requestRead);
   }
 
   /** A tool's public description (name, summary, argument DTO), for catalogues such as the agent's. */

@@ -149,11 +149,14 @@ export class ToolsService implements OnModuleInit {
 
   /**
    * A question about a granted patient as a model may read it: the patient's own identifiers
-   * replaced (`scrubQuestion`). The access check and the patient's row share one read; only the
-   * scrubbed text and the kinds replaced leave. `finders`: the caller's memo of the patient's identifier finder (`IdentifierFinderMemo`).
+   * replaced (`scrubQuestion`). The access probe and the patient's row are one statement, as a
+   * tool's (`gatedPatient`), in the request's read; only the scrubbed text and the kinds replaced
+   * leave. `finders`: the caller's memo of the patient's identifier finder (`IdentifierFinderMemo`).
    */
-  async questionForModel(authorize: Authorize, question: string, finders?: IdentifierFinderMemo, request?: RequestRead): Promise<{ text: string; replaced: IdentifierKind[] }> {
-    const patient = await this.cohort.inOneRead(async (read) => read.patient((await authorize(read)).patientId), request);
+  async questionForModel(gate: PatientReadGate, question: string, finders?: IdentifierFinderMemo, request?: RequestRead): Promise<{ text: string; replaced: IdentifierKind[] }> {
+    const patient = await this.cohort.inOneRead((read) => read.gatedPatient(gate), request);
+    // Fails closed if the probe was not decided on.
+    gate.granted();
     if (!patient) throw patientNotFound();
     return scrubQuestion(question, patient, finders);
   }

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
+import { IDENTITY_GENERATION } from '../../src/cohort/read-session.statements';
 import { StaffRole } from '../../src/common/roles';
 import { ReaderPool } from '../../src/database/reader-pool';
 import { createTestApp, TestApp } from '../setup/app';
@@ -9,12 +11,19 @@ import { FakeModel, finalAnswer, toolResultsIn } from '../setup/fake-model';
 
 const PATIENT = 'complete-record';
 const turnsOf = (patient: string) => `/patients/${patientIdOf(patient)}/agent/turns`;
+/** The identity's statements: its generation (when the cache answers) or one of the staff lookups. */
+const IDENTITY = new Set(
+  [IDENTITY_GENERATION, COHORT_STATEMENTS.staffUserByUsername, COHORT_STATEMENTS.staffUserBySubject, COHORT_STATEMENTS.staffUserByEmail, COHORT_STATEMENTS.staffUserByNpi].map((text) =>
+    text.trim(),
+  ),
+);
 
 /**
  * How many read transactions a turn opens (issue 15: every round trip of a turn is the clinician's
  * wait). The route's identity lookup leaves its read open for the turn's access check
  * (`IdentityInRead`), so a turn that calls three tools opens four: one for who is asking and may they,
- * one per tool. It opened five when the access check had a transaction of its own.
+ * one per tool. It opened five when the access check had a transaction of its own. Each is one
+ * statement after the identity, the access probe folded in, as a tool request's over REST.
  */
 describe('agent turn: read transactions', () => {
   const database = useSeededDatabase();
@@ -55,6 +64,12 @@ describe('agent turn: read transactions', () => {
     expect(status).toBe(200);
     expect(reads.size).toBe(4);
     expect([...reads.values()].flat().filter((statement) => /^BEGIN\b/.test(statement))).toEqual([]);
+    // Each read is one gated statement after the identity, as a tool request over REST: the turn's
+    // access check and the patient's row (for the question) in one, then each tool's own.
+    const gated = [...reads.values()].map((statements) => statements.filter((statement) => !IDENTITY.has(statement)));
+    expect(gated.sort()).toEqual(
+      [COHORT_STATEMENTS.gatedPatient, COHORT_STATEMENTS.gatedLaboratoryResults, COHORT_STATEMENTS.gatedChartWithAttestations, COHORT_STATEMENTS.gatedChart].map((text) => [text.trim()]).sort(),
+    );
   });
 
   it('still refuses a patient off the clinician’s teams with the tools’ 404, leaving no read open', async () => {

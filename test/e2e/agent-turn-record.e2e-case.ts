@@ -4,7 +4,7 @@ import { StaffRole } from '../../src/common/roles';
 import { createTestApp, TestApp } from '../setup/app';
 import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
-import { statementsRunBy } from '../setup/statement-capture';
+import { statementsByRunner, statementsRunBy } from '../setup/statement-capture';
 import { FakeModel, finalAnswer, Step, toolResultsIn } from '../setup/fake-model';
 
 const PATIENT = 'complete-record';
@@ -70,6 +70,47 @@ describe('agent turn: the record it writes', () => {
     expect(turn.body.toolCalls.map((call: Row) => call.rowCount)).toEqual(
       toolResultsIn(model.requests[1]).map((result) => (result.rows as Row[]).length),
     );
+  });
+
+  const turnAudit = async (correlationId: string) =>
+    database().dataSource.query<Row[]>(`SELECT action, outcome, row_count AS "rowCount", fields FROM audit_events WHERE correlation_id = $1 AND action = 'agent_turn'`, [correlationId]);
+
+  it('ends an answered turn and writes its audit row in one transaction: one commit on the clinician’s wait, not two', async () => {
+    model.script(threeReadsThenAnswer());
+    let res: request.Response | undefined;
+    const byRunner = await statementsByRunner(sut.app.get(DataSource), async () => {
+      res = await ask();
+    });
+    expect(res?.body).toMatchObject({ status: 'answered' });
+    const ending = [...byRunner.values()].filter((statements) => statements.some((statement) => statement.startsWith('UPDATE agent_turns')));
+    expect(ending).toHaveLength(1);
+    const kinds = ending[0].map((statement) => /^(START TRANSACTION|COMMIT|UPDATE agent_turns|INSERT INTO audit_events)\b/.exec(statement)?.[1] ?? statement);
+    expect(kinds).toEqual(['START TRANSACTION', 'UPDATE agent_turns', 'INSERT INTO audit_events', 'COMMIT']);
+    const correlationId = String(res?.headers['x-correlation-id']);
+    const [audited] = await turnAudit(correlationId);
+    expect(audited).toMatchObject({ action: 'agent_turn', outcome: 'success', fields: [`agent_turn:${res?.body.turnId}`] });
+    expect(audited.rowCount).toBe(toolResultsIn(model.requests[1]).reduce((sum, result) => sum + (result.rows as Row[]).length, 0));
+    expect(await turnAudit(correlationId)).toHaveLength(1);
+  });
+
+  it('answers nothing when the end and its audit row cannot commit: the failure is audited, the turn stored as one', async () => {
+    // A real refusal by the database at COMMIT (a deferred constraint trigger), after the audit row was written in the transaction.
+    await database().dataSource.query(`CREATE FUNCTION test_refuse_answered() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN IF NEW.status = 'answered' THEN RAISE EXCEPTION 'refused at commit'; END IF; RETURN NEW; END $$`);
+    await database().dataSource.query(`CREATE CONSTRAINT TRIGGER test_refuse_answered AFTER UPDATE ON agent_turns DEFERRABLE INITIALLY DEFERRED
+FOR EACH ROW EXECUTE FUNCTION test_refuse_answered()`);
+    try {
+      model.script(threeReadsThenAnswer());
+      const res = await ask();
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(res.body)).not.toContain('refused at commit');
+      expect(await turnAudit(res.headers['x-correlation-id'])).toEqual([expect.objectContaining({ action: 'agent_turn', outcome: 'error' })]);
+      // The answer gave no turn id: this case's turns run one at a time, so the latest is this one.
+      expect(await database().dataSource.query<Row[]>('SELECT status FROM agent_turns ORDER BY created_at DESC LIMIT 1')).toEqual([{ status: 'failure' }]);
+    } finally {
+      await database().dataSource.query('DROP TRIGGER test_refuse_answered ON agent_turns');
+      await database().dataSource.query('DROP FUNCTION test_refuse_answered()');
+    }
   });
 
   it('ends a turn whose calls could not be stored as a failure, stored and audited, never as an answer', async () => {
