@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EncounterRow, ObservationRow, PatientChart, PatientRow } from './chart.types';
 import { cut } from './chart-measure-records';
-import { chartRowOf } from './chart-part-rows';
-import { BULK_RECORD_PARTS, BulkRecordPart, ChartPart, CohortStatementName } from './cohort.statements';
+import { BULK_RECORD_PARTS, BulkRecordPart, CohortStatementName } from './cohort.statements';
 import { BULK_SNAPSHOT_SESSION_BEGIN, IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, SNAPSHOT_SESSION_BEGIN } from './read-session.statements';
 import { DatabaseNotifications } from '../database/database-notifications';
 import { ReaderPool } from '../database/reader-pool';
@@ -128,8 +127,8 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
       const ids = patients.map((row) => row.id);
       const coded = filters.observations ? await this.filteredObservations(run, ids, filters.observations) : null;
       const windowed = filters.encounters ? await this.filteredEncounters(run, ids, filters.encounters) : null;
-      const encounters = windowed?.rows ?? byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids]), 'encounters');
-      const observations = coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids]), 'observations');
+      const encounters = windowed?.rows ?? byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [ids]));
+      const observations = coded?.rows ?? byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [ids]));
       const records = byPart(await run<OfPatient<unknown> & { part: BulkRecordPart }>('chartsRecords', [ids]));
       const parts = { encounters, observations, ...records };
       for (const { dataVersion, ...patient } of patients) {
@@ -169,17 +168,17 @@ export class CohortRepository extends CohortReader implements OnModuleDestroy {
   private async filteredObservations(run: Run, ids: string[], filter: ObservationReadFilter): Promise<Filtered<ObservationRow>> {
     const counts = await run<{ patientId: string; n: number }>('observationCounts', [ids]);
     const overCap = new Set(counts.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
-    const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, filter.codes, filter.since.codes, filter.since.instant]), 'observations');
-    if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [[...overCap]]), 'observations')) rows.set(id, list);
+    const rows = byPatient(await run<OfPatient<ObservationRow>>('chartsObservationsCoded', [ids, filter.codes, filter.since.codes, filter.since.instant]));
+    if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<ObservationRow>>('chartsObservations', [[...overCap]]))) rows.set(id, list);
     return { rows, overCap };
   }
 
   /** Each patient's encounters that `filter` lets through; over the cap, as `filteredObservations`. */
   private async filteredEncounters(run: Run, ids: string[], filter: EncounterReadFilter): Promise<Filtered<EncounterRow>> {
     const found = await run<OfPatient<EncounterRow> & { n: number }>('chartsEncountersWindowed', [ids, filter.endedSince, filter.allTimeCodes]);
-    const rows = byPatient(found, 'encounters');
+    const rows = byPatient(found);
     const overCap = new Set(found.filter((row) => row.n > CHART_ROW_CAP).map((row) => row.patientId));
-    if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [[...overCap]]), 'encounters')) rows.set(id, list);
+    if (overCap.size > 0) for (const [id, list] of byPatient(await run<OfPatient<EncounterRow>>('chartsEncounters', [[...overCap]]))) rows.set(id, list);
     return { rows, overCap };
   }
 
@@ -208,12 +207,11 @@ type Filtered<T> = { rows: Map<string, T[]>; overCap: Set<string> };
 /** `chartsRecords`' rows: each record type's rows by patient id (a type no patient has: an empty map). */
 function byPart(rows: (OfPatient<unknown> & { part: BulkRecordPart })[]): { [K in BulkRecordPart]: Map<string, PatientChart[K]> } {
   const parts = Object.fromEntries(BULK_RECORD_PARTS.map((part) => [part, new Map<string, unknown[]>()])) as Record<BulkRecordPart, Map<string, unknown[]>>;
-  for (const row of rows) parts[row.part].set(row.patientId, (row.rows as unknown as unknown[][]).map(chartRowOf(row.part)));
+  for (const row of rows) parts[row.part].set(row.patientId, row.rows);
   return parts as { [K in BulkRecordPart]: Map<string, PatientChart[K]> };
 }
 
-/** One row per patient (`chartsOf`): the patient's records of type `part` by patient id, each made an object from its values. */
-function byPatient<T>(rows: OfPatient<T>[], part: ChartPart): Map<string, T[]> {
-  const build = chartRowOf(part) as (values: unknown[]) => T;
-  return new Map(rows.map((row) => [row.patientId, (row.rows as unknown as unknown[][]).map(build)]));
+/** One row per patient (`chartsOf`): the patient's records by patient id. */
+function byPatient<T>(rows: OfPatient<T>[]): Map<string, T[]> {
+  return new Map(rows.map((row) => [row.patientId, row.rows]));
 }

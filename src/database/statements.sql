@@ -333,68 +333,110 @@ SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(
   phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt", data_version::text AS "dataVersion" FROM patients WHERE id = ANY($1::uuid[]) ORDER BY id;
 
 -- name: chartsEncounters
-SELECT t.patient_id::text AS "patientId", json_agg(json_build_array(id, class, class_code, status, type_system, type_code, type_display, coalesce(type_other_codings, '[]'::jsonb), reason_system, reason_code, reason_display, to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), disposition, discharge_disposition_system, discharge_disposition_code, coalesce(diagnoses, '[]'::jsonb), coalesce(reason_references, '[]'::jsonb), coalesce(locations, '[]'::jsonb)) ORDER BY t.start_at DESC, t.id) AS rows
-FROM encounters t
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_at DESC, t.id) AS rows
+FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservations
-SELECT t.patient_id::text AS "patientId", json_agg(json_build_array(id, encounter_id, panel_id, panel_own_value, category, category_system, status, code_system, code, display, value_numeric::float8, value_text, unit, reference_low::float8, reference_high::float8, reference_text, interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), effective_period_open, value_system, value_code, data_absent_reason, part_of_procedure_id, to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), not_done_reason_system, not_done_reason_code) ORDER BY t.effective_at DESC, t.id) AS rows
-FROM observations t
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
+  code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
+  reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
+  interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsRecords
-SELECT 'conditions' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, clinical_status, verification_status, category, body_site_system, body_site_code, to_char(onset_date, 'YYYY-MM-DD'), to_char(abatement_date, 'YYYY-MM-DD'), to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), coalesce(other_codings, '[]'::jsonb), severity_system, severity_code) ORDER BY t.recorded_at DESC, t.id) AS rows
-FROM conditions t
+SELECT 'conditions' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM conditions t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "abatementAt", coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
+  severity_system AS "severitySystem", severity_code AS "severityCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'medications' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, status, to_char(start_date, 'YYYY-MM-DD'), to_char(end_date, 'YYYY-MM-DD'), dosage_text, intent, do_not_perform, code_from_reference, to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), reason_system, reason_code, supply) ORDER BY t.start_date DESC, t.id) AS rows
-FROM medications t
+SELECT 'medications' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.start_date DESC, t.id) AS rows
+FROM medications t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status,
+  to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'procedures' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, encounter_id, code_system, code, display, status, to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), performed_period_open, status_reason_system, status_reason_code, body_site_system, body_site_code, reason_system, reason_code) ORDER BY t.performed_at DESC, t.id) AS rows
-FROM procedures t
+SELECT 'procedures' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.performed_at DESC, t.id) AS rows
+FROM procedures t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", code_system AS "codeSystem", code, display, status,
+  to_char(performed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedAt", to_char(performed_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "performedEndAt", performed_period_open AS "performedPeriodOpen",
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode", reason_system AS "reasonSystem", reason_code AS "reasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'allergies' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, clinical_status, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), onset_period_open) ORDER BY t.recorded_at DESC, t.id) AS rows
-FROM allergies t
+SELECT 'allergies' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM allergies t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetEndAt", onset_period_open AS "onsetPeriodOpen") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'requests' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, kind, code_system, code, display, status, intent, do_not_perform, to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), reason_system, reason_code, refusal_reason_system, refusal_reason_code) ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
-FROM clinical_requests t
+SELECT 'requests' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.authored_at DESC NULLS LAST, t.id) AS rows
+FROM clinical_requests t CROSS JOIN LATERAL (SELECT id, kind, code_system AS "codeSystem", code, display, status, intent, do_not_perform AS "doNotPerform",
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode",
+  refusal_reason_system AS "refusalReasonSystem", refusal_reason_code AS "refusalReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'adverseEvents' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) ORDER BY t.recorded_at DESC, t.id) AS rows
-FROM adverse_events t
+SELECT 'adverseEvents' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.recorded_at DESC, t.id) AS rows
+FROM adverse_events t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'dispenses' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, status, code_from_reference, to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), days_supply, quantity, dosage) ORDER BY t.handed_over_at DESC NULLS LAST, t.prepared_at DESC NULLS LAST, t.id) AS rows
-FROM medication_dispenses t
+SELECT 'dispenses' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.handed_over_at DESC NULLS LAST, t.prepared_at DESC NULLS LAST, t.id) AS rows
+FROM medication_dispenses t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, code_from_reference AS "codeFromReference",
+  to_char(handed_over_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "handedOverAt", to_char(prepared_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "preparedAt", days_supply AS "daysSupply", quantity, dosage) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'immunizations' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), primary_source, status_reason_system, status_reason_code) ORDER BY t.occurred_at DESC NULLS LAST, t.id) AS rows
-FROM immunizations t
+SELECT 'immunizations' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.occurred_at DESC NULLS LAST, t.id) AS rows
+FROM immunizations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "occurredAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  primary_source AS "primarySource", status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'communications' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, category_system, category_code, category_display, status, status_reason_system, status_reason_code, to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
-FROM communications t
+SELECT 'communications' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.sent_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
+FROM communications t CROSS JOIN LATERAL (SELECT id, category_system AS "categorySystem", category_code AS "categoryCode", category_display AS "categoryDisplay", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "sentAt", to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "receivedAt", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'administrations' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, code_from_reference, status, status_reason_system, status_reason_code, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), effective_is_period, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) ORDER BY t.effective_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
-FROM medication_administrations t
+SELECT 'administrations' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC NULLS LAST, t.recorded_at DESC NULLS LAST, t.id) AS rows
+FROM medication_administrations t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, code_from_reference AS "codeFromReference", status,
+  status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_is_period AS "effectiveIsPeriod", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id
 UNION ALL
-SELECT 'tasks' AS part, t.patient_id::text AS "patientId", json_agg(json_build_array(id, code_system, code, display, status, intent, status_reason_system, status_reason_code, reason_system, reason_code, focus, coalesce(based_on, '[]'::jsonb), to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(execution_start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(execution_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) ORDER BY t.execution_end_at DESC NULLS LAST, t.authored_at DESC NULLS LAST, t.id) AS rows
-FROM tasks t
+SELECT 'tasks' AS part, t.patient_id::text AS "patientId", json_agg(r ORDER BY t.execution_end_at DESC NULLS LAST, t.authored_at DESC NULLS LAST, t.id) AS rows
+FROM tasks t CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status, intent, status_reason_system AS "statusReasonSystem", status_reason_code AS "statusReasonCode",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", focus, coalesce(based_on, '[]'::jsonb) AS "basedOn",
+  to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", to_char(execution_start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionStartAt", to_char(execution_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "executionEndAt") r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsEncountersWindowed
-SELECT t.patient_id::text AS "patientId", coalesce(json_agg(json_build_array(id, class, class_code, status, type_system, type_code, type_display, coalesce(type_other_codings, '[]'::jsonb), reason_system, reason_code, reason_display, to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), disposition, discharge_disposition_system, discharge_disposition_code, coalesce(diagnoses, '[]'::jsonb), coalesce(reason_references, '[]'::jsonb), coalesce(locations, '[]'::jsonb)) ORDER BY t.start_at DESC, t.id) FILTER (WHERE t.end_at IS NULL OR t.end_at >= $2::timestamptz OR t.type_code = ANY($3::text[])), '[]') AS rows, count(*)::int AS n
-FROM encounters t
+SELECT t.patient_id::text AS "patientId", coalesce(json_agg(r ORDER BY t.start_at DESC, t.id) FILTER (WHERE t.end_at IS NULL OR t.end_at >= $2::timestamptz OR t.type_code = ANY($3::text[])), '[]') AS rows, count(*)::int AS n
+FROM encounters t CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations) r
 WHERE t.patient_id = ANY($1::uuid[]) GROUP BY t.patient_id;
 
 -- name: chartsObservationsCoded
-SELECT t.patient_id::text AS "patientId", json_agg(json_build_array(id, encounter_id, panel_id, panel_own_value, category, category_system, status, code_system, code, display, value_numeric::float8, value_text, unit, reference_low::float8, reference_high::float8, reference_text, interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), effective_period_open, value_system, value_code, data_absent_reason, part_of_procedure_id, to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), not_done_reason_system, not_done_reason_code) ORDER BY t.effective_at DESC, t.id) AS rows
-FROM observations t
+SELECT t.patient_id::text AS "patientId", json_agg(r ORDER BY t.effective_at DESC, t.id) AS rows
+FROM observations t CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
+  code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
+  reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
+  interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r
 WHERE t.patient_id = ANY($1::uuid[]) AND t.code = ANY($2::text[]) AND (t.code <> ALL($3::text[]) OR coalesce(t.effective_end_at, t.effective_at) >= $4::timestamptz) GROUP BY t.patient_id;
 
 -- name: observationCounts
