@@ -27,7 +27,7 @@ export const INTEGRATION_GROUPS = {
     'generator',
   ],
   'measure-store': [
-    'measure-complete-period', 'measure-recompute-queue', 'measure-results-rewrite', 'measure-results', 'measure-store-plans',
+    'measure-complete-period', 'measure-recompute-queue', 'measure-results-rewrite', 'measure-results-analyze', 'measure-results', 'measure-store-plans',
     'measures-load', 'population-publications',
   ],
 } as const;
