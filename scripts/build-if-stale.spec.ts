@@ -106,7 +106,7 @@ describe('scripts/build-if-stale.js', () => {
 describe('the npm scripts that run the compiled service', () => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   /** The compiled service's entry points: the API, the worker, the command line. */
-  const runsService = /\bnode dist\/src\/(main|worker|cli\/main)\.js\b/;
+  const runsService = /\bnode (?:--\S+ )*dist\/src\/(main|worker|cli\/main)\.js\b/;
   const running = Object.keys(scripts).filter((name) => runsService.test(scripts[name]));
 
   it('are the ones expected (a new one is checked below too)', () => {

@@ -93,7 +93,8 @@ describe(determinedAcrossPublications.name, () => {
       expect(fast.every((t) => full.some((f) => f.where === t.where))).toBe(true);
       expect((await determinedByDraw(after, null)).length > 0).toBe((await determinedCounts(after)).length > 0);
     }
-  });
+    // Every draw of both publications: half a second alone, many times that on a loaded machine.
+  }, 30_000);
 
   it('does not count as disclosed what was known before a number was read (every change is on the only care team)', async () => {
     const after = draw(importedWoman, (sex) => (sex === undefined ? 0 : -2));

@@ -175,7 +175,8 @@ describe(SyncedWindowLimiter.name, () => {
       for (const limiter of limiters) expect((await limiter.consume('user:a')).admitted).toBe(false);
       expect(refused).toBeGreaterThan(0);
     }
-  });
+    // Twenty-five simulated interleavings: half a second alone, many times that on a loaded machine.
+  }, 30_000);
 
   it('starts a new window once the answered one ends, forgetting the ended count', async () => {
     let now = 1_000_000;

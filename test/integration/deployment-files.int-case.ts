@@ -58,8 +58,9 @@ describe('docker-compose.yml and Dockerfile', () => {
   });
 
   it('starts the same entry point as `npm start`, in a multi-stage build', () => {
-    const entry = pkg.scripts.start.replace(/^exec node /, '');
-    expect(dockerfile).toContain(`CMD ["node", "${entry}"]`);
+    // The same words, flags included (API_NODE_FLAGS), as an exec-form CMD.
+    const words = pkg.scripts.start.replace(/^exec /, '').split(' ');
+    expect(dockerfile).toContain(`CMD [${words.map((word) => JSON.stringify(word)).join(', ')}]`);
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
   });
