@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     // One more Vigil process per lever (bench/levers.ts), the same build with that one setting changed.
     const levers = {} as Record<Lever['target'], ServerProcess>;
     for (const lever of LEVERS) {
-      levers[lever.target] = await startServer({ name: `vigil ${lever.target}`, script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...vigilEnv, ...lever.env }, nodeFlags: lever.nodeFlags, readyPath: '/health/ready' });
+      levers[lever.target] = await startServer({ name: `vigil ${lever.target}`, script: join(ROOT, 'dist-bench', 'src', 'main.js'), env: { ...vigilEnv, ...lever.env }, readyPath: '/health/ready' });
       servers.push(levers[lever.target]);
     }
     const floor = await startServer({ name: 'floor', script: join(ROOT, 'dist-bench', 'bench', 'floor-server.js'), env: serverEnv, readyPath: '/health' });

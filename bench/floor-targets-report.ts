@@ -135,7 +135,7 @@ function leverSection(tools: ToolLatencyResult, concurrency: number[]): string[]
     lines.push('', `With ÷ without ${lever.name}; the second process: ${lever.label}.`, '', '| Tool | c | p50 with ÷ without | req/s with ÷ without | CPU ms/req with ÷ without |', '|---|---:|---:|---:|---:|');
     for (const { tool, cells } of tools.tools) {
       for (const c of concurrency) {
-        const { on, off } = withAndWithout(lever, { vigil: at(cells.vigil, c), vigilNoCache: at(cells.vigilNoCache, c), vigilNoTokenCache: at(cells.vigilNoTokenCache, c), vigilRequestLog: at(cells.vigilRequestLog, c), vigilExactRateLimit: at(cells.vigilExactRateLimit, c), vigilDefaultYoungGeneration: at(cells.vigilDefaultYoungGeneration, c) });
+        const { on, off } = withAndWithout(lever, { vigil: at(cells.vigil, c), vigilNoCache: at(cells.vigilNoCache, c), vigilNoTokenCache: at(cells.vigilNoTokenCache, c), vigilRequestLog: at(cells.vigilRequestLog, c), vigilExactRateLimit: at(cells.vigilExactRateLimit, c) });
         lines.push(`| \`${tool}\` | ${c} | ${ratio(on.p50 / off.p50)} | ${ratio(on.rps / off.rps)} | ${ratio((on.cpuMsPerRequest ?? Number.NaN) / (off.cpuMsPerRequest ?? Number.NaN))} |`);
       }
     }

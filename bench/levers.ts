@@ -6,15 +6,13 @@
  * without, switched on there). Ratios are always "with ÷ without".
  */
 export interface Lever {
-  target: 'vigilNoCache' | 'vigilNoTokenCache' | 'vigilRequestLog' | 'vigilExactRateLimit' | 'vigilDefaultYoungGeneration';
+  target: 'vigilNoCache' | 'vigilNoTokenCache' | 'vigilRequestLog' | 'vigilExactRateLimit';
   /** The lever, for the report's prose. */
   name: string;
   /** The second process, as a target's label. */
   label: string;
   /** What the second process changes. */
   env: Record<string, string>;
-  /** The second process's Node flags, where it changes them (default: the API's own, `API_NODE_FLAGS`). */
-  nodeFlags?: readonly string[];
   /** Which process has the lever: `default` (Vigil as benchmarked) or `second`. */
   on: 'default' | 'second';
   /** The lever acts on every request, not only on tools: `npm run bench:request-cost` also measures `GET /health` on both processes. */
@@ -51,14 +49,6 @@ export const LEVERS: readonly Lever[] = [
     label: 'Vigil with its per-request log line (LOG_LEVEL=info)',
     env: { LOG_LEVEL: 'info' },
     on: 'second',
-  },
-  {
-    target: 'vigilDefaultYoungGeneration',
-    name: 'the larger young generation (`--max-semi-space-size=32`, the API’s `API_NODE_FLAGS`)',
-    label: 'Vigil with Node’s default young generation (no --max-semi-space-size)',
-    env: {},
-    nodeFlags: [],
-    on: 'default',
   },
 ];
 

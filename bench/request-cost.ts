@@ -81,16 +81,16 @@ async function main(): Promise<void> {
       const floorScript = join(ROOT, 'dist-bench', 'bench', 'floor-server.js');
       const serverOf = {} as Record<Server, ServerProcess>;
       const needed = new Set(KINDS.map(({ server }) => server));
-      const start = async (server: Server, name: string, script: string, serverEnv: Record<string, string>, readyPath: string, nodeFlags?: readonly string[]) => {
+      const start = async (server: Server, name: string, script: string, serverEnv: Record<string, string>, readyPath: string) => {
         if (!needed.has(server)) return;
-        serverOf[server] = await startServer({ name, script, env: serverEnv, readyPath, nodeFlags });
+        serverOf[server] = await startServer({ name, script, env: serverEnv, readyPath });
         servers.push(serverOf[server]);
       };
       // The audit sealer leads in one process of the database's Vigils and chains every process's events (and the floor's):
       // started first, this unmeasured one leads, and the measured ones stand by alike, none paying for the others' events.
       servers.push(await startSealerLeader(vigilScript, env));
       await start('vigil', 'vigil', vigilScript, { ...env, ...PROFILE }, '/health/ready');
-      for (const lever of LEVERS) await start(lever.target, `vigil ${lever.target}`, vigilScript, { ...env, ...lever.env }, '/health/ready', lever.nodeFlags);
+      for (const lever of LEVERS) await start(lever.target, `vigil ${lever.target}`, vigilScript, { ...env, ...lever.env }, '/health/ready');
       await start('floor', 'floor', floorScript, { DATABASE_URL: database.url }, '/health');
       await start('floorAudit', 'floor+audit', floorScript, { DATABASE_URL: database.url, FLOOR_AUDIT: '1', ...PROFILE }, '/health');
 
@@ -188,7 +188,7 @@ function render(cells: Map<string, Cell[]>, postgres: string): string {
     if (has('floorAudit')) parts.push(`; Vigil ÷ floor + audit ${fixed(tool / main('floorAudit'))}× main-thread CPU, ${fixed(of('tool', concurrency, 'processMs') / of('floorAudit', concurrency, 'processMs'))}× process CPU, ${fixed(rps('tool') / rps('floorAudit'))}× answers/s`);
     lines.push('', `${parts.join('')}.`);
     for (const lever of LEVERS.filter((each) => has(each.target))) {
-      const { on, off } = withAndWithout(lever, { vigil: 'tool' as Kind, vigilNoCache: lever.target, vigilNoTokenCache: lever.target, vigilRequestLog: lever.target, vigilExactRateLimit: lever.target, vigilDefaultYoungGeneration: lever.target });
+      const { on, off } = withAndWithout(lever, { vigil: 'tool' as Kind, vigilNoCache: lever.target, vigilNoTokenCache: lever.target, vigilRequestLog: lever.target, vigilExactRateLimit: lever.target });
       lines.push(`- ${lever.name}, with ÷ without: ${fixed(main(on) / main(off))}× main-thread CPU, ${fixed(of(on, concurrency, 'processMs') / of(off, concurrency, 'processMs'))}× process CPU, ${fixed(rps(on) / rps(off))}× answers/s.`);
     }
     for (const lever of EVERY_REQUEST_LEVERS.filter((each) => has(`health:${each.target}`) && has('health'))) {

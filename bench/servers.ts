@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_NODE_FLAGS } from '../src/common/runtime/heap-policy';
 
 /**
  * The servers a benchmark runs as their own processes (Vigil, the node:http floor, PostGraphile):
@@ -99,11 +98,6 @@ export async function startSealerLeader(script: string, env: Record<string, stri
   return leader;
 }
 
-/** The API's entry point (`src/main.js` in a build), which `npm start` runs with `API_NODE_FLAGS`. */
-function isApiScript(script: string): boolean {
-  return script.endsWith(join('src', 'main.js'));
-}
-
 export async function startServer(options: {
   name: string;
   script: string;
@@ -111,13 +105,10 @@ export async function startServer(options: {
   readyPath: string;
   /** The variable the free port is given in (default PORT; a worker, which serves no API, answers on METRICS_PORT). */
   portEnv?: string;
-  /** Node flags; default: the API's (`API_NODE_FLAGS`) for the API's script, as `npm start` runs it, none for any other. */
-  nodeFlags?: readonly string[];
   timeoutMs?: number;
 }): Promise<ServerProcess> {
   const port = await freePort();
-  const flags = options.nodeFlags ?? (isApiScript(options.script) ? API_NODE_FLAGS : []);
-  const child = spawn(process.execPath, [...flags, options.script], {
+  const child = spawn(process.execPath, [options.script], {
     env: { ...process.env, ...options.env, [options.portEnv ?? 'PORT']: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { API_NODE_FLAGS, applyHeapPolicy } from './heap-policy';
+import { applyHeapPolicy } from './heap-policy';
 
 /**
  * A process shaped like the API under load: a live heap that stays (the app), and a stream of
@@ -50,32 +48,3 @@ describe(applyHeapPolicy.name, () => {
     expect(bounded).toBeLessThan(own * 0.75);
   }, 60_000);
 });
-
-describe('API_NODE_FLAGS', () => {
-  const root = join(__dirname, '..', '..', '..');
-
-  // The image runs the same words as `npm start` (test/integration/deployment-files.int-case.ts).
-  it('are the flags `npm start` starts the API with', () => {
-    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
-    expect(start).toBe(['exec node', ...API_NODE_FLAGS, 'dist/src/main.js'].join(' '));
-  });
-
-  // Measured in this Node: the largest young generation a process with them reaches under a load
-  // that keeps V8 growing it (objects that survive a few scavenges), against Node's own.
-  it('give the young generation twice Node’s default room', () => {
-    const largest = (flags: readonly string[]) =>
-      Number(execFileSync(process.execPath, [...flags, '-e', YOUNG_GENERATION_PEAK], { encoding: 'utf8', env: { PATH: process.env.PATH } }));
-    expect(largest(API_NODE_FLAGS)).toBe(2 * largest([]));
-  }, 60_000);
-});
-
-const YOUNG_GENERATION_PEAK = `
-let keep = [];
-let peak = 0;
-for (let i = 0; i < 3e6; i++) {
-  keep.push({ i, text: 'x' + i });
-  if (keep.length > 200000) keep = [];
-  if (i % 100000 === 0) peak = Math.max(peak, require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size);
-}
-process.stdout.write(String(peak));
-`;

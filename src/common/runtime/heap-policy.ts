@@ -16,16 +16,3 @@ export function applyHeapPolicy(heapGrowingPercent: number, setFlags: (flags: st
   if (!Number.isInteger(heapGrowingPercent) || heapGrowingPercent < 0) throw new RangeError('heapGrowingPercent must be a whole number ≥ 0');
   if (heapGrowingPercent > 0) setFlags(`--heap-growing-percent=${heapGrowingPercent}`);
 }
-
-/**
- * The V8 flags the API process starts with: `npm start`, the image's command and the benchmarks'
- * API processes all pass exactly these (a test holds the first two to it). They cannot be set from
- * inside the process: V8 sizes its young generation when the heap is made.
- *
- * `--max-semi-space-size=32` (MiB; Node 20's default is 16): a request's rows are garbage within
- * milliseconds, but at concurrency 16 the young generation fills several times while they are in
- * flight, so each scavenge copies them and promotes the survivors to the old space, which then
- * needs full collections. Twice the room means half the scavenges and fewer rows promoted: less CPU
- * per request (measured as a lever in docs/benchmarks.md), for at most 32 MiB more resident memory.
- */
-export const API_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32'];
