@@ -97,7 +97,7 @@ export async function measureTools(options: {
     const cells = Object.fromEntries(TARGETS.map((target) => [target, []])) as unknown as Record<Target, Cell[]>;
     for (const concurrency of options.concurrency) {
       // Two halves, the targets in one order and then the other: the first target after a change of
-      // tool ran up to 44 % slower at c=1 than a process of the same build measured later (docs/benchmarks.md's levers).
+      // tool ran up to 44 % slower at c=1 than a process of the same build measured later (the levers of the run on 31f0586).
       const halves = Object.fromEntries(TARGETS.map((target) => [target, [] as Cell[]])) as unknown as Record<Target, Cell[]>;
       for (const order of [TARGETS, [...TARGETS].reverse()]) {
         for (const target of order) {
