@@ -1,6 +1,6 @@
 import { FRAMEWORK_LABELS, FRAMEWORK_TARGETS, FrameworkResult } from './framework-cost';
 import { Cell } from './load';
-import { LEVERS, withAndWithout } from './levers';
+import { leverCells, LEVERS, withAndWithout } from './levers';
 import { ToolLatencyResult } from './tool-latency';
 
 /**
@@ -135,7 +135,7 @@ function leverSection(tools: ToolLatencyResult, concurrency: number[]): string[]
     lines.push('', `With ÷ without ${lever.name}; the second process: ${lever.label}.`, '', '| Tool | c | p50 with ÷ without | req/s with ÷ without | CPU ms/req with ÷ without |', '|---|---:|---:|---:|---:|');
     for (const { tool, cells } of tools.tools) {
       for (const c of concurrency) {
-        const { on, off } = withAndWithout(lever, { vigil: at(cells.vigil, c), vigilNoCache: at(cells.vigilNoCache, c), vigilNoTokenCache: at(cells.vigilNoTokenCache, c), vigilRequestLog: at(cells.vigilRequestLog, c), vigilExactRateLimit: at(cells.vigilExactRateLimit, c) });
+        const { on, off } = withAndWithout(lever, { vigil: at(cells.vigil, c), ...leverCells((target) => at(cells[target], c)) });
         lines.push(`| \`${tool}\` | ${c} | ${ratio(on.p50 / off.p50)} | ${ratio(on.rps / off.rps)} | ${ratio((on.cpuMsPerRequest ?? Number.NaN) / (off.cpuMsPerRequest ?? Number.NaN))} |`);
       }
     }

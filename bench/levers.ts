@@ -6,7 +6,7 @@
  * without, switched on there). Ratios are always "with ÷ without".
  */
 export interface Lever {
-  target: 'vigilNoCache' | 'vigilNoTokenCache' | 'vigilRequestLog' | 'vigilExactRateLimit';
+  target: 'vigilNoCache' | 'vigilNoTokenCache' | 'vigilRequestLog' | 'vigilExactRateLimit' | 'vigilControl';
   /** The lever, for the report's prose. */
   name: string;
   /** The second process, as a target's label. */
@@ -50,10 +50,23 @@ export const LEVERS: readonly Lever[] = [
     env: { LOG_LEVEL: 'info' },
     on: 'second',
   },
+  {
+    // No lever at all: the spread between two processes of one build in one run, which a lever's ratio must clear to mean anything.
+    target: 'vigilControl',
+    name: 'nothing (the control: a second process of the same build with the same settings, so its ratios are the spread between processes)',
+    label: 'Vigil again, the same settings (the control)',
+    env: {},
+    on: 'second',
+  },
 ];
 
 /** The cells of the process with the lever and of the one without it. */
 export function withAndWithout<T>(lever: Lever, cells: { vigil: T } & Record<Lever['target'], T>): { on: T; off: T } {
   const second = cells[lever.target];
   return lever.on === 'default' ? { on: cells.vigil, off: second } : { on: second, off: cells.vigil };
+}
+
+/** Every lever's second process's cell, by its target. */
+export function leverCells<T>(cellOf: (target: Lever['target']) => T): Record<Lever['target'], T> {
+  return Object.fromEntries(LEVERS.map((lever) => [lever.target, cellOf(lever.target)])) as Record<Lever['target'], T>;
 }

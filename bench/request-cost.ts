@@ -12,7 +12,7 @@ import { cycle } from './patient-sample';
 import { benchVigilEnv, startSealerLeader, cpuMilliseconds, mainThreadCpuMilliseconds, ServerProcess, startServer, stopChildrenOnSignals } from './servers';
 import { quantile } from './stats';
 import { vigilPath } from './tool-reads';
-import { Lever, LEVERS, withAndWithout } from './levers';
+import { Lever, leverCells, LEVERS, withAndWithout } from './levers';
 import { ToolName } from '../src/tools/tool-names';
 
 /**
@@ -188,12 +188,12 @@ function render(cells: Map<string, Cell[]>, postgres: string): string {
     if (has('floorAudit')) parts.push(`; Vigil ÷ floor + audit ${fixed(tool / main('floorAudit'))}× main-thread CPU, ${fixed(of('tool', concurrency, 'processMs') / of('floorAudit', concurrency, 'processMs'))}× process CPU, ${fixed(rps('tool') / rps('floorAudit'))}× answers/s`);
     lines.push('', `${parts.join('')}.`);
     for (const lever of LEVERS.filter((each) => has(each.target))) {
-      const { on, off } = withAndWithout(lever, { vigil: 'tool' as Kind, vigilNoCache: lever.target, vigilNoTokenCache: lever.target, vigilRequestLog: lever.target, vigilExactRateLimit: lever.target });
+      const { on, off } = withAndWithout(lever, { vigil: 'tool' as Kind, ...leverCells(() => lever.target) });
       lines.push(`- ${lever.name}, with ÷ without: ${fixed(main(on) / main(off))}× main-thread CPU, ${fixed(of(on, concurrency, 'processMs') / of(off, concurrency, 'processMs'))}× process CPU, ${fixed(rps(on) / rps(off))}× answers/s.`);
     }
     for (const lever of EVERY_REQUEST_LEVERS.filter((each) => has(`health:${each.target}`) && has('health'))) {
       const second = `health:${lever.target}` as Kind;
-      const { on, off } = withAndWithout(lever, { vigil: 'health', ...Object.fromEntries(LEVERS.map((each) => [each.target, second])) } as { vigil: Kind } & Record<Lever['target'], Kind>);
+      const { on, off } = withAndWithout(lever, { vigil: 'health' as Kind, ...leverCells(() => second) });
       lines.push(`- ${lever.name} on \`GET /health\`, with ÷ without: ${fixed(main(on) / main(off))}× main-thread CPU, ${fixed(of(on, concurrency, 'processMs') / of(off, concurrency, 'processMs'))}× process CPU, ${fixed(rps(on) / rps(off))}× answers/s.`);
     }
   }

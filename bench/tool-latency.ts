@@ -14,7 +14,7 @@ import { Assignment, BENCH_TOOLS, floorRead, graphqlBody, vigilPath, vigilReques
  * without the audit write, and PostGraphile.
  */
 
-export const TARGETS = ['vigil', 'vigilNoCache', 'vigilNoTokenCache', 'vigilRequestLog', 'vigilExactRateLimit', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
+export const TARGETS = ['vigil', 'vigilNoCache', 'vigilNoTokenCache', 'vigilRequestLog', 'vigilExactRateLimit', 'vigilControl', 'floorAuditHttp', 'floorHttp', 'floorPg', 'floorAudit', 'peer'] as const;
 export type Target = (typeof TARGETS)[number];
 /** Vigil's second processes, one per lever (`levers.ts`). */
 type LeverTarget = (typeof LEVERS)[number]['target'];
