@@ -1092,11 +1092,11 @@ SELECT finished_at IS NOT NULL AS finished FROM measure_run_chunks WHERE run_id 
 
 -- name: stampUnchangedResults
 WITH x AS MATERIALIZED (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::text[], $6::bigint[], $8::uuid[]) WITH ORDINALITY
-    AS x(patient_id, measure_id, period_start, period_end, content_hash, data_version, measure_package_id, n)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $5::text[], $6::bigint[], $8::uuid[]) WITH ORDINALITY
+    AS x(patient_id, measure_id, content_hash, data_version, measure_package_id, n)
 ), stamped AS (
   UPDATE measure_results m SET run_id = $7, computed_at = now(), data_version = x.data_version, measure_package_id = x.measure_package_id FROM x
-  WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = x.period_start AND m.period_end = x.period_end
+  WHERE m.patient_id = x.patient_id AND m.measure_id = x.measure_id AND m.period_start = $3::date AND m.period_end = $4::date
     AND m.content_hash = decode(x.content_hash, 'hex')
   RETURNING x.n
 )

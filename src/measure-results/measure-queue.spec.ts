@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { cohortChunks, listedChunks } from './measure-runs.repository';
+import { cohortChunks, listedChunks, onePeriod } from './measure-runs.repository';
 import { isMeasureJobData, measureJobId, RECOMPUTE_CHUNK_JOB } from './measure-queue.constants';
 import { handleMeasureJob } from './measure.worker';
 import { decodeResultCursor, encodeResultCursor, InvalidResultCursorError } from './result-cursor';
@@ -22,6 +22,14 @@ describe('recompute chunks', () => {
     expect(listedChunks(5, 2)).toHaveLength(3);
     expect(listedChunks(4, 2)).toHaveLength(2);
     expect(listedChunks(1, 250)).toHaveLength(1);
+  });
+
+  it('write the results of one period, which the stamp takes once; a mix is refused', () => {
+    const row = (start: string, end: string) => ({ period_start: start, period_end: end });
+    expect(onePeriod([row('2025-01-01', '2025-12-31'), row('2025-01-01', '2025-12-31')])).toEqual({ start: '2025-01-01', end: '2025-12-31' });
+    expect(() => onePeriod([row('2025-01-01', '2025-12-31'), row('2025-01-02', '2026-01-01')])).toThrow(RangeError);
+    expect(() => onePeriod([row('2025-01-01', '2025-12-31'), row('2025-01-01', '2026-01-01')])).toThrow(RangeError);
+    expect(() => onePeriod([])).toThrow(RangeError);
   });
 });
 

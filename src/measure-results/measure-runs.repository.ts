@@ -130,14 +130,15 @@ export class MeasureRunsRepository {
     });
   }
 
-  /** Stamps the rows stored with the same content; returns the others. */
+  /** Stamps the rows stored with the same content; returns the others. The rows are of one period (a chunk's). */
   private async stampUnchanged(manager: EntityManager, runId: string, rows: ResultRowInput[]): Promise<ResultRowInput[]> {
     const column = <K extends keyof ResultRowInput>(key: K) => rows.map((row) => row[key]);
+    const period = onePeriod(rows);
     const unstamped = await manager.query<{ index: number }[]>(SQL.stampUnchangedResults, [
       column('patient_id'),
       column('measure_id'),
-      column('period_start'),
-      column('period_end'),
+      period.start,
+      period.end,
       column('content_hash'),
       column('data_version'),
       runId,
@@ -177,6 +178,18 @@ export class MeasureRunsRepository {
   async pruneRuns(olderThanDays: number): Promise<void> {
     await this.dataSource.query(SQL.pruneRuns, [olderThanDays]);
   }
+}
+
+/**
+ * The one period of a chunk's rows (the stamp takes it as one value); a mix is a caller's error,
+ * refused before anything is written.
+ */
+export function onePeriod(rows: readonly Pick<ResultRowInput, 'period_start' | 'period_end'>[]): Period {
+  const [first] = rows;
+  if (!first || rows.some((row) => row.period_start !== first.period_start || row.period_end !== first.period_end)) {
+    throw new RangeError('a chunk writes the results of exactly one period');
+  }
+  return { start: first.period_start, end: first.period_end };
 }
 
 /** Id ranges between consecutive boundaries, the first and last open-ended: every id falls in exactly one. */

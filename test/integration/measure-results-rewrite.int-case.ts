@@ -42,4 +42,40 @@ describe('measure results: a rewrite of an unchanged result is a heap-only updat
     });
     expect(hotUpdates).toEqual({ updated: '1', hot: '1' });
   });
+
+  it('stamps a result that came out as stored in place, the period of its chunk given once', async () => {
+    const { dataSource } = db();
+    const run = async () => (await dataSource.query<{ id: string }[]>(
+      `INSERT INTO measure_runs (reason, period_start, period_end, force, patient_ids, chunk_size) VALUES ('on-demand', '2026-01-01', '2026-12-31', true, NULL, 250) RETURNING id::text AS id`,
+    ))[0].id;
+    const [first, second] = [await run(), await run()];
+    const hash = 'ab'.repeat(32);
+    const stored = await dataSource.query<{ patient_id: string; measure_id: string; data_version: string }[]>(
+      `INSERT INTO measure_results (patient_id, measure_id, period_start, period_end, status, reason_code, reason, populations, evidence, to_close, data_quality, data_version, last_evidence_on, content_hash, run_id, computed_at)
+       SELECT p.id, m, DATE '2026-01-01', DATE '2026-12-31', 'open-gap', 'not-numerator:x', 'No result in the period.', '[]', '[]', 'A result.', '[]', p.data_version, NULL, decode($2, 'hex'), $3, now()
+       FROM (SELECT id, data_version FROM patients ORDER BY id LIMIT 2) p CROSS JOIN unnest($1::text[]) AS m
+       RETURNING patient_id::text, measure_id, data_version::text`,
+      [MEASURE_IDS.slice(0, 2), hash, first],
+    );
+    // The second row's hash differs from the stored one: not stamped, its position returned.
+    const hashes = stored.map((row, index) => (index === 1 ? 'cd'.repeat(32) : hash));
+    const result = await dataSource.transaction(async (manager) => {
+      await manager.query(WRITER_SESSION.become);
+      const unstamped = await manager.query<{ index: number }[]>(MEASURE_STATEMENTS.stampUnchangedResults, [
+        stored.map((row) => row.patient_id), stored.map((row) => row.measure_id), '2026-01-01', '2026-12-31',
+        hashes, stored.map((row) => row.data_version), second, stored.map(() => null),
+      ]);
+      await manager.query(WRITER_SESSION.leave);
+      const [counts] = await manager.query<{ updated: string; hot: string }[]>(
+        `SELECT pg_stat_get_xact_tuples_updated('measure_results'::regclass)::text AS updated, pg_stat_get_xact_tuples_hot_updated('measure_results'::regclass)::text AS hot`,
+      );
+      return { unstamped, counts };
+    });
+    expect(result.unstamped).toEqual([{ index: 1 }]);
+    // Every stamp a heap-only update, as a rewrite is.
+    expect(Number(result.counts.updated)).toBeGreaterThanOrEqual(stored.length - 1);
+    expect(result.counts.hot).toBe(result.counts.updated);
+    const runs = await dataSource.query<{ run: string; n: number }[]>(`SELECT run_id::text AS run, count(*)::int AS n FROM measure_results WHERE period_start = '2026-01-01' GROUP BY run_id ORDER BY run_id`);
+    expect(runs).toEqual([{ run: first, n: 1 }, { run: second, n: stored.length - 1 }]);
+  });
 });
