@@ -56,7 +56,7 @@ describe(QueryMemoValidationPipe.name, () => {
     }
   });
 
-  it('validates every time a DTO that is not marked, nor one that only inherits the mark', async () => {
+  it('validates every time a DTO that is not marked, one that only inherits the mark, and a named query parameter', async () => {
     let allowed = true;
     class Flipping {
       value?: string;
@@ -69,7 +69,11 @@ describe(QueryMemoValidationPipe.name, () => {
     expect(await outcome(sut, { value: 'a' }, Flipping)).toMatchObject({ ok: true });
     expect(await outcome(sut, { value: 'a' }, Inheriting)).toMatchObject({ ok: true });
     expect(await outcome(sut, { value: 'a' }, Marked)).toMatchObject({ ok: true });
+    const named = (): Promise<unknown> => sut.transform({ value: 'a' }, { type: 'query', metatype: Marked, data: 'filter' });
+    await expect(named()).resolves.toBeInstanceOf(Marked);
     allowed = false;
+    // A named query parameter (`@Query('filter')`) is not the whole query: never kept.
+    await expect(named()).rejects.toMatchObject({ status: 400 });
     expect(await outcome(sut, { value: 'a' }, Flipping)).toMatchObject({ ok: false, status: 400 });
     expect(await outcome(sut, { value: 'a' }, Inheriting)).toMatchObject({ ok: false, status: 400 });
     // The marked class says its rules read only the query: its valid answer is kept.

@@ -61,7 +61,8 @@ export class QueryMemoValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype;
-    const key = metadata.type === 'query' && byValueOnly(metatype) ? keyOf(value) : null;
+    // The whole query only (`@Query()`, not `@Query('name')`): the key is the raw query as parsed.
+    const key = metadata.type === 'query' && metadata.data === undefined && byValueOnly(metatype) ? keyOf(value) : null;
     if (key === null || !metatype) return super.transform(value, metadata);
     let memo = this.memo.get(metatype);
     const known = memo?.get(key);
