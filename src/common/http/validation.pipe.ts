@@ -1,15 +1,22 @@
-import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
+import { HttpStatus, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { QueryMemoValidationPipe } from '../validation/query-memo';
 import { memoizeValidationMetadata } from '../validation/validation-metadata-cache';
 import { FieldProblem, ProblemException } from './problem';
 
 /**
  * The one validation pipe: DTOs are closed (unknown fields are refused by name), values are
  * converted to their declared types, and failures become a 400 problem listing every field.
- * Messages name the field and the rule, never the value that was sent.
+ * Messages name the field and the rule, never the value that was sent. A valid query of a DTO
+ * marked `ValidatedByValueOnly` is validated once per distinct query (`QueryMemoValidationPipe`).
  */
 export function createValidationPipe(): ValidationPipe {
   memoizeValidationMetadata();
-  return new ValidationPipe({
+  return new QueryMemoValidationPipe(validationPipeOptions());
+}
+
+/** The pipe's options (also its tests' reference: the same pipe without the memo). */
+export function validationPipeOptions(): ValidationPipeOptions {
+  return {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
@@ -23,7 +30,7 @@ export function createValidationPipe(): ValidationPipe {
         'One or more fields are invalid or not allowed; see `errors`.',
         flatten(errors),
       ),
-  });
+  };
 }
 
 export function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -1,8 +1,11 @@
 import { CodeListField } from '../../common/validation/fields';
+import { ValidatedByValueOnly } from '../../common/validation/query-memo';
 import { WindowQueryDto } from './window-query.dto';
 
 export const MAX_LOINC_CODES = 20;
 
+/** Its rules read only the query (a memoised validation: `ValidatedByValueOnly`). */
+@ValidatedByValueOnly()
 export class LabsQueryDto extends WindowQueryDto {
   @CodeListField({
     pattern: /^\d{1,7}-\d$/,
