@@ -1,10 +1,13 @@
 import { CodeListField, DateOnlyField } from '../../common/validation/fields';
+import { ValidatedByValueOnly } from '../../common/validation/query-memo';
 import { MEASURE_NAMES } from '../../clinical/care-gaps';
 import { CARE_GAP_MEASURE_KEY, CARE_GAP_MEASURE_KEY_MAX } from '../../clinical/citation-grammar';
 
 /** Measures in one call: the built-in six and a clinic's loaded ones. */
 export const MAX_CARE_GAP_MEASURES = 20;
 
+/** Its rules read only the query (a memoised validation: `ValidatedByValueOnly`); which loaded measures exist is the service's to check. */
+@ValidatedByValueOnly()
 export class CareGapsQueryDto {
   @DateOnlyField(
     'Evaluate over the 12 months ending on this day (in the practice time zone). Default: today. Not with periodStart or periodEnd (400).',
