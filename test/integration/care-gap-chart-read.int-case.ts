@@ -85,7 +85,9 @@ describe('the care-gap chart read', () => {
     );
     const gate = openGate(id);
     const whole = await sut.gatedChartWithAttestations(gate, period);
-    expect(whole.truncated).toBe(true);
-    expect(JSON.stringify(await sut.gatedCareGapChart(gate, period, filters))).toBe(JSON.stringify(whole));
+    const narrow = await sut.gatedCareGapChart(gate, period, filters);
+    expect({ truncated: narrow.truncated, observations: narrow.chart!.observations.length }).toEqual({ truncated: true, observations: CHART_ROW_CAP });
+    // Compared as one boolean: a difference would print both charts, thousands of rows.
+    expect(JSON.stringify(narrow) === JSON.stringify(whole)).toBe(true);
   });
 });
