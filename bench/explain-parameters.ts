@@ -53,6 +53,13 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
     const period = storePeriod(c.now);
     return [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1, period.start, period.end];
   },
+  // The same for the built-in measures: only the observations and encounters they retrieve.
+  gatedCareGapChart: (c) => {
+    const period = storePeriod(c.now);
+    const observations = careGapObservationFilter(period);
+    const encounters = careGapEncounterFilter(period);
+    return [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1, period.start, period.end, [...observations.codes], [...observations.since.codes], observations.since.instant, encounters.endedSince, [...encounters.allTimeCodes]];
+  },
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],
   patientChart: (c) => [c.patientId, CHART_ROW_CAP + 1],
   // The measure-results recompute's bulk reads, explained here for one patient (the bench's chunks are larger).

@@ -6,6 +6,8 @@ import { COHORT_STATEMENTS, CohortStatementName } from '../src/cohort/cohort.sta
 import { READER_SESSION_OPTIONS } from '../src/database/data-source.options';
 import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { trailingYear } from '../src/clinical/shared/clinical-dates';
+import { careGapEncounterFilter } from '../src/clinical/care-gaps/cql/encounter-retrieves';
+import { careGapObservationFilter } from '../src/clinical/care-gaps/cql/observation-retrieves';
 import { todayUtc } from '../src/tools/envelope';
 import { PLANNED_PER_CALL, preparedName } from '../src/cohort/prepared-statement.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
@@ -122,7 +124,11 @@ async function toolStatement(run: Run, tool: ToolName, id: string, careTeamIds: 
     case 'care_gap_lookup': {
       // With the attestations for the period it evaluates by default (the trailing year), as Vigil reads them.
       const period = trailingYear(todayUtc());
-      return (await run('gatedChartWithAttestations', [...access, CHART_ROW_CAP + 1, period.start, period.end]))[0];
+      // Only the observations and encounters the built-in measures retrieve, as Vigil reads them (`gatedCareGapChart`).
+      const observations = careGapObservationFilter(period);
+      const encounters = careGapEncounterFilter(period);
+      const filters = [observations.codes, observations.since.codes, observations.since.instant, encounters.endedSince, encounters.allTimeCodes];
+      return (await run('gatedCareGapChart', [...access, CHART_ROW_CAP + 1, period.start, period.end, ...filters]))[0];
     }
     default:
       return (await run('gatedChart', [...access, CHART_ROW_CAP + 1]))[0];

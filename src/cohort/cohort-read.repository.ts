@@ -3,7 +3,7 @@ import { attestationsByMeasure, CareGapAttestation } from './care-gap-attestatio
 import { Capped, cut } from './chart-measure-records';
 import { EncounterClass } from './enum';
 import { namePatterns, PatientSearch } from './patient-search-terms';
-import type { AccessGate, PatientProbe, TimeWindow } from './cohort-read.types';
+import type { AccessGate, ChartReadFilters, PatientProbe, TimeWindow } from './cohort-read.types';
 import type { CohortStatementName } from './cohort.statements';
 import type { OpenRead, Query, Run } from './read-session.repository';
 
@@ -114,6 +114,33 @@ export abstract class CohortReader {
   ): Promise<{ chart: PatientChart | null; truncated: boolean; attestations: Map<string, CareGapAttestation[]> }> {
     const row = await this.gated<(ChartRow & { attestations: AttestationRow[] }) | NoPatient>(gate, 'gatedChartWithAttestations', [CHART_ROW_CAP + 1, period.start, period.end]);
     return row.patient ? { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) } : { chart: null, truncated: false, attestations: new Map() };
+  }
+
+  /**
+   * `gatedChartWithAttestations` for the built-in care-gap measures: only the observations and
+   * encounters `filters` let through (`gatedCareGapChart`), which is all those measures read (the
+   * recompute reads the same). A patient with as many observations or encounters as the cap gets
+   * the whole chart read instead, so the cap cuts exactly as there (`truncated` included).
+   */
+  async gatedCareGapChart(
+    gate: AccessGate,
+    period: { start: string; end: string },
+    filters: Required<ChartReadFilters>,
+  ): Promise<{ chart: PatientChart | null; truncated: boolean; attestations: Map<string, CareGapAttestation[]> }> {
+    const { observations, encounters } = filters;
+    const row = await this.gated<(ChartRow & { attestations: AttestationRow[]; observationCount: number; encounterCount: number }) | NoPatient>(gate, 'gatedCareGapChart', [
+      CHART_ROW_CAP + 1,
+      period.start,
+      period.end,
+      observations.codes,
+      observations.since.codes,
+      observations.since.instant,
+      encounters.endedSince,
+      encounters.allTimeCodes,
+    ]);
+    if (!row.patient) return { chart: null, truncated: false, attestations: new Map() };
+    if (row.observationCount > CHART_ROW_CAP || row.encounterCount > CHART_ROW_CAP) return this.gatedChartWithAttestations(gate, period);
+    return { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) };
   }
 
   /** Observations, encounters (with their notes) and conditions of this patient, by id: a proposal's evidence. */

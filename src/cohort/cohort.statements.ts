@@ -281,6 +281,38 @@ export const COHORT_STATEMENTS = {
   gatedChartWithAttestations: accessGated({ patient: PATIENT_JSON, ...chartColumnsBy('$4'), attestations: attestationRowsJson('$1', '$5::date', '$6::date') }),
 
   /**
+   * `gatedChartWithAttestations` with only the observations and encounters the built-in measures can
+   * retrieve, as the recompute reads them (`chartsObservationsCoded`, `chartsEncountersWindowed`):
+   * observations coded $7 (any system), of those coded $8 only rows whose latest instant is at or
+   * after $9; encounters still open, ended at or after $10, or typed $11. Most of a chart is neither
+   * (the 100k cohort: about a hundred observations a patient, a few of them measured), and decoding
+   * it was a large part of `care_gap_lookup`'s CPU. `observationCount` and `encounterCount` count
+   * every row up to the cap $4: at the cap the caller reads the whole chart instead, so that the cap
+   * cuts the same rows as there.
+   */
+  gatedCareGapChart: accessGated({
+    patient: PATIENT_JSON,
+    ...chartColumnsBy('$4'),
+    observations: jsonRows(
+      OBSERVATION_COLUMNS,
+      'observations',
+      'patient_id = $1 AND code = ANY($7::text[]) AND (code <> ALL($8::text[]) OR coalesce(effective_end_at, effective_at) >= $9::timestamptz)',
+      CHART_PARTS.observations.order,
+      '$4',
+    ),
+    encounters: jsonRows(
+      ENCOUNTER_COLUMNS,
+      'encounters',
+      'patient_id = $1 AND (end_at IS NULL OR end_at >= $10::timestamptz OR type_code = ANY($11::text[]))',
+      CHART_PARTS.encounters.order,
+      '$4',
+    ),
+    observationCount: '(SELECT count(*)::int FROM (SELECT 1 FROM observations WHERE patient_id = $1 LIMIT $4) c)',
+    encounterCount: '(SELECT count(*)::int FROM (SELECT 1 FROM encounters WHERE patient_id = $1 LIMIT $4) c)',
+    attestations: attestationRowsJson('$1', '$5::date', '$6::date'),
+  }),
+
+  /**
    * Patient search, only among the patients on the caller's care teams ($1): by MRN without regard
    * to case ($2), or by name keys (`vigil_name_key`, LIKE patterns, each NULL when not given): a
    * family-name prefix ($2) with a given-name prefix ($3), or a prefix of the whole name typed either

@@ -24,7 +24,7 @@ const IDENTITY = new Set(
 const TOOL_STATEMENT: Record<ToolName, string> = {
   patient_labs: COHORT_STATEMENTS.gatedLaboratoryResults,
   patient_encounters: COHORT_STATEMENTS.gatedEncounters,
-  care_gap_lookup: COHORT_STATEMENTS.gatedChartWithAttestations,
+  care_gap_lookup: COHORT_STATEMENTS.gatedCareGapChart,
   missing_data_check: COHORT_STATEMENTS.gatedChart,
   feature_attribution: COHORT_STATEMENTS.gatedChart,
 };

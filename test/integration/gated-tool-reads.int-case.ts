@@ -3,12 +3,15 @@ import { AccessGate, CohortRepository, PatientProbe } from '../../src/cohort/coh
 import { CHART_TABLES, COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { dataSourceOptions } from '../../src/data-source';
 import { trailingYear } from '../../src/clinical/shared/clinical-dates';
+import { careGapEncounterFilter } from '../../src/clinical/care-gaps/cql/encounter-retrieves';
+import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
 import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { openGate } from '../setup/open-gate';
 import { statementsRunBy } from '../setup/statement-capture';
 
 const PERIOD = trailingYear('2026-06-30');
+const CARE_GAP_FILTERS = { observations: careGapObservationFilter(PERIOD), encounters: careGapEncounterFilter(PERIOD) };
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** Every table a tool's rows come from: the chart's, the notes, and the attestations' (approved proposals). */
 const RECORD_TABLES = [...CHART_TABLES, 'clinical_notes', 'proposals'];
@@ -35,12 +38,14 @@ const READS = {
   encounters: (read: CohortRepository, gate: AccessGate) => read.encounters(gate, { from: null, to: null }, null, 100),
   chart: (read: CohortRepository, gate: AccessGate) => read.gatedChart(gate),
   chartWithAttestations: (read: CohortRepository, gate: AccessGate) => read.gatedChartWithAttestations(gate, PERIOD),
+  careGapChart: (read: CohortRepository, gate: AccessGate) => read.gatedCareGapChart(gate, PERIOD, CARE_GAP_FILTERS),
 } as const;
 const STATEMENTS = {
   labs: COHORT_STATEMENTS.gatedLaboratoryResults,
   encounters: COHORT_STATEMENTS.gatedEncounters,
   chart: COHORT_STATEMENTS.gatedChart,
   chartWithAttestations: COHORT_STATEMENTS.gatedChartWithAttestations,
+  careGapChart: COHORT_STATEMENTS.gatedCareGapChart,
 };
 
 /**

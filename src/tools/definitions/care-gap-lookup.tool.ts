@@ -10,6 +10,8 @@ import type { PatientChart } from '../../cohort/chart.types';
 import { CareGapsQueryDto } from '../dto/care-gaps-query.dto';
 import { ABSENCE_ASSUMPTION, AppliedWindow, MEDICATION_ASSUMPTION, todayUtc } from '../envelope';
 import { careGapRow } from '../../clinical/care-gaps/care-gap-row';
+import { careGapEncounterFilter } from '../../clinical/care-gaps/cql/encounter-retrieves';
+import { careGapObservationFilter } from '../../clinical/care-gaps/cql/observation-retrieves';
 import { foundChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
@@ -34,8 +36,13 @@ export class CareGapLookupTool implements Tool<CareGapsQueryDto> {
 
   async execute(read: CohortRead, gate: AccessGate, query: CareGapsQueryDto) {
     const { period, window, ageOn } = measurementPeriod(query);
-    // The attestations come with the chart and the access probe, in the same statement.
-    const found = await read.gatedChartWithAttestations(gate, period);
+    // The attestations come with the chart and the access probe, in the same statement. The built-in
+    // measures need only the observations and encounters they retrieve (`gatedCareGapChart`); a loaded
+    // measure may retrieve any, so it gets the whole chart.
+    const builtInOnly = !query.measure || query.measure.every(isBuiltIn);
+    const found = builtInOnly
+      ? await read.gatedCareGapChart(gate, period, { observations: careGapObservationFilter(period), encounters: careGapEncounterFilter(period) })
+      : await read.gatedChartWithAttestations(gate, period);
     const { chart, partial } = foundChart(found);
     const { attestations } = found;
     const results = await this.evaluate(chart, period, query.measure);

@@ -14,8 +14,8 @@ import { DayOf } from '../../shared/clinical-day';
  * encounter that ended before the period can satisfy; the one exception is CMS165's "ESRD Monthly
  * Outpatient Services", which `starts on or before` the end of the period and may be of any age,
  * so its codes are never windowed. `MeasureContext` hands the measures only encounters inside the
- * window (`isOutsideEncounterWindow`), and the recompute reads only those
- * (`careGapEncounterFilter`), so the stored and live answers are equal by construction.
+ * window (`isOutsideEncounterWindow`), and the recompute and `care_gap_lookup` (for the built-in
+ * measures) read only those (`careGapEncounterFilter`), so the answers are equal by construction.
  *
  * One consequence, on inconsistent data only: a blood pressure taken in the period names the
  * encounter it was taken in (CMS165 passes over readings from emergency and inpatient stays); an

@@ -12,10 +12,11 @@ import { DayOf } from '../../shared/clinical-day';
  *
  * Why it exists: a patient's observations are most of their chart (about a hundred in the
  * generated cohort, two thirds of them vital signs and panels no measure reads), and reading
- * them dominated the stored results' recompute. The recompute reads only observations with one
- * of these codes, blood pressures only from the period on (`careGapObservationFilter`); the live
- * tool still reads the whole chart. The stored and live answers are equal because no measure can
- * see an observation outside the list, nor a blood pressure outside its window.
+ * them dominated the stored results' recompute and `care_gap_lookup`'s CPU. Both read only
+ * observations with one of these codes, blood pressures only from the period on
+ * (`careGapObservationFilter`); the live tool reads the whole chart only when a loaded measure is
+ * asked for. The answers equal the whole chart's because no measure can see an observation outside
+ * the list, nor a blood pressure outside its window.
  */
 const VALUE_SETS: readonly string[] = [
   VS['HbA1c Laboratory Test'],
