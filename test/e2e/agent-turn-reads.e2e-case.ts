@@ -72,6 +72,29 @@ describe('agent turn: read transactions', () => {
     );
   });
 
+  it('commits the audit rows of one reply’s reads in one transaction', async () => {
+    const tools = ['patient_labs', 'care_gap_lookup', 'missing_data_check'];
+    model.script([
+      { toolCalls: tools.map((name) => ({ name, arguments: '{}' })) },
+      (req) => {
+        const lab = toolResultsIn(req)
+          .flatMap((result) => (result.rows as { citation?: string }[] | undefined) ?? [])
+          .find((row) => String(row.citation).startsWith('obs:'));
+        return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab?.citation as string] }]);
+      },
+    ]);
+    const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
+    expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });
+    // One row per read, all written by one transaction (one commit on the turn's way, not one per read);
+    // xact_id is the transaction that wrote the row.
+    const reads = await database().dataSource.query<{ action: string; outcome: string; xact: string }[]>(
+      `SELECT action, outcome, xact_id::text AS xact FROM audit_events WHERE correlation_id = $1 AND channel = 'agent' ORDER BY action`,
+      [res.headers['x-correlation-id']],
+    );
+    expect(reads.map((row) => [row.action, row.outcome])).toEqual([...tools].sort().map((action) => [action, 'success']));
+    expect(new Set(reads.map((row) => row.xact)).size).toBe(1);
+  });
+
   it('still refuses a patient off the clinician’s teams with the tools’ 404, leaving no read open', async () => {
     const patient = patients.find((candidate) => activeUsers.some((user) => user.role === StaffRole.Clinician && !sharesTeam(user, candidate)))!;
     const outsider = activeUsers.find((user) => user.role === StaffRole.Clinician && !sharesTeam(user, patient))!;
