@@ -1,4 +1,5 @@
 import { AuditChannel } from '../audit/enum';
+import type { AuditBatchMember } from './audit-batch';
 import { Caller } from '../auth/caller';
 import type { RequestRead } from '../cohort/cohort.repository';
 import { ProjectionRole } from '../phi/projection-role';
@@ -30,6 +31,11 @@ export interface AccessContext {
    * records anything, since its audit row needs a connection of its own.
    */
   requestRead?: RequestRead;
+  /**
+   * The access's rows go into this shared write (`AuditBatch`: the reads of one model reply) instead
+   * of one of their own; the access still returns nothing before they have committed.
+   */
+  auditBatch?: AuditBatchMember;
 }
 
 /** The context of a staff user's access over the REST API. */

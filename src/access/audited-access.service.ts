@@ -6,6 +6,7 @@ import { PatientChart } from '../cohort/chart.types';
 import { CohortRepository } from '../cohort/cohort.repository';
 import { SqlSession } from '../schema/sql-session';
 import { AccessContext, mayBreakGlass } from './access-context';
+import { AuditBatch } from './audit-batch';
 
 /** What an audited piece of work returns: its value, and what its audit row says about it. */
 export interface AuditedResult<T> {
@@ -131,6 +132,14 @@ export class AuditedAccess {
     return result.value;
   }
 
+  /**
+   * A shared write for accesses started together (`AuditBatch`): their contexts carry a member of it
+   * (`auditBatch`), and their rows commit together once every member has recorded or left.
+   */
+  batch(): AuditBatch {
+    return new AuditBatch((events) => (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events)));
+  }
+
   /** A refusal that happened before any service ran (validation of the route's input): one row. */
   async refused(context: AccessContext, patientId: string | null, error: unknown): Promise<void> {
     if (wasAudited(error)) return;
@@ -176,7 +185,8 @@ export class AuditedAccess {
     // the record needs a connection of its own.
     await context.requestRead?.end();
     try {
-      await (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events));
+      if (context.auditBatch) await context.auditBatch.record(events);
+      else await (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events));
     } catch (error) {
       if (error instanceof AuditRecordError) throw markAudited(auditUnavailable());
       throw error;

@@ -303,13 +303,16 @@ export class AgentService {
    * every call before them: a proposal (it may cite only rows the turn has already returned) and a
    * call identical to an earlier one of the reply (a call that failed is refused when repeated,
    * never run twice). The budget, the per-tool counts and the records are taken in the model's
-   * order, whichever call finishes first; audit events are written as the calls end (each read's
-   * before its rows reach anyone). The reply's records are stored together, in one statement, while
+   * order, whichever call finishes first. The reads' audit rows are written in one commit, once
+   * the last of them has its row (`AuditBatch`), and each read's rows reach nothing (the model, the
+   * turn's citations) before that commit; a proposal, or a repeated call, waits for that write. The reply's records are stored together, in one statement, while
    * the model reads the results (`writes`): the turn's end waits for them.
    */
   private async runCalls(context: TurnContext, budget: TurnBudget, writes: PendingWrites, offerTools: boolean, calls: ModelToolCall[]): Promise<string[]> {
     const running: Promise<ToolCallToStore & { content: string }>[] = [];
     const seen = new Set<string>();
+    // The reply's reads write their audit rows together, once every one has its row or has ended (see `AuditBatch`).
+    const audit = this.audited.batch();
     for (const call of calls) {
       let result: ModelToolResult | Promise<ModelToolResult>;
       if (!offerTools || !budget.takeToolCall()) {
@@ -324,7 +327,10 @@ export class AgentService {
         if (call.name === PROPOSE_ACTION || seen.has(key)) await Promise.allSettled(running);
         seen.add(key);
         // `run` takes the call's record before it first waits, so records stay in the model's order.
-        result = this.runner.run(context, call.name, call.arguments);
+        // A read joins the reply's audit write after the waits above, so the calls it waits for never wait for it.
+        const member = call.name === PROPOSE_ACTION ? undefined : audit.join();
+        result = this.runner.run(context, call.name, call.arguments, member);
+        if (member) result = result.finally(() => member.leave());
       }
       const seq = context.toolCalls.length - 1;
       running.push(Promise.resolve(result).then((done) => this.callRecord(context, seq, done)));

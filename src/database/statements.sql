@@ -1033,12 +1033,12 @@ FROM staff_users s WHERE s.id = ANY($1::uuid[]);
 -- ======================================================================
 
 -- name: startTurn
-SELECT vigil_start_agent_turn($1, $2, $3, $4, $5) AS "retryAfterSeconds";
+SELECT vigil_start_agent_turn($1, $2, $3, $4, $5) AS "retryAfterSeconds" FROM (SELECT set_config('synchronous_commit', 'off', true)) AS not_flushed;
 
 -- name: insertToolCalls
 INSERT INTO agent_tool_calls (turn_id, seq, tool, arguments, status, row_count, envelope)
 SELECT $1, c.seq, c.tool, c.arguments, c.status, c.row_count, c.envelope
-FROM jsonb_to_recordset($2::jsonb) AS c(seq int, tool text, arguments jsonb, status text, row_count int, envelope jsonb);
+FROM jsonb_to_recordset($2::jsonb) AS c(seq int, tool text, arguments jsonb, status text, row_count int, envelope jsonb) CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS not_flushed;
 
 -- name: finishTurn
 UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()

@@ -8,6 +8,7 @@ import { IdentifierFinderMemo } from '../phi/identifier-scrub';
 import { ToolEnvelope } from '../tools/envelope';
 import { ToolReadService } from '../tools/tool-read.service';
 import { wasAudited } from '../access/audited-access.service';
+import { AuditBatchMember } from '../access/audit-batch';
 import { ToolName } from '../tools/tool-names';
 import { CitationIndex } from './citation-index';
 import { treatmentAdviceIn } from './clinical-advice';
@@ -95,8 +96,9 @@ export class ToolRunner {
     private readonly limits: { scope: string; perToolLimit: number } = { scope: 'turn', perToolLimit: PER_TOOL_LIMIT },
   ) {}
 
-  async run(context: TurnContext, name: string, argumentText: string): Promise<ToolEnvelope | ToolRefusal | Record<string, unknown>> {
-    return (await this.runParsed(context, name, parseArguments(argumentText))).result;
+  /** `audit`: a read's audit row goes into that shared write (the reply's, `AuditBatch`); the caller says when the call has ended. */
+  async run(context: TurnContext, name: string, argumentText: string, audit?: AuditBatchMember): Promise<ToolEnvelope | ToolRefusal | Record<string, unknown>> {
+    return (await this.runParsed(context, name, parseArguments(argumentText), audit)).result;
   }
 
   /**
@@ -113,12 +115,12 @@ export class ToolRunner {
     return this.runParsed(context, name, { ok: true, value: args ?? {}, repaired: false });
   }
 
-  private async runParsed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>): Promise<GovernedCall> {
+  private async runParsed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, audit?: AuditBatchMember): Promise<GovernedCall> {
     const args = parsed.ok ? parsed.value : null;
     const record: ToolCallRecord = { name, arguments: args, status: 'ok' };
     // Before the first wait: calls started together (one model reply's) keep the model's order.
     context.toolCalls.push(record);
-    const call = await this.governed(context, name, parsed, args);
+    const call = await this.governed(context, name, parsed, args, audit);
     const { result } = call;
     if (isRefusal(result)) {
       record.status = result.error.kind;
@@ -129,7 +131,7 @@ export class ToolRunner {
     return call;
   }
 
-  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown): Promise<GovernedCall> {
+  private async governed(context: TurnContext, name: string, parsed: ReturnType<typeof parseArguments>, args: unknown, audit?: AuditBatchMember): Promise<GovernedCall> {
     const refused = (result: ToolRefusal): GovernedCall => ({ result, audited: false });
     const tool = context.catalog.get(name as AgentToolName);
     if (!tool) {
@@ -147,7 +149,7 @@ export class ToolRunner {
     const validated = await validateArguments(tool, args);
     if (!validated.ok) return refused(validated.refusal);
     try {
-      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : { result: await this.read(context, name as ToolName, validated.dto), audited: true };
+      return name === PROPOSE_ACTION ? await this.propose(context, validated.dto as CreateProposalDto) : { result: await this.read(context, name as ToolName, validated.dto, audit), audited: true };
     } catch (error) {
       // Contained: the turn goes on. The message is never forwarded (it could hold data or SQL).
       const kind = error instanceof ProblemException ? error.code : 'tool_fault';
@@ -156,9 +158,10 @@ export class ToolRunner {
     }
   }
 
-  /** Through the one PHI path, like any other caller: audited there, success or failure. */
-  private async read(context: TurnContext, name: ToolName, query: object): Promise<ToolEnvelope> {
-    const envelope = await this.phi.readTool(withPurpose(context.access, name), name, context.patientId, query, context.identifierFinders);
+  /** Through the one PHI path, like any other caller: audited there, success or failure (its row committed before the rows are cited). */
+  private async read(context: TurnContext, name: ToolName, query: object, audit?: AuditBatchMember): Promise<ToolEnvelope> {
+    const access = withPurpose(context.access, name, audit ? { auditBatch: audit } : {});
+    const envelope = await this.phi.readTool(access, name, context.patientId, query, context.identifierFinders);
     context.citations.addResult(name, envelope);
     return envelope;
   }

@@ -35,7 +35,19 @@ describe('agent turns: the tool calls of one reply', () => {
     return row.n;
   };
 
-  it('runs them together: a read ends while the one before it still waits on a locked table, and both are recorded in the model’s order', async () => {
+  /**
+   * A read of the reply has run and its connection is idle again: an idle connection of the reader
+   * pool whose last statement began after the model sent the reply (`since`) was one of its reads.
+   */
+  const aReadOfTheReplyEnded = async (since: string): Promise<boolean> => {
+    const [row] = await database().dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'vigil-reader' AND state = 'idle' AND query_start >= $1::timestamptz`,
+      [since],
+    );
+    return row.n > 0;
+  };
+
+  it('runs them together: a read ends while the one before it still waits on a locked table, both are recorded in the model’s order, their audit rows in one commit', async () => {
     const [{ now }] = await database().dataSource.query<{ now: string }[]>(`SELECT now()::text AS now`);
     // The encounters read (the reply's first call) waits on this lock; the labs read touches no encounter.
     const locker = database().dataSource.createQueryRunner();
@@ -44,13 +56,23 @@ describe('agent turns: the tool calls of one reply', () => {
     await locker.query('LOCK TABLE encounters IN ACCESS EXCLUSIVE MODE');
     let turn: Promise<request.Response> | undefined;
     try {
-      model.script([{ toolCalls: [{ name: 'patient_encounters', arguments: '{}' }, { name: 'patient_labs', arguments: '{}' }] }, finalAnswer('insufficient_data')]);
+      let repliedAt = '';
+      model.script([
+        () => {
+          repliedAt = new Date().toISOString();
+          return { toolCalls: [{ name: 'patient_encounters', arguments: '{}' }, { name: 'patient_labs', arguments: '{}' }] };
+        },
+        finalAnswer('insufficient_data'),
+      ]);
       turn = ask('What happened at the last visits, and what are the labs?');
       void turn.catch(() => undefined);
       // Run one after another, the labs read could not start before the encounters read ends, which the lock prevents.
       const deadline = Date.now() + 8000;
-      while ((await auditedSince('patient_labs', now)) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await auditedSince('patient_labs', now)).toBe(1);
+      while (!(repliedAt && (await aReadOfTheReplyEnded(repliedAt))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await aReadOfTheReplyEnded(repliedAt)).toBe(true);
+      // The reply's audit rows commit together once both reads have ended: none while one still waits
+      // (and the labs rows reach nothing before theirs has committed).
+      expect(await auditedSince('patient_labs', now)).toBe(0);
       expect(await auditedSince('patient_encounters', now)).toBe(0);
     } finally {
       await locker.commitTransaction();
@@ -67,6 +89,12 @@ describe('agent turns: the tool calls of one reply', () => {
       .get(`${turnsOf(PATIENT)}/${res.body.turnId}`)
       .set('authorization', `Bearer ${await sut.tokenFor(clinician.username)}`);
     expect(stored.body.toolCalls.map((call: { seq: number; name: string }) => [call.seq, call.name])).toEqual([[0, 'patient_encounters'], [1, 'patient_labs']]);
+    const written = await database().dataSource.query<{ xact: string }[]>(
+      `SELECT xact_id::text AS xact FROM audit_events WHERE correlation_id = $1 AND action IN ('patient_encounters', 'patient_labs')`,
+      [res.headers['x-correlation-id']],
+    );
+    expect(written).toHaveLength(2);
+    expect(new Set(written.map((row) => row.xact)).size).toBe(1);
   }, 30_000);
 
   it('runs a call identical to an earlier one of the same reply after it, and refuses it when that one failed', async () => {

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { COHORT_STATEMENTS } from '../../src/cohort/cohort.statements';
 import { IDENTITY_GENERATION } from '../../src/cohort/read-session.statements';
@@ -71,6 +72,64 @@ describe('agent turn: read transactions', () => {
       [COHORT_STATEMENTS.gatedPatient, COHORT_STATEMENTS.gatedLaboratoryResults, COHORT_STATEMENTS.gatedCareGapChart, COHORT_STATEMENTS.gatedChart].map((text) => [text.trim()]).sort(),
     );
   });
+
+  it('commits the audit rows of one reply’s reads in one transaction', async () => {
+    const tools = ['patient_labs', 'care_gap_lookup', 'missing_data_check'];
+    model.script([
+      { toolCalls: tools.map((name) => ({ name, arguments: '{}' })) },
+      (req) => {
+        const lab = toolResultsIn(req)
+          .flatMap((result) => (result.rows as { citation?: string }[] | undefined) ?? [])
+          .find((row) => String(row.citation).startsWith('obs:'));
+        return finalAnswer('answered', [{ kind: 'lab_value', citations: [lab?.citation as string] }]);
+      },
+    ]);
+    const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
+    expect(res.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });
+    // One row per read, all written by one transaction (one commit on the turn's way, not one per read);
+    // xact_id is the transaction that wrote the row.
+    const reads = await database().dataSource.query<{ action: string; outcome: string; xact: string }[]>(
+      `SELECT action, outcome, xact_id::text AS xact FROM audit_events WHERE correlation_id = $1 AND channel = 'agent' ORDER BY action`,
+      [res.headers['x-correlation-id']],
+    );
+    expect(reads.map((row) => [row.action, row.outcome])).toEqual([...tools].sort().map((action) => [action, 'success']));
+    expect(new Set(reads.map((row) => row.xact)).size).toBe(1);
+  });
+
+  it('shows the model none of a reply’s rows when their shared audit write cannot commit', async () => {
+    // A real stall, not a mock: another connection holds a lock every audit insert waits on.
+    const blocker = new Client({ connectionString: database().url });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE audit_events IN SHARE MODE');
+    let shown: Record<string, unknown>[] = [];
+    try {
+      model.script([
+        { toolCalls: [{ name: 'patient_labs', arguments: '{}' }, { name: 'missing_data_check', arguments: '{}' }] },
+        (req) => {
+          shown = toolResultsIn(req);
+          // The reads were refused: the stall ends so that the turn's own row can be written.
+          void blocker.query('ROLLBACK');
+          return finalAnswer('insufficient_data');
+        },
+      ]);
+      const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
+      expect(res.status).toBe(200);
+      expect(res.body.toolCalls.map((call: { status: string }) => call.status)).toEqual(['audit_unavailable', 'audit_unavailable']);
+      expect(shown.map((result) => [result.tool, result.rows])).toEqual([['patient_labs', undefined], ['missing_data_check', undefined]]);
+      expect(JSON.stringify(shown)).not.toMatch(/obs:/);
+      // The turn's own row says nothing was read. (A read's row whose write was still waiting when its
+      // caller gave up may land after the stall: an attempt on the trail, never rows without their record.)
+      const rows = await database().dataSource.query<{ action: string; outcome: string }[]>(
+        `SELECT action, outcome FROM audit_events WHERE correlation_id = $1 AND action = 'agent_turn'`,
+        [res.headers['x-correlation-id']],
+      );
+      expect(rows).toEqual([{ action: 'agent_turn', outcome: 'empty' }]);
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      await blocker.end();
+    }
+  }, 30_000);
 
   it('still refuses a patient off the clinician’s teams with the tools’ 404, leaving no read open', async () => {
     const patient = patients.find((candidate) => activeUsers.some((user) => user.role === StaffRole.Clinician && !sharesTeam(user, candidate)))!;

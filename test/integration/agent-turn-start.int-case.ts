@@ -50,6 +50,37 @@ describe('agent turn start: the hourly limit in one statement (real Postgres)', 
     expect(executed).toEqual([AGENT_STATEMENTS.startTurn]);
   });
 
+  it('commits, as a reply’s tool calls do, without waiting for its WAL flush, and only its own transaction', async () => {
+    const { dataSource } = db();
+    const clinician = await freshClinician();
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    const setting = async () => ((await runner.query(`SHOW synchronous_commit`)) as { synchronous_commit: string }[])[0].synchronous_commit;
+    try {
+      // Inside a transaction of the test's, to see the setting each statement leaves for its commit.
+      const turnId = randomUUID();
+      await runner.query('BEGIN');
+      await runner.query(AGENT_STATEMENTS.startTurn, [turnId, patientIdOf(PATIENT), clinician, 'x'.repeat(64), 5]);
+      expect(await setting()).toBe('off');
+      await runner.query('COMMIT');
+      expect(await setting()).toBe('on');
+      await runner.query('BEGIN');
+      const calls = [{ seq: 0, tool: 'patient_labs', arguments: {}, status: 'ok', row_count: 0, envelope: {} }];
+      await runner.query(AGENT_STATEMENTS.insertToolCalls, [turnId, JSON.stringify(calls)]);
+      expect(await setting()).toBe('off');
+      await runner.query('COMMIT');
+      expect(await setting()).toBe('on');
+      // The turn's end is flushed as every commit is by default: it is what the clinician is answered on.
+      await runner.query('BEGIN');
+      await runner.query(AGENT_STATEMENTS.finishTurn, [turnId, 'failure', '[]', [], '{}', 'turn_failed']);
+      expect(await setting()).toBe('on');
+      await runner.query('COMMIT');
+    } finally {
+      await runner.query('ROLLBACK').catch(() => undefined);
+      await runner.release();
+    }
+  });
+
   it('lets exactly the hour’s turns through when starts queue on the clinician’s lock', async () => {
     const { dataSource } = db();
     const clinician = await freshClinician();
