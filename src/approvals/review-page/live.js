@@ -8,6 +8,7 @@
 import { announce, setLiveState } from './dom.js';
 import { KINDS, label, patientLabel } from './format.js';
 import { accessToken, refused } from './session.js';
+import { isNews } from './queue-view.js';
 import { state } from './state.js';
 
 /** @type {AbortController | null} */
@@ -110,7 +111,8 @@ function parseEvent(block) {
 /** @param {{ type: string, data: any }} event */
 function onEvent(event) {
   if (event.type !== 'proposal.created' && event.type !== 'proposal.updated') return;
-  heard.push(event);
+  // Whether it is news is decided now: the reload it triggers is about to list the proposal.
+  if (isNews(event, state.seen.has(event.data?.id))) heard.push(event);
   scheduleReload();
 }
 

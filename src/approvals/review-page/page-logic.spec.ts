@@ -28,7 +28,8 @@ const { historyEntries, countingApprovers, uncountedApprovals } = require('./his
   countingApprovers: (detail: object) => string[];
   uncountedApprovals: (detail: object) => string[];
 };
-const { sortItems, queueQuery, noFilters } = require('./queue-view.js') as {
+const { sortItems, queueQuery, noFilters, isNews } = require('./queue-view.js') as {
+  isNews: (event: { type: string; data: object }, seen: boolean) => boolean;
   sortItems: (items: object[], sort: string) => Array<{ id: string }>;
   queueQuery: (filters: Record<string, string>, pageSize: number, cursor?: string | null) => URLSearchParams;
   noFilters: () => Record<string, string>;
@@ -191,6 +192,15 @@ describe('the queue’s order and query', () => {
     const filters = { ...noFilters(), kind: 'order_lab', careTeam: 'a-team', minWaitingHours: '24', sort: 'patient' };
     expect(Object.fromEntries(queueQuery(filters, 50, 'abc'))).toEqual({ status: 'pending', limit: '50', sort: 'newest', kind: 'order_lab', careTeam: 'a-team', minWaitingHours: '24', cursor: 'abc' });
     expect(queueQuery(noFilters(), 50).get('sort')).toBe('oldest');
+  });
+});
+
+describe('which live events the page announces', () => {
+  const created = { type: 'proposal.created', data: { id: 'p1' } };
+  const updated = { type: 'proposal.updated', data: { id: 'p1' } };
+
+  it('a new proposal only when the queue has not shown it yet (the stream repeats the seconds before it opened); every update', () => {
+    expect([isNews(created, false), isNews(created, true), isNews(updated, false), isNews(updated, true)]).toEqual([true, false, true, true]);
   });
 });
 

@@ -88,3 +88,13 @@ export function filtersInWords(filters, choices) {
     filters.minWaitingHours && `waiting ${label(WAITING, filters.minWaitingHours)}`,
   ].filter(Boolean).join(', ');
 }
+
+/**
+ * Whether a live event is news to this reader: a new proposal the queue has shown already is not (the
+ * stream repeats the changes of the seconds before it opened, so a page opened just after a filing
+ * hears of the rows it lists). `seen`: whether the queue had shown the proposal when the event came.
+ * @param {{ type: string, data: any }} event @param {boolean} seen
+ */
+export function isNews(event, seen) {
+  return !(event.type === 'proposal.created' && seen);
+}
