@@ -137,7 +137,12 @@ export class AuditedAccess {
    * (`auditBatch`), and their rows commit together once every member has recorded or left.
    */
   batch(): AuditBatch {
-    return new AuditBatch((events) => (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events)));
+    return new AuditBatch((events) => this.write(events));
+  }
+
+  /** One access's rows (or a batch's), committed on the audit trail's own connection before anything is returned. */
+  private write(events: AuditEventInput[]): Promise<void> {
+    return events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events);
   }
 
   /** A refusal that happened before any service ran (validation of the route's input): one row. */
@@ -186,7 +191,7 @@ export class AuditedAccess {
     await context.requestRead?.end();
     try {
       if (context.auditBatch) await context.auditBatch.record(events);
-      else await (events.length === 1 ? this.audit.record(events[0]) : this.audit.recordAll(events));
+      else await this.write(events);
     } catch (error) {
       if (error instanceof AuditRecordError) throw markAudited(auditUnavailable());
       throw error;
