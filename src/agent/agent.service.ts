@@ -305,8 +305,9 @@ export class AgentService {
    * never run twice). The budget, the per-tool counts and the records are taken in the model's
    * order, whichever call finishes first. The reads' audit rows are written in one commit, once
    * the last of them has its row (`AuditBatch`), and each read's rows reach nothing (the model, the
-   * turn's citations) before that commit; a proposal, or a repeated call, waits for that write. The reply's records are stored together, in one statement, while
-   * the model reads the results (`writes`): the turn's end waits for them.
+   * turn's citations) before that commit; a proposal, or a repeated call, waits for that write. The
+   * reply's records are stored together, in one statement, while the model reads the results
+   * (`writes`): the turn's end waits for them.
    */
   private async runCalls(context: TurnContext, budget: TurnBudget, writes: PendingWrites, offerTools: boolean, calls: ModelToolCall[]): Promise<string[]> {
     const running: Promise<ToolCallToStore & { content: string }>[] = [];

@@ -6,7 +6,7 @@
  */
 
 export const ISO = (column: string, alias: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "${alias}"`;
-export const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
+const DAY = (column: string, alias: string) => `to_char(${column}, 'YYYY-MM-DD') AS "${alias}"`;
 
 export const ENCOUNTER_COLUMNS = `id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
   coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
@@ -126,7 +126,7 @@ export const jsonRows = (columns: string, table: string, condition: string, orde
 };
 
 /** One patient's records of one type as one JSON array: newest first (the part's order), up to a cap (`cap`, a parameter). */
-export const chartJsonOf = (part: ChartPart, cap = '$2') => {
+const chartJsonOf = (part: ChartPart, cap = '$2') => {
   const { columns, table, order } = CHART_PARTS[part];
   return jsonRows(columns, table, 'patient_id = $1', order, cap);
 };

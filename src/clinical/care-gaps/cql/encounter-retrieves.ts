@@ -24,6 +24,8 @@ import { DayOf } from '../../shared/clinical-day';
 const ALL_TIME_VALUE_SETS: readonly string[] = [VS['ESRD Monthly Outpatient Services']];
 
 let allTime: ReadonlySet<string> | undefined;
+/** The same codes as a sorted list, as the read binds them: worked out once (care_gap_lookup reads them on every request). */
+let allTimeList: readonly string[] | undefined;
 
 /** Encounter type codes (of any system: the read filters by code) that are never windowed. */
 export function allTimeEncounterCodes(): ReadonlySet<string> {
@@ -41,11 +43,11 @@ export function isOutsideEncounterWindow(row: EncounterRow, period: Period, day:
 }
 
 /**
- * The recompute's encounter read for `period`: open encounters, the all-time codes, and encounters
+ * The encounter read of the recompute and of `care_gap_lookup` for `period`: open encounters, the all-time codes, and encounters
  * that ended at or after midnight UTC of the day before the period. A superset of what
  * `isOutsideEncounterWindow` keeps in any clinic time zone (an instant on the period's first clinic
  * day is at most 14 hours before that day's midnight UTC).
  */
 export function careGapEncounterFilter(period: Period): EncounterReadFilter {
-  return { endedSince: `${addDays(period.start, -1)}T00:00:00Z`, allTimeCodes: [...allTimeEncounterCodes()].sort() };
+  return { endedSince: `${addDays(period.start, -1)}T00:00:00Z`, allTimeCodes: (allTimeList ??= [...allTimeEncounterCodes()].sort()) };
 }
