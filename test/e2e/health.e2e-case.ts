@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestApp, TestApp } from '../setup/app';
 import { useSeededDatabase } from '../setup/database';
 import { describeWithRedis } from '../setup/redis';
-import { createDatabase, dropDatabase, runDatabaseName } from '../setup/test-database';
+import { closeDatabase, createDatabase, runDatabaseName } from '../setup/test-database';
 
 describe('health', () => {
   const database = useSeededDatabase();
@@ -83,7 +83,7 @@ describe('health', () => {
       const name = runDatabaseName('gone');
       const url = await createDatabase(name, process.env.VIGIL_TEST_TEMPLATE);
       sut = await createTestApp({ databaseUrl: url, redisUrl: 'redis://127.0.0.1:1' });
-      await dropDatabase(name); // WITH (FORCE): the app's connections are cut and cannot come back
+      await closeDatabase(name); // the app's connections are cut and cannot come back
     });
     afterAll(() => sut.close());
 

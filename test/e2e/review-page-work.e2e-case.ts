@@ -157,6 +157,30 @@ describeWithChromium('the review page as a workplace, in headless Chromium', () 
     await santos.waitForTimeout(Math.max(0, 3_500 - (Date.now() - listening)));
     const said = (await santos.evaluate('window.said')) as string[];
     expect(said.filter((text) => text.includes('New proposal'))).toEqual([]);
+
+    // A filter change whose own read a live refresh overtakes (a filing lands while it is in flight):
+    // the refresh shows the filtered rows, and the change is still announced.
+    let release: (() => void) | undefined;
+    const filterReadHeld = new Promise<void>((resolve) =>
+      santos.route(QUEUE_READ, async (route) => {
+        if (release || new URL(route.request().url()).searchParams.get('kind') !== 'schedule_outreach') return route.continue();
+        const released = new Promise<void>((go) => (release = go));
+        resolve();
+        await released;
+        await route.continue();
+      }),
+    );
+    await santos.getByLabel('Kind').selectOption('schedule_outreach');
+    await filterReadHeld;
+    const late = await file('diabetes-a1c-8-1', 'schedule_outreach', { channel: 'letter', dueDate: dueInDays(21), reason: 'Invite to the diabetes clinic' }, 'No visit this year.');
+    await row(santos, late.id).waitFor();
+    await santos.locator('#announcer', { hasText: 'filtered by Schedule outreach' }).waitFor({ timeout: 5_000 });
+    const heldAnswered = santos.waitForResponse((response) => QUEUE_READ.test(response.url()) && response.url().includes('kind=schedule_outreach'));
+    release?.();
+    await heldAnswered;
+    await santos.unroute(QUEUE_READ);
+    await santos.getByRole('button', { name: 'Clear filters' }).click();
+    await santos.locator('#announcer', { hasText: 'Filters cleared.' }).waitFor();
   }, 90_000);
 
   it('a proposal opened: who and what, and a version that changes under the reader is said, then cleared', async () => {

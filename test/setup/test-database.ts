@@ -43,6 +43,19 @@ export async function dropDatabase(name: string): Promise<void> {
   await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
+/**
+ * Makes a database unreachable without dropping it: no new connection is allowed, and every open one
+ * is ended (waiting up to 5 s for each to go). A DROP DATABASE would do the same but waits for a
+ * checkpoint, which on a loaded machine can outlast a hook's timeout; the global teardown drops it.
+ */
+export async function closeDatabase(name: string): Promise<void> {
+  assertTestDatabaseName(name);
+  await withAdminClient(async (client) => {
+    await client.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+    await client.query(`SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [name]);
+  });
+}
+
 /** Names of this run's databases: the run id keeps parallel runs on one server apart. */
 export function runDatabaseName(suffix: string): string {
   const run = process.env.VIGIL_TEST_RUN;

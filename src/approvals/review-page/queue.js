@@ -17,6 +17,13 @@ export const onOpen = (opener) => void (open = opener);
 
 /** Reads in flight: only the newest one's answer is shown (filters changed quickly answer out of order). */
 let reads = 0;
+/**
+ * A change of filters not yet announced, and what to say before it. Whichever read shows rows next
+ * says it, since every read asks for the newest filters: the filter's own read, or a live refresh or
+ * later change that overtook it (which would otherwise leave the change unannounced).
+ * @type {string | null}
+ */
+let owedFilterNews = null;
 
 /** Reads the queue's first page (`append`: its next one) and shows it; false when a newer read overtook it (its answer is dropped). */
 export async function loadQueue(append = false) {
@@ -31,7 +38,16 @@ export async function loadQueue(append = false) {
   state.nextCursor = page.nextCursor;
   renderFilters();
   renderQueue();
+  if (owedFilterNews !== null) announceFilters(owedFilterNews);
   return true;
+}
+
+/** The rows shown and the filters and order they answer, in a sentence. @param {string} said what to say before */
+function announceFilters(said) {
+  owedFilterNews = null;
+  const words = filtersInWords(state.filters, choicesOf(state.seen.values()));
+  const count = `${state.items.length}${state.nextCursor ? ' or more' : ''} proposal${state.items.length === 1 ? '' : 's'} shown`;
+  announce(`${said}${count}${words ? `, filtered by ${words}` : ''}; ${SORTS[/** @type {keyof typeof SORTS} */ (state.filters.sort)] ?? ''}.`);
 }
 
 /** The filters' choices: every kind, and the patients, proposers and teams the queue has shown. */
@@ -111,19 +127,11 @@ function onRowKey(event) {
   buttons[to].focus();
 }
 
-/** @param {string} [said] what to announce before the count */
-async function applyFilters(said) {
+/** Reads the queue for the new filters; the read that shows rows first announces them. @param {string} [said] what to announce before the count */
+async function applyFilters(said = '') {
   showError(null);
-  try {
-    // A later read overtook this one: it shows its rows and says so; this one would announce them as its own.
-    if (!(await loadQueue())) return;
-  } catch (error) {
-    showError(/** @type {Error} */ (error).message);
-    return;
-  }
-  const words = filtersInWords(state.filters, choicesOf(state.seen.values()));
-  const count = `${state.items.length}${state.nextCursor ? ' or more' : ''} proposal${state.items.length === 1 ? '' : 's'} shown`;
-  announce(`${said ?? ''}${count}${words ? `, filtered by ${words}` : ''}; ${SORTS[/** @type {keyof typeof SORTS} */ (state.filters.sort)] ?? ''}.`);
+  owedFilterNews = said;
+  await loadQueue().catch((error) => showError(/** @type {Error} */ (error).message));
 }
 
 export function wireQueue() {
