@@ -174,7 +174,7 @@ describeWithChromium('the review page as a workplace, in headless Chromium', () 
     await filterReadHeld;
     const late = await file('diabetes-a1c-8-1', 'schedule_outreach', { channel: 'letter', dueDate: dueInDays(21), reason: 'Invite to the diabetes clinic' }, 'No visit this year.');
     await row(santos, late.id).waitFor();
-    await santos.locator('#announcer', { hasText: 'filtered by Schedule outreach' }).waitFor({ timeout: 5_000 });
+    await santos.locator('#announcer', { hasText: 'filtered by Schedule outreach' }).waitFor();
     const heldAnswered = santos.waitForResponse((response) => QUEUE_READ.test(response.url()) && response.url().includes('kind=schedule_outreach'));
     release?.();
     await heldAnswered;
