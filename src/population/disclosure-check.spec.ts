@@ -3,6 +3,9 @@ import { countsPublishableAs } from './analyst-model';
 import { determinedAcrossPublications, determinedByDraw, determinedCounts } from './disclosure-check';
 import { buildPublication } from './published-quantities';
 
+/** Each test below solves integer programs: a second or more alone, 5 s and more on a loaded two-core machine (a full run). */
+const SOLVES = 30_000;
+
 describe(countsPublishableAs.name, () => {
   it.each([
     [0, [0, 10]], [11, [1, 13]], [12, [11, 14]], [13, [11, 15]], [14, [12, 16]], [40, [38, 42]],
@@ -39,14 +42,14 @@ describe(determinedCounts.name, () => {
     const found = await determinedCounts({ microcells, publication, shown: publishedAs(as) });
     expect(found.length > 0).toBe(pinned);
     if (pinned) expect(found.map((t) => t.truth)).toEqual(found.map(() => 1));
-  });
+  }, SOLVES);
 
   it('checks only the numbers it is told are shown: without the total, nothing is pinned', async () => {
     const shown = publishedAs({ 28: 26, 27: 29, 1: 11 });
     const total = publication.quantities.filter((q) => q.value === 28).map((q) => q.key);
     for (const key of total) shown.delete(key);
     expect(await determinedCounts({ microcells, publication, shown })).toEqual([]);
-  });
+  }, SOLVES);
 });
 
 /**
@@ -77,12 +80,12 @@ describe(determinedAcrossPublications.name, () => {
     expect(await determinedCounts(after)).toEqual([]);
     const found = await determinedAcrossPublications(before, after);
     expect(found.map((t) => `${t.where}=${t.truth}`)).toEqual(expect.arrayContaining(['changes of sex female=2', 'changes of sex male=0']));
-  });
+  }, SOLVES);
 
   it('finds nothing when the draws leave the patient room to be either', async () => {
     const after = draw(importedWoman, () => 0);
     expect(await determinedAcrossPublications(before, after)).toEqual([]);
-  });
+  }, SOLVES);
 
   it('the publisher\'s check (both publications first, first pinned target only) rejects and passes exactly the draws the full answers do', async () => {
     for (const shift of [(sex: string | undefined) => (sex === undefined ? 0 : -2), () => 0]) {
@@ -93,11 +96,10 @@ describe(determinedAcrossPublications.name, () => {
       expect(fast.every((t) => full.some((f) => f.where === t.where))).toBe(true);
       expect((await determinedByDraw(after, null)).length > 0).toBe((await determinedCounts(after)).length > 0);
     }
-    // Every draw of both publications: half a second alone, many times that on a loaded machine.
-  }, 30_000);
+  }, SOLVES);
 
   it('does not count as disclosed what was known before a number was read (every change is on the only care team)', async () => {
     const after = draw(importedWoman, (sex) => (sex === undefined ? 0 : -2));
     expect((await determinedAcrossPublications(before, after)).map((t) => t.where)).not.toContain('changes on care team north');
-  });
+  }, SOLVES);
 });
