@@ -34,6 +34,13 @@ export interface AuditScope {
    * or roll back together; the scope then writes no success row of its own.
    */
   recordIn(manager: SqlSession, fields: string[], rowCount: number): Promise<void>;
+  /**
+   * Writes the success row in the same statement as the work's own change: `statement` ends with
+   * the audit insert (`insertAuditEventsAfter`), `parameters` are the change's. One round trip and
+   * one commit for both; the scope then writes no success row of its own. When the statement fails
+   * nothing of it was written, and the work goes on as if it had not been called.
+   */
+  recordWith(session: SqlSession, statement: string, parameters: readonly unknown[], fields: string[], rowCount: number): Promise<void>;
 }
 
 /** Errors whose access is on the trail already: the REST fallback must not record them twice. */
@@ -86,6 +93,10 @@ export class AuditedAccess {
       chart: async (id) => (await this.cohort.chart(id)).chart,
       recordIn: async (manager, fields, rowCount) => {
         await this.audit.record(this.row(context, scope.patientId, { fields, rowCount, outcome: AuditOutcome.Success }), manager);
+        recordedInTransaction = true;
+      },
+      recordWith: async (session, statement, parameters, fields, rowCount) => {
+        await this.audit.recordWith(this.row(context, scope.patientId, { fields, rowCount, outcome: AuditOutcome.Success }), session, statement, parameters);
         recordedInTransaction = true;
       },
     };

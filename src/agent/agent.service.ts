@@ -10,7 +10,6 @@ import { ProposalsService } from '../approvals/proposals.service';
 import { ProblemException } from '../common/http/problem';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditedAccess, AuditScope } from '../access/audited-access.service';
-import { SqlSession } from '../schema/sql-session';
 import { IdentifierFinderMemo, IdentifierKind } from '../phi/identifier-scrub';
 import { ToolReadService } from '../tools/tool-read.service';
 import { CitationIndex } from '../model-tools/citation-index';
@@ -26,7 +25,7 @@ import { DraftSummary, ToolCallRecord, ToolRunner, TurnContext } from '../model-
 import { BudgetStop, TurnBudget } from './turn-budget';
 import { announceTurnFinished } from './turn-events';
 import { PendingWrites } from './pending-writes';
-import { StoredTurn, ToolCallToStore, TurnRepository } from './turn.repository';
+import { AuditedEnd, StoredTurn, ToolCallToStore, TurnRepository } from './turn.repository';
 
 /** What one tool call gives the model: a tool's envelope, a refusal, or a proposal's receipt. */
 type ModelToolResult = Parameters<typeof renderForModel>[0];
@@ -109,7 +108,7 @@ function bodyNotJson(error: unknown): boolean {
  * governed ToolRunner, then the server's grounding of the final answer. A model that errors, times
  * out or answers garbage makes a `failure` turn, never a 500. The turn is stored as it runs
  * (TurnRepository: `running` at the start, the tool calls of each model reply once they have ended,
- * the outcome at the end, after the calls, with a successful turn's audit row in the same transaction);
+ * the outcome at the end, after the calls, with a successful turn's audit row in the same statement);
  * proposals carry the turn id (`agent_turn_id`). The turn is one audited `agent_turn` access whose
  * fields name it (`agent_turn:<id>`); each of its tool reads and proposals is an event of its own on
  * the `agent` channel; all of them carry the request's correlation id (see `turn`).
@@ -163,7 +162,8 @@ export class AgentService {
 
   /**
    * `scope`: the turn's audited access. A turn that ends in success writes its audit row in the
-   * transaction of its end (`AuditScope.recordIn`): one commit on the clinician's wait instead of two.
+   * statement of its end (`AuditScope.recordWith`): one round trip and one commit on the clinician's
+   * wait, where a transaction took four round trips and a separate row two commits.
    */
   private async runTurn(access: AccessContext, patientId: string, question: string, scope: AuditScope): Promise<FinishedTurn> {
     const caller = requireCaller(access);
@@ -193,10 +193,10 @@ export class AgentService {
     let budgetExhausted: BudgetStop | null = null;
     let modelTextDiscarded = false;
     let identifiersReplaced: IdentifierKind[] = [];
-    // Set once the turn's audit row is written inside the end's transaction (see the catch below).
+    // Set once the turn's audit row is written in the end's statement (see the catch below).
     let recordedInEnd = false;
-    const recordIn = (session: SqlSession) =>
-      scope.recordIn(session, turnFields(context.turnId), context.rowsRead).then(() => {
+    const auditedEnd: AuditedEnd = (session, statement, parameters) =>
+      scope.recordWith(session, statement, parameters, turnFields(context.turnId), context.rowsRead).then(() => {
         recordedInEnd = true;
       });
     const finish = async (end: TurnEnd) => {
@@ -205,8 +205,8 @@ export class AgentService {
       const reasonCode = end.status === 'answered' ? null : end.reason;
       const { modelCalls, toolCalls, promptTokens, completionTokens } = budget;
       const usage: TurnUsage = { modelCalls, toolCalls, promptTokens, completionTokens, droppedStatements, modelTextDiscarded, budgetExhausted, identifiersReplaced };
-      // Only a success row can be written inside the end (`recordIn`); every other outcome is written after it, by `turn`.
-      const recordEnd = turnOutcome(status, context.rowsRead) === AuditOutcome.Success ? recordIn : undefined;
+      // Only a success row can be written in the end's statement (`recordWith`); every other outcome is written after it, by `turn`.
+      const recordEnd = turnOutcome(status, context.rowsRead) === AuditOutcome.Success ? auditedEnd : undefined;
       // Every tool call is stored before the turn ends (`writes`); one that could not be makes the turn a failure (the catch below).
       await this.store.finish(context.turnId, { status, reasonCode, statements, proposals: context.proposals, usage }, () => writes.settle(), recordEnd);
       // Only ids, codes and counts are logged: never the question, a statement or a tool result.
@@ -228,9 +228,10 @@ export class AgentService {
         exhausted: (stop) => (budgetExhausted = stop),
       });
     } catch (error) {
-      // The end's transaction failed after its audit row was written in it: both rolled back. The turn
-      // is stored as a failure if it can be, and the error leaves the work: `AuditedAccess` then writes
-      // the failure's row (it writes none for work that returns after a row was written in a transaction).
+      // The turn ended with its success row and something failed after: the turn is stored as a failure
+      // if it still can be, and the error leaves the work, so `AuditedAccess` writes the failure's row (it
+      // writes none for work that returns after its row was written with its change). An end statement
+      // that failed wrote nothing, neither the end nor the row: that turn ends as any failure below.
       if (recordedInEnd) {
         await finish({ status: 'failure', reason: 'turn_failed' }).catch(() => undefined);
         throw error;

@@ -2,6 +2,7 @@
  * Every statement of the agent's turn record: fixed and parameterised (registered in the statement
  * list, `src/cli/statement-list.ts`). Timestamps come back as ISO-8601 UTC text.
  */
+import { AUDIT_INSERT_PARAMETERS, insertAuditEventsAfter } from '../audit';
 import { isoTimestamp as ISO } from '../common/sql';
 
 /**
@@ -15,6 +16,13 @@ import { isoTimestamp as ISO } from '../common/sql';
  * can lose a turn that never answered, never an audit row. Two WAL flushes less on every turn's way.
  */
 const NOT_FLUSHED = `(SELECT set_config('synchronous_commit', 'off', true)) AS not_flushed`;
+
+/** The UPDATE that ends a running turn, its six parameters numbered from `$first` (see `finishTurn`). */
+function endTurn(first: number): string {
+  const $ = (n: number) => `$${first + n - 1}`;
+  return `UPDATE agent_turns SET status = ${$(2)}, statements = ${$(3)}::jsonb, proposal_ids = ${$(4)}::uuid[], usage = ${$(5)}::jsonb, reason_code = ${$(6)}, finished_at = now()
+WHERE id = ${$(1)} AND status = 'running'`;
+}
 
 export const AGENT_STATEMENTS = {
   /**
@@ -38,8 +46,14 @@ SELECT $1, c.seq, c.tool, c.arguments, c.status, c.row_count, c.envelope
 FROM jsonb_to_recordset($2::jsonb) AS c(seq int, tool text, arguments jsonb, status text, row_count int, envelope jsonb) CROSS JOIN ${NOT_FLUSHED}`,
 
   /** $1 turn id, $2 final status, $3 statements (jsonb), $4 proposal ids, $5 usage (jsonb), $6 reason code (null when answered). Only a running turn ends. */
-  finishTurn: `UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()
-WHERE id = $1 AND status = 'running'`,
+  finishTurn: endTurn(1),
+
+  /**
+   * `finishTurn` and the turn's audit row in one statement: $1 to $16 the audit event
+   * (`insertAuditEventsAfter`), then `finishTurn`'s six from $17. One round trip and one commit on
+   * the clinician's wait, where a transaction around the two took four (BEGIN, UPDATE, INSERT, COMMIT).
+   */
+  finishTurnAudited: insertAuditEventsAfter(`ended AS (${endTurn(AUDIT_INSERT_PARAMETERS + 1)})`),
 
   /** $1 turn id, $2 patient: the route's patient must be the turn's (a turn never answers for another). */
   turnById: `SELECT t.id AS "turnId", t.patient_id AS "patientId", t.clinician_id AS "clinicianId", t.status,

@@ -52,6 +52,9 @@ export interface EndedTurn {
   usage: object;
 }
 
+/** Runs `statement` (the end, ending with the turn's audit row) on `session` with the end's `parameters` after the audit row's: `AuditScope.recordWith`. */
+export type AuditedEnd = (session: SqlSession, statement: string, parameters: readonly unknown[]) => Promise<void>;
+
 /** Only the hash of a question is kept (see AgentTurnRecord for why). */
 export const questionHash = (question: string) => createHash('sha256').update(question, 'utf8').digest('hex');
 
@@ -88,24 +91,15 @@ export class TurnRepository {
 
   /**
    * Ends a running turn once `stored` has resolved (the turn's tool calls are on record; if it
-   * rejects, nothing is ended and its error is thrown). With `recordIn`, the end and what
-   * `recordIn` writes (the turn's audit row) are one transaction: one commit instead of one each,
-   * never one without the other; its UPDATE is sent while `stored` is still pending, and the rest
-   * follows once it resolved.
+   * rejects, nothing is ended and its error is thrown). With `audited`, the end and the turn's
+   * audit row are one statement (`finishTurnAudited`, run by `audited` with the end's parameters):
+   * one round trip and one commit, never one without the other.
    */
-  async finish(turnId: string, end: EndedTurn, stored: () => Promise<void>, recordIn?: (session: SqlSession) => Promise<void>): Promise<void> {
+  async finish(turnId: string, end: EndedTurn, stored: () => Promise<void>, audited?: AuditedEnd): Promise<void> {
     const parameters = [turnId, end.status, JSON.stringify(end.statements), end.proposals, JSON.stringify(end.usage), end.reasonCode];
-    if (!recordIn) {
-      await stored();
-      await this.dataSource.query(SQL.finishTurn, parameters);
-      return;
-    }
-    await this.dataSource.transaction(async (manager) => {
-      const [calls, ended] = await Promise.allSettled([stored(), manager.query(SQL.finishTurn, parameters)]);
-      if (calls.status === 'rejected') throw calls.reason;
-      if (ended.status === 'rejected') throw ended.reason;
-      await recordIn(manager);
-    });
+    await stored();
+    if (audited) await audited(this.dataSource, SQL.finishTurnAudited, parameters);
+    else await this.dataSource.query(SQL.finishTurn, parameters);
   }
 
   async find(turnId: string, patientId: string): Promise<StoredTurn | undefined> {

@@ -92,6 +92,11 @@ export class AuditRepository {
     await session.query(INSERT_AUDIT_EVENTS, insertParameters(events));
   }
 
+  /** The events' content inserted by `statement` (`insertAuditEventsAfter`), after the caller's own CTEs, whose `parameters` follow the events'. */
+  async insertWith(session: SqlSession, statement: string, events: readonly (NormalisedAuditEvent & { occurredAt: string })[], parameters: readonly unknown[]): Promise<void> {
+    await session.query(statement, [...insertParameters(events), ...parameters]);
+  }
+
   /** Accepted break-glass accesses, newest first, below event id `before` (all when null). */
   breakGlassPage(before: string | null, size: number): Promise<BreakGlassUse[]> {
     return this.dataSource.query<BreakGlassUse[]>(SELECT_BREAK_GLASS_PAGE, [before, size]);

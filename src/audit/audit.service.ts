@@ -90,6 +90,21 @@ export class AuditService implements OnApplicationShutdown {
   }
 
   /**
+   * Appends one event in the same statement as the caller's own change: `statement` is built by
+   * `insertAuditEventsAfter`, and `parameters` are its own ($17 on), after the event's. One round
+   * trip and one commit for both, which commit or roll back together. Any failure of the statement
+   * (the caller's part included) rejects with `AuditRecordError`, without the driver's message.
+   */
+  async recordWith(input: AuditEventInput, session: SqlSession, statement: string, parameters: readonly unknown[]): Promise<void> {
+    const event = normaliseAuditEvent(input);
+    try {
+      await this.repository.insertWith(session, statement, stamped([event]), parameters);
+    } catch (error) {
+      throw asRecordError(error);
+    }
+  }
+
+  /**
    * Appends several events recorded on their own at once (a list page: one per patient shown), in
    * one shared write when they fit in one. Resolves when every one has committed; rejects, once all
    * have settled, when any could not be written (the caller returns nothing then).

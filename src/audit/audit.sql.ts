@@ -63,6 +63,20 @@ export const INSERT_AUDIT_EVENTS = `INSERT INTO audit_events
       break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id, position)
   ORDER BY e.position`;
 
+/** How many parameters `INSERT_AUDIT_EVENTS` takes ($1 to $16). */
+export const AUDIT_INSERT_PARAMETERS = 16;
+
+/**
+ * `INSERT_AUDIT_EVENTS` as the end of a caller's statement, after its own data-modifying CTEs
+ * (`ctes`: `name AS (UPDATE …)`, their parameters numbered from $17, after the events'): a state
+ * change and its audit rows in one statement, so one round trip and one commit (a statement run
+ * alone is its own transaction, and each of its CTEs runs once whether read or not), never one
+ * without the other. Its commit waits for the WAL flush, as every audit write does.
+ */
+export function insertAuditEventsAfter(ctes: string): string {
+  return `WITH ${ctes}\n${INSERT_AUDIT_EVENTS}`;
+}
+
 /** The chain's last link and where its event sorts, (xact_id, id); no row on an empty chain. */
 export const SELECT_SEAL_HEAD = `SELECT s.seq::text AS seq, s.event_id::text AS "eventId", s.hash,
   e.xact_id::text AS "xactId", (e.id IS NULL) AS "eventMissing"

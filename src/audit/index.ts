@@ -11,6 +11,6 @@ export type { AuditSealLag } from './audit-sealer';
 export { AuditSealerModule, loadCheckpointKey } from './audit-sealer.module';
 export { DirectoryCheckpointStore } from './audit-checkpoint';
 export type { CheckpointStore } from './audit-checkpoint';
-export { AUDIT_APPEND_ONLY_SQLSTATE } from './audit.sql';
+export { AUDIT_APPEND_ONLY_SQLSTATE, AUDIT_INSERT_PARAMETERS, insertAuditEventsAfter } from './audit.sql';
 export { AUDIT_SEAL_STATUS } from './audit-seal-status';
 export type { AuditSealStatus, AuditSealStatusSource } from './audit-seal-status';

@@ -1044,6 +1044,21 @@ FROM jsonb_to_recordset($2::jsonb) AS c(seq int, tool text, arguments jsonb, sta
 UPDATE agent_turns SET status = $2, statements = $3::jsonb, proposal_ids = $4::uuid[], usage = $5::jsonb, reason_code = $6, finished_at = now()
 WHERE id = $1 AND status = 'running';
 
+-- name: finishTurnAudited
+WITH ended AS (UPDATE agent_turns SET status = $18, statements = $19::jsonb, proposal_ids = $20::uuid[], usage = $21::jsonb, reason_code = $22, finished_at = now()
+WHERE id = $17 AND status = 'running')
+INSERT INTO audit_events
+  (occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
+   break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id)
+  SELECT e.occurred_at, e.actor_id, e.actor_role, e.patient_id, e.action,
+    ARRAY(SELECT jsonb_array_elements_text(e.fields)), e.row_count, e.outcome,
+    e.break_glass_reason, e.correlation_id, e.hash_version, e.channel, e.break_glass, e.actor_name, e.target_staff_id, e.target_care_team_id
+  FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::jsonb[], $7::int[], $8::text[],
+    $9::text[], $10::text[], $11::smallint[], $12::text[], $13::boolean[], $14::text[], $15::uuid[], $16::uuid[])
+    WITH ORDINALITY AS e(occurred_at, actor_id, actor_role, patient_id, action, fields, row_count, outcome,
+      break_glass_reason, correlation_id, hash_version, channel, break_glass, actor_name, target_staff_id, target_care_team_id, position)
+  ORDER BY e.position;
+
 -- name: turnById
 SELECT t.id AS "turnId", t.patient_id AS "patientId", t.clinician_id AS "clinicianId", t.status,
   t.question_hash AS "questionHash", t.statements, t.reason_code AS "reasonCode", t.proposal_ids AS "proposals", t.usage,

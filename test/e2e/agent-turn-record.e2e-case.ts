@@ -6,6 +6,7 @@ import { patientIdOf, userFor } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { statementsByRunner, statementsRunBy } from '../setup/statement-capture';
 import { FakeModel, finalAnswer, Step, toolResultsIn } from '../setup/fake-model';
+import { AGENT_STATEMENTS } from '../../src/agent/agent.sql';
 
 const PATIENT = 'complete-record';
 const turnsOf = (patient: string) => `/patients/${patientIdOf(patient)}/agent/turns`;
@@ -24,7 +25,8 @@ const threeReadsThenAnswer = (): Step[] => [
 
 /**
  * The turn record's writes (every one of them a commit the clinician may wait for): the start, the
- * calls of each model reply together, the end; and a turn whose calls cannot be stored never answers.
+ * calls of each model reply together, the end with the turn's audit row; and a turn whose calls or
+ * end cannot be stored never answers.
  */
 describe('agent turn: the record it writes', () => {
   const database = useSeededDatabase();
@@ -57,7 +59,8 @@ describe('agent turn: the record it writes', () => {
     expect(res?.body).toMatchObject({ status: 'answered', usage: { toolCalls: 3 } });
     expect(executed.filter((statement) => statement.includes('vigil_start_agent_turn('))).toHaveLength(1);
     expect(executed.filter((statement) => statement.startsWith('INSERT INTO agent_tool_calls'))).toHaveLength(1);
-    expect(executed.filter((statement) => statement.startsWith('UPDATE agent_turns'))).toHaveLength(1);
+    // The end is one statement with the turn's audit row (the next case).
+    expect(executed.filter((statement) => statement.includes('UPDATE agent_turns'))).toHaveLength(1);
     // All three are stored, in the model's order, each exactly as the model read it.
     const turn = await stored(res?.body.turnId);
     expect(turn.body.status).toBe('answered');
@@ -75,26 +78,29 @@ describe('agent turn: the record it writes', () => {
   const turnAudit = async (correlationId: string) =>
     database().dataSource.query<Row[]>(`SELECT action, outcome, row_count AS "rowCount", fields FROM audit_events WHERE correlation_id = $1 AND action = 'agent_turn'`, [correlationId]);
 
-  it('ends an answered turn and writes its audit row in one transaction: one commit on the clinician’s wait, not two', async () => {
+  it('ends an answered turn and writes its audit row in one statement: one round trip and one commit on the clinician’s wait', async () => {
     model.script(threeReadsThenAnswer());
     let res: request.Response | undefined;
     const byRunner = await statementsByRunner(sut.app.get(DataSource), async () => {
       res = await ask();
     });
+    const executed = [...byRunner.values()].flat();
     expect(res?.body).toMatchObject({ status: 'answered' });
-    const ending = [...byRunner.values()].filter((statements) => statements.some((statement) => statement.startsWith('UPDATE agent_turns')));
-    expect(ending).toHaveLength(1);
-    const kinds = ending[0].map((statement) => /^(START TRANSACTION|COMMIT|UPDATE agent_turns|INSERT INTO audit_events)\b/.exec(statement)?.[1] ?? statement);
-    expect(kinds).toEqual(['START TRANSACTION', 'UPDATE agent_turns', 'INSERT INTO audit_events', 'COMMIT']);
+    // Exactly the end's statement, alone on its runner: no transaction around it, no second statement.
+    const ending = [...byRunner.values()].filter((statements) => statements.some((statement) => statement.includes('UPDATE agent_turns')));
+    expect(ending).toEqual([[AGENT_STATEMENTS.finishTurnAudited.trim()]]);
+    expect(executed.filter((statement) => statement.includes('INSERT INTO audit_events'))).toEqual([AGENT_STATEMENTS.finishTurnAudited.trim()]);
     const correlationId = String(res?.headers['x-correlation-id']);
     const [audited] = await turnAudit(correlationId);
     expect(audited).toMatchObject({ action: 'agent_turn', outcome: 'success', fields: [`agent_turn:${res?.body.turnId}`] });
     expect(audited.rowCount).toBe(toolResultsIn(model.requests[1]).reduce((sum, result) => sum + (result.rows as Row[]).length, 0));
     expect(await turnAudit(correlationId)).toHaveLength(1);
+    const turn = await stored(res?.body.turnId);
+    expect(turn.body).toMatchObject({ status: 'answered', statements: res?.body.statements });
   });
 
-  it('answers nothing when the end and its audit row cannot commit: the failure is audited, the turn stored as one', async () => {
-    // A real refusal by the database at COMMIT (a deferred constraint trigger), after the audit row was written in the transaction.
+  it('answers nothing when the end and its audit row cannot commit: neither is written, the turn is stored and audited as a failure', async () => {
+    // A real refusal by the database at the statement’s commit (a deferred constraint trigger), after its audit row was inserted.
     await database().dataSource.query(`CREATE FUNCTION test_refuse_answered() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN IF NEW.status = 'answered' THEN RAISE EXCEPTION 'refused at commit'; END IF; RETURN NEW; END $$`);
     await database().dataSource.query(`CREATE CONSTRAINT TRIGGER test_refuse_answered AFTER UPDATE ON agent_turns DEFERRABLE INITIALLY DEFERRED
@@ -102,11 +108,12 @@ FOR EACH ROW EXECUTE FUNCTION test_refuse_answered()`);
     try {
       model.script(threeReadsThenAnswer());
       const res = await ask();
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(200);
       expect(JSON.stringify(res.body)).not.toContain('refused at commit');
+      expect(res.body).toMatchObject({ status: 'failure', statements: [], reason: { code: 'turn_failed' } });
+      // One row, the failure’s: the success row went with the statement.
       expect(await turnAudit(res.headers['x-correlation-id'])).toEqual([expect.objectContaining({ action: 'agent_turn', outcome: 'error' })]);
-      // The answer gave no turn id: this case's turns run one at a time, so the latest is this one.
-      expect(await database().dataSource.query<Row[]>('SELECT status FROM agent_turns ORDER BY created_at DESC LIMIT 1')).toEqual([{ status: 'failure' }]);
+      expect((await stored(res.body.turnId)).body).toMatchObject({ status: 'failure', statements: [] });
     } finally {
       await database().dataSource.query('DROP TRIGGER test_refuse_answered ON agent_turns');
       await database().dataSource.query('DROP FUNCTION test_refuse_answered()');
