@@ -23,13 +23,15 @@ export interface DriverConnection {
  * module is the only place that reaches past TypeORM to the driver.
  */
 export async function runNamedStatement<R>(on: QueryRunner | DriverConnection, name: string, text: string, values: unknown[]): Promise<R[]> {
-  const result = await onConnection(on, text, values, (client) => client.query({ name, text, values }));
+  const sent = withFixedLists(values);
+  const result = await onConnection(on, text, values, (client) => client.query({ name, text, values: sent }));
   return result.rows as R[];
 }
 
 /** Runs `text` unnamed (parsed and planned for these values), logged and wrapped as `runNamedStatement`. */
 export async function runUnnamedStatement<R>(on: DriverConnection, text: string, values: unknown[]): Promise<R[]> {
-  const result = await onConnection(on, text, values, (client) => client.query(text, values));
+  const sent = withFixedLists(values);
+  const result = await onConnection(on, text, values, (client) => client.query(text, sent));
   return result.rows as R[];
 }
 
@@ -67,3 +69,46 @@ function driverConnectionOf(runner: QueryRunner): DriverConnection {
   return { client, dataSource: runner.connection, session: runner };
 }
 
+/** The array literal of each fixed list sent so far (see `withFixedLists`). */
+const literals = new WeakMap<readonly unknown[], string>();
+
+/**
+ * `values` with each fixed list (a frozen array of strings and nulls: the code lists of the care-gap
+ * reads, a cached identity's care teams) replaced by its Postgres array literal, made on its first
+ * use and kept while the list lives: pg would otherwise encode the same list again on every call.
+ * The literal is the text pg sends for the array (`postgresArrayLiteral`), so the server sees the
+ * same bytes. `values` itself when it holds no fixed list; never changed.
+ */
+export function withFixedLists(values: unknown[]): unknown[] {
+  let sent = values;
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (!Array.isArray(value) || !Object.isFrozen(value)) continue;
+    let literal = literals.get(value);
+    if (literal === undefined) {
+      const made = postgresArrayLiteral(value);
+      if (made === null) continue;
+      literals.set(value, (literal = made));
+    }
+    if (sent === values) sent = values.slice();
+    sent[i] = literal;
+  }
+  return sent;
+}
+
+/**
+ * The text pg sends for a one-dimensional array of strings and nulls (its `prepareValue`): each
+ * string double-quoted with backslashes and double quotes escaped by a backslash, a null as NULL.
+ * Null for any other array (pg encodes those itself).
+ */
+export function postgresArrayLiteral(list: readonly unknown[]): string | null {
+  let literal = '{';
+  for (let i = 0; i < list.length; i += 1) {
+    const item = list[i];
+    if (i > 0) literal += ',';
+    if (item === null || item === undefined) literal += 'NULL';
+    else if (typeof item === 'string') literal += `"${item.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    else return null;
+  }
+  return `${literal}}`;
+}
