@@ -233,10 +233,12 @@ export class ReadSessions {
   private async close(open: Session, failure?: unknown): Promise<void> {
     let broken: Error | undefined;
     try {
-      if (open.transaction) await runSimpleQuery(open.connection, failure === undefined ? 'COMMIT' : 'ROLLBACK');
+      if (open.transaction && failure === undefined) await runSimpleQuery(open.connection, 'COMMIT');
+      else if (open.transaction) broken = await this.rolledBack(open.connection);
     } catch (error) {
+      // The COMMIT failed: its transaction may be open still.
       broken = await this.rolledBack(open.connection);
-      if (failure === undefined) throw error;
+      throw error;
     } finally {
       this.release(open, broken);
     }
