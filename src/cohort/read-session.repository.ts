@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, QueryResult } from 'pg';
 import { DriverConnection, runNamedStatement, runSimpleQuery, runUnnamedStatement } from '../schema/named-statement.repository';
 import { CohortStatementName } from './cohort.statements';
 import { IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './read-session.statements';
@@ -256,6 +256,6 @@ export class ReadSessions {
 
   /** Hands the connection back to its pool: closed instead when `broken` (pg's pool discards a client released with an error). */
   private release(open: Session, broken?: Error): void {
-    (open.connection.client as PoolClient).release(broken);
+    open.connection.client.release(broken);
   }
 }

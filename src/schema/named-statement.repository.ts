@@ -20,7 +20,7 @@ export interface DriverConnection {
  * values: after five runs Postgres may switch a named statement to a generic plan. TypeORM's
  * `runner.query` cannot pass a name, so this goes to the pg client; it logs and wraps errors as
  * `runner.query` does, so the statement capture and the error shape are the same either way. This
- * module is the only place that reaches past TypeORM to the driver.
+ * module is the only place that sends statements past TypeORM to the driver.
  */
 export async function runNamedStatement<R>(on: QueryRunner | DriverConnection, name: string, text: string, values: unknown[]): Promise<R[]> {
   const sent = withFixedLists(values);
