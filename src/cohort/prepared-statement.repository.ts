@@ -1,5 +1,4 @@
-import { QueryRunner } from 'typeorm';
-import { runNamedStatement } from '../schema/named-statement.repository';
+import { DriverConnection, runNamedStatement, runUnnamedStatement } from '../schema/named-statement.repository';
 import { BULK_CHART_STATEMENTS, COHORT_STATEMENTS, CohortStatementName } from './cohort.statements';
 
 /**
@@ -20,11 +19,11 @@ export function preparedName(name: CohortStatementName): string {
 }
 
 /**
- * Runs a cohort statement on the query runner's connection as a named prepared statement
- * (`runNamedStatement`), except those planned per call (`PLANNED_PER_CALL`), which go unnamed.
+ * Runs a cohort statement on the connection as a named prepared statement (`runNamedStatement`),
+ * except those planned per call (`PLANNED_PER_CALL`), which go unnamed.
  */
-export function runCohortStatement<R>(runner: QueryRunner, name: CohortStatementName, values: unknown[]): Promise<R[]> {
+export function runCohortStatement<R>(on: DriverConnection, name: CohortStatementName, values: unknown[]): Promise<R[]> {
   const text = COHORT_STATEMENTS[name];
-  if (PLANNED_PER_CALL.has(name)) return runner.query(text, values) as Promise<R[]>;
-  return runNamedStatement<R>(runner, preparedName(name), text, values);
+  if (PLANNED_PER_CALL.has(name)) return runUnnamedStatement<R>(on, text, values);
+  return runNamedStatement<R>(on, preparedName(name), text, values);
 }

@@ -1,6 +1,7 @@
-import { DataSource, QueryRunner } from 'typeorm';
-import type { QueryResult } from 'pg';
-import { runNamedStatement, runSimpleQuery } from '../schema/named-statement.repository';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { Pool, QueryResult } from 'pg';
+import { DriverConnection, runNamedStatement, runSimpleQuery, runUnnamedStatement } from '../schema/named-statement.repository';
 import { CohortStatementName } from './cohort.statements';
 import { IDENTITY_GENERATION, IDENTITY_READ_SESSION_BEGIN, READ_SESSION_BEGIN } from './read-session.statements';
 import { runCohortStatement } from './prepared-statement.repository';
@@ -17,9 +18,8 @@ export type Run = <R>(name: CohortStatementName, params: unknown[]) => Promise<R
  */
 export type Query = <R>(sql: string, params: unknown[], preparedAs?: string) => Promise<R[]>;
 
-/** An open read (a transaction, or on the reader pool a connection held) and its connection, with its two ways to run a statement. */
+/** An open read (a transaction, or on the reader pool a connection held), with its two ways to run a statement. */
 export interface OpenRead {
-  runner: QueryRunner;
   run: Run;
   query: Query;
   /** The identity generation its opening read (`IDENTITY_READ_SESSION_BEGIN`); undefined when opened otherwise. */
@@ -44,8 +44,9 @@ export interface ClosingResponse {
   once(event: 'close', listener: () => void): unknown;
 }
 
-/** An open read as these sessions know it: with whether it is a transaction to end. */
+/** An open read as these sessions know it: its pooled connection, and whether it is a transaction to end. */
 interface Session extends OpenRead {
+  connection: DriverConnection;
   transaction: boolean;
 }
 
@@ -171,29 +172,32 @@ export class ReadSessions {
     return { text: begin, transaction: true };
   }
 
+  /**
+   * Takes a connection straight from the pool's driver (no TypeORM query runner: its broadcaster and
+   * bookkeeping cost several kilobytes and a dozen promises per read, for events no one listens to)
+   * and sends the read's opening on it.
+   */
   private async open(begin: string): Promise<Session> {
     const { text, transaction } = this.opening(begin);
-    const runner = (this.readers ?? this.dataSource).createQueryRunner();
-    await runner.connect();
-    let identityGeneration: number | undefined;
+    const dataSource = this.readers ?? this.dataSource;
+    const client = await ((dataSource.driver as PostgresDriver).master as Pool).connect();
+    const session: Session = {
+      connection: { client, dataSource },
+      transaction,
+      run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(session.connection, name, params),
+      query: <R>(sql: string, params: unknown[], preparedAs?: string) =>
+        preparedAs === undefined ? runUnnamedStatement<R>(session.connection, sql, params) : runNamedStatement<R>(session.connection, preparedAs, sql, params),
+    };
     try {
-      const results = await this.send(runner, text, transaction);
+      const results = await this.send(session.connection, text, transaction);
       // The identity opening's last statement reads the generation.
-      if (begin === IDENTITY_READ_SESSION_BEGIN) identityGeneration = Number(results[results.length - 1].rows[0].generation);
+      if (begin === IDENTITY_READ_SESSION_BEGIN) session.identityGeneration = Number(results[results.length - 1].rows[0].generation);
     } catch (error) {
       // A transaction's opening is several statements: BEGIN may have run before a later one failed.
-      if (transaction) await runSimpleQuery(runner, 'ROLLBACK').catch(() => undefined);
-      await runner.release();
+      this.release(session, transaction ? await this.rolledBack(session.connection) : undefined);
       throw error;
     }
-    return {
-      runner,
-      run: <R>(name: CohortStatementName, params: unknown[]) => runCohortStatement<R>(runner, name, params),
-      query: async <R>(sql: string, params: unknown[], preparedAs?: string) =>
-        preparedAs === undefined ? ((await runner.query(sql, params)) as R[]) : runNamedStatement<R>(runner, preparedAs, sql, params),
-      identityGeneration,
-      transaction,
-    };
+    return session;
   }
 
   /**
@@ -201,10 +205,10 @@ export class ReadSessions {
    * statements in one simple query (the driver answers one result each); the generation read alone,
    * on the reader pool, is a prepared statement (no parse or plan per request).
    */
-  private async send(runner: QueryRunner, text: string | null, transaction: boolean): Promise<Pick<QueryResult, 'rows'>[]> {
+  private async send(connection: DriverConnection, text: string | null, transaction: boolean): Promise<Pick<QueryResult, 'rows'>[]> {
     if (text === null) return [];
-    if (!transaction) return [{ rows: await runNamedStatement<Record<string, unknown>>(runner, IDENTITY_GENERATION_PREPARED, text, []) }];
-    const results = await runSimpleQuery(runner, text);
+    if (!transaction) return [{ rows: await runNamedStatement<Record<string, unknown>>(connection, IDENTITY_GENERATION_PREPARED, text, []) }];
+    const results = await runSimpleQuery(connection, text);
     return Array.isArray(results) ? results : [results];
   }
 
@@ -224,15 +228,34 @@ export class ReadSessions {
   /**
    * Ends an open read and hands its connection back: a transaction by COMMIT, or ROLLBACK after
    * `failure`; a read outside one has nothing open on the server (a failed statement ended itself).
+   * A connection whose transaction could not be ended is closed, never pooled with it open.
    */
   private async close(open: Session, failure?: unknown): Promise<void> {
+    let broken: Error | undefined;
     try {
-      if (open.transaction) await runSimpleQuery(open.runner, failure === undefined ? 'COMMIT' : 'ROLLBACK');
+      if (open.transaction && failure === undefined) await runSimpleQuery(open.connection, 'COMMIT');
+      else if (open.transaction) broken = await this.rolledBack(open.connection);
     } catch (error) {
-      await runSimpleQuery(open.runner, 'ROLLBACK').catch(() => undefined);
-      if (failure === undefined) throw error;
+      // The COMMIT failed: its transaction may be open still.
+      broken = await this.rolledBack(open.connection);
+      throw error;
     } finally {
-      await open.runner.release();
+      this.release(open, broken);
     }
+  }
+
+  /** Sends ROLLBACK, answering the error when it failed (then the connection may hold a transaction still). */
+  private async rolledBack(connection: DriverConnection): Promise<Error | undefined> {
+    try {
+      await runSimpleQuery(connection, 'ROLLBACK');
+      return undefined;
+    } catch (error) {
+      return error as Error;
+    }
+  }
+
+  /** Hands the connection back to its pool: closed instead when `broken` (pg's pool discards a client released with an error). */
+  private release(open: Session, broken?: Error): void {
+    open.connection.client.release(broken);
   }
 }

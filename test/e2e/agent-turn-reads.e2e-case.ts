@@ -56,7 +56,7 @@ describe('agent turn: read transactions', () => {
       },
     ]);
     let status = 0;
-    // Each read takes a connection of the reader pool (a query runner of its own) and sends no BEGIN.
+    // Each read takes a connection of the reader pool of its own and sends no BEGIN.
     const reads = await statementsByRunner(sut.app.get(ReaderPool).dataSource!, async () => {
       const res = await ask(PATIENT, userFor(StaffRole.Clinician, PATIENT).username);
       status = res.status;

@@ -31,7 +31,7 @@ export async function statementsRunBy(dataSource: Sources, work: () => Promise<u
   return executed;
 }
 
-/** The same, by the query runner each ran on (one per transaction; undefined for those run on no runner). */
+/** The same, by the read each ran on (a query runner, or the connection a read holds: one per read; undefined for those run on neither). */
 export async function statementsByRunner(dataSource: Sources, work: () => Promise<unknown>): Promise<Map<QueryRunner | undefined, string[]>> {
   const byRunner = new Map<QueryRunner | undefined, string[]>();
   await captureStatements(dataSource, work, (query, runner) => void byRunner.set(runner, [...(byRunner.get(runner) ?? []), query]));

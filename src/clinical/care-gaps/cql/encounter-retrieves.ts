@@ -49,5 +49,5 @@ export function isOutsideEncounterWindow(row: EncounterRow, period: Period, day:
  * day is at most 14 hours before that day's midnight UTC).
  */
 export function careGapEncounterFilter(period: Period): EncounterReadFilter {
-  return { endedSince: `${addDays(period.start, -1)}T00:00:00Z`, allTimeCodes: (allTimeList ??= [...allTimeEncounterCodes()].sort()) };
+  return { endedSince: `${addDays(period.start, -1)}T00:00:00Z`, allTimeCodes: (allTimeList ??= Object.freeze([...allTimeEncounterCodes()].sort())) };
 }

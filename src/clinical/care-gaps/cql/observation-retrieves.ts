@@ -55,7 +55,8 @@ const LOINC_CODES: readonly string[] = [
  * (`isOutsideDeclaredWindow`), so no measure can depend on an older reading, and the recompute
  * reads these codes only from the day before the period on (`careGapObservationFilter`).
  */
-const PERIOD_ONLY_LOINC: readonly string[] = ['8480-6', '8462-4'];
+// Frozen, as `codes`: a fixed list the read binds, encoded once (`withFixedLists`).
+const PERIOD_ONLY_LOINC: readonly string[] = Object.freeze(['8480-6', '8462-4']);
 
 const DECLARED_VALUE_SETS = new Set(VALUE_SETS);
 const DECLARED_LOINC = new Set(LOINC_CODES);
@@ -85,7 +86,7 @@ export function careGapObservationCodes(): readonly string[] {
   // retrieve would then miss older rows in the recompute only.
   const shared = valueSetCodes.filter((code) => PERIOD_ONLY.has(code));
   if (shared.length > 0) throw new Error(`period-only codes ${[...new Set(shared)].join(', ')} are also in a declared value set`);
-  codes = [...new Set([...LOINC_CODES, ...valueSetCodes])].sort();
+  codes = Object.freeze([...new Set([...LOINC_CODES, ...valueSetCodes])].sort());
   return codes;
 }
 
