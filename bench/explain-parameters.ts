@@ -5,6 +5,7 @@ import { LAB_ROW_CAP } from '../src/tools/definitions/patient-labs.tool';
 import { storePeriod } from '../src/measure-results/store-period';
 import { careGapEncounterFilter } from '../src/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../src/clinical/care-gaps/cql/observation-retrieves';
+import { missingDataObservationCodes } from '../src/clinical/missing-data';
 import { MAX_PAGE_PATIENTS } from '../src/deqm/care-gaps-operation.dto';
 import { LAB_CODE } from './tool-reads';
 
@@ -60,6 +61,8 @@ export const EXPLAIN_PARAMETERS: Record<CohortStatementName, (c: ExplainContext)
     const encounters = careGapEncounterFilter(period);
     return [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1, period.start, period.end, [...observations.codes], [...observations.since.codes], observations.since.instant, encounters.endedSince, [...encounters.allTimeCodes]];
   },
+  // `missing_data_check`: only the observations its elements look at.
+  gatedMissingDataChart: (c) => [c.patientId, c.careTeamIds, false, CHART_ROW_CAP + 1, [...missingDataObservationCodes()]],
   notesOfEncounters: (c) => [c.patientId, c.encounterIds],
   patientChart: (c) => [c.patientId, CHART_ROW_CAP + 1],
   // The measure-results recompute's bulk reads, explained here for one patient (the bench's chunks are larger).

@@ -8,6 +8,7 @@ import { CHART_ROW_CAP } from '../src/cohort/cohort.repository';
 import { trailingYear } from '../src/clinical/shared/clinical-dates';
 import { careGapEncounterFilter } from '../src/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../src/clinical/care-gaps/cql/observation-retrieves';
+import { missingDataObservationCodes } from '../src/clinical/missing-data';
 import { todayUtc } from '../src/tools/envelope';
 import { PLANNED_PER_CALL, preparedName } from '../src/cohort/prepared-statement.repository';
 import { ENCOUNTER_ROW_CAP } from '../src/tools/definitions/patient-encounters.tool';
@@ -130,6 +131,9 @@ async function toolStatement(run: Run, tool: ToolName, id: string, careTeamIds: 
       const filters = [observations.codes, observations.since.codes, observations.since.instant, encounters.endedSince, encounters.allTimeCodes];
       return (await run('gatedCareGapChart', [...access, CHART_ROW_CAP + 1, period.start, period.end, ...filters]))[0];
     }
+    case 'missing_data_check':
+      // Only the rows its elements look at, as Vigil reads them (`gatedMissingDataChart`).
+      return (await run('gatedMissingDataChart', [...access, CHART_ROW_CAP + 1, missingDataObservationCodes()]))[0];
     default:
       return (await run('gatedChart', [...access, CHART_ROW_CAP + 1]))[0];
   }

@@ -143,6 +143,20 @@ export abstract class CohortReader {
     return { ...chartOf(row), attestations: attestationsByMeasure(row.attestations) };
   }
 
+  /**
+   * `gatedChart` for `missing_data_check`: of the observations only those coded `observationCodes`
+   * (any system), of the other record types only encounters, conditions, medications and allergies
+   * (`gatedMissingDataChart`), the rest empty. A patient with as many observations, or rows of a type
+   * left out, as the cap gets the whole chart read instead, so the cap cuts exactly as there
+   * (`truncated` included).
+   */
+  async gatedMissingDataChart(gate: AccessGate, observationCodes: readonly string[]): Promise<{ chart: PatientChart | null; truncated: boolean }> {
+    const row = await this.gated<(MissingDataChartRow & { fullestCount: number }) | NoPatient>(gate, 'gatedMissingDataChart', [CHART_ROW_CAP + 1, observationCodes]);
+    if (!row.patient) return { chart: null, truncated: false };
+    if (row.fullestCount > CHART_ROW_CAP) return this.gatedChart(gate);
+    return chartOf({ ...row, dispenses: [], procedures: [], requests: [], adverseEvents: [], immunizations: [], communications: [], administrations: [], tasks: [] });
+  }
+
   /** Observations, encounters (with their notes) and conditions of this patient, by id: a proposal's evidence. */
   async citedRows(patientId: string, ids: { observations: string[]; encounters: string[]; conditions: string[] }) {
     return this.read(async (run) => {
@@ -225,6 +239,9 @@ type ToolRows<T> = { patient: PatientRow | null; rows: T[] };
 type NoPatient = { patient: null };
 /** `patientChart`'s row: the patient, and each record type as an array up to the cap + 1. */
 type ChartRow = { patient: PatientRow } & Omit<PatientChart, 'patient'>;
+
+/** `gatedMissingDataChart`'s row: the patient, and the record types it reads. */
+type MissingDataChartRow = Pick<ChartRow, 'patient' | 'observations' | 'encounters' | 'conditions' | 'medications' | 'allergies'>;
 
 /** A chart from `patientChart`'s row: each record type cut at the cap (as `charts` cuts them); `truncated` when any was. */
 function chartOf(row: ChartRow): { chart: PatientChart; truncated: boolean } {

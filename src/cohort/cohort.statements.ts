@@ -12,7 +12,7 @@
 
 import { attestationRowsJson } from './care-gap-attestations';
 import { onCareTeams } from './care-team-rule';
-import { BULK_RECORD_PARTS, CHART_PARTS, chartColumns, chartColumnsBy, chartsOf, ENCOUNTER_COLUMNS, ISO, jsonRows, OBSERVATION_COLUMNS, PATIENT_COLUMNS } from './chart-parts.sql';
+import { BULK_RECORD_PARTS, CHART_PARTS, ChartPart, chartColumns, chartColumnsBy, chartsOf, ENCOUNTER_COLUMNS, ISO, jsonRows, OBSERVATION_COLUMNS, PATIENT_COLUMNS } from './chart-parts.sql';
 import { OBSERVATION_CATEGORY_SYSTEM, ObservationCategory } from './enum';
 
 export { BULK_RECORD_PARTS, CHART_TABLES } from './chart-parts.sql';
@@ -67,6 +67,14 @@ const ENCOUNTERS_WITH_NOTES = jsonRows(
   CHART_PARTS.encounters.order,
   '$7',
 );
+
+/** The record types `gatedMissingDataChart` reads whole, and those it leaves out. */
+const MISSING_DATA_WHOLE_PARTS = ['encounters', 'conditions', 'medications', 'allergies'] as const satisfies readonly ChartPart[];
+const MISSING_DATA_LEFT_OUT = (Object.keys(CHART_PARTS) as ChartPart[]).filter(
+  (part) => part !== 'observations' && !(MISSING_DATA_WHOLE_PARTS as readonly ChartPart[]).includes(part),
+);
+
+const pick = <K extends string>(columns: Record<string, string>, keys: readonly K[]) => Object.fromEntries(keys.map((key) => [key, columns[key]])) as Record<K, string>;
 
 /** The staff user `condition` selects, with their care teams (see `staffUserByUsername`). */
 const staffIdentity = (condition: string) => `SELECT u.id, u.username, u.role, u.active,
@@ -152,6 +160,21 @@ export const COHORT_STATEMENTS = {
     observationCount: '(SELECT count(*)::int FROM (SELECT 1 FROM observations WHERE patient_id = $1 LIMIT $4) c)',
     encounterCount: '(SELECT count(*)::int FROM (SELECT 1 FROM encounters WHERE patient_id = $1 LIMIT $4) c)',
     attestations: attestationRowsJson('$1', '$5::date', '$6::date'),
+  }),
+
+  /**
+   * What `missing_data_check` reads (`checkMissingData`): the patient, the observations coded $5 (any
+   * system), and the encounters, conditions, medications and allergies whole, each up to the cap $4;
+   * none of the other record types. Most of a chart is observations its elements do not look at
+   * (vital signs and labs of other codes), and decoding them was a large part of the tool's CPU.
+   * `fullestCount`: the most rows, up to the cap, of the observations or of a record type left out;
+   * at the cap the caller reads the whole chart instead, so that the cap cuts, and says it cut, as there.
+   */
+  gatedMissingDataChart: accessGated({
+    patient: PATIENT_JSON,
+    ...pick(chartColumnsBy('$4'), MISSING_DATA_WHOLE_PARTS),
+    observations: jsonRows(OBSERVATION_COLUMNS, 'observations', 'patient_id = $1 AND code = ANY($5::text[])', CHART_PARTS.observations.order, '$4'),
+    fullestCount: `GREATEST(${(['observations', ...MISSING_DATA_LEFT_OUT] as const).map((part) => `(SELECT count(*)::int FROM (SELECT 1 FROM ${CHART_PARTS[part].table} WHERE patient_id = $1 LIMIT $4) c)`).join(', ')})`,
   }),
 
   /**

@@ -309,6 +309,42 @@ SELECT a."exists", a."onCareTeam",
     FROM care_gap_closures c JOIN proposals a ON a.id = c.proposal_id LEFT JOIN staff_users s ON s.id = a.proposer_id WHERE c.patient_id = $1 AND c.period_end BETWEEN $5::date AND $6::date) END AS "attestations"
 FROM (SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists", EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam" OFFSET 0) a;
 
+-- name: gatedMissingDataChart
+SELECT a."exists", a."onCareTeam",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT to_json(p) FROM (SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
+  coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,
+  phone, email, address_line AS "addressLine", city, state, postal_code AS "postalCode", to_char(deceased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "deceasedAt" FROM patients WHERE id = $1) p) END AS "patient",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT coalesce(json_agg(r ORDER BY t.start_at DESC, t.id), '[]') FROM (SELECT * FROM encounters WHERE patient_id = $1 ORDER BY start_at DESC, id LIMIT $4) t
+  CROSS JOIN LATERAL (SELECT id, class, class_code AS "classCode", status, type_system AS "typeSystem", type_code AS "typeCode", type_display AS "typeDisplay",
+  coalesce(type_other_codings, '[]'::jsonb) AS "typeOtherCodings",
+  reason_system AS "reasonSystem", reason_code AS "reasonCode", reason_display AS "reasonDisplay",
+  to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "startAt", to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "endAt", disposition,
+  discharge_disposition_system AS "dischargeDispositionSystem", discharge_disposition_code AS "dischargeDispositionCode",
+  coalesce(diagnoses, '[]'::jsonb) AS diagnoses, coalesce(reason_references, '[]'::jsonb) AS "reasonReferences",
+  coalesce(locations, '[]'::jsonb) AS locations) r) END AS "encounters",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT coalesce(json_agg(r ORDER BY t.recorded_at DESC, t.id), '[]') FROM (SELECT * FROM conditions WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $4) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  verification_status AS "verificationStatus", category, body_site_system AS "bodySiteSystem", body_site_code AS "bodySiteCode",
+  to_char(onset_date, 'YYYY-MM-DD') AS "onsetDate", to_char(abatement_date, 'YYYY-MM-DD') AS "abatementDate", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt",
+  to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(abatement_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "abatementAt", coalesce(other_codings, '[]'::jsonb) AS "otherCodings",
+  severity_system AS "severitySystem", severity_code AS "severityCode") r) END AS "conditions",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT coalesce(json_agg(r ORDER BY t.start_date DESC, t.id), '[]') FROM (SELECT * FROM medications WHERE patient_id = $1 ORDER BY start_date DESC, id LIMIT $4) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, status,
+  to_char(start_date, 'YYYY-MM-DD') AS "startDate", to_char(end_date, 'YYYY-MM-DD') AS "endDate", dosage_text AS "dosageText",
+  intent, do_not_perform AS "doNotPerform", code_from_reference AS "codeFromReference", to_char(authored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "authoredAt", reason_system AS "reasonSystem", reason_code AS "reasonCode", supply) r) END AS "medications",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT coalesce(json_agg(r ORDER BY t.recorded_at DESC, t.id), '[]') FROM (SELECT * FROM allergies WHERE patient_id = $1 ORDER BY recorded_at DESC, id LIMIT $4) t
+  CROSS JOIN LATERAL (SELECT id, code_system AS "codeSystem", code, display, clinical_status AS "clinicalStatus",
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "recordedAt", to_char(onset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetAt", to_char(onset_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "onsetEndAt", onset_period_open AS "onsetPeriodOpen") r) END AS "allergies",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN (SELECT coalesce(json_agg(r ORDER BY t.effective_at DESC, t.id), '[]') FROM (SELECT * FROM observations WHERE patient_id = $1 AND code = ANY($5::text[]) ORDER BY effective_at DESC, id LIMIT $4) t
+  CROSS JOIN LATERAL (SELECT id, encounter_id AS "encounterId", panel_id AS "panelId", panel_own_value AS "panelOwnValue", category, category_system AS "categorySystem", status,
+  code_system AS "codeSystem", code, display, value_numeric::float8 AS "valueNumeric", value_text AS "valueText", unit,
+  reference_low::float8 AS "referenceLow", reference_high::float8 AS "referenceHigh", reference_text AS "referenceText",
+  interpretation, to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveAt", to_char(effective_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "effectiveEndAt", effective_period_open AS "effectivePeriodOpen",
+  value_system AS "valueSystem", value_code AS "valueCode", data_absent_reason AS "dataAbsentReason", part_of_procedure_id AS "partOfProcedureId",
+  to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "issuedAt", not_done_reason_system AS "notDoneReasonSystem", not_done_reason_code AS "notDoneReasonCode") r) END AS "observations",
+  CASE WHEN a."onCareTeam" OR $3::boolean THEN GREATEST((SELECT count(*)::int FROM (SELECT 1 FROM observations WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM medication_dispenses WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM procedures WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM clinical_requests WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM adverse_events WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM immunizations WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM communications WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM medication_administrations WHERE patient_id = $1 LIMIT $4) c), (SELECT count(*)::int FROM (SELECT 1 FROM tasks WHERE patient_id = $1 LIMIT $4) c)) END AS "fullestCount"
+FROM (SELECT EXISTS (SELECT 1 FROM patients p WHERE p.id = $1) AS "exists", EXISTS (SELECT 1 FROM patient_care_teams t WHERE t.patient_id = $1 AND t.care_team_id = ANY($2::uuid[])) AS "onCareTeam" OFFSET 0) a;
+
 -- name: patientsByMrn
 SELECT id, mrn, given_name AS "givenName", family_name AS "familyName", to_char(birth_date, 'YYYY-MM-DD') AS "birthDate", sex, sex_code AS "sexCode",
   coalesce(race, '[]'::jsonb) AS race, coalesce(ethnicity, '[]'::jsonb) AS ethnicity,

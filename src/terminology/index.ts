@@ -1,6 +1,7 @@
 export {
   allValueSets,
   codesInSystem,
+  codesOf,
   inAnyValueSet,
   inValueSet,
   LocalValueSet,

@@ -1,6 +1,7 @@
 import {
   allValueSets,
   codesInSystem,
+  codesOf,
   inAnyValueSet,
   inValueSet,
   LocalValueSet,
@@ -149,6 +150,16 @@ describe('terminology', () => {
       expect(codesInSystem(VS.Mammography, CPT)).toEqual([]);
       expect(valueSetInfo(VS.Mammography).codeSystems).toEqual([LOINC]);
       expect(() => codesInSystem('nope', CPT)).toThrow(UnknownValueSetError);
+    });
+  });
+
+  describe(codesOf.name, () => {
+    it('lists every code of the sets, whatever the system, sorted and once each', () => {
+      const local = new LocalValueSet('mixed', 'Mixed', { [LOINC]: ['8480-6', '4548-4'], [SNOMED]: ['8480-6'] });
+      const codes = codesOf(local, VS['HbA1c Laboratory Test']);
+      const vsac = valueSetInfo(VS['HbA1c Laboratory Test']).codeSystems.flatMap((system) => codesInSystem(VS['HbA1c Laboratory Test'], system).map((row) => row.code));
+      expect(codes).toEqual([...new Set(['8480-6', '4548-4', ...vsac])].sort());
+      expect(() => codesOf('nope')).toThrow(UnknownValueSetError);
     });
   });
 

@@ -141,6 +141,15 @@ export function inAnyValueSet(coded: CodedValue | null | undefined, ...valueSets
   return false;
 }
 
+/**
+ * Every code of the sets, whatever its system, sorted and without repeats: a read filter for the
+ * rows a rule over these sets can match (a superset: the rule still checks the system).
+ */
+export function codesOf(...valueSets: ValueSetRef[]): string[] {
+  const codes = new Set(valueSets.flatMap((set) => [...membersOf(set).values()].flatMap((inSystem) => [...inSystem.keys()])));
+  return [...codes].sort();
+}
+
 export function valueSetInfo(oid: string): ValueSetInfo {
   return lookup(oid).info;
 }

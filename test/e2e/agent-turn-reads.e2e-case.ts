@@ -69,7 +69,7 @@ describe('agent turn: read transactions', () => {
     // access check and the patient's row (for the question) in one, then each tool's own.
     const gated = [...reads.values()].map((statements) => statements.filter((statement) => !IDENTITY.has(statement)));
     expect(gated.sort()).toEqual(
-      [COHORT_STATEMENTS.gatedPatient, COHORT_STATEMENTS.gatedLaboratoryResults, COHORT_STATEMENTS.gatedCareGapChart, COHORT_STATEMENTS.gatedChart].map((text) => [text.trim()]).sort(),
+      [COHORT_STATEMENTS.gatedPatient, COHORT_STATEMENTS.gatedLaboratoryResults, COHORT_STATEMENTS.gatedCareGapChart, COHORT_STATEMENTS.gatedMissingDataChart].map((text) => [text.trim()]).sort(),
     );
   });
 

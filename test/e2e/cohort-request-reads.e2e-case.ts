@@ -25,7 +25,7 @@ const TOOL_STATEMENT: Record<ToolName, string> = {
   patient_labs: COHORT_STATEMENTS.gatedLaboratoryResults,
   patient_encounters: COHORT_STATEMENTS.gatedEncounters,
   care_gap_lookup: COHORT_STATEMENTS.gatedCareGapChart,
-  missing_data_check: COHORT_STATEMENTS.gatedChart,
+  missing_data_check: COHORT_STATEMENTS.gatedMissingDataChart,
   feature_attribution: COHORT_STATEMENTS.gatedChart,
 };
 

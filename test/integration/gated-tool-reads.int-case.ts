@@ -5,6 +5,7 @@ import { dataSourceOptions } from '../../src/data-source';
 import { trailingYear } from '../../src/clinical/shared/clinical-dates';
 import { careGapEncounterFilter } from '../../src/clinical/care-gaps/cql/encounter-retrieves';
 import { careGapObservationFilter } from '../../src/clinical/care-gaps/cql/observation-retrieves';
+import { missingDataObservationCodes } from '../../src/clinical/missing-data';
 import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { openGate } from '../setup/open-gate';
@@ -39,6 +40,7 @@ const READS = {
   chart: (read: CohortRepository, gate: AccessGate) => read.gatedChart(gate),
   chartWithAttestations: (read: CohortRepository, gate: AccessGate) => read.gatedChartWithAttestations(gate, PERIOD),
   careGapChart: (read: CohortRepository, gate: AccessGate) => read.gatedCareGapChart(gate, PERIOD, CARE_GAP_FILTERS),
+  missingDataChart: (read: CohortRepository, gate: AccessGate) => read.gatedMissingDataChart(gate, missingDataObservationCodes()),
 } as const;
 const STATEMENTS = {
   labs: COHORT_STATEMENTS.gatedLaboratoryResults,
@@ -46,6 +48,7 @@ const STATEMENTS = {
   chart: COHORT_STATEMENTS.gatedChart,
   chartWithAttestations: COHORT_STATEMENTS.gatedChartWithAttestations,
   careGapChart: COHORT_STATEMENTS.gatedCareGapChart,
+  missingDataChart: COHORT_STATEMENTS.gatedMissingDataChart,
 };
 
 /**

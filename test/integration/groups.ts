@@ -10,7 +10,7 @@ import { registerCaseGroup } from '../setup/case-groups';
 export const INTEGRATION_GROUPS = {
   'database': [
     'migrations', 'embedded-database', 'connection-bounds', 'connection-loss', 'database-notifications', 'test-database-guard',
-    'deployment-files', 'cohort-read-session', 'cohort-reader-pool', 'gated-tool-reads', 'care-gap-chart-read', 'patient-search-keys',
+    'deployment-files', 'cohort-read-session', 'cohort-reader-pool', 'gated-tool-reads', 'care-gap-chart-read', 'missing-data-chart-read', 'patient-search-keys',
   ],
   'audit-and-access': [
     'audit-seal-plans', 'audit-sealer', 'audit-standalone-writes', 'access-cutoff-race', 'identity-cache', 'admin-command',

@@ -2,7 +2,7 @@ import { CodeSystem, ConditionClinicalStatus, EncounterStatus, MedicationStatus,
 import { allergy, bloodPressure, chart, condition, medication, observation, patient, visit } from '../../../test/setup/clinical/chart-builder';
 import { expectedMissingData } from '../../../test/setup/clinical/fixture-readme';
 import { buildFixtureCharts, FIXTURE_ANCHOR, FIXTURE_KEYS } from '../../../test/setup/fixture-charts';
-import { checkMissingData, MISSING_DATA_ELEMENTS, MissingDataElement, MissingDataStatus } from '.';
+import { checkMissingData, MISSING_DATA_ELEMENTS, MissingDataElement, MissingDataStatus, missingDataObservationCodes } from '.';
 
 const charts = buildFixtureCharts();
 
@@ -31,6 +31,22 @@ describe(checkMissingData.name, () => {
       const expected = Object.fromEntries(MISSING_DATA_ELEMENTS.map((element) => [element, expectedStatus(key, element)]));
       expect(actual).toEqual(expected);
     });
+  });
+
+  it('answers from what the tool reads as from the whole chart: the observations of its codes, the encounters, conditions, medications and allergies', () => {
+    const codes = new Set(missingDataObservationCodes());
+    let leftOut = 0;
+    for (const key of FIXTURE_KEYS) {
+      const whole = charts.get(key)!;
+      const { patient, encounters, conditions, medications, allergies } = whole;
+      const observations = whole.observations.filter((row) => codes.has(row.code));
+      leftOut += whole.observations.length - observations.length;
+      const narrow = { ...chart({ patient, encounters, conditions, medications, allergies }), observations };
+      for (const asOf of ['2026-06-30', '2025-06-30', '2024-02-29', '2019-01-01', '2030-12-31']) {
+        expect([key, asOf, checkMissingData(narrow, asOf)]).toEqual([key, asOf, checkMissingData(whole, asOf)]);
+      }
+    }
+    expect(leftOut).toBeGreaterThan(0);
   });
 
   it('reports the last date seen, and none for what was never recorded', () => {

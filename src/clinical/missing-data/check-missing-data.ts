@@ -8,17 +8,8 @@ import {
   recordedObservations,
 } from '../shared/chart-rows';
 import { assertDay, dayOf, isWithin, latest, Period, trailingYear } from '../shared/clinical-dates';
-import { inAnyValueSet, inValueSet, ValueSetRef, VS } from '../../terminology';
-import {
-  BLOOD_PRESSURE,
-  BMI,
-  BODY_HEIGHT,
-  BODY_WEIGHT,
-  CHRONIC_KIDNEY_DISEASE,
-  EGFR_MDRD,
-  LIPID_PANEL,
-  SMOKING_STATUS,
-} from './element-codes';
+import { inAnyValueSet, inValueSet, VS } from '../../terminology';
+import { CHRONIC_KIDNEY_DISEASE, OBSERVED_ELEMENTS, ObservedElement } from './element-codes';
 import { MissingDataElement, MissingDataItem } from './missing-data.types';
 import { PRESENCE_RULE } from './presence-rules';
 
@@ -35,15 +26,18 @@ interface Sighting {
 /**
  * Which expected data elements a chart holds as of a day (`YYYY-MM-DD`). Absence is reported as
  * absence: a `missing` element was never recorded, which says nothing about the patient's health.
- * Rows dated after the as-of day, entered in error or cancelled are not seen.
+ * Rows dated after the as-of day, entered in error or cancelled are not seen. Reads the patient, the
+ * observations of `OBSERVED_ELEMENTS`, the conditions, medications, allergies and encounters, and
+ * nothing else of the chart: all the tool reads (`gatedMissingDataChart`).
  */
 export function checkMissingData(chart: PatientChart, asOf: string): MissingDataItem[] {
   assertDay(asOf, 'as-of date');
   const recent = trailingYear(asOf);
   const observations = recordedObservations(chart, asOf);
-  const observed = (...sets: ValueSetRef[]): Sighting[] =>
+  // Only through `OBSERVED_ELEMENTS`: the tool reads no other observations (`missingDataObservationCodes`).
+  const observed = (element: ObservedElement): Sighting[] =>
     observations
-      .filter((row) => inAnyValueSet(row, ...sets))
+      .filter((row) => inAnyValueSet(row, ...OBSERVED_ELEMENTS[element]))
       .map((row) => ({ day: dayOf(row.effectiveAt), citation: citationId('obs', row.id) }));
   const conditions = activeConditions(chart.conditions, asOf);
   const medications = chart.medications.filter((row) => isActiveMedicationOn(row, asOf));
@@ -56,11 +50,11 @@ export function checkMissingData(chart: PatientChart, asOf: string): MissingData
 
   return [
     ...demographics(chart),
-    judged('blood-pressure', observed(BLOOD_PRESSURE), recent),
-    judged('weight', observed(BODY_WEIGHT), recent),
-    judged('height', observed(BODY_HEIGHT), recent),
-    judged('bmi', observed(BMI), recent),
-    judged('smoking-status', observed(SMOKING_STATUS), recent),
+    judged('blood-pressure', observed('blood-pressure'), recent),
+    judged('weight', observed('weight'), recent),
+    judged('height', observed('height'), recent),
+    judged('bmi', observed('bmi'), recent),
+    judged('smoking-status', observed('smoking-status'), recent),
     judged(
       'allergies',
       chart.allergies
@@ -75,12 +69,12 @@ export function checkMissingData(chart: PatientChart, asOf: string): MissingData
       finishedEncounters(chart, asOf).map((row) => ({ day: dayOf(row.startAt), citation: citationId('enc', row.id) })),
       recent,
     ),
-    expected('hba1c', observed(VS['HbA1c Laboratory Test']), recent, [['diabetes', diabetes]]),
-    expected('egfr', observed(VS['Estimated Glomerular Filtration Rate'], EGFR_MDRD), recent, [
+    expected('hba1c', observed('hba1c'), recent, [['diabetes', diabetes]]),
+    expected('egfr', observed('egfr'), recent, [
       ['diabetes', diabetes],
       ['chronic kidney disease', ckd],
     ]),
-    expected('lipids', observed(VS['LDL Cholesterol'], LIPID_PANEL), recent, [['statin therapy', statins]]),
+    expected('lipids', observed('lipids'), recent, [['statin therapy', statins]]),
   ];
 }
 

@@ -1,9 +1,11 @@
 import { CodeSystem } from '../../cohort/enum';
-import { LocalValueSet } from '../../terminology';
+import { codesOf, LocalValueSet, ValueSetRef, VS } from '../../terminology';
+import type { MissingDataElement } from './missing-data.types';
 
 /**
  * The missing-data check's own code lists: only what no VSAC set of the eCQMs covers. Diabetes,
- * HbA1c, eGFR, LDL and statins come from the official expansions (`VS[...]` in check-missing-data).
+ * statins and kidney failure come from the official expansions (`VS[...]` in check-missing-data),
+ * HbA1c, eGFR and LDL too (`OBSERVED_ELEMENTS`).
  * Membership is the terminology module's (exact system and code), like every other rule.
  */
 const loinc = (...codes: string[]) => ({ [CodeSystem.Loinc]: codes });
@@ -48,3 +50,33 @@ export const CHRONIC_KIDNEY_DISEASE = new LocalValueSet(
   },
   'Vigil-defined (no eCQM set covers CKD of any stage); includes diabetic and hypertensive CKD.',
 );
+
+/**
+ * The observations behind each element judged by observations: the sets `checkMissingData` looks
+ * for, and the only observations it looks at. The official eCQM sets where one exists (CMS122 HbA1c,
+ * CMS951 eGFR, CMS347 LDL), with Vigil's own lists beside them.
+ */
+export const OBSERVED_ELEMENTS = {
+  'blood-pressure': [BLOOD_PRESSURE],
+  weight: [BODY_WEIGHT],
+  height: [BODY_HEIGHT],
+  bmi: [BMI],
+  'smoking-status': [SMOKING_STATUS],
+  hba1c: [VS['HbA1c Laboratory Test']],
+  egfr: [VS['Estimated Glomerular Filtration Rate'], EGFR_MDRD],
+  lipids: [VS['LDL Cholesterol'], LIPID_PANEL],
+} as const satisfies Partial<Record<MissingDataElement, readonly ValueSetRef[]>>;
+
+export type ObservedElement = keyof typeof OBSERVED_ELEMENTS;
+
+let observationCodes: readonly string[] | undefined;
+
+/**
+ * Every code (of any system) of `OBSERVED_ELEMENTS`, sorted: the tool reads only observations with
+ * one of them (`gatedMissingDataChart`). A code only: the check still matches the system, so a
+ * same-code row of another system read here is passed over, as in the whole chart.
+ */
+export function missingDataObservationCodes(): readonly string[] {
+  observationCodes ??= Object.freeze(codesOf(...Object.values(OBSERVED_ELEMENTS).flat()));
+  return observationCodes;
+}

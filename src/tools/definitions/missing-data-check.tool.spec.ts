@@ -13,7 +13,7 @@ function clauseFor(semantics: string, element: string): string | undefined {
 
 describe(MissingDataCheckTool.name, () => {
   const sut = new MissingDataCheckTool();
-  const readOf = (key: string) => ({ gatedChart: async () => ({ chart: charts.get(key)!, truncated: false }) }) as unknown as CohortRead;
+  const readOf = (key: string) => ({ gatedMissingDataChart: async () => ({ chart: charts.get(key)!, truncated: false }) }) as unknown as CohortRead;
 
   it.each(FIXTURE_KEYS.map((key) => [key]))('%s: what the answer says "present" means is true of every row it reports present', async (key) => {
     const output = await sut.execute(readOf(key), openGate(charts.get(key)!.patient.id), { asOf: FIXTURE_ANCHOR });

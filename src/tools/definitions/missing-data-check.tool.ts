@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessGate, CohortRead } from '../../cohort/cohort.repository';
-import { checkMissingData, describePresence } from '../../clinical/missing-data';
+import { checkMissingData, describePresence, missingDataObservationCodes } from '../../clinical/missing-data';
 import { AsOfQueryDto } from '../dto/as-of-query.dto';
 import { ABSENCE_ASSUMPTION, MEDICATION_ASSUMPTION, ToolOutput } from '../envelope';
 import { missingDataRow } from '../../clinical/derived-rows';
-import { asOfWindow, loadChart, PARTIAL_ASSUMPTION } from './derived-tool';
+import { asOfWindow, foundChart, PARTIAL_ASSUMPTION } from './derived-tool';
 import { Tool } from './tool';
 
 @Injectable()
@@ -14,7 +14,8 @@ export class MissingDataCheckTool implements Tool<AsOfQueryDto> {
   readonly queryDto = AsOfQueryDto;
 
   async execute(read: CohortRead, gate: AccessGate, query: AsOfQueryDto) {
-    const { chart, partial } = await loadChart(read, gate);
+    // Only the rows the check can look at (`gatedMissingDataChart`): most of a chart is observations it never reads.
+    const { chart, partial } = foundChart(await read.gatedMissingDataChart(gate, missingDataObservationCodes()));
     const { asOf, window } = asOfWindow(query.asOf, describePresence);
     const output: ToolOutput & { patient: typeof chart.patient } = {
       patient: chart.patient,
