@@ -9,23 +9,13 @@ import { dataSourceOptions } from '../../src/data-source';
 import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { openGate } from '../setup/open-gate';
+import { isSubsequence } from '../setup/subsequence';
 
 /** Periods around the fixture cohort's anchor, so that the windows cut some rows and keep others. */
 const PERIODS = [trailingYear('2026-06-30'), trailingYear('2025-12-31'), { start: '2024-01-01', end: '2024-12-31' }];
 const filtersFor = (period: { start: string; end: string }) => ({ observations: careGapObservationFilter(period), encounters: careGapEncounterFilter(period) });
 /** Time zones at both ends of the UTC offsets: the statement's windows must be wide enough for any clinic. */
 const ZONES = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
-
-/** The ids of `narrow`'s rows must be `whole`'s, in its order, with some left out. */
-const isSubsequence = (narrow: { id: string }[], whole: { id: string }[]) => {
-  let at = 0;
-  for (const row of narrow) {
-    while (at < whole.length && whole[at].id !== row.id) at += 1;
-    if (at === whole.length) return false;
-    at += 1;
-  }
-  return true;
-};
 
 /**
  * `care_gap_lookup`'s narrow chart read (`gatedCareGapChart`: only the observations and encounters

@@ -8,6 +8,7 @@ import { MissingDataCheckTool } from '../../src/tools/definitions/missing-data-c
 import { patientIdOf, patients } from '../setup/cohort';
 import { useSeededDatabase } from '../setup/database';
 import { openGate } from '../setup/open-gate';
+import { isSubsequence } from '../setup/subsequence';
 
 /**
  * As-of days around the fixture cohort's anchor (2026-06-30): the anchor, days that put rows on
@@ -16,17 +17,6 @@ import { openGate } from '../setup/open-gate';
 const AS_OF = ['2026-06-30', '2026-01-15', '2025-06-30', '2024-02-29', '2019-01-01', '2030-12-31'];
 /** The record types the narrow read reads whole: each must equal the whole read's, byte for byte. */
 const WHOLE_PARTS = ['encounters', 'conditions', 'medications', 'allergies'] as const;
-
-/** The ids of `narrow`'s rows must be `whole`'s, in its order, with some left out. */
-const isSubsequence = (narrow: { id: string }[], whole: { id: string }[]) => {
-  let at = 0;
-  for (const row of narrow) {
-    while (at < whole.length && whole[at].id !== row.id) at += 1;
-    if (at === whole.length) return false;
-    at += 1;
-  }
-  return true;
-};
 
 /**
  * `missing_data_check`'s narrow chart read (`gatedMissingDataChart`: the observations its elements
